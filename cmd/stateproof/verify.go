@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"stateproof/internal/jsonmodel"
+	"stateproof/internal/report"
+	"stateproof/internal/verify"
+)
+
+type outputFlags struct {
+	format string
+	json   bool
+	out    string
+	color  string
+}
+
+func (o *outputFlags) register(c *cobra.Command) {
+	c.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	c.Flags().BoolVar(&o.json, "json", false, "shorthand for --format json")
+	c.Flags().StringVarP(&o.out, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
+	c.Flags().StringVar(&o.color, "color", "auto", "colour text output: auto, always or never (auto honours NO_COLOR)")
+}
+
+func (o *outputFlags) resolve() error {
+	if o.json {
+		o.format = "json"
+	}
+	if o.format != "text" && o.format != "json" {
+		return fmt.Errorf("--format must be text or json (got %q)", o.format)
+	}
+	return nil
+}
+
+func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
+	var out outputFlags
+	opts := verify.DefaultOptions()
+	var hashCheck string
+	cmd := &cobra.Command{
+		Use:   "verify MODEL.json",
+		Short: "Run the explicit-state checks on a JSON model (schema v1)",
+		Long: `verify validates a JSON state-machine model (schema v1) and runs the structural
+checks S1-S8 over its reachable runtime states. The report follows the
+logicprobe/verify/v1 contract (--json).
+
+Exit status: 0 for pass or pass_with_findings, 2 for fail, an invalid model or
+a refused input.`,
+		Example: `  stateproof verify examples/order.json
+  stateproof verify examples/order.json --json
+  stateproof verify examples/order.json --hash-spec v0 --hash-check HEX`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := out.resolve(); err != nil {
+				return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
+			}
+			if opts.MaxStates < 1 || opts.MaxPermutationEvents < 1 {
+				return refuse(out, stdout, stderr, "BAD_OPTION", "--max-states and --max-permutation-events must be integers >= 1")
+			}
+			if opts.HashSpec != "v0" && opts.HashSpec != "v1" {
+				return refuse(out, stdout, stderr, "BAD_OPTION", fmt.Sprintf("--hash-spec must be v0 or v1 (got %q)", opts.HashSpec))
+			}
+			data, err := os.ReadFile(args[0])
+			if err != nil {
+				return refuse(out, stdout, stderr, "INPUT_UNREADABLE", fmt.Sprintf("cannot read %s: %v", args[0], err))
+			}
+			res, err := jsonmodel.Decode(data)
+			if err != nil {
+				return refuse(out, stdout, stderr, "INPUT_NOT_JSON", fmt.Sprintf("%s: %v", args[0], err))
+			}
+			if cmd.Flags().Changed("hash-check") {
+				return runHashCheck(out, stdout, res, hashCheck)
+			}
+			rep := verify.Run(res, opts)
+			return emitVerify(out, stdout, args[0], rep)
+		},
+	}
+	out.register(cmd)
+	f := cmd.Flags()
+	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of every breadth-first search, in runtime states")
+	f.IntVar(&opts.MaxPermutationEvents, "max-permutation-events", opts.MaxPermutationEvents, "A3 sample size")
+	f.StringVar(&opts.HashSpec, "hash-spec", opts.HashSpec, "hash spec of modelHash: v1, or v0 to check archived hashes")
+	f.StringVar(&hashCheck, "hash-check", "", "report which published hash spec reproduces `HEX`, instead of verifying")
+	return cmd
+}
+
+func emitVerify(out outputFlags, stdout io.Writer, name string, rep *report.VerifyReport) error {
+	var buf bytes.Buffer
+	if out.format == "json" {
+		data, err := report.Indent(rep.JSON())
+		if err != nil {
+			return err
+		}
+		buf.Write(data)
+	} else {
+		color, err := useColor(out.color, stdout)
+		if err != nil || out.out != "" {
+			color = false
+		}
+		if err := report.WriteVerifyText(&buf, name, rep, report.Style{Color: color}); err != nil {
+			return err
+		}
+	}
+	if err := writeOutput(out.out, stdout, buf.Bytes()); err != nil {
+		return err
+	}
+	if v, _ := rep.Verdict(); v == report.Fail {
+		return &exitError{2}
+	}
+	return nil
+}
+
+func runHashCheck(out outputFlags, stdout io.Writer, res *jsonmodel.Result, hex string) error {
+	hc := &report.HashCheck{Checked: strings.ToLower(strings.TrimSpace(hex))}
+	for _, spec := range jsonmodel.HashSpecs() {
+		h, _ := jsonmodel.Hash(res.Raw, spec)
+		hc.Published = append(hc.Published, [2]string{spec, h})
+	}
+	var data []byte
+	if out.format == "json" {
+		var err error
+		if data, err = report.Indent(hc.JSON()); err != nil {
+			return err
+		}
+	} else {
+		var b strings.Builder
+		j := hc.JSON()
+		fmt.Fprintf(&b, "%s: %s\n", strings.ToUpper(j.Get("verdict").(string)), j.Get("verdictReason"))
+		for _, p := range hc.Published {
+			fmt.Fprintf(&b, "  %s %s\n", p[0], p[1])
+		}
+		data = []byte(b.String())
+	}
+	if err := writeOutput(out.out, stdout, data); err != nil {
+		return err
+	}
+	if len(hc.Matches()) == 0 {
+		return &exitError{2}
+	}
+	return nil
+}
+
+// refuse reports a tool refusal: JSON on stdout with --json, a message on
+// stderr otherwise; exit 2 either way.
+func refuse(out outputFlags, stdout, stderr io.Writer, code, msg string) error {
+	if out.format == "json" || out.json {
+		r := &report.Refusal{Schema: report.VerifySchema, Code: code, Err: msg}
+		data, err := report.Indent(r.JSON())
+		if err != nil {
+			return err
+		}
+		if err := writeOutput(out.out, stdout, data); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stderr, "stateproof: %s (%s)\n", msg, code)
+	}
+	return &exitError{2}
+}

@@ -1,0 +1,95 @@
+package explore
+
+import (
+	"stateproof/internal/jsonmodel"
+	"stateproof/internal/runtime"
+)
+
+// layout packs a node's words for storage: the state index in the low 32
+// bits of word 0, boolean variables as single bits (32 in the high half of
+// word 0, then 64 per word), and integer variables and extra words one word
+// each. Most models are mostly booleans and a state, so most nodes fit in
+// one or two words — which is what makes a million-state search cheap in
+// both memory and cache misses.
+type layout struct {
+	width    int   // unpacked words: runtime then extra
+	bools    []int // unpacked positions of boolean variables
+	wide     []int // unpacked positions stored one word each
+	boolBase int   // number of words holding state and booleans
+	packed   int   // packed words per node
+	boolOf   []int // per variable: its boolean rank, or -1
+}
+
+func newLayout(m *runtime.Machine, extra int) layout {
+	l := layout{width: m.Width() + extra}
+	for i, v := range m.Vars {
+		l.boolOf = append(l.boolOf, -1)
+		if v.Kind == jsonmodel.Boolean {
+			l.boolOf[i] = len(l.bools)
+			l.bools = append(l.bools, 1+i)
+		} else {
+			l.wide = append(l.wide, 1+i)
+		}
+	}
+	for k := 0; k < extra; k++ {
+		l.wide = append(l.wide, m.Width()+k)
+	}
+	l.boolBase = 1
+	if n := len(l.bools); n > 32 {
+		l.boolBase += (n - 32 + 63) / 64
+	}
+	l.packed = l.boolBase + len(l.wide)
+	return l
+}
+
+// bitPos returns the word and bit of the k-th boolean.
+func bitPos(k int) (word, bit int) {
+	if k < 32 {
+		return 0, 32 + k
+	}
+	k -= 32
+	return 1 + k/64, k % 64
+}
+
+func (l *layout) pack(dst, node []int64) {
+	for i := 0; i < l.boolBase; i++ {
+		dst[i] = 0
+	}
+	dst[0] = int64(uint32(node[0]))
+	for k, p := range l.bools {
+		if node[p] != 0 {
+			w, b := bitPos(k)
+			dst[w] |= 1 << b
+		}
+	}
+	for k, p := range l.wide {
+		dst[l.boolBase+k] = node[p]
+	}
+}
+
+func (l *layout) unpack(dst, packed []int64) {
+	dst[0] = int64(uint32(packed[0]))
+	for k, p := range l.bools {
+		w, b := bitPos(k)
+		dst[p] = packed[w] >> b & 1
+	}
+	for k, p := range l.wide {
+		dst[p] = packed[l.boolBase+k]
+	}
+}
+
+// patch turns dst, the packed form of a node's source, into the packed form
+// of node, a successor in which only the state, the variables in writes and
+// the wide words can differ. It saves repacking every boolean per edge.
+func (l *layout) patch(dst, node []int64, writes []int) {
+	dst[0] = dst[0]&^0xFFFFFFFF | int64(uint32(node[0]))
+	for _, v := range writes {
+		if k := l.boolOf[v]; k >= 0 {
+			w, b := bitPos(k)
+			dst[w] = dst[w]&^(1<<b) | (node[1+v]&1)<<b
+		}
+	}
+	for k, p := range l.wide {
+		dst[l.boolBase+k] = node[p]
+	}
+}

@@ -1,0 +1,148 @@
+package jsonvalue
+
+// Kind is the JSON type of a Value.
+type Kind uint8
+
+// The JSON types.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "boolean"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case Array:
+		return "array"
+	case Object:
+		return "object"
+	}
+	return "unknown"
+}
+
+// Pos is a 1-based line and column (in runes) in the input text.
+type Pos struct {
+	Line, Col int
+}
+
+// Value is one JSON value with the position where it starts.
+type Value struct {
+	Kind    Kind
+	Bool    bool
+	Num     float64
+	Str     string
+	Elems   []*Value
+	Members []Member // in input order; may hold the same key twice (see Parse)
+	Pos     Pos
+}
+
+// Member is one key/value pair of an object.
+type Member struct {
+	Key   string
+	Value *Value
+}
+
+// Get returns the first member named key, or nil.
+func (v *Value) Get(key string) *Value {
+	if v == nil || v.Kind != Object {
+		return nil
+	}
+	for _, m := range v.Members {
+		if m.Key == key {
+			return m.Value
+		}
+	}
+	return nil
+}
+
+// Has reports whether the object has a member named key.
+func (v *Value) Has(key string) bool { return v.Get(key) != nil }
+
+// IsMetadataKey reports whether key is an annotation key (starts with "_"),
+// which the model schema skips, the v1 hash strips and reports list.
+func IsMetadataKey(key string) bool { return len(key) > 0 && key[0] == '_' }
+
+// FromGo converts a value built from Go maps, slices and scalars (as produced
+// by encoding/json.Unmarshal into any, or assembled by report code) into a
+// Value tree. Map keys are emitted in sorted order; canonical writing sorts
+// again anyway. Unsupported types become null.
+func FromGo(x any) *Value {
+	switch t := x.(type) {
+	case nil:
+		return &Value{Kind: Null}
+	case bool:
+		return &Value{Kind: Bool, Bool: t}
+	case float64:
+		return &Value{Kind: Number, Num: t}
+	case int:
+		return &Value{Kind: Number, Num: float64(t)}
+	case int64:
+		return &Value{Kind: Number, Num: float64(t)}
+	case string:
+		return &Value{Kind: String, Str: t}
+	case []any:
+		v := &Value{Kind: Array}
+		for _, e := range t {
+			v.Elems = append(v.Elems, FromGo(e))
+		}
+		return v
+	case map[string]any:
+		v := &Value{Kind: Object}
+		for _, k := range sortedKeys(t) {
+			v.Members = append(v.Members, Member{Key: k, Value: FromGo(t[k])})
+		}
+		return v
+	case *Value:
+		return t
+	}
+	return &Value{Kind: Null}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortUTF16(keys)
+	return keys
+}
+
+// ToGo converts a Value tree to plain Go values (map[string]any, []any,
+// float64, string, bool, nil). For an object holding a key twice the first
+// occurrence wins.
+func (v *Value) ToGo() any {
+	switch v.Kind {
+	case Bool:
+		return v.Bool
+	case Number:
+		return v.Num
+	case String:
+		return v.Str
+	case Array:
+		out := make([]any, len(v.Elems))
+		for i, e := range v.Elems {
+			out[i] = e.ToGo()
+		}
+		return out
+	case Object:
+		out := make(map[string]any, len(v.Members))
+		for _, m := range v.Members {
+			if _, dup := out[m.Key]; !dup {
+				out[m.Key] = m.Value.ToGo()
+			}
+		}
+		return out
+	}
+	return nil
+}

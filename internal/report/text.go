@@ -1,0 +1,109 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Style colours text output; the zero value writes plain text.
+type Style struct {
+	Color bool
+}
+
+func (s Style) paint(code, text string) string {
+	if !s.Color {
+		return text
+	}
+	return "\x1b[" + code + "m" + text + "\x1b[0m"
+}
+
+func (s Style) verdict(v string) string {
+	switch v {
+	case Pass:
+		return s.paint("1;32", "PASS")
+	case PassWithFindings:
+		return s.paint("1;33", "PASS WITH FINDINGS")
+	}
+	return s.paint("1;31", "FAIL")
+}
+
+func (s Style) severity(f *Finding) string {
+	switch {
+	case f.Undecided():
+		return s.paint("35", "not decided")
+	case f.Severity == Error:
+		return s.paint("31", "error")
+	case f.Severity == Warning:
+		return s.paint("33", "warning")
+	}
+	return s.paint("36", "info")
+}
+
+// FormatPath draws a path as `A --event--> B --event--> C`; an empty path
+// is the initial state itself.
+func FormatPath(p []Step) string {
+	if len(p) == 0 {
+		return "(the initial state)"
+	}
+	var b strings.Builder
+	b.WriteString(p[0].From)
+	for _, s := range p {
+		fmt.Fprintf(&b, " --%s--> %s", s.Event, s.To)
+	}
+	return b.String()
+}
+
+// WriteVerifyText renders a verify report for a person: the verdict first,
+// then the findings grouped by check with their paths, then what passed,
+// then what to do next.
+func WriteVerifyText(w io.Writer, name string, r *VerifyReport, st Style) error {
+	var b strings.Builder
+	verdict, reason := r.Verdict()
+	fmt.Fprintf(&b, "%s  %s\n  %s\n", st.verdict(verdict), name, reason)
+	if r.Valid {
+		fmt.Fprintf(&b, "  model %s (hash spec %s), %d states, %d transitions, %d checks run", r.ModelHash, r.HashSpec, r.States, r.Transitions, r.ChecksRun())
+		if r.Truncated {
+			fmt.Fprintf(&b, ", %s", st.paint("35", fmt.Sprintf("searches stopped at the cap of %d runtime states", r.MaxStates)))
+		}
+		b.WriteString("\n")
+	}
+	var passed []string
+	for i := range r.Checks {
+		c := &r.Checks[i]
+		if len(c.Findings) == 0 {
+			passed = append(passed, c.ID+" "+c.Name)
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s %s: %s\n", st.paint("1", c.ID), st.paint("1", c.Name), c.FullDetail())
+		for j := range c.Findings {
+			writeFinding(&b, &c.Findings[j], st)
+		}
+	}
+	for i := range r.Findings {
+		b.WriteString("\n")
+		writeFinding(&b, &r.Findings[i], st)
+	}
+	if len(passed) > 0 {
+		fmt.Fprintf(&b, "\n%s %s\n", st.paint("32", "passed:"), strings.Join(passed, ", "))
+	}
+	if len(r.CoverageNotes) > 0 {
+		b.WriteString("\nCoverage notes:\n")
+		for _, n := range r.CoverageNotes {
+			fmt.Fprintf(&b, "  - %s\n", n)
+		}
+	}
+	b.WriteString("\nNext steps:\n")
+	for _, s := range r.NextSteps() {
+		fmt.Fprintf(&b, "  - %s\n", s)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeFinding(b *strings.Builder, f *Finding, st Style) {
+	fmt.Fprintf(b, "  %s %s\n      %s\n", st.severity(f), f.Code, f.Message)
+	if f.HasPath || len(f.Path) > 0 {
+		fmt.Fprintf(b, "      path: %s\n", FormatPath(f.Path))
+	}
+}

@@ -1,0 +1,32 @@
+package verify
+
+import (
+	"testing"
+
+	"stateproof/internal/gen"
+	"stateproof/internal/jsonmodel"
+)
+
+func benchModel(b *testing.B, src string, maxStates int) {
+	res, err := jsonmodel.Decode([]byte(src))
+	if err != nil || !res.Valid() {
+		b.Fatalf("generated model invalid: %v %v", err, res.Errors)
+	}
+	opts := DefaultOptions()
+	opts.MaxStates = maxStates
+	b.ReportAllocs()
+	for b.Loop() {
+		r := Run(res, opts)
+		if r.Truncated {
+			b.Fatal("benchmark model truncated")
+		}
+	}
+}
+
+// BenchmarkStructuralToggles20: 2^20 switch settings, 1,048,576 runtime
+// states reached through 40 events each, all S-checks.
+func BenchmarkStructuralToggles20(b *testing.B) { benchModel(b, gen.Toggles(20), 1_100_000) }
+
+// BenchmarkStructuralCounter1M: a counter to one million, 1,000,002 runtime
+// states, with a var-in-range and an event-before-state invariant.
+func BenchmarkStructuralCounter1M(b *testing.B) { benchModel(b, gen.Counter(1_000_000), 2_000_000) }

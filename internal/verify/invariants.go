@@ -1,0 +1,188 @@
+package verify
+
+import (
+	"fmt"
+
+	"stateproof/internal/explore"
+	"stateproof/internal/jsonmodel"
+	"stateproof/internal/report"
+)
+
+// invariantOutcome is how one search decided one invariant.
+type invariantOutcome struct {
+	violated  bool
+	undecided bool
+	path      []explore.Step
+	what      string // the violation, for the message
+	explored  int
+}
+
+// isStatePredicate reports whether S7 decides the kind.
+func isStatePredicate(kind string) bool {
+	return kind == jsonmodel.NeverStates || kind == jsonmodel.VarInRange || kind == jsonmodel.EventBeforeState
+}
+
+// s7Invariants decides the state-predicate invariants by breadth-first
+// search, reporting the shortest violation of each.
+func (e *env) s7Invariants() report.Check {
+	c := report.Check{ID: "S7", Name: "Invariant Validity"}
+	n, violated, open := 0, 0, 0
+	for i := range e.m.Invariants {
+		inv := &e.m.Invariants[i]
+		if !isStatePredicate(inv.Kind) {
+			continue
+		}
+		n++
+		out := e.decideStatePredicate(inv)
+		switch {
+		case out.violated:
+			violated++
+			f := finding("S7_INVARIANT_VIOLATION", report.Error, fmt.Sprintf("Invariant %q violated after %s: %s — %s", inv.ID, plural(len(out.path), "step", "steps"), out.what, inv.Description))
+			f.Target = invariantTarget(inv)
+			f.Evidence = report.O("invariant", inv.Raw)
+			c.Findings = append(c.Findings, withPath(f, out.path))
+		case out.undecided:
+			open++
+			f := undecided("S7_UNDECIDED", fmt.Sprintf("invariant %q", inv.ID), e.opts.MaxStates, out.explored, "maxStates", inv.ID)
+			f.Message += " — " + inv.Description
+			f.Target = invariantTarget(inv)
+			c.Findings = append(c.Findings, f)
+		}
+	}
+	switch {
+	case n == 0:
+		c.Detail = "No state-predicate invariants declared"
+	case violated+open == 0:
+		c.Detail = fmt.Sprintf("All %s hold on every reachable runtime state", plural(n, "state-predicate invariant", "state-predicate invariants"))
+	default:
+		c.Detail = fmt.Sprintf("%d of %d state-predicate invariants violated, %d not decided", violated, n, open)
+	}
+	return c
+}
+
+// invariantTarget is the finding target of §6.4 for an invariant.
+func invariantTarget(inv *jsonmodel.Invariant) any {
+	switch inv.Kind {
+	case jsonmodel.NeverStates:
+		return inv.States
+	case jsonmodel.VarInRange:
+		return inv.Variable
+	case jsonmodel.EventBeforeState:
+		return inv.State
+	case jsonmodel.LeadsTo:
+		if inv.ToIsList {
+			return inv.To
+		}
+		return inv.To[0]
+	case jsonmodel.Probability:
+		return inv.Target
+	}
+	return nil
+}
+
+// decideStatePredicate runs the search of one state-predicate invariant.
+func (e *env) decideStatePredicate(inv *jsonmodel.Invariant) invariantOutcome {
+	if inv.Kind == jsonmodel.EventBeforeState {
+		return e.eventBeforeState(inv)
+	}
+	g := e.explored()
+	bad := e.runtimePredicate(inv)
+	buf := make([]int64, g.Width())
+	for i := 0; i < g.Len(); i++ {
+		if what, ok := bad(g.Runtime(i, buf), i == 0); ok {
+			return invariantOutcome{violated: true, path: g.Path(i), what: what}
+		}
+	}
+	return invariantOutcome{undecided: g.Truncated, explored: g.Len()}
+}
+
+// runtimePredicate returns a test that says whether a runtime violates a
+// never-states or var-in-range invariant, and how.
+func (e *env) runtimePredicate(inv *jsonmodel.Invariant) func(r []int64, initial bool) (string, bool) {
+	mc := e.mc
+	if inv.Kind == jsonmodel.NeverStates {
+		forbidden := make([]bool, len(mc.States))
+		for _, s := range inv.States {
+			forbidden[mc.StateIndex(s)] = true
+		}
+		return func(r []int64, _ bool) (string, bool) {
+			if forbidden[r[0]] {
+				return fmt.Sprintf("state %q reached", mc.States[r[0]]), true
+			}
+			return "", false
+		}
+	}
+	v := mc.VarIndex(inv.Variable)
+	inScope := e.scope(inv.When)
+	return func(r []int64, initial bool) (string, bool) {
+		x := r[1+v]
+		if (inv.Min == nil || x >= *inv.Min) && (inv.Max == nil || x <= *inv.Max) {
+			return "", false
+		}
+		if !initial && !inScope(r) {
+			return "", false
+		}
+		return fmt.Sprintf("%q = %d outside %s", inv.Variable, x, bounds(inv.Min, inv.Max)), true
+	}
+}
+
+// scope evaluates a var-in-range `when` on a runtime (the post-state of the
+// transition that produced it).
+func (e *env) scope(w *jsonmodel.When) func(r []int64) bool {
+	mc := e.mc
+	switch {
+	case w == nil:
+		return func([]int64) bool { return true }
+	case w.Guard == nil:
+		s := int64(mc.StateIndex(w.State))
+		return func(r []int64) bool { return r[0] == s }
+	}
+	return func(r []int64) bool {
+		return w.Guard.Eval(func(name string) int64 { return r[1+mc.VarIndex(name)] })
+	}
+}
+
+func bounds(mn, mx *int64) string {
+	lo, hi := "-inf", "+inf"
+	if mn != nil {
+		lo = fmt.Sprint(*mn)
+	}
+	if mx != nil {
+		hi = fmt.Sprint(*mx)
+	}
+	return "[" + lo + ", " + hi + "]"
+}
+
+// eventBeforeState searches (runtime, seen) for an entry into the state
+// before the event has fired.
+func (e *env) eventBeforeState(inv *jsonmodel.Invariant) invariantOutcome {
+	mc := e.mc
+	target := int64(mc.StateIndex(inv.State))
+	event := inv.Event
+	what := fmt.Sprintf("%q entered before %q", inv.State, inv.Event)
+	var init [1]int64
+	if mc.Initial(make([]int64, mc.Width()))[0] == target {
+		return invariantOutcome{violated: true, path: []explore.Step{}, what: what}
+	}
+	var out invariantOutcome
+	s := explore.Search{Machine: mc, Extra: 1, InitExtra: init[:], Cap: e.opts.MaxStates,
+		OnEdge: func(g *explore.Graph, from, t int, next []int64) explore.Edge {
+			w := mc.Width()
+			if mc.Transition(t).Event == event {
+				next[w] = 1
+			}
+			if next[0] == target && next[w] == 0 {
+				out = invariantOutcome{violated: true, path: append(g.Path(from), g.StepOf(t)), what: what}
+				return explore.Stop
+			}
+			return explore.Keep
+		}}
+	g := s.Run()
+	if out.violated {
+		return out
+	}
+	if g.Truncated {
+		e.truncated = true
+	}
+	return invariantOutcome{undecided: g.Truncated, explored: g.Len()}
+}

@@ -1,0 +1,149 @@
+package verify
+
+import (
+	"fmt"
+	"strings"
+
+	"stateproof/internal/explore"
+	"stateproof/internal/jsonmodel"
+	"stateproof/internal/jsonvalue"
+	"stateproof/internal/report"
+	"stateproof/internal/runtime"
+)
+
+// Options are the verify options of §1.
+type Options struct {
+	MaxStates            int    // cap of every breadth-first search (default 10000)
+	MaxPermutationEvents int    // A3 sample size (default 5)
+	HashSpec             string // "v0" or "v1" (default)
+}
+
+// DefaultOptions returns the defaults of §1.
+func DefaultOptions() Options {
+	return Options{MaxStates: 10000, MaxPermutationEvents: 5, HashSpec: "v1"}
+}
+
+// env is what every check of one run shares.
+type env struct {
+	m         *jsonmodel.Model
+	mc        *runtime.Machine
+	opts      Options
+	graph     *explore.Graph // the plain exploration, built on first use
+	truncated bool           // some search hit its cap
+}
+
+func (e *env) explored() *explore.Graph {
+	if e.graph == nil {
+		e.graph = explore.Explore(e.mc, e.opts.MaxStates)
+		if e.graph.Truncated {
+			e.truncated = true
+		}
+	}
+	return e.graph
+}
+
+// Run validates nothing (the front end did) and runs every check on a
+// valid model, or renders the invalid-model report for an invalid one.
+func Run(res *jsonmodel.Result, opts Options) *report.VerifyReport {
+	r := &report.VerifyReport{HashSpec: opts.HashSpec, MetadataKeys: res.MetadataKeys, MaxStates: opts.MaxStates}
+	if !res.Valid() {
+		return invalidReport(r, res)
+	}
+	m := res.Model
+	r.Valid = true
+	r.ModelHash, _ = jsonmodel.Hash(m.Raw, opts.HashSpec)
+	r.States, r.Transitions = len(m.States), len(m.Transitions)
+	e := &env{m: m, mc: runtime.Compile(m), opts: opts}
+	r.Checks = []report.Check{
+		e.s1Reachability(), e.s2Deadlock(), e.s3Liveness(),
+	}
+	s4, s6 := e.s4s6()
+	r.Checks = append(r.Checks, s4, e.s5EventCompleteness(), s6, e.s7Invariants(), e.s8Variables())
+	r.Truncated = e.truncated
+	if cov, ok := m.NarrativeCoverage(); ok {
+		r.NarrativeCoverage = cov.Map()
+		r.Narrative = m.Narrative.Raw
+		if !cov.Complete() {
+			r.Findings = append(r.Findings, report.Finding{
+				Code: "NARRATIVE_PARTIAL", Severity: report.Info,
+				Message:  fmt.Sprintf("Narrative covers states %d/%d, events %d/%d, scenarios %d/%d", cov.States[0], cov.States[1], cov.Events[0], cov.Events[1], cov.Scenarios[0], cov.Scenarios[1]),
+				Evidence: report.O("narrativeCoverage", coverageObj(cov)),
+			})
+		}
+	}
+	return r
+}
+
+func coverageObj(c jsonmodel.Coverage) report.Obj {
+	var o report.Obj
+	for _, d := range c.Map() {
+		o = append(o, report.KV{Key: d[0], Value: d[1]})
+	}
+	return o
+}
+
+func invalidReport(r *report.VerifyReport, res *jsonmodel.Result) *report.VerifyReport {
+	r.ModelHash = ""
+	r.MissingDescription = res.MissingDescription
+	c := report.Check{ID: "MODEL", Name: "Model Validation", Detail: fmt.Sprintf("%d validation error(s)", len(res.Errors))}
+	for _, msg := range res.Errors {
+		c.Findings = append(c.Findings, report.Finding{Code: "MODEL_INVALID", Severity: report.Error, Message: msg})
+	}
+	r.Checks = []report.Check{c}
+	return r
+}
+
+// path converts an explorer path to report steps; an empty path is still a
+// path (the initial runtime is the witness).
+func finding(code, severity, msg string) report.Finding {
+	return report.Finding{Code: code, Severity: severity, Message: msg}
+}
+
+func withPath(f report.Finding, p []explore.Step) report.Finding {
+	f.HasPath = true
+	f.Path = make([]report.Step, len(p))
+	for i, s := range p {
+		f.Path[i] = report.Step{From: s.From, Event: s.Event, To: s.To}
+	}
+	return f
+}
+
+// undecided builds the *_UNDECIDED finding of §6.6. invariant is "" for
+// checks that are not about one invariant.
+func undecided(code, subject string, cap, explored int, capKind, invariant string) report.Finding {
+	ev := report.O("cap", cap, "explored", explored, "capKind", capKind)
+	if invariant != "" {
+		ev = append(ev, report.KV{Key: "invariant", Value: invariant})
+	}
+	unit := "runtime states"
+	switch capKind {
+	case "leadsToWalk":
+		unit = "walked runtime states"
+	case "pairGraph":
+		unit = "state-graph nodes"
+	}
+	f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: the search stopped at %d %s; raise maxStates and re-run", subject, cap, unit))
+	f.Evidence = ev
+	return f
+}
+
+func quoteIDs(ids []string) string {
+	q := make([]string, len(ids))
+	for i, s := range ids {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+func sortedCopy(ids []string) []string {
+	out := append([]string(nil), ids...)
+	jsonvalue.SortUTF16(out)
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
