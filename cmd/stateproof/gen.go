@@ -47,4 +47,3 @@ func newGenCmd(stdout io.Writer) *cobra.Command {
 	}
 	return cmd
 }
-

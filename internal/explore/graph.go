@@ -10,7 +10,7 @@ type Graph struct {
 	M      *runtime.Machine
 	Extra  int // bookkeeping words after the runtime words
 	lay    layout
-	stride int // packed words per node
+	stride int       // packed words per node
 	chunks [][]int64 // the arena, chunkNodes nodes per chunk, never moved
 	parent []int32
 	via    []int32 // transition index that produced the node; -1 for the root
