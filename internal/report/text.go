@@ -102,7 +102,7 @@ func WriteVerifyText(w io.Writer, name string, r *VerifyReport, st Style) error 
 }
 
 func writeFinding(b *strings.Builder, f *Finding, st Style) {
-	fmt.Fprintf(b, "  %s %s\n      %s\n", st.severity(f), f.Code, f.Message)
+	fmt.Fprintf(b, "  %s %s: %s\n", st.severity(f), f.Code, f.Message)
 	if f.HasPath || len(f.Path) > 0 {
 		fmt.Fprintf(b, "      path: %s\n", FormatPath(f.Path))
 	}
