@@ -1,0 +1,564 @@
+package expr
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+)
+
+// Cause classifies an undefined result.
+type Cause uint8
+
+// Causes of an undefined result. The runtime maps them to the errors the
+// FCSTM semantics raise (fcstm.md §5).
+const (
+	_                   Cause = iota
+	DivisionByZero            // a / 0
+	ModuloByZero              // a % 0
+	ZeroNegativePower         // 0 ** -n
+	NegativeIntExponent       // int ** negative int
+	NegativeShift             // a << -n, a >> -n
+	IntOverflow               // an Int result outside int64
+	FloatOverflow             // a float result that is infinite ("math range error")
+	DomainError               // a math function outside its domain; negative ** fractional
+)
+
+var causeText = [...]string{
+	DivisionByZero:      "division by zero",
+	ModuloByZero:        "modulo by zero",
+	ZeroNegativePower:   "zero cannot be raised to a negative power",
+	NegativeIntExponent: "integer base with a negative integer exponent",
+	NegativeShift:       "negative shift count",
+	IntOverflow:         "integer overflow (integers are 64-bit)",
+	FloatOverflow:       "float overflow",
+	DomainError:         "math domain error",
+}
+
+// String describes the cause.
+func (c Cause) String() string {
+	if int(c) < len(causeText) && causeText[c] != "" {
+		return causeText[c]
+	}
+	return "undefined"
+}
+
+// Undefined is the error Eval returns when an operation has no value:
+// division or modulo by zero, a bad power or shift, overflow, a math domain
+// error. Span is the operation's node. It is a result, not a failure of
+// the evaluator: the caller decides what an undefined guard or effect means.
+type Undefined struct {
+	Span   Span
+	Cause  Cause
+	Detail string // e.g. "sqrt(-1)"; may be empty
+}
+
+func (u *Undefined) Error() string {
+	msg := u.Span.Start.String() + ": undefined: " + u.Cause.String()
+	if u.Detail != "" {
+		msg += " in " + u.Detail
+	}
+	return msg
+}
+
+// Valuation supplies variable values and atom results to Eval.
+type Valuation interface {
+	// Value returns the value of variable name, or false if there is none.
+	Value(name string) (Value, bool)
+	// Atom evaluates an atom call.
+	Atom(call *AtomCall) (Value, error)
+}
+
+// Vars is a Valuation of variables only; an atom call is an error.
+type Vars map[string]Value
+
+// Value implements Valuation.
+func (m Vars) Value(name string) (Value, bool) {
+	v, ok := m[name]
+	return v, ok
+}
+
+// Atom implements Valuation: Vars has no atoms.
+func (m Vars) Atom(c *AtomCall) (Value, error) {
+	return Value{}, typeErrorf(c.Loc, "unknown function %q", c.Name)
+}
+
+// Eval evaluates e with Python-like semantics (fcstm.md §5):
+//
+//   - + - * on two Ints give an Int, otherwise a Real; / is true division
+//     and always gives a Real; % is floored modulo (the result has the
+//     divisor's sign) for Ints and Reals;
+//   - Int ** Int with a non-negative exponent is an Int; a negative
+//     exponent is undefined (0 ** -n and n ** -m alike); with a Real
+//     operand the result is a Real;
+//   - << >> & | ^ take Ints; >> floors; a negative shift count is undefined;
+//   - comparisons between Int and Real are exact;
+//   - &&, || and => short-circuit; xor, iff, == and != evaluate both sides;
+//     a conditional evaluates only the selected branch;
+//   - the math functions follow Python's math module; ceil, floor, trunc,
+//     round (half to even) and sign give Ints, abs keeps its operand's type.
+//
+// Decisions where Python differs: Ints are int64 and an Int result outside
+// that range is undefined (IntOverflow) rather than a big integer; a Real
+// result that is infinite is undefined (FloatOverflow) rather than inf; a
+// negative base with a fractional exponent is undefined (DomainError)
+// rather than complex; a conditional whose branches are Int and Real gives
+// a Real whichever branch is taken (its static type, as Check types it).
+//
+// An undefined operation returns an *Undefined error. An unknown variable
+// or an operand of the wrong type (an expression that does not Check)
+// returns a *TypeError. Errors from Valuation.Atom are returned as they are.
+// Eval never panics.
+func Eval(e Expr, v Valuation) (Value, error) {
+	ev := evaluator{v: v}
+	return ev.eval(e)
+}
+
+type evaluator struct{ v Valuation }
+
+func undef(e Expr, c Cause) *Undefined {
+	return &Undefined{Span: e.Span(), Cause: c, Detail: describeExpr(e)}
+}
+
+func (ev *evaluator) eval(e Expr) (Value, error) {
+	switch n := e.(type) {
+	case *IntLit:
+		return IntVal(n.Value), nil
+	case *FloatLit:
+		return RealVal(n.Value), nil
+	case *BoolLit:
+		return BoolVal(n.Value), nil
+	case *Const:
+		if f, ok := constValues[n.Name]; ok {
+			return RealVal(f), nil
+		}
+		return Value{}, typeErrorf(n.Loc, "unknown constant %q", n.Name)
+	case *Ident:
+		if val, ok := ev.v.Value(n.Name); ok {
+			return val, nil
+		}
+		return Value{}, typeErrorf(n.Loc, "unknown variable %q", n.Name)
+	case *Unary:
+		return ev.unary(n)
+	case *Binary:
+		return ev.binary(n)
+	case *Conditional:
+		return ev.conditional(n)
+	case *FuncCall:
+		a, err := ev.eval(n.Arg)
+		if err != nil {
+			return Value{}, err
+		}
+		return evalFunc(n, a)
+	case *AtomCall:
+		return ev.v.Atom(n)
+	case nil:
+		return Value{}, typeErrorf(Span{}, "missing expression")
+	}
+	return Value{}, typeErrorf(e.Span(), "%s cannot be evaluated", describeExpr(e))
+}
+
+func (ev *evaluator) unary(n *Unary) (Value, error) {
+	x, err := ev.eval(n.X)
+	if err != nil {
+		return Value{}, err
+	}
+	switch {
+	case n.Op == Not && x.t == Bool:
+		return BoolVal(!x.Bool()), nil
+	case n.Op == Plus && x.t.IsNumeric():
+		return x, nil
+	case n.Op == Neg && x.t == Int:
+		if x.i == math.MinInt64 {
+			return Value{}, undef(n, IntOverflow)
+		}
+		return IntVal(-x.i), nil
+	case n.Op == Neg && x.t == Real:
+		return RealVal(-x.f), nil
+	}
+	return Value{}, typeErrorf(n.Loc, "operator %q is not defined on %s", n.Op.String(), x.t)
+}
+
+func (ev *evaluator) binary(n *Binary) (Value, error) {
+	x, err := ev.eval(n.X)
+	if err != nil {
+		return Value{}, err
+	}
+	if n.Op == Land || n.Op == Lor || n.Op == Implies {
+		if x.t != Bool {
+			return Value{}, typeErrorf(n.X.Span(), "left operand of %q is %s, not bool", n.Op.String(), x.t)
+		}
+		// Short circuit: && stops at false, || at true, => at a false premise.
+		if n.Op == Land && !x.Bool() || n.Op == Lor && x.Bool() || n.Op == Implies && !x.Bool() {
+			return BoolVal(n.Op != Land), nil
+		}
+		y, err := ev.eval(n.Y)
+		if err != nil {
+			return Value{}, err
+		}
+		if y.t != Bool {
+			return Value{}, typeErrorf(n.Y.Span(), "right operand of %q is %s, not bool", n.Op.String(), y.t)
+		}
+		return y, nil
+	}
+	y, err := ev.eval(n.Y)
+	if err != nil {
+		return Value{}, err
+	}
+	return apply(n, x, y)
+}
+
+// apply computes a strict binary operation.
+func apply(n *Binary, x, y Value) (Value, error) {
+	switch {
+	case opPrec(n.Op) == 0:
+		return Value{}, typeErrorf(n.Loc, "unknown binary operator %d", n.Op)
+	case n.Op == Eq || n.Op == Ne:
+		if x.t == Bool && y.t == Bool {
+			return BoolVal((x.i == y.i) == (n.Op == Eq)), nil
+		}
+		if c, ok := Compare(x, y); ok {
+			return BoolVal((c == 0) == (n.Op == Eq)), nil
+		}
+	case n.Op == Lxor || n.Op == Iff:
+		if x.t == Bool && y.t == Bool {
+			return BoolVal((x.i != y.i) == (n.Op == Lxor)), nil
+		}
+	case n.Op.IsComparison():
+		if c, ok := Compare(x, y); ok {
+			return BoolVal(compareHolds(n.Op, c)), nil
+		}
+	case x.t == Int && y.t == Int:
+		r, cause := intArith(n.Op, x.i, y.i)
+		if cause != 0 {
+			return Value{}, undef(n, cause)
+		}
+		return r, nil
+	case x.t.IsNumeric() && y.t.IsNumeric() && opPrec(n.Op) >= precAdd:
+		r, cause := floatArith(n.Op, x.Real(), y.Real())
+		if cause != 0 {
+			return Value{}, undef(n, cause)
+		}
+		return RealVal(r), nil
+	}
+	return Value{}, typeErrorf(n.Loc, "operator %q is not defined on %s and %s", n.Op.String(), x.t, y.t)
+}
+
+func compareHolds(op Op, c int) bool {
+	switch op {
+	case Lt:
+		return c < 0
+	case Le:
+		return c <= 0
+	case Gt:
+		return c > 0
+	case Ge:
+		return c >= 0
+	}
+	return false
+}
+
+func (ev *evaluator) conditional(n *Conditional) (Value, error) {
+	c, err := ev.eval(n.Cond)
+	if err != nil {
+		return Value{}, err
+	}
+	if c.t != Bool {
+		return Value{}, typeErrorf(n.Cond.Span(), "condition of \"?:\" is %s, not bool", c.t)
+	}
+	taken, other := n.Then, n.Else
+	if !c.Bool() {
+		taken, other = other, taken
+	}
+	v, err := ev.eval(taken)
+	if err != nil || v.t != Int {
+		return v, err
+	}
+	// Promote to the conditional's static type when the other branch is
+	// Real. Its type is found without evaluating it.
+	if t, err := Check(other, valuationEnv{ev.v}); err == nil && t == Real {
+		return RealVal(float64(v.i)), nil
+	}
+	return v, nil
+}
+
+// AtomTyper is an optional interface of a Valuation: the static type of an
+// atom, used to type the branch of a conditional that is not evaluated.
+type AtomTyper interface {
+	AtomType(call *AtomCall) (Type, error)
+}
+
+// valuationEnv types expressions by the current values of their variables.
+type valuationEnv struct{ v Valuation }
+
+func (e valuationEnv) VarType(name string) (Type, bool) {
+	val, ok := e.v.Value(name)
+	return val.t, ok && val.t != Invalid
+}
+
+func (e valuationEnv) AtomType(c *AtomCall) (Type, error) {
+	if at, ok := e.v.(AtomTyper); ok {
+		return at.AtomType(c)
+	}
+	return Invalid, typeErrorf(c.Loc, "type of %s unknown", c.Name)
+}
+
+// intArith computes an Int operation; a non-zero Cause means undefined.
+func intArith(op Op, a, b int64) (Value, Cause) {
+	switch op {
+	case Add:
+		s := a + b
+		if (a^s)&(b^s) < 0 {
+			return Value{}, IntOverflow
+		}
+		return IntVal(s), 0
+	case Sub:
+		d := a - b
+		if (a^b)&(a^d) < 0 {
+			return Value{}, IntOverflow
+		}
+		return IntVal(d), 0
+	case Mul:
+		r, ok := mulInt(a, b)
+		if !ok {
+			return Value{}, IntOverflow
+		}
+		return IntVal(r), 0
+	case Div:
+		if b == 0 {
+			return Value{}, DivisionByZero
+		}
+		return RealVal(trueDiv(a, b)), 0
+	case Mod:
+		if b == 0 {
+			return Value{}, ModuloByZero
+		}
+		return IntVal(floorMod(a, b)), 0
+	case Pow:
+		return powInt(a, b)
+	case Shl, Shr:
+		return shift(op, a, b)
+	case BitAnd:
+		return IntVal(a & b), 0
+	case BitOr:
+		return IntVal(a | b), 0
+	case BitXor:
+		return IntVal(a ^ b), 0
+	}
+	return Value{}, DomainError
+}
+
+func mulInt(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	r := a * b
+	if r/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		return 0, false
+	}
+	return r, true
+}
+
+// floorMod is Python's a % b for b != 0: the result has b's sign.
+func floorMod(a, b int64) int64 {
+	if b == -1 {
+		return 0 // also avoids MinInt64 % -1
+	}
+	r := a % b
+	if r != 0 && (r < 0) != (b < 0) {
+		r += b
+	}
+	return r
+}
+
+// trueDiv is a / b correctly rounded to float64, as Python's int / int.
+func trueDiv(a, b int64) float64 {
+	const exact = 1 << 53
+	if -exact <= a && a <= exact && -exact <= b && b <= exact {
+		return float64(a) / float64(b) // both exact: one rounding
+	}
+	f, _ := new(big.Rat).SetFrac(big.NewInt(a), big.NewInt(b)).Float64()
+	return f
+}
+
+func powInt(a, b int64) (Value, Cause) {
+	if b < 0 {
+		if a == 0 {
+			return Value{}, ZeroNegativePower
+		}
+		return Value{}, NegativeIntExponent
+	}
+	switch a {
+	case 0, 1:
+		if b == 0 {
+			return IntVal(1), 0
+		}
+		return IntVal(a), 0
+	case -1:
+		if b%2 == 0 {
+			return IntVal(1), 0
+		}
+		return IntVal(-1), 0
+	}
+	r, base := int64(1), a
+	for ok := true; ; {
+		if b&1 == 1 {
+			if r, ok = mulInt(r, base); !ok {
+				return Value{}, IntOverflow
+			}
+		}
+		if b >>= 1; b == 0 {
+			return IntVal(r), 0
+		}
+		if base, ok = mulInt(base, base); !ok {
+			return Value{}, IntOverflow
+		}
+	}
+}
+
+func shift(op Op, a, n int64) (Value, Cause) {
+	if n < 0 {
+		return Value{}, NegativeShift
+	}
+	if op == Shr {
+		if n >= 63 {
+			if a < 0 {
+				return IntVal(-1), 0
+			}
+			return IntVal(0), 0
+		}
+		return IntVal(a >> n), 0 // arithmetic shift: floors
+	}
+	if a == 0 {
+		return IntVal(0), 0
+	}
+	if n >= 64 || (a<<n)>>n != a {
+		return Value{}, IntOverflow
+	}
+	return IntVal(a << n), 0
+}
+
+// floatArith computes a Real operation (opPrec(op) >= precAdd).
+func floatArith(op Op, a, b float64) (float64, Cause) {
+	var r float64
+	switch op {
+	case Add:
+		r = a + b
+	case Sub:
+		r = a - b
+	case Mul:
+		r = a * b
+	case Div:
+		if b == 0 {
+			return 0, DivisionByZero
+		}
+		r = a / b
+	case Mod:
+		if b == 0 {
+			return 0, ModuloByZero
+		}
+		r = floatMod(a, b)
+	case Pow:
+		switch {
+		case a == 0 && b < 0:
+			return 0, ZeroNegativePower
+		case a < 0 && b != math.Trunc(b):
+			return 0, DomainError
+		}
+		r = math.Pow(a, b)
+	default:
+		return 0, DomainError // bitwise operators take Ints only
+	}
+	if math.IsInf(r, 0) || math.IsNaN(r) {
+		return 0, FloatOverflow
+	}
+	return r, 0
+}
+
+// floatMod is Python's float a % b for b != 0.
+func floatMod(a, b float64) float64 {
+	m := math.Mod(a, b)
+	if m == 0 {
+		return math.Copysign(0, b)
+	}
+	if (b < 0) != (m < 0) {
+		m += b
+	}
+	return m
+}
+
+// funcDomain holds the domain of the math functions that have one.
+var funcDomain = map[Func]func(float64) bool{
+	Sqrt:  func(x float64) bool { return x >= 0 },
+	Log:   func(x float64) bool { return x > 0 },
+	Log10: func(x float64) bool { return x > 0 },
+	Log2:  func(x float64) bool { return x > 0 },
+	Log1p: func(x float64) bool { return x > -1 },
+	Asin:  func(x float64) bool { return -1 <= x && x <= 1 },
+	Acos:  func(x float64) bool { return -1 <= x && x <= 1 },
+	Acosh: func(x float64) bool { return x >= 1 },
+	Atanh: func(x float64) bool { return -1 < x && x < 1 },
+}
+
+// intFuncs round a Real to an integral float; round is half to even.
+var intFuncs = map[Func]func(float64) float64{
+	Ceil: math.Ceil, Floor: math.Floor, Round: math.RoundToEven, Trunc: math.Trunc,
+}
+
+var realFuncs = map[Func]func(float64) float64{
+	Sin: math.Sin, Cos: math.Cos, Tan: math.Tan, Asin: math.Asin, Acos: math.Acos,
+	Atan: math.Atan, Sinh: math.Sinh, Cosh: math.Cosh, Tanh: math.Tanh,
+	Asinh: math.Asinh, Acosh: math.Acosh, Atanh: math.Atanh, Sqrt: math.Sqrt,
+	Cbrt: math.Cbrt, Exp: math.Exp, Log: math.Log, Log10: math.Log10,
+	Log2: math.Log2, Log1p: math.Log1p,
+}
+
+// evalFunc applies a math function to an evaluated argument.
+func evalFunc(n *FuncCall, a Value) (Value, error) {
+	bad := func(c Cause) (Value, error) {
+		return Value{}, &Undefined{Span: n.Loc, Cause: c, Detail: fmt.Sprintf("%s(%s)", n.Fn, a)}
+	}
+	if !a.t.IsNumeric() {
+		return Value{}, typeErrorf(n.Loc, "%s is not defined on %s", n.Fn, a.t)
+	}
+	x := a.Real()
+	switch n.Fn {
+	case Abs:
+		if a.t == Real {
+			return RealVal(math.Abs(x)), nil
+		}
+		if a.i == math.MinInt64 {
+			return bad(IntOverflow)
+		}
+		return IntVal(max(a.i, -a.i)), nil
+	case Sign:
+		switch {
+		case x > 0:
+			return IntVal(1), nil
+		case x < 0:
+			return IntVal(-1), nil
+		}
+		return IntVal(0), nil
+	case Ceil, Floor, Round, Trunc:
+		if a.t == Int {
+			return a, nil
+		}
+		r := intFuncs[n.Fn](x)
+		i, ok := floatToInt(r)
+		if !ok || math.IsNaN(r) {
+			return bad(IntOverflow)
+		}
+		return IntVal(i), nil
+	}
+	if dom := funcDomain[n.Fn]; dom != nil && !dom(x) {
+		return bad(DomainError)
+	}
+	f := realFuncs[n.Fn]
+	if f == nil {
+		return Value{}, typeErrorf(n.Loc, "unknown function %s", n.Fn)
+	}
+	r := f(x)
+	if math.IsInf(r, 0) || math.IsNaN(r) {
+		return bad(FloatOverflow)
+	}
+	return RealVal(r), nil
+}
