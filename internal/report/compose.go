@@ -224,3 +224,7 @@ func writeCensus(b *strings.Builder, f *Finding) {
 		fmt.Fprintf(b, "      machine %v in %q%s — %s\n", m.Get("index"), m.Get("state"), term, strings.Join(blocked, "; "))
 	}
 }
+
+// VerdictLabel is the verdict as the text reports print it (PASS, PASS
+// WITH FINDINGS, FAIL), coloured when the style says so.
+func (s Style) VerdictLabel(v string) string { return s.verdict(v) }
