@@ -2,6 +2,7 @@ package compose
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"stateproof/internal/jsonmodel"
@@ -31,6 +32,13 @@ type Input struct {
 // Rendezvous Sync. Fewer than two machines, an invalid machine, or a
 // rendezvous event no machine declares gives the single check MODEL.
 func Run(in []Input, opts Options) *report.ComposeReport {
+	var rdv []string
+	for _, e := range opts.Rendezvous {
+		if !slices.Contains(rdv, e) {
+			rdv = append(rdv, e)
+		}
+	}
+	opts.Rendezvous = rdv
 	r := &report.ComposeReport{HashSpec: opts.HashSpec, MaxStates: opts.MaxStates, Rendezvous: opts.Rendezvous}
 	var msgs []string
 	if len(in) < 2 {

@@ -136,17 +136,20 @@ func TestWeakenedInvariantFailsD2(t *testing.T) {
 	}
 }
 
-// Each D-code: a change that triggers it and a near-identical one that
-// must not.
-func TestComparisonCodes(t *testing.T) {
-	removeAbort := func(t *testing.T) string {
-		return edit(t, cmpBase, `,
+// cmpCase is a D-code with a change that triggers it and a near-identical
+// change that must not; each returns AFTER and the state mapping.
+type cmpCase struct {
+	code      string
+	bad, good func(t *testing.T) (string, map[string]string)
+}
+
+func removeAbort(t *testing.T) string {
+	return edit(t, cmpBase, `,
   {"from":"BUSY","event":"abort","to":"DONE"}`, ``)
-	}
-	cases := []struct {
-		code      string
-		bad, good func(t *testing.T) (string, map[string]string)
-	}{
+}
+
+func comparisonCases() []cmpCase {
+	return []cmpCase{
 		{"D1_INIT_MISMATCH",
 			func(t *testing.T) (string, map[string]string) {
 				return edit(t, cmpBase, `"init":"IDLE"`, `"init":"BUSY"`), nil
@@ -211,7 +214,12 @@ func TestComparisonCodes(t *testing.T) {
 				return edit(t, cmpBase, `{"id":"IDLE"}`, `{"id":"IDLE"},{"id":"L1"},{"id":"L2"}`, `{"from":"BUSY","event":"finish"`, `{"from":"BUSY","event":"spin","to":"L1"},{"from":"L1","event":"spin","to":"L2"},{"from":"L2","event":"spin","to":"L1"},{"from":"L2","event":"abort","to":"DONE"},{"from":"BUSY","event":"finish"`), nil
 			}},
 	}
-	for _, c := range cases {
+}
+
+// Each D-code: a change that triggers it and a near-identical one that
+// must not.
+func TestComparisonCodes(t *testing.T) {
+	for _, c := range comparisonCases() {
 		t.Run(c.code, func(t *testing.T) {
 			after, mapping := c.bad(t)
 			if got := codes(compare(t, after, cmpBase, mapping, 0)); !slices.Contains(got, c.code) {
