@@ -15,16 +15,20 @@ import (
 // `stateproof verify m.json --max-states N`.
 func newGenCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "gen counter N | gen toggles K",
+		Use:   "gen counter N | gen toggles K | gen ring L",
 		Short: "Write a generated benchmark model to stdout",
 		Long: `gen writes a JSON model of known size, for benchmarks:
 
   counter N   one counter stepped from 0 to N, then a terminal DONE state:
               N+2 reachable runtime states
   toggles K   K independent boolean switches in one state: 2^K reachable
-              runtime states (K=20 gives 1,048,576)`,
+              runtime states (K=20 gives 1,048,576)
+  ring L      a ring of ten states with a lap counter modulo L: 10*L runtime
+              states; three rings of L=10 compose into 10^6 composite states`,
 		Example: `  stateproof gen toggles 20 > toggles20.json
-  stateproof verify toggles20.json --max-states 2000000`,
+  stateproof verify toggles20.json --max-states 2000000
+  stateproof gen ring 10 > ring.json
+  stateproof compose ring.json ring.json ring.json --max-states 1100000`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := strconv.Atoi(args[1])
@@ -39,8 +43,10 @@ func newGenCmd(stdout io.Writer) *cobra.Command {
 					return fmt.Errorf("gen toggles: at most 30 switches (2^30 states)")
 				}
 				_, err = io.WriteString(stdout, gen.Toggles(n))
+			case "ring":
+				_, err = io.WriteString(stdout, gen.Ring(n))
 			default:
-				return fmt.Errorf("gen: unknown family %q (counter, toggles)", args[0])
+				return fmt.Errorf("gen: unknown family %q (counter, toggles, ring)", args[0])
 			}
 			return err
 		},

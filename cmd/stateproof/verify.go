@@ -42,6 +42,7 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 	var out outputFlags
 	opts := verify.DefaultOptions()
 	var hashCheck string
+	var cmpf compareFlags
 	cmd := &cobra.Command{
 		Use:   "verify MODEL.json",
 		Short: "Run the explicit-state checks on a JSON model (schema v1)",
@@ -49,10 +50,21 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 checks S1-S8 over its reachable runtime states. The report follows the
 logicprobe/verify/v1 contract (--json).
 
+With --before-model the model is AFTER and is compared with BEFORE: D1
+behavioural preservation, D2 invariant continuity (every BEFORE invariant
+re-decided in AFTER), D3 regression delta and D4 deadlock/liveness regression.
+--state-mapping maps renamed BEFORE state ids to AFTER ids (a JSON object whose
+keys must be BEFORE states).
+
+With --baseline the output is what changed since an earlier report: findings
+added, removed or changed (logicprobe/baseline/v1); a new error fails.
+
 Exit status: 0 for pass or pass_with_findings, 2 for fail, an invalid model or
-a refused input.`,
+a refused input (with --baseline: 2 when the delta verdict is fail).`,
 		Example: `  stateproof verify examples/order.json
-  stateproof verify examples/order.json --json
+  stateproof verify examples/order.json --json -o report.json
+  stateproof verify examples/compare/rename-after.json --before-model examples/compare/rename-before.json --state-mapping examples/compare/rename-mapping.json
+  stateproof verify examples/order.json --baseline report.json
   stateproof verify examples/order.json --hash-spec v0 --hash-check HEX`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -74,13 +86,16 @@ a refused input.`,
 				return refuse(out, stdout, stderr, "INPUT_NOT_JSON", fmt.Sprintf("%s: %v", args[0], err))
 			}
 			if cmd.Flags().Changed("hash-check") {
+				if cmpf.before != "" || cmpf.baseline != "" {
+					return refuse(out, stdout, stderr, "BAD_OPTION", "--hash-check cannot be combined with --before-model or --baseline")
+				}
 				return runHashCheck(out, stdout, res, hashCheck)
 			}
-			rep := verify.Run(res, opts)
-			return emitVerify(out, stdout, args[0], rep)
+			return cmpf.verifyAndEmit(out, stdout, stderr, args[0], res, opts)
 		},
 	}
 	out.register(cmd)
+	cmpf.register(cmd)
 	f := cmd.Flags()
 	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of every breadth-first search, in runtime states")
 	f.IntVar(&opts.MaxPermutationEvents, "max-permutation-events", opts.MaxPermutationEvents, "A3 sample size")
@@ -145,11 +160,16 @@ func runHashCheck(out outputFlags, stdout io.Writer, res *jsonmodel.Result, hex 
 	return nil
 }
 
-// refuse reports a tool refusal: JSON on stdout with --json, a message on
-// stderr otherwise; exit 2 either way.
+// refuse reports a verify tool refusal: JSON on stdout with --json, a
+// message on stderr otherwise; exit 2 either way.
 func refuse(out outputFlags, stdout, stderr io.Writer, code, msg string) error {
+	return refuseAs(report.VerifySchema, out, stdout, stderr, code, msg)
+}
+
+// refuseAs is refuse for the report contract schema.
+func refuseAs(schema string, out outputFlags, stdout, stderr io.Writer, code, msg string) error {
 	if out.format == "json" || out.json {
-		r := &report.Refusal{Schema: report.VerifySchema, Code: code, Err: msg}
+		r := &report.Refusal{Schema: schema, Code: code, Err: msg}
 		data, err := report.Indent(r.JSON())
 		if err != nil {
 			return err

@@ -48,3 +48,32 @@ func Toggles(k int) string {
 }
 `, strings.Join(ts, ",\n"), strings.Join(vs, ", "))
 }
+
+// Ring is a ring of ten states S0..S9 stepped round by "step", with a lap
+// counter taken modulo laps, and a "reset" back to S0 from every state:
+// 10*laps reachable runtime states, all of them in one cycle. Three rings
+// of ten laps compose into 10^6 composite states (no rendezvous).
+func Ring(laps int) string {
+	var ts []string
+	for i := 0; i < 9; i++ {
+		ts = append(ts, fmt.Sprintf(`    {"from": "S%d", "event": "step", "to": "S%d"}`, i, i+1))
+	}
+	ts = append(ts,
+		fmt.Sprintf(`    {"from": "S9", "event": "step", "to": "S0", "guard": {"variable": "lap", "op": "<", "value": %d}, "updates": [{"variable": "lap", "op": "inc"}]}`, laps-1),
+		fmt.Sprintf(`    {"from": "S9", "event": "step", "to": "S0", "guard": {"variable": "lap", "op": ">=", "value": %d}, "updates": [{"variable": "lap", "op": "set", "value": 0}]}`, laps-1))
+	var ss []string
+	for i := 0; i < 10; i++ {
+		ss = append(ss, fmt.Sprintf(`{"id": "S%d"}`, i))
+		ts = append(ts, fmt.Sprintf(`    {"from": "S%d", "event": "reset", "to": "S0", "updates": [{"variable": "lap", "op": "set", "value": 0}]}`, i))
+	}
+	return fmt.Sprintf(`{
+  "schemaVersion": 1,
+  "init": "S0",
+  "states": [%s],
+  "transitions": [
+%s
+  ],
+  "variables": [{"name": "lap", "kind": "integer", "init": 0, "min": 0, "max": %d}]
+}
+`, strings.Join(ss, ", "), strings.Join(ts, ",\n"), laps-1)
+}

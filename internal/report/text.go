@@ -68,6 +68,9 @@ func WriteVerifyText(w io.Writer, name string, r *VerifyReport, st Style) error 
 		}
 		b.WriteString("\n")
 	}
+	if r.Comparison != nil {
+		fmt.Fprintf(&b, "  compared with the BEFORE model %s\n", r.Comparison.Get("beforeModelHash"))
+	}
 	var passed []string
 	for i := range r.Checks {
 		c := &r.Checks[i]

@@ -28,6 +28,9 @@ type VerifyReport struct {
 	Comparison        Obj
 	CoverageNotes     []string
 	HasBefore         bool
+	// BeforeInvalid: the BEFORE model failed validation (§9), so ok is
+	// false although the AFTER checks ran.
+	BeforeInvalid bool
 	// Invalid-model extras: the indexes of invariants missing a description.
 	MissingDescription []int
 }
@@ -123,7 +126,7 @@ func (r *VerifyReport) JSON() Obj {
 	hashes := Obj{{"hashSpec", r.HashSpec}, {"modelHash", r.ModelHash}}
 	hashes = append(hashes, r.ExtraHashes...)
 	o := Obj{
-		{"ok", r.Valid}, {"ran", true}, {"verdict", verdict}, {"verdictReason", reason},
+		{"ok", r.Valid && !r.BeforeInvalid}, {"ran", true}, {"verdict", verdict}, {"verdictReason", reason},
 		{"schema", VerifySchema}, {"schemaVersion", 1}, {"hashSpec", r.HashSpec},
 		{"modelHash", r.ModelHash}, {"hashes", hashes},
 	}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"stateproof/internal/baseline"
+	"stateproof/internal/jsonmodel"
+	"stateproof/internal/jsonvalue"
+	"stateproof/internal/report"
+	"stateproof/internal/verify"
+)
+
+// compareFlags are the verify flags of a before/after comparison and of a
+// baseline diff.
+type compareFlags struct {
+	before   string
+	mapping  string
+	baseline string
+}
+
+func (c *compareFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&c.before, "before-model", "", "compare with the BEFORE model in `FILE` (alias --before): runs D1-D4, the main model is AFTER")
+	f.StringVar(&c.mapping, "state-mapping", "", "JSON object in `FILE` mapping BEFORE state ids to AFTER state ids (with --before-model)")
+	f.StringVar(&c.baseline, "baseline", "", "print what changed since the earlier report in `FILE` instead of the report")
+	f.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		if name == "before" {
+			name = "before-model"
+		}
+		return pflag.NormalizedName(name)
+	})
+}
+
+// refusal is a tool refusal found while loading inputs.
+type refusal struct{ code, msg string }
+
+// runVerify verifies res, comparing it with the BEFORE model when one is
+// given.
+func (c *compareFlags) runVerify(res *jsonmodel.Result, opts verify.Options) (*report.VerifyReport, *refusal) {
+	if c.before == "" {
+		if c.mapping != "" {
+			return nil, &refusal{"BAD_OPTION", "--state-mapping needs --before-model"}
+		}
+		return verify.Run(res, opts), nil
+	}
+	before, ref := readModel(c.before, "before model ")
+	if ref != nil {
+		return nil, ref
+	}
+	mapping := map[string]string{}
+	if c.mapping != "" {
+		if mapping, ref = readMapping(c.mapping); ref != nil {
+			return nil, ref
+		}
+		if before.Valid() {
+			if err := verify.CheckMapping(before.Model, mapping); err != nil {
+				return nil, &refusal{"BAD_OPTION", fmt.Sprintf("%s: %v", c.mapping, err)}
+			}
+		}
+	}
+	return verify.RunComparison(res, before, mapping, opts), nil
+}
+
+// readModel reads and decodes one model file.
+func readModel(path, what string) (*jsonmodel.Result, *refusal) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &refusal{"INPUT_UNREADABLE", fmt.Sprintf("cannot read %s%s: %v", what, path, err)}
+	}
+	res, err := jsonmodel.Decode(data)
+	if err != nil {
+		return nil, &refusal{"INPUT_NOT_JSON", fmt.Sprintf("%s%s: %v", what, path, err)}
+	}
+	return res, nil
+}
+
+// readMapping reads a stateMapping file: a JSON object of strings.
+func readMapping(path string) (map[string]string, *refusal) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &refusal{"INPUT_UNREADABLE", fmt.Sprintf("cannot read state mapping %s: %v", path, err)}
+	}
+	v, err := jsonvalue.Parse(data)
+	if err != nil {
+		return nil, &refusal{"INPUT_NOT_JSON", fmt.Sprintf("state mapping %s: not JSON: %v", path, err)}
+	}
+	if v.Kind != jsonvalue.Object {
+		return nil, &refusal{"BAD_OPTION", fmt.Sprintf("%s: a state mapping is a JSON object from BEFORE state ids to AFTER state ids, found %s", path, v.Kind)}
+	}
+	out := map[string]string{}
+	for _, m := range v.Members {
+		if _, dup := out[m.Key]; dup {
+			return nil, &refusal{"BAD_OPTION", fmt.Sprintf("%s: key %q appears twice", path, m.Key)}
+		}
+		if m.Value.Kind != jsonvalue.String {
+			return nil, &refusal{"BAD_OPTION", fmt.Sprintf("%s: %q must map to an AFTER state id (a string), found %s", path, m.Key, m.Value.Kind)}
+		}
+		out[m.Key] = m.Value.Str
+	}
+	return out, nil
+}
+
+// loadBaseline reads the earlier report of --baseline.
+func loadBaseline(path string) (*baseline.Report, *refusal) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &refusal{"INPUT_UNREADABLE", fmt.Sprintf("cannot read baseline %s: %v", path, err)}
+	}
+	b, err := baseline.Parse(data)
+	if err != nil {
+		return nil, &refusal{"BASELINE_INVALID", fmt.Sprintf("baseline %s: %v", path, err)}
+	}
+	return b, nil
+}
+
+// verifyAndEmit runs verify (with D1-D4 when a BEFORE model is given) and
+// prints the report, or the baseline diff with --baseline.
+func (c *compareFlags) verifyAndEmit(out outputFlags, stdout, stderr io.Writer, name string, res *jsonmodel.Result, opts verify.Options) error {
+	var base *baseline.Report
+	if c.baseline != "" {
+		var ref *refusal
+		if base, ref = loadBaseline(c.baseline); ref != nil {
+			return refuse(out, stdout, stderr, ref.code, ref.msg)
+		}
+	}
+	rep, ref := c.runVerify(res, opts)
+	if ref != nil {
+		return refuse(out, stdout, stderr, ref.code, ref.msg)
+	}
+	if base != nil {
+		return emitBaseline(out, stdout, stderr, report.VerifySchema, c.baseline, base, rep.JSON())
+	}
+	return emitVerify(out, stdout, name, rep)
+}
+
+// emitBaseline prints the diff of the current report against the baseline
+// and exits 2 when the delta verdict is fail.
+func emitBaseline(out outputFlags, stdout, stderr io.Writer, schema, name string, base *baseline.Report, current report.Obj) error {
+	cur, err := baseline.FromJSON(current)
+	if err != nil {
+		return err
+	}
+	if err := base.Comparable(cur); err != nil {
+		return refuseAs(schema, out, stdout, stderr, "BASELINE_INVALID", fmt.Sprintf("baseline %s: %v", name, err))
+	}
+	d := baseline.Compare(base, cur)
+	var buf bytes.Buffer
+	if out.format == "json" {
+		data, err := report.Indent(d.JSON())
+		if err != nil {
+			return err
+		}
+		buf.Write(data)
+	} else if err := baseline.WriteText(&buf, name, d, report.Style{Color: textColor(out, stdout)}); err != nil {
+		return err
+	}
+	if err := writeOutput(out.out, stdout, buf.Bytes()); err != nil {
+		return err
+	}
+	if v, _ := d.Verdict(); v == report.Fail {
+		return &exitError{2}
+	}
+	return nil
+}
+
+// textColor decides colour for text output (never when writing a file).
+func textColor(out outputFlags, stdout io.Writer) bool {
+	color, err := useColor(out.color, stdout)
+	return err == nil && out.out == "" && color
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"stateproof/internal/baseline"
+	"stateproof/internal/compose"
+	"stateproof/internal/report"
+)
+
+func newComposeCmd(stdout, stderr io.Writer) *cobra.Command {
+	var out outputFlags
+	opts := compose.DefaultOptions()
+	var rendezvous []string
+	var baselinePath string
+	cmd := &cobra.Command{
+		Use:   "compose MODEL1.json MODEL2.json [MODEL3.json ...]",
+		Short: "Check two or more JSON models run together (C1 deadlock, C2 rendezvous)",
+		Long: `compose runs the machines together and searches their product breadth-first:
+
+  - a non-rendezvous event moves exactly one machine (equal names in
+    different machines are unrelated);
+  - a --rendezvous event fires only when at least two machines declare it and
+    every non-terminal declaring machine has it enabled; they step together;
+  - a terminal machine is stopped; machines share no variables.
+
+C1 reports composite states where no machine can move while one is not
+terminal, with the shortest path and, per machine, why each event is blocked.
+C2 reports rendezvous events that never fire (an error). --max-states caps the
+product; a capped search says so and proves no absence. The report follows the
+logicprobe/compose/v1 contract (--json).
+
+Exit status: 0 for pass or pass_with_findings, 2 for fail, an invalid model or
+a refused input (with --baseline: 2 when the delta verdict is fail).`,
+		Example: `  stateproof compose examples/compose/producer.json examples/compose/consumer.json --rendezvous put
+  stateproof compose examples/compose/handshake-*.json --rendezvous req,ack --json
+  stateproof compose machines/*.json --rendezvous req,ack --max-states 1000000`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fail := func(code, msg string) error {
+				return refuseAs(report.ComposeSchema, out, stdout, stderr, code, msg)
+			}
+			if err := out.resolve(); err != nil {
+				return fail("BAD_OPTION", err.Error())
+			}
+			if opts.MaxStates < 1 {
+				return fail("BAD_OPTION", "--max-states must be an integer >= 1")
+			}
+			if opts.HashSpec != "v0" && opts.HashSpec != "v1" {
+				return fail("BAD_OPTION", fmt.Sprintf("--hash-spec must be v0 or v1 (got %q)", opts.HashSpec))
+			}
+			var err error
+			if opts.Rendezvous, err = rendezvousList(rendezvous); err != nil {
+				return fail("BAD_OPTION", err.Error())
+			}
+			var base *baseline.Report
+			if baselinePath != "" {
+				var ref *refusal
+				if base, ref = loadBaseline(baselinePath); ref != nil {
+					return fail(ref.code, ref.msg)
+				}
+			}
+			var in []compose.Input
+			for _, path := range args {
+				res, ref := readModel(path, "")
+				if ref != nil {
+					return fail(ref.code, ref.msg)
+				}
+				in = append(in, compose.Input{Name: path, Result: res})
+			}
+			rep := compose.Run(in, opts)
+			if base != nil {
+				return emitBaseline(out, stdout, stderr, report.ComposeSchema, baselinePath, base, rep.JSON())
+			}
+			return emitCompose(out, stdout, rep)
+		},
+	}
+	out.register(cmd)
+	f := cmd.Flags()
+	f.StringSliceVar(&rendezvous, "rendezvous", nil, "comma-separated `EVENTS` that synchronise the machines declaring them")
+	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of the product search, in composite states")
+	f.StringVar(&opts.HashSpec, "hash-spec", opts.HashSpec, "hash spec of the machine hashes: v1, or v0")
+	f.StringVar(&baselinePath, "baseline", "", "print what changed since the earlier compose report in `FILE` instead of the report")
+	return cmd
+}
+
+// rendezvousList trims the --rendezvous entries and drops repeats; an
+// empty entry is an error.
+func rendezvousList(in []string) ([]string, error) {
+	var out []string
+	for _, e := range in {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			return nil, fmt.Errorf("--rendezvous: empty event name in %q", strings.Join(in, ","))
+		}
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+func emitCompose(out outputFlags, stdout io.Writer, rep *report.ComposeReport) error {
+	var buf bytes.Buffer
+	if out.format == "json" {
+		data, err := report.Indent(rep.JSON())
+		if err != nil {
+			return err
+		}
+		buf.Write(data)
+	} else if err := report.WriteComposeText(&buf, rep, report.Style{Color: textColor(out, stdout)}); err != nil {
+		return err
+	}
+	if err := writeOutput(out.out, stdout, buf.Bytes()); err != nil {
+		return err
+	}
+	if v, _ := rep.Verdict(); v == report.Fail {
+		return &exitError{2}
+	}
+	return nil
+}

@@ -1,0 +1,175 @@
+package verify
+
+import (
+	"fmt"
+	"slices"
+
+	"stateproof/internal/jsonmodel"
+	"stateproof/internal/jsonvalue"
+	"stateproof/internal/report"
+)
+
+// d2Continuity re-decides every BEFORE invariant, mapped through the state
+// mapping, in AFTER with the search its kind uses (§9.2). e is AFTER's env.
+func (e *env) d2Continuity(c *comparison) report.Check {
+	ch := report.Check{ID: "D2", Name: "Invariant Continuity"}
+	violated, open, skipped := 0, 0, 0
+	for i := range c.before.Invariants {
+		inv := &c.before.Invariants[i]
+		m := mapInvariant(inv, c.mapState)
+		if miss := missingStates(m, c); len(miss) > 0 {
+			skipped++
+			f := finding("D2_MAPPED_STATE_MISSING", report.Warning, fmt.Sprintf("Invariant %q of BEFORE names %s, which AFTER does not declare; not re-checked — %s", inv.ID, quoteIDs(miss), inv.Description))
+			f.Evidence = report.O("beforeInvariant", inv.ID, "missingStates", miss)
+			ch.Findings = append(ch.Findings, f)
+			continue
+		}
+		if miss := e.missingVariables(m); len(miss) > 0 {
+			skipped++
+			f := finding("D2_VARIABLE_MISSING", report.Warning, fmt.Sprintf("Invariant %q of BEFORE reads variable %s, which AFTER does not declare; not re-checked — %s", inv.ID, quoteIDs(miss), inv.Description))
+			f.Evidence = report.O("beforeInvariant", inv.ID, "missingVariables", miss)
+			ch.Findings = append(ch.Findings, f)
+			continue
+		}
+		out := e.decideInvariant(m)
+		switch {
+		case out.violated:
+			violated++
+			f := finding("D2_INVARIANT_REGRESSION", report.Error, fmt.Sprintf("Invariant %q of BEFORE is violated in AFTER after %s: %s — %s", inv.ID, plural(len(out.path), "step", "steps"), out.what, inv.Description))
+			f.Target = invariantTarget(m)
+			f.Evidence = report.O("beforeInvariant", inv.ID, "afterInvariant", m.Raw)
+			ch.Findings = append(ch.Findings, withPath(f, out.path))
+		case out.undecided:
+			open++
+			ch.Findings = append(ch.Findings, e.d2Undecided(m, inv, out))
+		}
+	}
+	n := len(c.before.Invariants)
+	switch {
+	case n == 0:
+		ch.Detail = "BEFORE declares no invariants"
+	case violated+open+skipped == 0:
+		ch.Detail = fmt.Sprintf("All %s hold in AFTER", plural(n, "BEFORE invariant", "BEFORE invariants"))
+	default:
+		ch.Detail = fmt.Sprintf("%d of %d BEFORE invariants violated in AFTER, %d not decided, %d skipped", violated, n, open, skipped)
+	}
+	return ch
+}
+
+// d2Undecided is D2_UNDECIDED for the mapped invariant m. An undecided
+// outcome that carries a reason in what was not stopped by a cap, and its
+// message says so instead of quoting one.
+func (e *env) d2Undecided(m, inv *jsonmodel.Invariant, out invariantOutcome) report.Finding {
+	subject := fmt.Sprintf("invariant %q in AFTER", m.ID)
+	var f report.Finding
+	if out.what != "" {
+		f = finding("D2_UNDECIDED", report.Warning, fmt.Sprintf("Could not decide %s: %s", subject, out.what))
+		f.Evidence = report.O("invariant", m.ID, "reason", out.what)
+	} else {
+		f = undecided("D2_UNDECIDED", subject, e.opts.MaxStates, out.explored, "maxStates", m.ID)
+	}
+	f.Message += " — " + inv.Description
+	f.Target = invariantTarget(m)
+	return f
+}
+
+// mapInvariant returns inv with id suffixed `:before` and every state
+// reference mapped (state, states[], from, to[], target, when.state); Raw
+// is mapped the same way, for the evidence.
+func mapInvariant(inv *jsonmodel.Invariant, mp func(string) string) *jsonmodel.Invariant {
+	m := *inv
+	m.ID = inv.ID + ":before"
+	m.States = mapAll(inv.States, mp)
+	m.To = mapAll(inv.To, mp)
+	for _, f := range []*string{&m.State, &m.From, &m.Target} {
+		if *f != "" {
+			*f = mp(*f)
+		}
+	}
+	if inv.When != nil && inv.When.Guard == nil {
+		m.When = &jsonmodel.When{State: mp(inv.When.State)}
+	}
+	m.Raw = mapRaw(inv.Raw, m.ID, mp)
+	return &m
+}
+
+func mapAll(ids []string, mp func(string) string) []string {
+	if ids == nil {
+		return nil
+	}
+	out := make([]string, len(ids))
+	for i, s := range ids {
+		out[i] = mp(s)
+	}
+	return out
+}
+
+// mapRaw copies an invariant object with its id replaced and its state
+// references mapped.
+func mapRaw(raw *jsonvalue.Value, id string, mp func(string) string) *jsonvalue.Value {
+	out := &jsonvalue.Value{Kind: jsonvalue.Object, Members: make([]jsonvalue.Member, 0, len(raw.Members))}
+	str := func(s string) *jsonvalue.Value { return &jsonvalue.Value{Kind: jsonvalue.String, Str: s} }
+	mapValue := func(v *jsonvalue.Value) *jsonvalue.Value {
+		switch v.Kind {
+		case jsonvalue.String:
+			return str(mp(v.Str))
+		case jsonvalue.Array:
+			a := &jsonvalue.Value{Kind: jsonvalue.Array, Elems: make([]*jsonvalue.Value, len(v.Elems))}
+			for i, x := range v.Elems {
+				a.Elems[i] = str(mp(x.Str))
+			}
+			return a
+		}
+		return v
+	}
+	for _, mem := range raw.Members {
+		v := mem.Value
+		switch mem.Key {
+		case "id":
+			v = str(id)
+		case "state", "states", "from", "to", "target":
+			v = mapValue(v)
+		case "when":
+			if s := v.Get("state"); s != nil && s.Kind == jsonvalue.String {
+				v = &jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{{Key: "state", Value: str(mp(s.Str))}}}
+			}
+		}
+		out.Members = append(out.Members, jsonvalue.Member{Key: mem.Key, Value: v})
+	}
+	return out
+}
+
+// missingStates returns the mapped state ids of m that AFTER lacks, in
+// reference order without repeats.
+func missingStates(m *jsonmodel.Invariant, c *comparison) []string {
+	refs := append(append([]string{}, m.States...), m.To...)
+	refs = append(refs, m.State, m.From, m.Target)
+	if m.When != nil && m.When.Guard == nil {
+		refs = append(refs, m.When.State)
+	}
+	var out []string
+	for _, s := range refs {
+		if s != "" && !c.inAfter(s) && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// missingVariables returns the variables m reads that AFTER lacks.
+func (e *env) missingVariables(m *jsonmodel.Invariant) []string {
+	var refs []string
+	if m.Kind == jsonmodel.VarInRange {
+		refs = append(refs, m.Variable)
+		if m.When != nil && m.When.Guard != nil {
+			refs = append(refs, m.When.Guard.Vars()...)
+		}
+	}
+	var out []string
+	for _, v := range refs {
+		if e.mc.VarIndex(v) < 0 && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
