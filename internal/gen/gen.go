@@ -77,3 +77,73 @@ func Ring(laps int) string {
 }
 `, strings.Join(ss, ", "), strings.Join(ts, ",\n"), laps-1)
 }
+
+// Random writes a small random model for differential tests: up to five
+// states (some terminal), one integer and one boolean variable, two or
+// three events, guarded and default transitions with inc/dec/set updates.
+// The same seed gives the same model.
+func Random(seed uint64) string {
+	r := new(rng)
+	*r = rng(seed)
+	nStates := 2 + r.intn(4)
+	nEvents := 2 + r.intn(2)
+	var states, ts []string
+	for i := 0; i < nStates; i++ {
+		term := i > 0 && r.intn(4) == 0
+		states = append(states, fmt.Sprintf(`{"id": "S%d", "terminal": %t}`, i, term))
+	}
+	ops := []string{"<", "<=", "==", "!=", ">", ">="}
+	nTrans := nStates + r.intn(2*nStates)
+	for k := 0; k < nTrans; k++ {
+		t := fmt.Sprintf(`{"from": "S%d", "event": "e%d", "to": "S%d"`, r.intn(nStates), r.intn(nEvents), r.intn(nStates))
+		switch r.intn(4) {
+		case 0:
+			t += fmt.Sprintf(`, "guard": {"variable": "x", "op": "%s", "value": %d}`, ops[r.intn(len(ops))], r.intn(4))
+		case 1:
+			t += fmt.Sprintf(`, "guard": {"all": [{"variable": "x", "op": "%s", "value": %d}, {"variable": "b", "op": "==", "value": %t}]}`, ops[r.intn(len(ops))], r.intn(4), r.intn(2) == 0)
+		}
+		switch r.intn(5) {
+		case 0:
+			t += `, "updates": [{"variable": "x", "op": "inc"}]`
+		case 1:
+			t += `, "updates": [{"variable": "x", "op": "dec", "value": 2}]`
+		case 2:
+			t += fmt.Sprintf(`, "updates": [{"variable": "x", "op": "set", "value": %d}, {"variable": "b", "op": "set", "value": %t}]`, r.intn(4), r.intn(2) == 0)
+		}
+		ts = append(ts, t+"}")
+	}
+	return fmt.Sprintf(`{"schemaVersion": 1, "init": "S0", "states": [%s], "transitions": [%s],
+  "variables": [{"name": "x", "kind": "integer", "init": %d}, {"name": "b", "kind": "boolean", "init": false}]}`,
+		strings.Join(states, ", "), strings.Join(ts, ", "), r.intn(3))
+}
+
+// rng is a small deterministic generator (splitmix64), so generated models
+// do not depend on math/rand's algorithm across Go versions.
+type rng uint64
+
+func (r *rng) next() uint64 {
+	*r += 0x9E3779B97F4A7C15
+	z := uint64(*r)
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+func (r *rng) intn(n int) int { return int(r.next() % uint64(n)) }
+
+// PauseCounter is the BMC benchmark family: state Run with an inc
+// self-loop, dec to Pause, and Pause back to Run while c < limit.
+func PauseCounter(limit int) string {
+	return fmt.Sprintf(`{
+  "schemaVersion": 1,
+  "init": "Run",
+  "states": [{"id": "Run"}, {"id": "Pause"}],
+  "transitions": [
+    {"from": "Run", "event": "inc", "to": "Run", "updates": [{"variable": "c", "op": "inc"}]},
+    {"from": "Run", "event": "dec", "to": "Pause", "updates": [{"variable": "c", "op": "dec"}]},
+    {"from": "Pause", "event": "resume", "to": "Run", "guard": {"variable": "c", "op": "<", "value": %d}}
+  ],
+  "variables": [{"name": "c", "kind": "integer", "init": 0}]
+}
+`, limit)
+}

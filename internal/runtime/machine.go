@@ -201,6 +201,32 @@ func (mc *Machine) Step(r []int64, e int, buf *StepBuffer) []Outcome {
 	return buf.out
 }
 
+// Fires applies transition t to r if t is one of the branches that fire
+// on event e in r (a guarded branch whose guard holds, or a default branch
+// when no guarded sibling holds), and returns the resulting runtime. Unlike
+// Step it does not merge identical outcomes, so it can follow a branch
+// whose outcome equals an earlier sibling's.
+func (mc *Machine) Fires(r []int64, e, t int, buf *StepBuffer) ([]int64, bool) {
+	g := &mc.groups[int(r[0])*len(mc.Events)+e]
+	anyGuard := false
+	for _, ti := range g.guarded {
+		if mc.trans[ti].guard.eval(r[1:]) {
+			anyGuard = true
+			if int(ti) == t {
+				buf.out = buf.out[:0]
+				mc.apply(r, t, buf)
+				return buf.out[0].Next, true
+			}
+		}
+	}
+	if !anyGuard && slices.Contains(g.defaults, int32(t)) {
+		buf.out = buf.out[:0]
+		mc.apply(r, t, buf)
+		return buf.out[0].Next, true
+	}
+	return nil, false
+}
+
 // Enabled reports whether e has at least one outcome in r.
 func (mc *Machine) Enabled(r []int64, e int) bool {
 	g := &mc.groups[int(r[0])*len(mc.Events)+e]

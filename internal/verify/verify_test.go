@@ -224,7 +224,6 @@ func TestInvariantSemantics(t *testing.T) {
 	}
 }
 
-
 func TestVerdictAndChecksRun(t *testing.T) {
 	r := run(t, `{"schemaVersion":1,"init":"A","states":[{"id":"A"},{"id":"B","terminal":true}],"transitions":[{"from":"A","event":"go","to":"B"}]}`, 0)
 	if v, reason := r.Verdict(); v != report.Pass || reason != "no error or warning findings" {
