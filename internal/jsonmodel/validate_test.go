@@ -116,7 +116,7 @@ func TestValidationErrors(t *testing.T) {
 
 func TestSchemaVersionAndRoot(t *testing.T) {
 	for src, want := range map[string]string{
-		`[]`:                       `(root): expected object`,
+		`[]`: `(root): expected object`,
 		`{"schemaVersion": 2, "init": "A", "states": [{"id": "A"}], "transitions": []}`: `schemaVersion: must be 1`,
 		`{"init": "A", "states": [{"id": "A"}], "transitions": []}`:                     `schemaVersion: required field missing`,
 		`{"schemaVersion": 1, "init": "B", "states": [{"id": "A"}], "transitions": []}`: `init: unknown state "B"`,
