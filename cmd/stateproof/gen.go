@@ -15,14 +15,17 @@ import (
 // `stateproof verify m.json --max-states N`.
 func newGenCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "gen counter N | gen toggles K",
+		Use:   "gen counter N | gen toggles K | gen probes K",
 		Short: "Write a generated benchmark model to stdout",
 		Long: `gen writes a JSON model of known size, for benchmarks:
 
   counter N   one counter stepped from 0 to N, then a terminal DONE state:
               N+2 reachable runtime states
   toggles K   K independent boolean switches in one state: 2^K reachable
-              runtime states (K=20 gives 1,048,576)`,
+              runtime states (K=20 gives 1,048,576)
+  probes K    a batch job with two counters to K and one invariant of every
+              path kind, all holding: (K+1)^2 + 3 reachable runtime states
+              (K=316 gives 100,492; K=1000 gives 1,002,004)`,
 		Example: `  stateproof gen toggles 20 > toggles20.json
   stateproof verify toggles20.json --max-states 2000000`,
 		Args: cobra.ExactArgs(2),
@@ -34,13 +37,15 @@ func newGenCmd(stdout io.Writer) *cobra.Command {
 			switch args[0] {
 			case "counter":
 				_, err = io.WriteString(stdout, gen.Counter(n))
+			case "probes":
+				_, err = io.WriteString(stdout, gen.Probes(n))
 			case "toggles":
 				if n > 30 {
 					return fmt.Errorf("gen toggles: at most 30 switches (2^30 states)")
 				}
 				_, err = io.WriteString(stdout, gen.Toggles(n))
 			default:
-				return fmt.Errorf("gen: unknown family %q (counter, toggles)", args[0])
+				return fmt.Errorf("gen: unknown family %q (counter, toggles, probes)", args[0])
 			}
 			return err
 		},

@@ -308,7 +308,7 @@ func (e *env) replay(ev string) []report.Finding {
 			}
 			for _, o2 := range outs {
 				if changed == nil && !slices.Equal(o2.Next, o.Next) {
-					f := finding("A8_NOT_IDEMPOTENT", report.Error, fmt.Sprintf("Redelivering %q in state %q changes the runtime again: %s instead of %s", ev, mc.States[o.Next[0]], mc.Key(o2.Next), mc.Key(o.Next)))
+					f := finding("A8_NOT_IDEMPOTENT", report.Error, fmt.Sprintf("Delivering %q twice from state %q is not idempotent: the redelivery changes %s to %s", ev, mc.States[r[0]], mc.Key(o.Next), mc.Key(o2.Next)))
 					f.Target = ev
 					f.Evidence = report.O("event", ev, "once", mc.RuntimeValue(o.Next), "twice", mc.RuntimeValue(o2.Next))
 					f = withPath(f, g.Path(i))

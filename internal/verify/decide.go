@@ -126,7 +126,7 @@ func (e *env) a7Counterexamples() report.Check {
 	case n == 0:
 		c.Detail = "No invariants declared"
 	case violated+open == 0:
-		c.Detail = fmt.Sprintf("No counterexample: all %s hold", plural(n, "invariant", "invariants"))
+		c.Detail = fmt.Sprintf("No counterexample: %s", map[bool]string{true: "the invariant holds", false: fmt.Sprintf("all %d invariants hold", n)}[n == 1])
 	default:
 		c.Detail = fmt.Sprintf("%d of %d invariants have a counterexample, %d not decided", violated, n, open)
 	}
@@ -168,8 +168,10 @@ func (e *env) pathInvariantCheck(id, name, kind, violation, undecidedCode, noun 
 	switch {
 	case len(invs) == 0:
 		c.Detail = fmt.Sprintf("No %s invariants declared", noun)
+	case violated+open == 0 && len(invs) == 1:
+		c.Detail = fmt.Sprintf("The %s invariant holds", noun)
 	case violated+open == 0:
-		c.Detail = fmt.Sprintf("All %s hold", plural(len(invs), noun+" invariant", noun+" invariants"))
+		c.Detail = fmt.Sprintf("All %d %s invariants hold", len(invs), noun)
 	default:
 		c.Detail = fmt.Sprintf("%d of %d %s invariants violated, %d not decided", violated, len(invs), noun, open)
 	}
