@@ -44,6 +44,7 @@ func (e *env) a14Deadline() report.Check {
 	}
 	var open []string
 	if g.Truncated {
+		e.truncated = true
 		for _, i := range bounded {
 			if _, ok := misses[i]; !ok {
 				open = append(open, e.m.States[i].ID)
@@ -51,7 +52,6 @@ func (e *env) a14Deadline() report.Check {
 		}
 	}
 	if len(open) > 0 {
-		e.truncated = true
 		f := undecided("A14_UNDECIDED", "the deadlines of "+quoteIDs(open), g.Cap, g.Len(), "maxStates", "")
 		f.Evidence = append(f.Evidence, report.KV{Key: "states", Value: open})
 		c.Findings = append(c.Findings, f)
