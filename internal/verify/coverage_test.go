@@ -74,3 +74,18 @@ func TestDecideInvariantEveryKind(t *testing.T) {
 		t.Errorf("A7 counterexamples for %v", a7)
 	}
 }
+
+// A4_NO_RELEASE_EVENT cannot come from a valid model (§3.5 makes the
+// release name resolve), so the rule is exercised directly.
+func TestA4NoReleaseEvent(t *testing.T) {
+	res, _ := jsonmodel.Decode([]byte(m(`{"id":"A"},{"id":"B","terminal":true}`, `{"from":"A","event":"acq","to":"B"}`, "")))
+	e := newEnv(res.Model, DefaultOptions())
+	fs := e.pairSymmetry(jsonmodel.ResourcePair{Resource: "r", AcquireEvent: "acq", ReleaseEvent: "rel"})
+	if len(fs) != 1 || fs[0].Code != "A4_NO_RELEASE_EVENT" || fs[0].Target != "r" {
+		t.Errorf("findings %+v", fs)
+	}
+	fs = e.pairSymmetry(jsonmodel.ResourcePair{Resource: "r", AcquireEvent: "acq", ReleaseEvent: "acq"})
+	if len(fs) != 0 && fs[0].Code == "A4_NO_RELEASE_EVENT" {
+		t.Errorf("a named release reported missing: %+v", fs)
+	}
+}
