@@ -15,7 +15,7 @@ import (
 // `stateproof verify m.json --max-states N`.
 func newGenCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "gen counter N | gen toggles K | gen ring L",
+		Use:   "gen counter N | gen toggles K | gen probes K | gen ring L | gen pause-counter L",
 		Short: "Write a generated benchmark model to stdout",
 		Long: `gen writes a JSON model of known size, for benchmarks:
 
@@ -23,8 +23,14 @@ func newGenCmd(stdout io.Writer) *cobra.Command {
               N+2 reachable runtime states
   toggles K   K independent boolean switches in one state: 2^K reachable
               runtime states (K=20 gives 1,048,576)
+  probes K    a batch job with two counters to K and one invariant of every
+              path kind, all holding: (K+1)^2 + 3 reachable runtime states
+              (K=316 gives 100,492; K=1000 gives 1,002,004)
   ring L      a ring of ten states with a lap counter modulo L: 10*L runtime
-              states; three rings of L=10 compose into 10^6 composite states`,
+              states; three rings of L=10 compose into 10^6 composite states
+  pause-counter L
+              the BMC benchmark family: Run with an inc self-loop, dec to
+              Pause, and Pause back to Run while c < L`,
 		Example: `  stateproof gen toggles 20 > toggles20.json
   stateproof verify toggles20.json --max-states 2000000
   stateproof gen ring 10 > ring.json
@@ -38,6 +44,8 @@ func newGenCmd(stdout io.Writer) *cobra.Command {
 			switch args[0] {
 			case "counter":
 				_, err = io.WriteString(stdout, gen.Counter(n))
+			case "probes":
+				_, err = io.WriteString(stdout, gen.Probes(n))
 			case "toggles":
 				if n > 30 {
 					return fmt.Errorf("gen toggles: at most 30 switches (2^30 states)")
@@ -45,8 +53,10 @@ func newGenCmd(stdout io.Writer) *cobra.Command {
 				_, err = io.WriteString(stdout, gen.Toggles(n))
 			case "ring":
 				_, err = io.WriteString(stdout, gen.Ring(n))
+			case "pause-counter":
+				_, err = io.WriteString(stdout, gen.PauseCounter(n))
 			default:
-				return fmt.Errorf("gen: unknown family %q (counter, toggles, ring)", args[0])
+				return fmt.Errorf("gen: unknown family %q (counter, toggles, probes, ring, pause-counter)", args[0])
 			}
 			return err
 		},

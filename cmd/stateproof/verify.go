@@ -47,8 +47,8 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "verify MODEL.json",
 		Short: "Run the explicit-state checks on a JSON model (schema v1)",
 		Long: `verify validates a JSON state-machine model (schema v1) and runs the structural
-checks S1-S8 over its reachable runtime states. The report follows the
-logicprobe/verify/v1 contract (--json).
+checks S1-S8 and the adversarial probes A1-A14 over its reachable runtime
+states. The report follows the logicprobe/verify/v1 contract (--json).
 
 With --before-model the model is AFTER and is compared with BEFORE: D1
 behavioural preservation, D2 invariant continuity (every BEFORE invariant

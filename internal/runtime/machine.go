@@ -183,19 +183,30 @@ type Outcome struct {
 // caller that keeps an outcome past the next Step must copy it. An empty
 // result means e is not enabled in r.
 func (mc *Machine) Step(r []int64, e int, buf *StepBuffer) []Outcome {
+	return mc.step(r, e, buf, true)
+}
+
+// Fire is Step without deduplication: one outcome per transition that
+// fires, in step order, so that two transitions reaching the same runtime
+// both appear (A12 charges each its own cost, A13 pools their weights).
+func (mc *Machine) Fire(r []int64, e int, buf *StepBuffer) []Outcome {
+	return mc.step(r, e, buf, false)
+}
+
+func (mc *Machine) step(r []int64, e int, buf *StepBuffer, dedup bool) []Outcome {
 	buf.out = buf.out[:0]
 	g := &mc.groups[int(r[0])*len(mc.Events)+e]
 	vars := r[1:]
 	fired := false
 	for _, ti := range g.guarded {
 		if mc.trans[ti].guard.eval(vars) {
-			mc.apply(r, int(ti), buf)
+			mc.apply(r, int(ti), buf, dedup)
 			fired = true
 		}
 	}
 	if !fired {
 		for _, ti := range g.defaults {
-			mc.apply(r, int(ti), buf)
+			mc.apply(r, int(ti), buf, dedup)
 		}
 	}
 	return buf.out
@@ -203,26 +214,14 @@ func (mc *Machine) Step(r []int64, e int, buf *StepBuffer) []Outcome {
 
 // Fires applies transition t to r if t is one of the branches that fire
 // on event e in r (a guarded branch whose guard holds, or a default branch
-// when no guarded sibling holds), and returns the resulting runtime. Unlike
-// Step it does not merge identical outcomes, so it can follow a branch
+// when no guarded sibling holds), and returns the resulting runtime. Like
+// Fire it does not merge identical outcomes, so it can follow a branch
 // whose outcome equals an earlier sibling's.
 func (mc *Machine) Fires(r []int64, e, t int, buf *StepBuffer) ([]int64, bool) {
-	g := &mc.groups[int(r[0])*len(mc.Events)+e]
-	anyGuard := false
-	for _, ti := range g.guarded {
-		if mc.trans[ti].guard.eval(r[1:]) {
-			anyGuard = true
-			if int(ti) == t {
-				buf.out = buf.out[:0]
-				mc.apply(r, t, buf)
-				return buf.out[0].Next, true
-			}
+	for _, o := range mc.Fire(r, e, buf) {
+		if o.Transition == t {
+			return o.Next, true
 		}
-	}
-	if !anyGuard && slices.Contains(g.defaults, int32(t)) {
-		buf.out = buf.out[:0]
-		mc.apply(r, t, buf)
-		return buf.out[0].Next, true
 	}
 	return nil, false
 }
@@ -247,7 +246,7 @@ func (mc *Machine) HasGroup(s, e int) bool {
 	return len(g.guarded)+len(g.defaults) > 0
 }
 
-func (mc *Machine) apply(r []int64, ti int, buf *StepBuffer) {
+func (mc *Machine) apply(r []int64, ti int, buf *StepBuffer, dedup bool) {
 	w := mc.Width()
 	k := len(buf.out)
 	if need := (k + 1) * w; len(buf.words) < need {
@@ -274,7 +273,7 @@ func (mc *Machine) apply(r []int64, ti int, buf *StepBuffer) {
 		}
 	}
 	for _, o := range buf.out {
-		if equalWords(o.Next, next) {
+		if dedup && equalWords(o.Next, next) {
 			return
 		}
 	}

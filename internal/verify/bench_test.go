@@ -30,3 +30,11 @@ func BenchmarkStructuralToggles20(b *testing.B) { benchModel(b, gen.Toggles(20),
 // BenchmarkStructuralCounter1M: a counter to one million, 1,000,002 runtime
 // states, with a var-in-range and an event-before-state invariant.
 func BenchmarkStructuralCounter1M(b *testing.B) { benchModel(b, gen.Counter(1_000_000), 2_000_000) }
+
+// BenchmarkProbes100k: the probes model with k = 316, 100,492 runtime
+// states; every check S1-S8 and A1-A14 runs and decides.
+func BenchmarkProbes100k(b *testing.B) { benchModel(b, gen.Probes(316), 200_000) }
+
+// BenchmarkProbes1M: the probes model with k = 1000, 1,002,004 runtime
+// states.
+func BenchmarkProbes1M(b *testing.B) { benchModel(b, gen.Probes(1000), 2_000_000) }

@@ -74,7 +74,7 @@ func TestRenameWithMappingPasses(t *testing.T) {
 			t.Errorf("%s = %+v, want pass", id, c)
 		}
 	}
-	if r.ChecksRun() != 12 { // S1–S8 on this branch, plus D1–D4
+	if r.ChecksRun() != 26 { // S1–S8, A1–A14, D1–D4
 		t.Errorf("checksRun = %d", r.ChecksRun())
 	}
 	if d := check(r, "D3").Detail; d != "Delta: +0 states, -0 states, +0 events, -0 events, +0 transitions, -0 transitions" {
@@ -273,14 +273,21 @@ func TestD2UndecidedAtCap(t *testing.T) {
 	}
 }
 
-// Path kinds go through decideInvariant; on this branch its placeholder
-// leaves them undecided with a reason (decide.go is replaced at merge).
-func TestD2PathKindsPending(t *testing.T) {
-	before := edit(t, cmpBase, `"invariants":[`, `"invariants":[{"id":"ends","description":"a start ends the run","kind":"leads-to","from":"BUSY","to":"IDLE"},`)
-	r := compare(t, before, before, nil, 0)
-	fs := findingsOf(r, "D2")
-	if len(fs) != 1 || fs[0].Code != "D2_UNDECIDED" || !strings.Contains(fs[0].Message, pathKindsPending) || fs[0].Target != "IDLE" {
-		t.Errorf("D2 = %+v", fs)
+// Path kinds are re-decided in AFTER by their own searches: a leads-to
+// that held keeps holding when the change keeps an exit, and regresses when
+// the change adds a cycle that avoids the target.
+func TestD2PathKinds(t *testing.T) {
+	before := edit(t, cmpBase, `"invariants":[`, `"invariants":[{"id":"ends","description":"a started run ends","kind":"leads-to","from":"BUSY","to":["IDLE","DONE"]},`)
+	if fs := findingsOf(compare(t, before, before, nil, 0), "D2"); len(fs) != 0 {
+		t.Errorf("unchanged model: D2 = %+v", fs)
+	}
+	after := edit(t, before, `{"from":"BUSY","event":"abort","to":"DONE"}`, `{"from":"BUSY","event":"abort","to":"DONE"},{"from":"BUSY","event":"wait","to":"BUSY"}`)
+	fs := findingsOf(compare(t, after, before, nil, 0), "D2")
+	if len(fs) != 1 || fs[0].Code != "D2_INVARIANT_REGRESSION" || len(fs[0].Path) == 0 {
+		t.Fatalf("D2 = %+v", fs)
+	}
+	if last := fs[0].Path[len(fs[0].Path)-1]; last.Event != "wait" {
+		t.Errorf("the regression path should end on the avoiding cycle, got %+v", fs[0].Path)
 	}
 }
 
@@ -318,7 +325,7 @@ func TestInvalidBeforeModel(t *testing.T) {
 	before := edit(t, cmpBase, `"init":"IDLE"`, `"init":"IDLE","sttes":[]`, `"event":"finish","to":"IDLE"`, `"event":"finish","to":"NOWHERE"`)
 	r := compare(t, cmpBase, before, nil, 0)
 	out := r.JSON()
-	if out.Get("ok") != false || r.ChecksRun() != 8 || r.Comparison != nil {
+	if out.Get("ok") != false || r.ChecksRun() != 22 || r.Comparison != nil {
 		t.Errorf("ok %v, checksRun %d, comparison %v", out.Get("ok"), r.ChecksRun(), r.Comparison)
 	}
 	last := r.Checks[len(r.Checks)-1]

@@ -56,18 +56,10 @@ func (e *env) d2Continuity(c *comparison) report.Check {
 	return ch
 }
 
-// d2Undecided is D2_UNDECIDED for the mapped invariant m. An undecided
-// outcome that carries a reason in what was not stopped by a cap, and its
-// message says so instead of quoting one.
+// d2Undecided is D2_UNDECIDED for the mapped invariant m, quoting the cap
+// that stopped its search.
 func (e *env) d2Undecided(m, inv *jsonmodel.Invariant, out invariantOutcome) report.Finding {
-	subject := fmt.Sprintf("invariant %q in AFTER", m.ID)
-	var f report.Finding
-	if out.what != "" {
-		f = finding("D2_UNDECIDED", report.Warning, fmt.Sprintf("Could not decide %s: %s", subject, out.what))
-		f.Evidence = report.O("invariant", m.ID, "reason", out.what)
-	} else {
-		f = undecided("D2_UNDECIDED", subject, e.opts.MaxStates, out.explored, "maxStates", m.ID)
-	}
+	f := undecided("D2_UNDECIDED", fmt.Sprintf("invariant %q in AFTER", m.ID), out.cap, out.explored, out.capKind, m.ID)
 	f.Message += " — " + inv.Description
 	f.Target = invariantTarget(m)
 	return f

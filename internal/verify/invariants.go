@@ -8,15 +8,6 @@ import (
 	"stateproof/internal/report"
 )
 
-// invariantOutcome is how one search decided one invariant.
-type invariantOutcome struct {
-	violated  bool
-	undecided bool
-	path      []explore.Step
-	what      string // the violation, for the message
-	explored  int
-}
-
 // isStatePredicate reports whether S7 decides the kind.
 func isStatePredicate(kind string) bool {
 	return kind == jsonmodel.NeverStates || kind == jsonmodel.VarInRange || kind == jsonmodel.EventBeforeState
@@ -33,20 +24,14 @@ func (e *env) s7Invariants() report.Check {
 			continue
 		}
 		n++
-		out := e.decideStatePredicate(inv)
+		out := e.decideInvariant(inv)
 		switch {
 		case out.violated:
 			violated++
-			f := finding("S7_INVARIANT_VIOLATION", report.Error, fmt.Sprintf("Invariant %q violated after %s: %s — %s", inv.ID, plural(len(out.path), "step", "steps"), out.what, inv.Description))
-			f.Target = invariantTarget(inv)
-			f.Evidence = report.O("invariant", inv.Raw)
-			c.Findings = append(c.Findings, withPath(f, out.path))
+			c.Findings = append(c.Findings, invariantViolation("S7_INVARIANT_VIOLATION", inv, out))
 		case out.undecided:
 			open++
-			f := undecided("S7_UNDECIDED", fmt.Sprintf("invariant %q", inv.ID), e.opts.MaxStates, out.explored, "maxStates", inv.ID)
-			f.Message += " — " + inv.Description
-			f.Target = invariantTarget(inv)
-			c.Findings = append(c.Findings, f)
+			c.Findings = append(c.Findings, invariantUndecided("S7_UNDECIDED", inv, out))
 		}
 	}
 	switch {
@@ -93,7 +78,7 @@ func (e *env) decideStatePredicate(inv *jsonmodel.Invariant) invariantOutcome {
 			return invariantOutcome{violated: true, path: g.Path(i), what: what}
 		}
 	}
-	return invariantOutcome{undecided: g.Truncated, explored: g.Len()}
+	return invariantOutcome{undecided: g.Truncated, explored: g.Len(), capKind: "maxStates", cap: g.Cap}
 }
 
 // runtimePredicate returns a test that says whether a runtime violates a
@@ -181,8 +166,5 @@ func (e *env) eventBeforeState(inv *jsonmodel.Invariant) invariantOutcome {
 	if out.violated {
 		return out
 	}
-	if g.Truncated {
-		e.truncated = true
-	}
-	return invariantOutcome{undecided: g.Truncated, explored: g.Len()}
+	return searchOutcome(g)
 }

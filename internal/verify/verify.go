@@ -29,7 +29,13 @@ type env struct {
 	mc        *runtime.Machine
 	opts      Options
 	graph     *explore.Graph // the plain exploration, built on first use
-	truncated bool           // some search hit its cap
+	adj       *explore.Adjacency
+	comps     *components // SCCs of the runtime graph (A12), built on first use
+	truncated bool        // some search hit its cap
+	// decided memoises decideInvariant per invariant object: every search
+	// is deterministic, so a second evaluation with a fresh budget would
+	// repeat the first one exactly.
+	decided map[*jsonmodel.Invariant]invariantOutcome
 }
 
 func (e *env) explored() *explore.Graph {
@@ -40,6 +46,14 @@ func (e *env) explored() *explore.Graph {
 		}
 	}
 	return e.graph
+}
+
+// adjacency is the edge list of the plain exploration (A9, A12, A13).
+func (e *env) adjacency() *explore.Adjacency {
+	if e.adj == nil {
+		e.adj = e.explored().Adjacency()
+	}
+	return e.adj
 }
 
 // Run validates nothing (the front end did) and runs every check on a
@@ -53,12 +67,14 @@ func Run(res *jsonmodel.Result, opts Options) *report.VerifyReport {
 	r.Valid = true
 	r.ModelHash, _ = jsonmodel.Hash(m.Raw, opts.HashSpec)
 	r.States, r.Transitions = len(m.States), len(m.Transitions)
-	e := &env{m: m, mc: runtime.Compile(m), opts: opts}
+	e := newEnv(m, opts)
 	r.Checks = []report.Check{
 		e.s1Reachability(), e.s2Deadlock(), e.s3Liveness(),
 	}
 	s4, s6 := e.s4s6()
 	r.Checks = append(r.Checks, s4, e.s5EventCompleteness(), s6, e.s7Invariants(), e.s8Variables())
+	r.Checks = append(r.Checks, e.adversarial()...)
+	r.CoverageNotes = CoverageNotes(m)
 	r.Truncated = e.truncated
 	if cov, ok := m.NarrativeCoverage(); ok {
 		r.NarrativeCoverage = cov.Map()
@@ -72,6 +88,20 @@ func Run(res *jsonmodel.Result, opts Options) *report.VerifyReport {
 		}
 	}
 	return r
+}
+
+func newEnv(m *jsonmodel.Model, opts Options) *env {
+	return &env{m: m, mc: runtime.Compile(m), opts: opts, decided: map[*jsonmodel.Invariant]invariantOutcome{}}
+}
+
+// adversarial runs the probes A1-A14, in order.
+func (e *env) adversarial() []report.Check {
+	return []report.Check{
+		e.a1Injection(), e.a2Race(), e.a3Permutation(), e.a4PairSymmetry(),
+		e.a5BoundaryBlast(), e.a6ResourceInjection(), e.a7Counterexamples(), e.a8IdempotentReplay(),
+		e.a9LeadsTo(), e.a10Sequence(), e.a11Atomicity(), e.a12Budget(),
+		e.a13Probability(), e.a14Deadline(),
+	}
 }
 
 func coverageObj(c jsonmodel.Coverage) report.Obj {
@@ -121,6 +151,8 @@ func undecided(code, subject string, cap, explored int, capKind, invariant strin
 		unit = "walked runtime states"
 	case "pairGraph":
 		unit = "state-graph nodes"
+	case "valueIteration":
+		unit = "value-iteration sweeps"
 	}
 	f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: the search stopped at %d %s; raise maxStates and re-run", subject, cap, unit))
 	f.Evidence = ev

@@ -50,7 +50,7 @@ const modelB = `{"schemaVersion":1,"init":"INIT","states":[{"id":"INIT"},{"id":"
 
 func TestWorkedExampleB(t *testing.T) {
 	r := run(t, modelB, 0)
-	want := []string{"S1_UNREACHABLE_STATE", "S2_NO_TRANSITIONS", "S5_UNHANDLED_EVENT"}
+	want := []string{"S1_UNREACHABLE_STATE", "S2_NO_TRANSITIONS", "S5_UNHANDLED_EVENT", "A1_UNHANDLED_EVENT"}
 	if got := codes(r); !slices.Equal(got, want) {
 		t.Errorf("codes = %v, want %v", got, want)
 	}
@@ -172,7 +172,7 @@ func TestCapsAreUndecided(t *testing.T) {
 		t.Error("truncated run passed")
 	}
 	steps := strings.Join(r.NextSteps(), "\n")
-	if !strings.Contains(steps, "Raise maxStates (now 20) and re-run: S1_UNDECIDED, S7_UNDECIDED were not decided") {
+	if !strings.Contains(steps, "Raise maxStates (now 20) and re-run: A7_UNDECIDED, S1_UNDECIDED, S7_UNDECIDED were not decided") {
 		t.Errorf("nextSteps = %s", steps)
 	}
 	// With a large enough cap the violation is found, with its shortest path.
@@ -229,7 +229,7 @@ func TestVerdictAndChecksRun(t *testing.T) {
 	if v, reason := r.Verdict(); v != report.Pass || reason != "no error or warning findings" {
 		t.Errorf("verdict %s (%s)", v, reason)
 	}
-	if r.ChecksRun() != 8 {
+	if r.ChecksRun() != 22 {
 		t.Errorf("checksRun = %d", r.ChecksRun())
 	}
 }

@@ -1,0 +1,67 @@
+package explore
+
+import "stateproof/internal/runtime"
+
+// NewStore returns an empty node store for searches that are not
+// breadth-first (the leads-to walk): nodes are interned with Intern and
+// unpacked with Node, exactly as in a Graph built by Search.
+func NewStore(m *runtime.Machine, extra, capHint int) *Graph {
+	g := newGraph(m, extra, capHint)
+	g.Cap = capHint
+	return g
+}
+
+// Intern stores a node given by its unpacked words (runtime, then extra)
+// unless it is present, and returns its index and whether it is new.
+// parent and via are recorded for new nodes only.
+func (g *Graph) Intern(node []int64, parent, via int) (int, bool) {
+	p := make([]int64, g.stride)
+	g.lay.pack(p, node)
+	return g.intern(p, hashWords(p), parent, via)
+}
+
+// Adjacency is the successor relation of a graph's expanded nodes in
+// compressed rows: the edges of node i are Off[i] up to Off[i+1]; edge k
+// leads to node To[k] by model transition Via[k]. To[k] is -1 when the
+// successor was never stored (the search that built the graph was
+// truncated). Nodes that were not expanded have no edges.
+type Adjacency struct {
+	Off []int
+	To  []int32
+	Via []int32
+}
+
+// Adjacency rebuilds the edges of a graph with no extra words by stepping
+// every expanded node again. Edges come in search order (sorted alphabet,
+// then step order) and are not deduplicated: two transitions reaching one
+// runtime give two edges.
+func (g *Graph) Adjacency() *Adjacency {
+	m := g.M
+	n := g.Len()
+	a := &Adjacency{Off: make([]int, n+1)}
+	src := make([]int64, g.lay.width)
+	packed := make([]int64, g.stride)
+	var buf runtime.StepBuffer
+	for i := 0; i < n; i++ {
+		a.Off[i] = len(a.To)
+		if i >= g.Expanded {
+			continue
+		}
+		g.lay.unpack(src, g.packedNode(i))
+		for e := range m.Events {
+			for _, o := range m.Fire(src, e, &buf) {
+				g.lay.pack(packed, o.Next)
+				j, _ := g.find(packed, hashWords(packed))
+				a.To = append(a.To, int32(j))
+				a.Via = append(a.Via, int32(o.Transition))
+			}
+		}
+	}
+	a.Off[n] = len(a.To)
+	return a
+}
+
+// Edges returns the successor nodes and transitions of node i.
+func (a *Adjacency) Edges(i int) (to, via []int32) {
+	return a.To[a.Off[i]:a.Off[i+1]], a.Via[a.Off[i]:a.Off[i+1]]
+}
