@@ -1,0 +1,228 @@
+package z3
+
+/*
+#cgo LDFLAGS: -lz3
+#include <stdlib.h>
+#include <z3.h>
+
+// Z3 calls the error handler of a context whenever an API call fails. The
+// default handler prints the error and exits the process; this one does
+// nothing, so the error code stays in the context for the binding to read.
+static void stateproofIgnoreError(Z3_context c, Z3_error_code e) {
+	(void)c;
+	(void)e;
+}
+
+static void stateproofInstallErrorHandler(Z3_context c) {
+	Z3_set_error_handler(c, stateproofIgnoreError);
+}
+*/
+import "C"
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Context is a Z3 logical context: the owner of every sort, term, solver and
+// model created from it. Create one with NewContext and release it with
+// Close. A Context is not safe for concurrent use.
+type Context struct {
+	z      C.Z3_context
+	life   *lifeline
+	closed bool // only read and written by the owning goroutine
+
+	boolSort, intSort, realSort *Sort
+}
+
+// releaseKind says which Z3 dec_ref function releases a queued object.
+type releaseKind uint8
+
+const (
+	releaseAST releaseKind = iota
+	releaseSolver
+	releaseModel
+)
+
+// release is one Z3 reference waiting to be given back.
+type release struct {
+	kind releaseKind
+	ptr  unsafe.Pointer
+}
+
+// lifeline is the part of a Context that runtime cleanups may touch. It
+// outlives the Context value itself for as long as any cleanup refers to it.
+type lifeline struct {
+	mu      sync.Mutex
+	dead    bool      // guarded by mu: the Z3 context has been deleted
+	pending []release // guarded by mu
+
+	npending atomic.Int64 // len(pending), readable without the lock
+	released atomic.Int64 // references given back so far (for tests)
+}
+
+// cleanupArg is what a wrapper's cleanup needs: never the wrapper itself.
+type cleanupArg struct {
+	life *lifeline
+	rel  release
+}
+
+// enqueueRelease runs on a runtime cleanup goroutine. It must not call Z3.
+func enqueueRelease(a cleanupArg) {
+	l := a.life
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.dead {
+		return // Z3_del_context already freed the object
+	}
+	l.pending = append(l.pending, a.rel)
+	l.npending.Store(int64(len(l.pending)))
+}
+
+// NewContext creates a Z3 context with reference-counted objects and an error
+// handler that never aborts the process.
+func NewContext() (*Context, error) {
+	cfg := C.Z3_mk_config()
+	if cfg == nil {
+		return nil, &Error{Op: "NewContext", Kind: ErrorException, Message: "Z3_mk_config failed"}
+	}
+	z := C.Z3_mk_context_rc(cfg)
+	C.Z3_del_config(cfg)
+	if z == nil {
+		return nil, &Error{Op: "NewContext", Kind: ErrorException, Message: "Z3_mk_context_rc failed"}
+	}
+	C.stateproofInstallErrorHandler(z)
+	c := &Context{z: z, life: &lifeline{}}
+	var err error
+	if c.boolSort, err = c.sortResult("NewContext", C.Z3_mk_bool_sort(z)); err != nil {
+		c.Close()
+		return nil, err
+	}
+	if c.intSort, err = c.sortResult("NewContext", C.Z3_mk_int_sort(z)); err != nil {
+		c.Close()
+		return nil, err
+	}
+	if c.realSort, err = c.sortResult("NewContext", C.Z3_mk_real_sort(z)); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// Close deletes the Z3 context and every object created from it. Objects of
+// the Context must not be used afterwards; calls on them return an error
+// wrapping ErrClosed. Close is idempotent and safe on a nil Context.
+func (c *Context) Close() error {
+	if c == nil || c.closed {
+		return nil
+	}
+	c.closed = true
+	l := c.life
+	l.mu.Lock()
+	l.dead = true
+	l.pending = nil
+	l.npending.Store(0)
+	l.mu.Unlock()
+	C.Z3_del_context(c.z)
+	c.z = nil
+	return nil
+}
+
+// begin is called first by every operation of the Context or of one of its
+// objects: it rejects a nil or closed Context and gives back the references
+// queued by cleanups since the last call.
+func (c *Context) begin(op string) error {
+	if c == nil {
+		return &Error{Op: op, Kind: ErrorInvalidArg, Message: "nil Context"}
+	}
+	if c.closed {
+		return closedError(op)
+	}
+	if c.life.npending.Load() > 0 {
+		c.drain()
+	}
+	return nil
+}
+
+// drain gives back to Z3 every reference queued by cleanups. It runs on the
+// owning goroutine, before the current operation touches any raw pointer.
+func (c *Context) drain() {
+	l := c.life
+	l.mu.Lock()
+	batch := l.pending
+	l.pending = nil
+	l.npending.Store(0)
+	l.mu.Unlock()
+	for _, r := range batch {
+		switch r.kind {
+		case releaseAST:
+			C.Z3_dec_ref(c.z, C.Z3_ast(r.ptr))
+		case releaseSolver:
+			C.Z3_solver_dec_ref(c.z, C.Z3_solver(r.ptr))
+		case releaseModel:
+			C.Z3_model_dec_ref(c.z, C.Z3_model(r.ptr))
+		}
+	}
+	l.released.Add(int64(len(batch)))
+}
+
+// track registers the cleanup that gives back obj's Z3 reference.
+func track[T any](c *Context, obj *T, kind releaseKind, ptr unsafe.Pointer) {
+	runtime.AddCleanup(obj, enqueueRelease, cleanupArg{life: c.life, rel: release{kind: kind, ptr: ptr}})
+}
+
+// lastError turns a pending Z3 error code into an *Error and clears it.
+func (c *Context) lastError(op string) error {
+	code := C.Z3_get_error_code(c.z)
+	if code == C.Z3_OK {
+		return nil
+	}
+	msg := C.GoString(C.Z3_get_error_msg(c.z, code))
+	C.Z3_set_error(c.z, C.Z3_OK)
+	return newZ3Error(op, code, msg)
+}
+
+// newTerm wraps an expression Z3 has just returned, taking one reference.
+func (c *Context) newTerm(a C.Z3_ast) *Term {
+	C.Z3_inc_ref(c.z, a)
+	t := &Term{ctx: c, ast: a}
+	track(c, t, releaseAST, unsafe.Pointer(a))
+	return t
+}
+
+// result checks the error code of the call that produced a and wraps a.
+func (c *Context) result(op string, a C.Z3_ast) (*Term, error) {
+	if err := c.lastError(op); err != nil {
+		return nil, err
+	}
+	if a == nil {
+		return nil, &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no term"}
+	}
+	return c.newTerm(a), nil
+}
+
+// cstring copies s into C memory; the caller frees it with C.free.
+func cstring(s string) *C.char { return C.CString(s) }
+
+// symbol makes a Z3 string symbol. Symbols are interned by Z3 and need no
+// reference counting.
+func (c *Context) symbol(name string) C.Z3_symbol {
+	cs := cstring(name)
+	defer C.free(unsafe.Pointer(cs))
+	return C.Z3_mk_string_symbol(c.z, cs)
+}
+
+// symbolString renders a Z3 symbol (string or integer symbol).
+func (c *Context) symbolString(s C.Z3_symbol) string {
+	if C.Z3_get_symbol_kind(c.z, s) == C.Z3_INT_SYMBOL {
+		return itoa(int64(C.Z3_get_symbol_int(c.z, s)))
+	}
+	return C.GoString(C.Z3_get_symbol_string(c.z, s))
+}
+
+// Version reports the version of the linked libz3, e.g. "4.8.12.0".
+func Version() string {
+	return C.GoString(C.Z3_get_full_version())
+}

@@ -1,0 +1,60 @@
+package z3
+
+/*
+#include <stdlib.h>
+#include <z3.h>
+*/
+import "C"
+
+import "unsafe"
+
+// Model is an assignment that satisfied a Sat check, owned by a Context.
+// It stays valid after the solver moves on.
+type Model struct {
+	ctx *Context
+	m   C.Z3_model
+}
+
+func (c *Context) newModel(m C.Z3_model) *Model {
+	C.Z3_model_inc_ref(c.z, m)
+	w := &Model{ctx: c, m: m}
+	track(c, w, releaseModel, unsafe.Pointer(m))
+	return w
+}
+
+// Eval evaluates t in the model. With completion, constants the model left
+// unconstrained get a default value (0, false) so the result is a value;
+// without it they stay symbolic. Read the value with Term.Bool, Term.Int64,
+// Term.NumeralString, Term.Rat or Term.DecimalString.
+func (m *Model) Eval(t *Term, completion bool) (*Term, error) {
+	const op = "Model.Eval"
+	if m == nil || m.ctx == nil {
+		return nil, argError(op, "nil Model")
+	}
+	c := m.ctx
+	as, err := c.prepare(op, t)
+	if err != nil {
+		return nil, err
+	}
+	var out C.Z3_ast
+	ok := bool(C.Z3_model_eval(c.z, m.m, as[0], C.bool(completion), &out))
+	if err := c.lastError(op); err != nil {
+		return nil, err
+	}
+	if !ok || out == nil {
+		return nil, &Error{Op: op, Kind: ErrorException, Message: "evaluation failed for " + t.String()}
+	}
+	return c.newTerm(out), nil
+}
+
+// String renders the model's assignments.
+func (m *Model) String() string {
+	if m == nil || m.ctx == nil {
+		return "<invalid model>"
+	}
+	c := m.ctx
+	if err := c.begin("Model.String"); err != nil {
+		return "<invalid model>"
+	}
+	return C.GoString(C.Z3_model_to_string(c.z, m.m))
+}
