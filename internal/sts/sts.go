@@ -1,0 +1,254 @@
+package sts
+
+import (
+	"fmt"
+	"strings"
+
+	"stateproof/internal/expr"
+)
+
+// Sentinel location ids (bmc.md §4.1). -2 is retired and never used.
+const (
+	InitID       = -3 // cold start: nothing entered yet
+	TerminatedID = -1 // the machine has terminated
+)
+
+// Sort is the type of a variable.
+type Sort uint8
+
+// Variable sorts.
+const (
+	Int Sort = iota
+	Real
+	Bool
+)
+
+func (s Sort) String() string {
+	switch s {
+	case Real:
+		return "real"
+	case Bool:
+		return "bool"
+	}
+	return "int"
+}
+
+// Source points at the text a piece of the system came from.
+type Source struct {
+	File      string
+	Line, Col int    // 1-based; 0 when unknown
+	Path      string // JSON path or model path of the element, e.g. "transitions[2].guard"
+	Excerpt   string // the exact text, when the front end has it
+}
+
+func (s Source) String() string {
+	var b strings.Builder
+	if s.File != "" {
+		b.WriteString(s.File)
+	}
+	if s.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", s.Line, s.Col)
+	}
+	if s.Path != "" {
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(s.Path)
+	}
+	return b.String()
+}
+
+// Location is a stable state the machine can rest in between steps.
+type Location struct {
+	ID   int
+	Name string // the state id (JSON) or dotted path (FCSTM)
+	// Ancestors lists the composite states containing it, outermost first
+	// (FCSTM); active("P") holds for a location named P or with P among
+	// its ancestors.
+	Ancestors []string
+	// Terminal marks a location where terminated() holds (a JSON state
+	// declared terminal; FCSTM uses the TerminatedID sentinel instead).
+	Terminal bool
+	Src      Source
+}
+
+// Var is a persistent variable.
+type Var struct {
+	Name string
+	Sort Sort
+	Init expr.Expr // the declaration initialiser
+	Src  Source
+}
+
+// Event is a boolean input of every step.
+type Event struct {
+	Name string // the event name (JSON) or dotted path (FCSTM)
+	Src  Source
+}
+
+// CaseKind classifies a case (fcstm.md §6.3, bmc.md §14).
+type CaseKind uint8
+
+// Case kinds.
+const (
+	Transition CaseKind = iota
+	Fallback
+	Initial
+	Absorb
+	Delta // the machine stays put: a semantic delta, or a JSON stutter
+)
+
+func (k CaseKind) String() string {
+	return [...]string{"transition", "fallback", "initial", "absorb", "delta"}[k]
+}
+
+// EventLit requires an input event present (Present) or absent.
+type EventLit struct {
+	Event   int
+	Present bool
+}
+
+// Effect assigns Value (over the variables as updated so far in the case)
+// to Var. Effects run in order.
+type Effect struct {
+	Var   int
+	Value expr.Expr
+	Src   Source
+}
+
+// Call records an abstract action the case executes (an onEntry/onExit
+// action of a JSON model; an FCSTM abstract lifecycle call).
+type Call struct {
+	Action     string
+	Stage      string // "enter", "during", "exit"
+	Role       string // state_enter, state_exit, transition_effect, ...
+	State      string
+	ActiveLeaf string
+	NamedRef   string
+	// After is the number of effects already applied when the call runs:
+	// its snapshot is the variables after Effects[:After].
+	After int
+	Src   Source
+}
+
+// Case is one way a step from its source can go.
+type Case struct {
+	Kind   CaseKind
+	Label  string // stable: SOURCE::kind::TARGET::ordinal
+	Source int
+	Target int
+	// Guard is the enabling condition over pre-state variables; nil is true.
+	Guard    expr.Expr
+	GuardSrc Source
+	Events   []EventLit
+	// Priority lists indexes (into the same source's cases) of cases that
+	// must be disabled for this one to be selected.
+	Priority []int
+	Effects  []Effect
+	Calls    []Call
+	Delta    bool // the step is a semantic delta (nothing happened)
+	Gamma    bool // FCSTM fallback gamma flag
+	Consumes []int
+	Src      Source
+	// Origin identifies the front-end element the case came from (a JSON
+	// transition index; -1 for a generated case such as a stutter). The
+	// replayer uses it to follow the same branch of a nondeterministic step.
+	Origin int
+}
+
+// System is a symbolic transition system.
+type System struct {
+	Name      string // usually the model file
+	Locations []Location
+	Vars      []Var
+	Events    []Event
+	// Cases holds, per source location id, its ordered cases. The key is
+	// a location id or a sentinel.
+	Cases map[int][]Case
+	// Start is the location of a cold start (a JSON model's init state,
+	// or InitID for FCSTM).
+	Start int
+	// OneEventPerStep makes exactly one input event true at every step
+	// (JSON semantics); otherwise events are free inputs (FCSTM).
+	OneEventPerStep bool
+}
+
+// Location returns the location with the given id, or nil.
+func (s *System) Location(id int) *Location {
+	if id >= 0 && id < len(s.Locations) {
+		return &s.Locations[id]
+	}
+	return nil
+}
+
+// LocationByName returns the location named name, or nil.
+func (s *System) LocationByName(name string) *Location {
+	for i := range s.Locations {
+		if s.Locations[i].Name == name {
+			return &s.Locations[i]
+		}
+	}
+	return nil
+}
+
+// VarIndex returns the index of the variable named name, or -1.
+func (s *System) VarIndex(name string) int {
+	for i, v := range s.Vars {
+		if v.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// EventIndex returns the index of the event named name, or -1.
+func (s *System) EventIndex(name string) int {
+	for i, e := range s.Events {
+		if e.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Sources returns the case sources in a stable order: sentinels first,
+// then location ids ascending.
+func (s *System) Sources() []int {
+	var out []int
+	for _, id := range []int{InitID, TerminatedID} {
+		if _, ok := s.Cases[id]; ok {
+			out = append(out, id)
+		}
+	}
+	for i := range s.Locations {
+		if _, ok := s.Cases[i]; ok {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// CaseCount is the number of cases over all sources: K_i of the symbol
+// count, which is the same at every step for a system without macro-step
+// expansion by step.
+func (s *System) CaseCount() int {
+	n := 0
+	for _, cs := range s.Cases {
+		n += len(cs)
+	}
+	return n
+}
+
+// LocationName renders a location id, sentinels included.
+func (s *System) LocationName(id int) string {
+	switch id {
+	case InitID:
+		return "__init__"
+	case TerminatedID:
+		return "__terminate__"
+	}
+	if l := s.Location(id); l != nil {
+		return l.Name
+	}
+	return fmt.Sprintf("<location %d>", id)
+}
