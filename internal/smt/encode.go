@@ -1,0 +1,343 @@
+package smt
+
+import (
+	"fmt"
+
+	"stateproof/internal/sts"
+	"stateproof/internal/z3"
+)
+
+// Stage is the layer of the staged solve a group belongs to (bmc.md §6.1).
+type Stage uint8
+
+// Stages, in the order they accumulate.
+const (
+	Kernel     Stage = iota // domain and transition relation, D_N ∧ T_N
+	Init                    // initialisation I_0
+	Assumption              // environment ENV_N
+)
+
+func (s Stage) String() string {
+	return [...]string{"kernel", "initialization", "assumptions"}[s]
+}
+
+// Group is one tracked constraint: a stable id, where it came from, and
+// the activation literal it is asserted behind.
+type Group struct {
+	ID      string
+	Stage   Stage
+	Role    string // domain_rule, transition_rule, initial_fact, assumption, definedness (bmc.md §12.1)
+	Src     sts.Source
+	Frame   int // the frame or step it constrains; -1 when it spans several
+	Formula *z3.Term
+	// Units are the parts of a step relation (one per case), for an
+	// explanation that binds a core member to one case.
+	Units []*z3.Term
+	Lit   *z3.Term
+}
+
+// Selector is the selection literal of one case at one step.
+type Selector struct {
+	Source int // source location (or sentinel)
+	Index  int // index into System.Cases[Source]
+	Case   *sts.Case
+	Term   *z3.Term
+}
+
+// Encoding is the bounded unrolling of a system: the frame and step
+// symbols, the tracked groups, and the solver they are asserted in.
+type Encoding struct {
+	b      builder
+	Sys    *sts.System
+	Solver *z3.Solver
+
+	States []*z3.Term   // F_i_state per frame
+	Vars   [][]*z3.Term // F_i_<var> per frame
+	Events [][]*z3.Term // E_i_event_<id>_<name> per step
+	Delta  []*z3.Term   // per step
+	Gamma  []*z3.Term   // per step
+	Sels   [][]Selector // per step, in System.Sources() order
+
+	Groups  []*Group
+	axioms  []*z3.Term // side conditions of fresh symbols (sqrt), asserted with the next step relation
+	symbols int
+	nfresh  int
+}
+
+// NewEncoding creates the frame-0 symbols of sys in a fresh solver of ctx;
+// Extend adds steps.
+func NewEncoding(ctx *z3.Context, sys *sts.System) (*Encoding, error) {
+	s, err := ctx.NewSolver()
+	if err != nil {
+		return nil, fmt.Errorf("smt: creating solver: %w", err)
+	}
+	enc := &Encoding{b: builder{ctx: ctx}, Sys: sys, Solver: s}
+	enc.addFrame()
+	if enc.b.err != nil {
+		return nil, enc.b.err
+	}
+	return enc, nil
+}
+
+// Bound is the number of steps unrolled so far.
+func (enc *Encoding) Bound() int { return len(enc.Delta) }
+
+// Symbols is the number of trace symbols allocated (equation 5 of seed
+// 002): (N+1)(V+1) + N(E+2) + Σ K_i.
+func (enc *Encoding) Symbols() int { return enc.symbols }
+
+// Ctx is the Z3 context.
+func (enc *Encoding) Ctx() *z3.Context { return enc.b.ctx }
+
+func (enc *Encoding) fresh(prefix string) *z3.Term {
+	enc.nfresh++
+	return enc.b.realConst(fmt.Sprintf("%s!%d", prefix, enc.nfresh))
+}
+
+func (enc *Encoding) addFrame() {
+	i := len(enc.States)
+	b := &enc.b
+	enc.States = append(enc.States, b.intConst(fmt.Sprintf("F_%d_state", i)))
+	vars := make([]*z3.Term, len(enc.Sys.Vars))
+	for k, v := range enc.Sys.Vars {
+		name := fmt.Sprintf("F_%d_%s", i, v.Name)
+		switch v.Sort {
+		case sts.Bool:
+			vars[k] = b.boolConst(name)
+		case sts.Real:
+			vars[k] = b.realConst(name)
+		default:
+			vars[k] = b.intConst(name)
+		}
+	}
+	enc.Vars = append(enc.Vars, vars)
+	enc.symbols += 1 + len(vars)
+	enc.domain(i)
+}
+
+// domain constrains the state of frame i to the locations (D_N).
+func (enc *Encoding) domain(i int) {
+	b := &enc.b
+	s := enc.States[i]
+	var opts []*z3.Term
+	if i == 0 {
+		for _, id := range []int{sts.InitID, sts.TerminatedID} {
+			if _, ok := enc.Sys.Cases[id]; ok || enc.Sys.Start == id {
+				opts = append(opts, b.eq(s, b.intVal(int64(id))))
+			}
+		}
+	} else if _, ok := enc.Sys.Cases[sts.TerminatedID]; ok {
+		opts = append(opts, b.eq(s, b.intVal(sts.TerminatedID)))
+	}
+	n := int64(len(enc.Sys.Locations))
+	opts = append(opts, b.and(b.arith(">=", s, b.intVal(0)), b.arith("<", s, b.intVal(n))))
+	enc.AddGroup(&Group{ID: fmt.Sprintf("domain.frame.%04d.state", i), Stage: Kernel, Role: "domain_rule", Frame: i, Formula: b.or(opts...)})
+}
+
+// AddGroup asserts g behind a fresh activation literal.
+func (enc *Encoding) AddGroup(g *Group) *Group {
+	b := &enc.b
+	g.Lit = b.boolConst("act!" + g.ID)
+	if b.ok(g.Lit, g.Formula) {
+		if err := enc.Solver.Assert(b.implies(g.Lit, g.Formula)); err != nil {
+			b.fail(fmt.Errorf("smt: asserting %s: %w", g.ID, err))
+		}
+	}
+	enc.Groups = append(enc.Groups, g)
+	return g
+}
+
+// Err is the first error any construction hit.
+func (enc *Encoding) Err() error { return enc.b.err }
+
+// VarScope resolves variable names to the symbols of frame i.
+func (enc *Encoding) VarScope(i int) func(string) *z3.Term {
+	return func(name string) *z3.Term {
+		if k := enc.Sys.VarIndex(name); k >= 0 {
+			return enc.Vars[i][k]
+		}
+		return nil
+	}
+}
+
+// Extend unrolls one more step: the step symbols of step N, frame N+1, and
+// the transition relation T_N as one group.
+func (enc *Encoding) Extend() error {
+	i := enc.Bound()
+	b := &enc.b
+	sys := enc.Sys
+	evs := make([]*z3.Term, len(sys.Events))
+	for k, e := range sys.Events {
+		evs[k] = b.boolConst(fmt.Sprintf("E_%d_event_%d_%s", i, k, e.Name))
+	}
+	enc.Events = append(enc.Events, evs)
+	enc.Delta = append(enc.Delta, b.boolConst(fmt.Sprintf("Delta_%d", i)))
+	enc.Gamma = append(enc.Gamma, b.boolConst(fmt.Sprintf("Gamma_%d", i)))
+	enc.symbols += len(evs) + 2
+	var sels []Selector
+	for _, src := range sys.Sources() {
+		cases := sys.Cases[src]
+		for k := range cases {
+			t := b.boolConst(fmt.Sprintf("C_%d_%s", i, cases[k].Label))
+			sels = append(sels, Selector{Source: src, Index: k, Case: &cases[k], Term: t})
+		}
+	}
+	enc.Sels = append(enc.Sels, sels)
+	enc.symbols += len(sels)
+	enc.addFrame()
+	units, err := enc.stepUnits(i)
+	if err != nil {
+		return err
+	}
+	// Side conditions of fresh symbols (sqrt results) belong to the step
+	// that introduced them.
+	units = append(units, enc.axioms...)
+	enc.axioms = nil
+	g := &Group{ID: fmt.Sprintf("transition.step.%04d", i), Stage: Kernel, Role: "transition_rule", Frame: i, Formula: b.and(units...), Units: units}
+	enc.AddGroup(g)
+	return b.err
+}
+
+// stepUnits builds T_i: one implication per case, exactly one selector,
+// and the event discipline.
+func (enc *Encoding) stepUnits(i int) ([]*z3.Term, error) {
+	b := &enc.b
+	sys := enc.Sys
+	var units []*z3.Term
+	var selTerms []*z3.Term
+	enabled := map[int][]*z3.Term{} // per source: enabling conditions, for priorities
+	for _, sel := range enc.Sels[i] {
+		selTerms = append(selTerms, sel.Term)
+		body, en, err := enc.caseBody(i, sel, enabled[sel.Source])
+		if err != nil {
+			return nil, fmt.Errorf("smt: case %s: %w", sel.Case.Label, err)
+		}
+		enabled[sel.Source] = append(enabled[sel.Source], en)
+		units = append(units, b.implies(sel.Term, body))
+	}
+	units = append(units, b.exactlyOne(selTerms))
+	if sys.OneEventPerStep && len(enc.Events[i]) > 0 {
+		units = append(units, b.exactlyOne(enc.Events[i]))
+	}
+	return units, b.err
+}
+
+// caseBody is what selecting a case at step i implies; en is the case's
+// enabling condition (for the priority of later cases).
+func (enc *Encoding) caseBody(i int, sel Selector, earlier []*z3.Term) (body, en *z3.Term, err error) {
+	b := &enc.b
+	c := sel.Case
+	pre := Scope{Var: enc.VarScope(i)}
+	parts := []*z3.Term{b.eq(enc.States[i], b.intVal(int64(c.Source)))}
+	en = b.True()
+	if c.Guard != nil {
+		g, err := enc.Lower(c.Guard, pre)
+		if err != nil {
+			return nil, nil, err
+		}
+		en = b.and(g.Def, g.T)
+	}
+	parts = append(parts, en)
+	for _, lit := range c.Events {
+		e := enc.Events[i][lit.Event]
+		if !lit.Present {
+			e = b.not(e)
+		}
+		parts = append(parts, e)
+	}
+	for _, p := range c.Priority {
+		if p < len(earlier) {
+			parts = append(parts, b.not(earlier[p]))
+		}
+	}
+	// Effects run in order over the values assigned so far.
+	cur := append([]*z3.Term(nil), enc.Vars[i]...)
+	for _, eff := range c.Effects {
+		sc := Scope{Var: func(name string) *z3.Term {
+			if k := enc.Sys.VarIndex(name); k >= 0 {
+				return cur[k]
+			}
+			return nil
+		}}
+		v, err := enc.Lower(eff.Value, sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		parts = append(parts, v.Def)
+		if enc.Sys.Vars[eff.Var].Sort == sts.Real {
+			v.T = b.toReal(v.T)
+		}
+		cur[eff.Var] = v.T
+	}
+	for k := range cur {
+		parts = append(parts, b.eq(enc.Vars[i+1][k], cur[k]))
+	}
+	parts = append(parts,
+		b.eq(enc.States[i+1], b.intVal(int64(c.Target))),
+		b.iff(enc.Delta[i], b.boolVal(c.Delta)),
+		b.iff(enc.Gamma[i], b.boolVal(c.Gamma)))
+	return b.and(parts...), en, b.err
+}
+
+// Unroll extends the encoding to n steps.
+func (enc *Encoding) Unroll(n int) error {
+	for enc.Bound() < n {
+		if err := enc.Extend(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Lits returns the activation literals of the groups whose stage is in
+// stages.
+func (enc *Encoding) Lits(stages ...Stage) []*z3.Term {
+	var out []*z3.Term
+	for _, g := range enc.Groups {
+		for _, s := range stages {
+			if g.Stage == s {
+				out = append(out, g.Lit)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// InitValue lowers a variable's declaration initialiser.
+func (enc *Encoding) InitValue(k int) (Value, error) {
+	v := enc.Sys.Vars[k]
+	if v.Init == nil {
+		return Value{}, fmt.Errorf("smt: variable %q has no initialiser", v.Name)
+	}
+	return enc.Lower(v.Init, Scope{})
+}
+
+// B exposes formula construction to engines (objectives, assumptions).
+func (enc *Encoding) B() *Builder { return &Builder{b: &enc.b} }
+
+// Builder is the exported face of the sticky-error term builder.
+type Builder struct{ b *builder }
+
+// And, Or, Not, Implies, Eq, Int, Bool build formulas; nil on a prior error.
+func (x *Builder) And(ts ...*z3.Term) *z3.Term    { return x.b.and(ts...) }
+func (x *Builder) Or(ts ...*z3.Term) *z3.Term     { return x.b.or(ts...) }
+func (x *Builder) Not(t *z3.Term) *z3.Term        { return x.b.not(t) }
+func (x *Builder) Implies(a, c *z3.Term) *z3.Term { return x.b.implies(a, c) }
+func (x *Builder) Eq(a, c *z3.Term) *z3.Term      { return x.b.eq(a, c) }
+func (x *Builder) Int(v int64) *z3.Term           { return x.b.intVal(v) }
+func (x *Builder) Bool(v bool) *z3.Term           { return x.b.boolVal(v) }
+func (x *Builder) AtMostOne(ts []*z3.Term) *z3.Term {
+	return x.b.atMostOne(ts)
+}
+func (x *Builder) Fresh(name string) *z3.Term { return x.b.boolConst(name) }
+func (x *Builder) Err() error                 { return x.b.err }
+
+// TakeAxioms returns, and forgets, the side conditions of the fresh
+// symbols made by Lower since the last call (or since the last step), so
+// the caller can put them in the group of the formula that needed them.
+func (enc *Encoding) TakeAxioms() []*z3.Term {
+	ax := enc.axioms
+	enc.axioms = nil
+	return ax
+}
