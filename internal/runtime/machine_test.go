@@ -87,7 +87,9 @@ func witness() *trace.Trace {
 	v := func(x int64, on bool) []trace.Var {
 		return []trace.Var{{Name: "x", Value: x}, {Name: "on", Value: on}}
 	}
-	in := func(e string) []trace.InputEvent { return []trace.InputEvent{{Path: e, Reason: "case_positive", ModelValue: true}} }
+	in := func(e string) []trace.InputEvent {
+		return []trace.InputEvent{{Path: e, Reason: "case_positive", ModelValue: true}}
+	}
 	return &trace.Trace{
 		Frames: []trace.Frame{{Index: 0, State: "A", Vars: v(0, false)}, {Index: 1, State: "B", Vars: v(5, false)}, {Index: 2, State: "C", Terminated: true, Vars: v(-4, true)}},
 		Steps: []trace.Step{

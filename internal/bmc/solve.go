@@ -1,0 +1,385 @@
+package bmc
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"stateproof/internal/query"
+	"stateproof/internal/sts"
+	"stateproof/internal/trace"
+	"stateproof/internal/z3"
+)
+
+// Options tune a solve.
+type Options struct {
+	// TimeoutMS is one monotonic budget for the whole solve (primary,
+	// feasibility, tail); 0 installs no timeout.
+	TimeoutMS int
+	// Shortest solves bound by bound on the same solver and stops at the
+	// first model, so the witness or counterexample is a shortest one.
+	Shortest bool
+	// NoIncompleteCheck disables the response tail check.
+	NoIncompleteCheck bool
+}
+
+// Stage is the feasibility record of one stage (bmc.md §6.2).
+type Stage struct {
+	Status    string   // sat, unsat, unknown, timeout; "" when not checked
+	Origin    string   // checked, inferred, not_checked
+	Reason    string   // for unknown/timeout
+	ElapsedMS *float64 // nil unless checked
+}
+
+// Feasibility is the staged feasibility evidence of a solve.
+type Feasibility struct {
+	Kernel, Initialization, Assumptions Stage
+	InfeasibleStage                     string // kernel, initialization, assumptions; "" for null
+	LocalizationStatus                  string
+}
+
+// Result is the outcome of one bounded check.
+type Result struct {
+	Kind      query.Kind
+	Polarity  query.Polarity
+	Bound     int
+	CaseLabel string
+	Window    int
+
+	Status  string // main check: sat, unsat, unknown, timeout
+	Reason  string // Z3's reason for unknown/timeout
+	Outcome string
+	// Satisfied is the verdict V: true, false, or nil (undecided).
+	Satisfied *bool
+
+	ElapsedMS      float64
+	TimeoutMS      int
+	TotalElapsedMS float64
+
+	IncompleteStatus    string // "" is null
+	IncompleteReason    string
+	IncompleteElapsedMS *float64
+
+	Feasibility Feasibility
+	Diagnostics []string
+	// SolvedBound is the bound the model was found at (below Bound only
+	// with Shortest).
+	SolvedBound int
+	// Symbols is the number of trace symbols at the solved bound
+	// (equation 5 of seed 002).
+	Symbols int
+
+	// Trace is the decoded model, if any: the primary witness or
+	// counterexample, or the incomplete suffix of a response.
+	Trace *trace.Trace
+}
+
+// ModelRoles lists the roles of the available models.
+func (r *Result) ModelRoles() []string {
+	if r.Trace == nil {
+		return []string{}
+	}
+	return []string{r.Trace.Role}
+}
+
+// session runs checks under the shared budget.
+type session struct {
+	p        *problem
+	deadline time.Time
+	budget   bool
+	start    time.Time
+}
+
+type checkResult struct {
+	status  string
+	reason  string
+	elapsed float64
+	ran     bool
+}
+
+func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())) / 1000 }
+
+// check runs one satisfiability check with the remaining budget; a check
+// for which nothing remains is not run.
+func (s *session) check(lits []*z3.Term) (checkResult, error) {
+	solver := s.p.enc.Solver
+	if s.budget {
+		left := time.Until(s.deadline)
+		if left < time.Millisecond {
+			return checkResult{}, nil
+		}
+		if err := solver.SetTimeout(uint32(min(left.Milliseconds(), math.MaxUint32))); err != nil {
+			return checkResult{}, err
+		}
+	}
+	t0 := time.Now()
+	res, err := solver.CheckAssumptions(lits...)
+	if err != nil {
+		return checkResult{}, fmt.Errorf("bmc: solver: %w", err)
+	}
+	cr := checkResult{elapsed: ms(time.Since(t0)), ran: true}
+	switch res {
+	case z3.Sat:
+		cr.status = "sat"
+	case z3.Unsat:
+		cr.status = "unsat"
+	default:
+		cr.reason = solver.ReasonUnknown()
+		if cr.reason == "timeout" || cr.reason == "canceled" {
+			cr.status, cr.reason = "timeout", "timeout"
+		} else {
+			cr.status = "unknown"
+			if cr.reason == "" {
+				cr.reason = "unknown"
+			}
+		}
+	}
+	return cr, nil
+}
+
+// Solve checks query q on sys within the query's bound. The Z3 context is
+// the caller's (one per solve keeps solves independent).
+func Solve(ctx *z3.Context, sys *sts.System, q *query.Query, opts Options) (*Result, error) {
+	start := time.Now()
+	p, err := compile(ctx, sys, q)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{p: p, start: start, budget: opts.TimeoutMS > 0}
+	if s.budget {
+		s.deadline = start.Add(time.Duration(opts.TimeoutMS) * time.Millisecond)
+	}
+	r := &Result{Kind: q.Check.Kind, Polarity: q.Check.Kind.Polarity(), Bound: q.Check.Bound,
+		CaseLabel: q.Check.CaseLabel, Window: q.Check.Window, TimeoutMS: opts.TimeoutMS}
+	first := q.Check.Bound
+	if opts.Shortest {
+		if shortestApplies(q.Check.Kind) {
+			first = 1
+		} else {
+			r.Diagnostics = append(r.Diagnostics, fmt.Sprintf("shortest:not_applicable:%s", q.Check.Kind))
+		}
+	}
+	for n := first; n <= q.Check.Bound; n++ {
+		done, err := s.solveAt(r, n, opts, n == q.Check.Bound)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			break
+		}
+	}
+	r.TotalElapsedMS = ms(time.Since(start))
+	return r, nil
+}
+
+// shortestApplies: a model of a shorter bound stays a model at the full
+// bound only for the kinds whose objective is a disjunction over frames.
+func shortestApplies(k query.Kind) bool {
+	return k == query.Reach || k == query.Forbid || k == query.Invariant || k == query.Cover
+}
+
+// solveAt solves at bound n; final says n is the query's bound, where an
+// UNSAT main check goes through the feasibility stages. done reports that
+// the result is decided.
+func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool, err error) {
+	p := s.p
+	if err := p.unroll(n); err != nil {
+		return false, err
+	}
+	phi, omega, err := p.objective()
+	if err != nil {
+		return false, err
+	}
+	b := p.b
+	objLit := b.Fresh(fmt.Sprintf("objective!%d", n))
+	if err := p.enc.Solver.Assert(b.Implies(objLit, phi)); err != nil {
+		return false, err
+	}
+	all := p.enc.Lits(0, 1, 2)
+	main, err := s.check(append(all, objLit))
+	if err != nil {
+		return false, err
+	}
+	r.SolvedBound, r.Symbols = n, p.enc.Symbols()
+	if !main.ran {
+		main = checkResult{status: "timeout", reason: "timeout"}
+		r.Diagnostics = append(r.Diagnostics, "timeout:deadline_exhausted_before_primary_check")
+	}
+	r.Status, r.Reason, r.ElapsedMS = main.status, main.reason, main.elapsed
+	notChecked := Stage{Origin: "not_checked"}
+	r.Feasibility = Feasibility{Kernel: notChecked, Initialization: notChecked, Assumptions: notChecked, LocalizationStatus: "not_checked"}
+	switch main.status {
+	case "sat":
+		inferred := Stage{Status: "sat", Origin: "inferred"}
+		r.Feasibility = Feasibility{Kernel: inferred, Initialization: inferred, Assumptions: inferred, LocalizationStatus: "not_needed"}
+		role := "primary_witness"
+		if r.Polarity == query.Counterexample {
+			role = "primary_counterexample"
+		}
+		if r.Trace, err = s.decodeModel(role); err != nil {
+			return false, err
+		}
+		s.finish(r)
+		return true, nil
+	case "unknown", "timeout":
+		s.finish(r)
+		return true, nil
+	}
+	if !final {
+		return false, nil
+	}
+	if err := s.feasibility(r, all); err != nil {
+		return false, err
+	}
+	if r.Kind == query.Response && r.Feasibility.Assumptions.Status == "sat" {
+		if err := s.tail(r, omega, all, opts); err != nil {
+			return false, err
+		}
+	}
+	s.finish(r)
+	return true, nil
+}
+
+// feasibility runs steps 2 and 3 of §6.2 after an UNSAT main check.
+func (s *session) feasibility(r *Result, all []*z3.Term) error {
+	p := s.p
+	f := &r.Feasibility
+	scen, err := s.check(all)
+	if err != nil {
+		return err
+	}
+	if !scen.ran {
+		f.Assumptions = Stage{Status: "timeout", Origin: "not_checked", Reason: "deadline exhausted"}
+		r.Diagnostics = append(r.Diagnostics, "feasibility_timeout:deadline_exhausted_before_assumptions_check")
+		return nil
+	}
+	f.Assumptions = checked(scen)
+	switch scen.status {
+	case "sat":
+		inferred := Stage{Status: "sat", Origin: "inferred"}
+		f.Kernel, f.Initialization, f.LocalizationStatus = inferred, inferred, "not_needed"
+		return nil
+	case "unknown", "timeout":
+		return nil
+	}
+	// Infeasible: localise the stage where satisfiability is lost.
+	init, err := s.check(p.enc.Lits(0, 1))
+	if err != nil {
+		return err
+	}
+	if !init.ran || init.status == "unknown" || init.status == "timeout" {
+		f.LocalizationStatus = map[bool]string{true: "timeout", false: init.status}[!init.ran || init.status == "timeout"]
+		return nil
+	}
+	f.Initialization = checked(init)
+	if init.status == "sat" {
+		f.Kernel = Stage{Status: "sat", Origin: "inferred"}
+		f.InfeasibleStage, f.LocalizationStatus = "assumptions", "complete"
+		return nil
+	}
+	kern, err := s.check(p.enc.Lits(0))
+	if err != nil {
+		return err
+	}
+	if !kern.ran || kern.status == "unknown" || kern.status == "timeout" {
+		f.LocalizationStatus = map[bool]string{true: "timeout", false: kern.status}[!kern.ran || kern.status == "timeout"]
+		return nil
+	}
+	f.Kernel = checked(kern)
+	f.InfeasibleStage, f.LocalizationStatus = "initialization", "complete"
+	if kern.status == "unsat" {
+		f.InfeasibleStage = "kernel"
+	}
+	return nil
+}
+
+func checked(c checkResult) Stage {
+	e := c.elapsed
+	return Stage{Status: c.status, Origin: "checked", Reason: c.reason, ElapsedMS: &e}
+}
+
+// tail runs the response tail check Ψ (§6.2 step 4).
+func (s *session) tail(r *Result, omega *z3.Term, all []*z3.Term, opts Options) error {
+	switch {
+	case omega == nil:
+		return nil // Ω trivially false: the main check decides
+	case opts.NoIncompleteCheck:
+		r.IncompleteReason = "incomplete check disabled"
+		return nil
+	}
+	b := s.p.b
+	lit := b.Fresh("tail!")
+	if err := s.p.enc.Solver.Assert(b.Implies(lit, omega)); err != nil {
+		return err
+	}
+	t, err := s.check(append(all, lit))
+	if err != nil {
+		return err
+	}
+	if !t.ran {
+		zero := 0.0
+		r.IncompleteStatus, r.IncompleteReason, r.IncompleteElapsedMS = "timeout", "deadline exhausted before incomplete check", &zero
+		return nil
+	}
+	e := t.elapsed
+	r.IncompleteStatus, r.IncompleteReason, r.IncompleteElapsedMS = t.status, t.reason, &e
+	if t.status == "sat" {
+		tr, err := s.decodeModel("incomplete_suffix")
+		if err != nil {
+			return err
+		}
+		r.Trace = tr
+	}
+	return nil
+}
+
+// finish derives the outcome and verdict (§7).
+func (s *session) finish(r *Result) {
+	r.Outcome, r.Satisfied = outcome(r)
+}
+
+// tailNeeded reports whether the response tail was needed but not decided
+// UNSAT: run and SAT/unknown/timeout, or skipped (disabled, budget).
+func tailBad(r *Result) bool {
+	if r.Kind != query.Response {
+		return false
+	}
+	switch r.IncompleteStatus {
+	case "sat", "unknown", "timeout":
+		return true
+	case "":
+		return r.IncompleteReason != "" // skipped although needed
+	}
+	return false
+}
+
+// outcome is the verdict function V of equation 2 and the ten outcomes.
+func outcome(r *Result) (string, *bool) {
+	t, f := true, false
+	switch r.Status {
+	case "unknown":
+		return "unknown", nil
+	case "timeout":
+		return "timeout", nil
+	case "sat":
+		if r.Polarity == query.Witness {
+			return "witness_found", &t
+		}
+		return "property_violated", &f
+	}
+	switch r.Feasibility.Assumptions.Status {
+	case "unsat":
+		return "scenario_infeasible", nil
+	case "unknown":
+		return "feasibility_unknown", nil
+	case "timeout", "":
+		return "feasibility_timeout", nil
+	}
+	if r.Polarity == query.Witness {
+		return "no_witness", &f
+	}
+	if tailBad(r) {
+		return "incomplete", nil
+	}
+	return "property_satisfied", &t
+}

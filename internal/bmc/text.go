@@ -1,0 +1,155 @@
+package bmc
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"stateproof/internal/trace"
+)
+
+var headlines = map[string]string{
+	"witness_found":       "PROPERTY HOLDS WITHIN BOUND; WITNESS FOUND",
+	"no_witness":          "GOAL UNREALIZABLE WITHIN BOUND; NO WITNESS",
+	"property_violated":   "PROPERTY DOES NOT HOLD WITHIN BOUND; COUNTEREXAMPLE FOUND",
+	"property_satisfied":  "PROPERTY GUARANTEED WITHIN BOUND; NO COUNTEREXAMPLE",
+	"incomplete":          "PROPERTY INCONCLUSIVE; RESPONSE HORIZON INCOMPLETE",
+	"scenario_infeasible": "SCENARIO INFEASIBLE; PROPERTY NOT EVALUATED",
+	"unknown":             "PROPERTY INCONCLUSIVE; SOLVER UNKNOWN",
+	"timeout":             "PROPERTY INCONCLUSIVE; SOLVER TIMEOUT",
+	"feasibility_unknown": "SCENARIO FEASIBILITY UNKNOWN; PROPERTY NOT EVALUATED",
+	"feasibility_timeout": "SCENARIO FEASIBILITY TIMEOUT; PROPERTY NOT EVALUATED",
+}
+
+// Headline is the first line of the text report (bmc.md §11).
+func (rep *Report) Headline() string {
+	r := rep.Result
+	h := headlines[r.Outcome]
+	if rep.Replay != nil && !rep.Replay.OK() {
+		h = "EVIDENCE/REPLAY MISMATCH; RESULT UNTRUSTED"
+	}
+	return fmt.Sprintf("BMC %s <= %d: %s", r.Kind, r.Bound, h)
+}
+
+// WriteText renders the report for a person: headline, what was asked,
+// how the solver answered, the trace as a table, and the replay.
+func (rep *Report) WriteText(w io.Writer) error {
+	r := rep.Result
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", rep.Headline())
+	fmt.Fprintf(&b, "  model  %s\n", rep.ModelPath)
+	for _, line := range strings.Split(strings.TrimSpace(rep.Query), "\n") {
+		fmt.Fprintf(&b, "  query  %s\n", line)
+	}
+	fmt.Fprintf(&b, "  outcome %s: solver %s", r.Outcome, r.Status)
+	if r.Reason != "" {
+		fmt.Fprintf(&b, " (%s)", r.Reason)
+	}
+	fmt.Fprintf(&b, " in %.1f ms at bound %d, %d trace symbols\n", r.ElapsedMS, r.SolvedBound, r.Symbols)
+	if f := r.Feasibility; f.LocalizationStatus != "not_needed" && f.LocalizationStatus != "" {
+		fmt.Fprintf(&b, "  feasibility: kernel %s, initialization %s, assumptions %s", stageText(f.Kernel), stageText(f.Initialization), stageText(f.Assumptions))
+		if f.InfeasibleStage != "" {
+			fmt.Fprintf(&b, "; satisfiability is lost at the %s stage", f.InfeasibleStage)
+		}
+		b.WriteString("\n")
+	}
+	if r.IncompleteStatus != "" || r.IncompleteReason != "" {
+		fmt.Fprintf(&b, "  response tail: %s %s\n", orDash(r.IncompleteStatus), r.IncompleteReason)
+	}
+	for _, d := range r.Diagnostics {
+		fmt.Fprintf(&b, "  note: %s\n", d)
+	}
+	if r.Trace != nil {
+		fmt.Fprintf(&b, "\n%s (%d steps):\n", strings.ReplaceAll(r.Trace.Role, "_", " "), len(r.Trace.Steps))
+		writeTrace(&b, r.Trace)
+	}
+	if rep.Replay != nil {
+		if rep.Replay.OK() {
+			fmt.Fprintf(&b, "\nreplay: ok — the runtime reproduces all %d frames and %d steps\n", len(rep.Replay.Frames), len(rep.Replay.Steps))
+		} else {
+			fmt.Fprintf(&b, "\nreplay: MISMATCH — the runtime disagrees with the decoded trace:\n")
+			for _, m := range rep.Replay.Mismatches {
+				fmt.Fprintf(&b, "  %s\n", m)
+			}
+		}
+	}
+	if text, ok := rep.Explanation.(interface{ Text() string }); ok {
+		b.WriteString("\n" + text.Text())
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func stageText(s Stage) string {
+	switch s.Origin {
+	case "not_checked":
+		return "not checked"
+	case "inferred":
+		return s.Status + " (inferred)"
+	}
+	if s.Reason != "" {
+		return s.Status + " (" + s.Reason + ")"
+	}
+	return s.Status
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// writeTrace draws frames as table rows with each step between them.
+func writeTrace(b *strings.Builder, tr *trace.Trace) {
+	rows := [][]string{{"frame", "state"}}
+	if len(tr.Frames) > 0 {
+		for _, v := range tr.Frames[0].Vars {
+			rows[0] = append(rows[0], v.Name)
+		}
+	}
+	for _, f := range tr.Frames {
+		state := f.State
+		if f.Sentinel != "" {
+			state = "<" + f.Sentinel + ">"
+		}
+		row := []string{fmt.Sprint(f.Index), state}
+		for _, v := range f.Vars {
+			row = append(row, fmt.Sprint(v.Value))
+		}
+		rows = append(rows, row)
+	}
+	width := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for k, cell := range row {
+			width[k] = max(width[k], len(cell))
+		}
+	}
+	line := func(row []string) {
+		b.WriteString("  ")
+		for k, cell := range row {
+			if k == len(row)-1 {
+				b.WriteString(cell)
+			} else {
+				fmt.Fprintf(b, "%-*s  ", width[k], cell)
+			}
+		}
+		b.WriteString("\n")
+	}
+	line(rows[0])
+	for i := range tr.Frames {
+		line(rows[i+1])
+		if i < len(tr.Steps) {
+			s := tr.Steps[i]
+			var ev []string
+			for _, e := range s.InputEvents {
+				ev = append(ev, e.Path)
+			}
+			what := "--" + strings.Join(ev, ",") + "--> " + s.TargetState
+			if s.Delta {
+				what = "(stays: nothing is enabled)"
+			}
+			fmt.Fprintf(b, "  %*s  %s   [%s]\n", width[0], "", what, s.CaseLabel)
+		}
+	}
+}
