@@ -30,7 +30,7 @@ cap says "not decided", never "pass".`,
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newVerifyCmd(stdout, stderr), newComposeCmd(stdout, stderr), newGenCmd(stdout))
+	root.AddCommand(newVerifyCmd(stdout, stderr), newComposeCmd(stdout, stderr), newBMCCmd(stdout, stderr), newGenCmd(stdout))
 	err := root.Execute()
 	var ee *exitError
 	switch {
@@ -44,7 +44,7 @@ cap says "not decided", never "pass".`,
 }
 
 // writeOutput writes data to path atomically (a temporary file in the same
-// directory, then a rename), or to w when path is empty.
+// directory, fsync, then a rename), or to w when path is empty.
 func writeOutput(path string, w io.Writer, data []byte) error {
 	if path == "" {
 		_, err := w.Write(data)
@@ -57,6 +57,10 @@ func writeOutput(path string, w io.Writer, data []byte) error {
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		return fmt.Errorf("writing %s: %w", path, err)
 	}

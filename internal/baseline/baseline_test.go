@@ -157,7 +157,7 @@ func TestVerifyReportsRoundTrip(t *testing.T) {
 		t.Errorf("identical: %+v", d)
 	}
 	d = Compare(run(good), run(bad))
-	if v, _ := d.Verdict(); v != report.Fail || codesOf(d.Added) != "S2:S2_NO_TRANSITIONS,S5:S5_UNHANDLED_EVENT" {
+	if v, _ := d.Verdict(); v != report.Fail || codesOf(d.Added) != "S2:S2_NO_TRANSITIONS,S5:S5_UNHANDLED_EVENT,A1:A1_UNHANDLED_EVENT" {
 		t.Errorf("dead end: %s", codesOf(d.Added))
 	}
 	if d.Base.ModelHash == d.Current.ModelHash || d.Base.Verdict != report.Pass || d.Current.Verdict != report.Fail {
@@ -167,7 +167,7 @@ func TestVerifyReportsRoundTrip(t *testing.T) {
 	if err := WriteText(&buf, "old.json", d, report.Style{}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(buf.String(), "FAIL  changes since old.json\n  2 added, 0 removed, 0 changed (first added: S2_NO_TRANSITIONS)\n") {
+	if !strings.HasPrefix(buf.String(), "FAIL  changes since old.json\n  3 added, 0 removed, 0 changed (first added: S2_NO_TRANSITIONS)\n") {
 		t.Errorf("text =\n%s", buf.String())
 	}
 	compose := &Report{Schema: report.ComposeSchema}

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"stateproof/internal/bmc"
+	"stateproof/internal/expr"
+	"stateproof/internal/jsonmodel"
+	"stateproof/internal/query"
+	"stateproof/internal/runtime"
+	"stateproof/internal/sts"
+	"stateproof/internal/z3"
+)
+
+type bmcFlags struct {
+	out          outputFlags
+	model        string
+	queryFile    string
+	check        string
+	bound        int
+	timeoutMS    int
+	maxBound     int
+	shortest     bool
+	noIncomplete bool
+	explain      string
+}
+
+func newBMCCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f bmcFlags
+	cmd := &cobra.Command{
+		Use:   "bmc MODEL.json (-q QUERY.fbmcq | --check 'TEXT' | --bound N)",
+		Short: "Bounded model checking with Z3: witnesses decoded and replayed on the runtime",
+		Long: `bmc asks whether something can (or must) happen within N steps, with Z3.
+
+A query (FBMCQ, see reference/bmc.md §3) names one check — reach, forbid,
+invariant, must_reach, exists_always, cover or response — with optional init
+and assume clauses. A satisfying model is decoded into a trace and replayed on
+the runtime; the report says whether the runtime agrees.
+
+--bound N without a query checks every state-predicate invariant of the model
+(never-states as forbid, var-in-range as invariant) to depth N.
+
+Exit status: 0 property holds / witness found, 1 negative verdict, 2 usage or
+input error, 3 inconclusive (unknown, timeout, infeasible scenario, incomplete
+response horizon), 4 replay mismatch (result untrusted).`,
+		Example: `  stateproof bmc examples/order.json -q examples/queries/order-paid.fbmcq
+  stateproof bmc examples/order.json --check 'check reach <= 6: active("SHIPPED") && retry == 2;' --json
+  stateproof bmc examples/retry.json --bound 20
+  stateproof bmc -i examples/order.json -q q.fbmcq --shortest`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				if f.model != "" {
+					return usageError(stderr, "give the model once: as an argument or with -i")
+				}
+				f.model = args[0]
+			}
+			return runBMC(&f, cmd, stdout, stderr)
+		},
+	}
+	f.out.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVarP(&f.model, "input", "i", "", "the model `FILE` (pyfcstm-style alternative to the argument)")
+	fl.StringVarP(&f.queryFile, "query", "q", "", "the FBMCQ query `FILE`")
+	fl.StringVar(&f.check, "check", "", "the query `TEXT` inline (a check clause, optionally after init/assume clauses)")
+	fl.IntVar(&f.bound, "bound", 0, "without a query: check every state-predicate invariant of the model to depth `N`")
+	fl.IntVar(&f.timeoutMS, "timeout-ms", 0, "one total solver budget in milliseconds (default: none)")
+	fl.IntVar(&f.maxBound, "max-bound", 0, "refuse queries whose bound exceeds `N` (default: no limit)")
+	fl.BoolVar(&f.shortest, "shortest", false, "solve bound by bound and report the first (shortest) model")
+	fl.BoolVar(&f.noIncomplete, "no-incomplete-check", false, "skip the response tail check (the result then says it was not checked)")
+	fl.StringVar(&f.explain, "explain", "none", "explain an infeasible scenario: none, formal or proof")
+	fl.StringVar(&f.explain, "explain-infeasibility", "none", "alias of --explain")
+	return cmd
+}
+
+// usageError reports a command-line mistake: exit 2, message on stderr.
+func usageError(stderr io.Writer, format string, args ...any) error {
+	fmt.Fprintf(stderr, "stateproof bmc: "+format+"\n", args...)
+	return &exitError{2}
+}
+
+func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
+	if err := f.out.resolve(); err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	given := 0
+	for _, s := range []bool{f.queryFile != "", f.check != "", cmd.Flags().Changed("bound")} {
+		if s {
+			given++
+		}
+	}
+	switch {
+	case f.model == "":
+		return usageError(stderr, "no model given (stateproof bmc MODEL.json -q QUERY.fbmcq)")
+	case given != 1:
+		return usageError(stderr, "give exactly one of -q FILE, --check TEXT or --bound N")
+	case cmd.Flags().Changed("bound") && f.bound < 1:
+		return usageError(stderr, "--bound must be an integer >= 1")
+	case cmd.Flags().Changed("timeout-ms") && f.timeoutMS < 1:
+		return usageError(stderr, "--timeout-ms must be an integer >= 1")
+	case cmd.Flags().Changed("max-bound") && f.maxBound < 1:
+		return usageError(stderr, "--max-bound must be an integer >= 1")
+	case f.explain != "none" && f.explain != "formal" && f.explain != "proof":
+		return usageError(stderr, "--explain must be none, formal or proof (got %q)", f.explain)
+	case f.explain != "none":
+		return usageError(stderr, "--explain %s is not available yet: infeasibility explanations are tracked in their own issue", f.explain)
+	}
+	m, sys, err := loadSystem(f.model)
+	if err != nil {
+		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
+		return &exitError{2}
+	}
+	var queries []*query.Query
+	if f.bound > 0 {
+		queries, err = invariantQueries(m, sys, f.bound)
+	} else {
+		queries, err = f.loadQuery(sys)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
+		return &exitError{2}
+	}
+	var reports []*bmc.Report
+	for _, q := range queries {
+		rep, err := checkOne(m, sys, q, f)
+		if err != nil {
+			fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
+			return &exitError{2}
+		}
+		reports = append(reports, rep)
+	}
+	return emitBMC(f, stdout, reports)
+}
+
+func loadSystem(path string) (*jsonmodel.Model, *sts.System, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	res, err := jsonmodel.Decode(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !res.Valid() {
+		return nil, nil, fmt.Errorf("%s is not a valid model:\n  %s", path, strings.Join(res.Errors, "\n  "))
+	}
+	return res.Model, res.Model.Lower(path), nil
+}
+
+func (f *bmcFlags) loadQuery(sys *sts.System) ([]*query.Query, error) {
+	file, text := "<check>", f.check
+	if f.queryFile != "" {
+		data, err := os.ReadFile(f.queryFile)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", f.queryFile, err)
+		}
+		file, text = f.queryFile, string(data)
+	}
+	q, err := query.Parse(file, text)
+	if err != nil {
+		return nil, err
+	}
+	if err := query.Bind(q, sys, query.BindOptions{MaxBound: f.maxBound}); err != nil {
+		return nil, err
+	}
+	return []*query.Query{q}, nil
+}
+
+// checkOne solves one query in its own Z3 context and replays the model.
+func checkOne(m *jsonmodel.Model, sys *sts.System, q *query.Query, f *bmcFlags) (*bmc.Report, error) {
+	ctx, err := z3.NewContext()
+	if err != nil {
+		return nil, err
+	}
+	defer ctx.Close()
+	res, err := bmc.Solve(ctx, sys, q, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete})
+	if err != nil {
+		return nil, err
+	}
+	rep := &bmc.Report{ModelPath: f.model, QueryPath: f.queryFile, Query: query.Format(q), Result: res}
+	if res.Trace != nil {
+		rep.Replay = runtime.Compile(m).Replay(res.Trace)
+	}
+	return rep, nil
+}
+
+// invariantQueries turns each state-predicate invariant into a query of
+// the given bound: never-states as forbid, var-in-range as invariant with
+// its scope as an implication (the initial frame always in scope, as S7
+// decides it).
+func invariantQueries(m *jsonmodel.Model, sys *sts.System, bound int) ([]*query.Query, error) {
+	var out []*query.Query
+	for _, inv := range m.Invariants {
+		var body expr.Expr
+		kind := query.Invariant
+		switch inv.Kind {
+		case jsonmodel.NeverStates:
+			kind = query.Forbid
+			for _, s := range inv.States {
+				body = orExpr(body, atom("active", s))
+			}
+		case jsonmodel.VarInRange:
+			x := &expr.Ident{Name: inv.Variable}
+			var rng expr.Expr
+			if inv.Min != nil {
+				rng = andExpr(rng, &expr.Binary{Op: expr.Ge, X: x, Y: &expr.IntLit{Value: *inv.Min}})
+			}
+			if inv.Max != nil {
+				rng = andExpr(rng, &expr.Binary{Op: expr.Le, X: x, Y: &expr.IntLit{Value: *inv.Max}})
+			}
+			body = rng
+			if inv.When != nil {
+				scope := atom("active", inv.When.State)
+				if inv.When.Guard != nil {
+					scope = jsonmodel.GuardExpr(inv.When.Guard, m)
+				}
+				first := &expr.Binary{Op: expr.Eq, X: &expr.Ident{Name: "cycle"}, Y: &expr.IntLit{Value: 0}}
+				body = &expr.Binary{Op: expr.Implies, X: orExpr(first, scope), Y: rng}
+			}
+		default:
+			continue
+		}
+		text := fmt.Sprintf("// invariant %q: %s\ncheck %s <= %d: %s;\n", inv.ID, inv.Description, kind, bound, expr.Format(body))
+		q, err := query.Parse("<invariant "+inv.ID+">", text)
+		if err != nil {
+			return nil, fmt.Errorf("invariant %q: %w", inv.ID, err)
+		}
+		if err := query.Bind(q, sys, query.BindOptions{}); err != nil {
+			return nil, fmt.Errorf("invariant %q: %w", inv.ID, err)
+		}
+		out = append(out, q)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--bound: the model has no never-states or var-in-range invariant to check")
+	}
+	return out, nil
+}
+
+func atom(name, arg string) expr.Expr {
+	return &expr.AtomCall{Name: name, Args: []expr.Arg{{Value: &expr.StringLit{Value: arg}}}}
+}
+
+func orExpr(a, b expr.Expr) expr.Expr {
+	if a == nil {
+		return b
+	}
+	return &expr.Binary{Op: expr.Lor, X: a, Y: b}
+}
+
+func andExpr(a, b expr.Expr) expr.Expr {
+	if a == nil {
+		return b
+	}
+	return &expr.Binary{Op: expr.Land, X: a, Y: b}
+}
+
+// aggregateExit combines the exit codes of several checks: a replay
+// mismatch first, then a negative verdict, then an inconclusive one.
+func aggregateExit(reports []*bmc.Report) int {
+	code := 0
+	rank := map[int]int{0: 0, 3: 1, 1: 2, 4: 3}
+	for _, r := range reports {
+		if c := r.ExitCode(); rank[c] > rank[code] {
+			code = c
+		}
+	}
+	return code
+}
+
+func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
+	var buf bytes.Buffer
+	if f.out.format == "json" {
+		var doc any = reports[0].JSON()
+		if f.bound > 0 {
+			all := make([]any, len(reports))
+			for i, r := range reports {
+				all[i] = r.JSON()
+			}
+			doc = map[string]any{"schema": bmc.Schema, "bound": f.bound, "checks": all, "exit_code": aggregateExit(reports)}
+		}
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			return err
+		}
+	} else {
+		for i, r := range reports {
+			if i > 0 {
+				buf.WriteString("\n")
+			}
+			if err := r.WriteText(&buf); err != nil {
+				return err
+			}
+		}
+	}
+	if err := writeOutput(f.out.out, stdout, buf.Bytes()); err != nil {
+		return err
+	}
+	if code := aggregateExit(reports); code != 0 {
+		return &exitError{code}
+	}
+	return nil
+}

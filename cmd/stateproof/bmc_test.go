@@ -1,0 +1,135 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func bmcJSON(t *testing.T, args ...string) (map[string]any, int) {
+	t.Helper()
+	out, stderr, code := runCLI(t, append([]string{"bmc", "--json"}, args...)...)
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("bmc %v: not JSON (exit %d, stderr %q): %v", args, code, stderr, err)
+	}
+	if doc["exit_code"] != float64(code) {
+		t.Errorf("exit_code %v in the report, process exit %d", doc["exit_code"], code)
+	}
+	return doc, code
+}
+
+func field(doc map[string]any, path ...string) any {
+	var cur any = doc
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[p]
+	}
+	return cur
+}
+
+func writeTemp(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The seed's `state Root;` examples, as a one-state JSON model.
+const rootJSON = `{"schemaVersion": 1, "init": "Root", "states": [{"id": "Root"}], "transitions": []}`
+
+func TestBMCOutcomesAndExitCodes(t *testing.T) {
+	root := writeTemp(t, "root.json", rootJSON)
+	cases := []struct {
+		args    []string
+		outcome string
+		exit    int
+		replay  any // true, false, or nil when there is no model
+	}{
+		{[]string{"../../examples/order.json", "--check", `check reach <= 6: active("SHIPPED") && retry == 2;`}, "witness_found", 0, true},
+		{[]string{"-i", "../../examples/order.json", "-q", "../../examples/order-paid.fbmcq"}, "property_satisfied", 0, nil},
+		{[]string{"../../examples/order.json", "-q", "../../examples/queries/order-shipping-responds.fbmcq"}, "property_violated", 1, true},
+		{[]string{"../../examples/order.json", "-q", "../../examples/queries/order-impossible.fbmcq"}, "scenario_infeasible", 3, nil},
+		{[]string{"../../examples/order.json", "--check", `check reach <= 3: active("DONE") && retry == 3;`}, "no_witness", 1, nil},
+		{[]string{root, "--check", `check response <= 1: trigger true -> within 2 false;`}, "incomplete", 3, true},
+		{[]string{root, "--check", `check reach <= 1: active("Root");`}, "witness_found", 0, true},
+	}
+	for _, c := range cases {
+		doc, code := bmcJSON(t, c.args...)
+		if got := field(doc, "result", "outcome"); got != c.outcome || code != c.exit {
+			t.Errorf("%v: outcome %v exit %d, want %s exit %d", c.args, got, code, c.outcome, c.exit)
+		}
+		if got := field(doc, "replay", "ok"); got != c.replay {
+			t.Errorf("%v: replay.ok = %v, want %v", c.args, got, c.replay)
+		}
+		if doc["schema"] != "stateproof/bmc/v1" {
+			t.Errorf("schema = %v", doc["schema"])
+		}
+	}
+	// The incomplete response keeps its tail model as an incomplete suffix.
+	doc, _ := bmcJSON(t, root, "--check", `check response <= 1: trigger true -> within 2 false;`)
+	if roles := field(doc, "result", "available_model_roles"); len(roles.([]any)) != 1 || roles.([]any)[0] != "incomplete_suffix" {
+		t.Errorf("roles = %v", roles)
+	}
+}
+
+func TestBMCShortestAndTrace(t *testing.T) {
+	doc, _ := bmcJSON(t, "../../examples/order.json", "--shortest", "--check", `check reach <= 8: active("SHIPPED") && retry == 2;`)
+	steps := field(doc, "witness", "steps").([]any)
+	if len(steps) != 4 {
+		t.Fatalf("shortest witness has %d steps, want 4", len(steps))
+	}
+	first := steps[0].(map[string]any)
+	if first["case_label"] != "NEW::transition::PAID::0" || first["consumed_events"].([]any)[0] != "pay" {
+		t.Errorf("step 0 = %v", first)
+	}
+	frame := field(doc, "witness", "frames").([]any)[4].(map[string]any)
+	if frame["state"] != "SHIPPED" || field(frame, "vars", "retry") != float64(2) {
+		t.Errorf("frame 4 = %v", frame)
+	}
+}
+
+func TestBMCBoundChecksModelInvariants(t *testing.T) {
+	doc, code := bmcJSON(t, "../../examples/broken/s7-scoped-range.json", "--bound", "6")
+	checks := doc["checks"].([]any)
+	if code != 1 || len(checks) != 1 {
+		t.Fatalf("exit %d, %d checks", code, len(checks))
+	}
+	c := checks[0].(map[string]any)
+	if field(c, "result", "outcome") != "property_violated" || field(c, "replay", "ok") != true {
+		t.Errorf("check = %v", field(c, "result", "outcome"))
+	}
+	if _, code := bmcJSON(t, "../../examples/retry.json", "--bound", "20"); code != 0 {
+		t.Errorf("retry.json --bound 20: exit %d", code)
+	}
+}
+
+func TestBMCInputErrors(t *testing.T) {
+	bad := writeTemp(t, "bad.fbmcq", "check reach <= 3:\n  active(\"NOPE\");\n")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bmc", "../../examples/order.json", "-q", bad}, `bad.fbmcq:2:10: unknown state "NOPE"`},
+		{[]string{"bmc", "../../examples/order.json", "--check", "check reach <= : true;"}, `<check>:1:16: expected an integer bound`},
+		{[]string{"bmc", "../../examples/order.json"}, "give exactly one of"},
+		{[]string{"bmc", "../../examples/order.json", "--bound", "0"}, "--bound must be an integer >= 1"},
+		{[]string{"bmc", "../../examples/order.json", "--check", "check reach <= 9: true;", "--max-bound", "5"}, "query_shape"},
+		{[]string{"bmc", "../../examples/broken/invalid-typo.json", "--bound", "3"}, "not a valid model"},
+		{[]string{"bmc", "../../examples/order.json", "--check", "check reach <= 2: true;", "--explain", "proof"}, "not available yet"},
+		{[]string{"bmc", "../../examples/order.json", "--check", "check reach <= 2: sin(retry) > 0;"}, "unsupported"},
+	}
+	for _, c := range cases {
+		out, stderr, code := runCLI(t, c.args...)
+		if code != 2 || out != "" || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, stderr, c.want)
+		}
+	}
+}
