@@ -1,0 +1,127 @@
+package explore
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"stateproof/internal/gen"
+	"stateproof/internal/jsonmodel"
+	"stateproof/internal/runtime"
+)
+
+func machine(t *testing.T, src string) *runtime.Machine {
+	t.Helper()
+	res, err := jsonmodel.Decode([]byte(src))
+	if err != nil || !res.Valid() {
+		t.Fatalf("model: %v %v", err, res.Errors)
+	}
+	return runtime.Compile(res.Model)
+}
+
+func TestCapStoresCapPlusOne(t *testing.T) {
+	mc := machine(t, gen.Counter(100)) // 102 reachable runtimes
+	g := Explore(mc, 1000)
+	if g.Truncated || g.Len() != 102 {
+		t.Fatalf("full search: %d nodes, truncated %v", g.Len(), g.Truncated)
+	}
+	g = Explore(mc, 102)
+	if g.Truncated {
+		t.Error("a cap equal to the reachable count must not truncate")
+	}
+	g = Explore(mc, 50)
+	if !g.Truncated || g.Len() != 51 {
+		t.Errorf("capped search: %d nodes, truncated %v; want 51 and true", g.Len(), g.Truncated)
+	}
+}
+
+func TestShortestPaths(t *testing.T) {
+	// Two routes to C: A->C directly, and A->B->C. BFS finds the direct one.
+	mc := machine(t, `{"schemaVersion":1,"init":"A","states":[{"id":"A"},{"id":"B"},{"id":"C"}],
+	  "transitions":[{"from":"A","event":"a","to":"B"},{"from":"B","event":"b","to":"C"},{"from":"A","event":"z","to":"C"}]}`)
+	g := Explore(mc, 100)
+	for i := 0; i < g.Len(); i++ {
+		if mc.States[g.StateOf(i)] == "C" {
+			p := g.Path(i)
+			if len(p) != 1 || p[0].Event != "z" || g.Depth(i) != 1 {
+				t.Errorf("path to C = %+v", p)
+			}
+		}
+	}
+	if p := g.Path(0); len(p) != 0 {
+		t.Errorf("root path = %+v", p)
+	}
+}
+
+// The packed layout must round-trip every runtime: more than 32 booleans
+// (a second word), integers (negative included) and extra words.
+func TestPackedLayoutRoundTrip(t *testing.T) {
+	var vars []string
+	for i := 0; i < 70; i++ {
+		vars = append(vars, fmt.Sprintf(`{"name":"b%d","kind":"boolean","init":%t}`, i, i%3 == 0))
+	}
+	vars = append(vars, `{"name":"n","kind":"integer","init":-7}`)
+	mc := machine(t, `{"schemaVersion":1,"init":"S","states":[{"id":"S"},{"id":"T"}],"transitions":[{"from":"S","event":"go","to":"T"}],"variables":[`+strings.Join(vars, ",")+`]}`)
+	l := newLayout(mc, 2)
+	// 70 booleans: 32 share word 0 with the state, 38 fill word 1; then n
+	// and the two extra words.
+	if l.packed != 5 {
+		t.Fatalf("packed width %d, want 5", l.packed)
+	}
+	node := make([]int64, l.width)
+	node[0] = 1
+	for i := 0; i < 70; i++ {
+		if i%5 == 0 || i == 69 {
+			node[1+i] = 1
+		}
+	}
+	node[71] = -123456789
+	node[72], node[73] = 42, -1
+	packed := make([]int64, l.packed)
+	l.pack(packed, node)
+	back := make([]int64, l.width)
+	l.unpack(back, packed)
+	for i := range node {
+		if back[i] != node[i] {
+			t.Fatalf("word %d: %d after the round trip, want %d", i, back[i], node[i])
+		}
+	}
+	// patch after changing one boolean and the state equals a fresh pack.
+	node2 := append([]int64(nil), node...)
+	node2[0], node2[1+40] = 0, 1
+	patched := append([]int64(nil), packed...)
+	l.patch(patched, node2, []int{40})
+	fresh := make([]int64, l.packed)
+	l.pack(fresh, node2)
+	for i := range fresh {
+		if patched[i] != fresh[i] {
+			t.Fatalf("patched word %d = %x, fresh pack %x", i, patched[i], fresh[i])
+		}
+	}
+}
+
+func TestSearchExtraWordsAndLookup(t *testing.T) {
+	mc := machine(t, gen.Toggles(3))
+	// Count flips in an extra word, pruning after two: runtimes reachable in
+	// at most two flips, each with its flip count.
+	g := Search{Machine: mc, Extra: 1, Cap: 1000, OnEdge: func(g *Graph, from, _ int, next []int64) Edge {
+		next[mc.Width()]++
+		if next[mc.Width()] > 2 {
+			return Prune
+		}
+		return Keep
+	}}.Run()
+	// 1 at count 0; 3 at count 1; at count 2 the 3 two-switch settings and
+	// the initial setting again (flipped back), which differs by its count.
+	if g.Truncated || g.Len() != 1+3+4 {
+		t.Fatalf("%d nodes", g.Len())
+	}
+	node := g.Node(g.Len()-1, nil)
+	if j := g.Lookup(node); j != g.Len()-1 {
+		t.Errorf("Lookup = %d, want %d", j, g.Len()-1)
+	}
+	node[mc.Width()] = 9
+	if j := g.Lookup(node); j != -1 {
+		t.Errorf("Lookup of an absent node = %d", j)
+	}
+}
