@@ -145,16 +145,18 @@ func undecided(code, subject string, cap, explored int, capKind, invariant strin
 	if invariant != "" {
 		ev = append(ev, report.KV{Key: "invariant", Value: invariant})
 	}
-	unit := "runtime states"
+	unit, advice := "runtime states", "raise maxStates and re-run"
 	switch capKind {
 	case "leadsToWalk":
 		unit = "walked runtime states"
 	case "pairGraph":
-		unit = "state-graph nodes"
+		unit, advice = "state-graph nodes", "the pair-symmetry graph is capped at 1000 nodes"
 	case "valueIteration":
-		unit = "value-iteration sweeps"
+		// More states would not help: the chain is explored, the iteration
+		// did not converge.
+		unit, advice = "value-iteration sweeps", "the chain converges too slowly for value iteration; shrink the model or check it with a probabilistic model checker"
 	}
-	f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: the search stopped at %d %s; raise maxStates and re-run", subject, cap, unit))
+	f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: the search stopped at %d %s; %s", subject, cap, unit, advice))
 	f.Evidence = ev
 	return f
 }
