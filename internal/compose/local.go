@@ -1,6 +1,9 @@
 package compose
 
 import (
+	"slices"
+
+	"stateproof/internal/explore"
 	"stateproof/internal/runtime"
 )
 
@@ -50,13 +53,13 @@ func (l *local) state(id uint32) int { return int(l.words[int(id)*l.w]) }
 
 // intern returns the id of r, adding it when new.
 func (l *local) intern(r []int64) (uint32, bool) {
-	h := hashInts(r)
+	h := explore.HashWords(r)
 	mask := len(l.table) - 1
 	tag := h >> 32
 	s := int(h) & mask
 	for ; l.table[s] != 0; s = (s + 1) & mask {
 		e := l.table[s]
-		if e>>32 == tag && equalInts(l.runtime(uint32(e)-1), r) {
+		if e>>32 == tag && slices.Equal(l.runtime(uint32(e)-1), r) {
 			return uint32(e) - 1, false
 		}
 	}
@@ -81,7 +84,7 @@ func (l *local) rehash() {
 		if e == 0 {
 			continue
 		}
-		s := int(hashInts(l.runtime(uint32(e)-1))) & mask
+		s := int(explore.HashWords(l.runtime(uint32(e)-1))) & mask
 		for l.table[s] != 0 {
 			s = (s + 1) & mask
 		}
@@ -112,27 +115,6 @@ func (l *local) expand(id uint32) {
 func (l *local) outcomes(id uint32, e int) []edge {
 	base := int(id)*(l.ne+1) + e
 	return l.edges[l.starts[base]:l.starts[base+1]]
-}
-
-func equalInts(a, b []int64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// hashInts mixes words with a multiply-xorshift finaliser per word.
-func hashInts(ws []int64) uint64 {
-	h := uint64(0x9E3779B97F4A7C15)
-	for _, w := range ws {
-		h ^= uint64(w)
-		h *= 0xBF58476D1CE4E5B9
-		h ^= h >> 31
-	}
-	h *= 0x94D049BB133111EB
-	return h ^ (h >> 29)
 }
 
 // hashIDs mixes a composite tuple of runtime ids.

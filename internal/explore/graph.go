@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"slices"
 	"stateproof/internal/runtime"
 )
 
@@ -116,7 +117,7 @@ func (g *Graph) StepOf(t int) Step {
 func (g *Graph) Lookup(node []int64) int {
 	p := make([]int64, g.stride)
 	g.lay.pack(p, node)
-	i, _ := g.find(p, hashWords(p))
+	i, _ := g.find(p, HashWords(p))
 	return i
 }
 
@@ -129,7 +130,7 @@ func (g *Graph) find(node []int64, h uint64) (idx, slot int) {
 		if e == 0 {
 			return -1, s
 		}
-		if e>>32 == tag && equal(g.packedNode(int(uint32(e))-1), node) {
+		if e>>32 == tag && slices.Equal(g.packedNode(int(uint32(e))-1), node) {
 			return int(uint32(e)) - 1, s
 		}
 	}
@@ -169,7 +170,7 @@ func (g *Graph) rehash() {
 		if e == 0 {
 			continue
 		}
-		h := hashWords(g.packedNode(int(uint32(e)) - 1))
+		h := HashWords(g.packedNode(int(uint32(e)) - 1))
 		s := int(h) & mask
 		for g.table[s] != 0 {
 			s = (s + 1) & mask
@@ -178,17 +179,9 @@ func (g *Graph) rehash() {
 	}
 }
 
-func equal(a, b []int64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// hashWords mixes the words with a multiply-xorshift finaliser per word.
-func hashWords(ws []int64) uint64 {
+// HashWords mixes the words with a multiply-xorshift finaliser per word;
+// every interning table of the engines uses it.
+func HashWords(ws []int64) uint64 {
 	h := uint64(0x9E3779B97F4A7C15)
 	for _, w := range ws {
 		h ^= uint64(w)

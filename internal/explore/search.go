@@ -50,7 +50,7 @@ func (s Search) Run() *Graph {
 	m.Initial(node[:w])
 	copy(node[w:], s.InitExtra)
 	g.lay.pack(packed, node)
-	g.intern(packed, hashWords(packed), -1, -1)
+	g.intern(packed, HashWords(packed), -1, -1)
 	if s.OnNode != nil && s.OnNode(g, 0) == Stop {
 		return g
 	}
@@ -120,7 +120,7 @@ func (b *batch) reset(stride int) {
 
 func (b *batch) add(node []int64, t int) {
 	b.words = append(b.words, node...)
-	b.hashes = append(b.hashes, hashWords(node))
+	b.hashes = append(b.hashes, HashWords(node))
 	b.trans = append(b.trans, t)
 }
 

@@ -17,7 +17,7 @@ func NewStore(m *runtime.Machine, extra, capHint int) *Graph {
 func (g *Graph) Intern(node []int64, parent, via int) (int, bool) {
 	p := make([]int64, g.stride)
 	g.lay.pack(p, node)
-	return g.intern(p, hashWords(p), parent, via)
+	return g.intern(p, HashWords(p), parent, via)
 }
 
 // Adjacency is the successor relation of a graph's expanded nodes in
@@ -51,7 +51,7 @@ func (g *Graph) Adjacency() *Adjacency {
 		for e := range m.Events {
 			for _, o := range m.Fire(src, e, &buf) {
 				g.lay.pack(packed, o.Next)
-				j, _ := g.find(packed, hashWords(packed))
+				j, _ := g.find(packed, HashWords(packed))
 				a.To = append(a.To, int32(j))
 				a.Via = append(a.Via, int32(o.Transition))
 			}

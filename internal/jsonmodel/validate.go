@@ -522,7 +522,7 @@ func (v *validator) variableValues(p string, x *jsonvalue.Value, vr *Variable, k
 	if vr.Min != nil && vr.Max != nil && *vr.Min > *vr.Max {
 		v.errorf(p, "min must be <= max")
 	} else if initOK && ((vr.Min != nil && vr.Init < *vr.Min) || (vr.Max != nil && vr.Init > *vr.Max)) {
-		v.errorf(p+".init", "init %d is outside the declared range %s", vr.Init, rangeText(vr.Min, vr.Max))
+		v.errorf(p+".init", "init %d is outside the declared range %s", vr.Init, RangeText(vr.Min, vr.Max))
 	}
 	if mo := x.Get("monotonic"); mo != nil {
 		if s, ok := v.str(p+".monotonic", mo, true); ok {
@@ -534,7 +534,8 @@ func (v *validator) variableValues(p string, x *jsonvalue.Value, vr *Variable, k
 	}
 }
 
-func rangeText(mn, mx *int64) string {
+// RangeText renders a declared range, an absent bound as -inf or +inf.
+func RangeText(mn, mx *int64) string {
 	lo, hi := "-inf", "+inf"
 	if mn != nil {
 		lo = fmt.Sprint(*mn)

@@ -194,7 +194,7 @@ func (e *env) a5BoundaryBlast() report.Check {
 		for _, x := range bc.Values {
 			probes++
 			if (v.Min != nil && x < *v.Min) || (v.Max != nil && x > *v.Max) {
-				f := finding("A5_OUT_OF_DOMAIN", report.Warning, fmt.Sprintf("Boundary value %d of %q lies outside its declared range %s", x, bc.Variable, bounds(v.Min, v.Max)))
+				f := finding("A5_OUT_OF_DOMAIN", report.Warning, fmt.Sprintf("Boundary value %d of %q lies outside its declared range %s", x, bc.Variable, jsonmodel.RangeText(v.Min, v.Max)))
 				f.Target = bc.Variable
 				f.Evidence = report.O("variable", bc.Variable, "value", x)
 				if v.Min != nil {

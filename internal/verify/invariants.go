@@ -107,7 +107,7 @@ func (e *env) runtimePredicate(inv *jsonmodel.Invariant) func(r []int64, initial
 		if !initial && !inScope(r) {
 			return "", false
 		}
-		return fmt.Sprintf("%q = %d outside %s", inv.Variable, x, bounds(inv.Min, inv.Max)), true
+		return fmt.Sprintf("%q = %d outside %s", inv.Variable, x, jsonmodel.RangeText(inv.Min, inv.Max)), true
 	}
 }
 
@@ -125,17 +125,6 @@ func (e *env) scope(w *jsonmodel.When) func(r []int64) bool {
 	return func(r []int64) bool {
 		return w.Guard.Eval(func(name string) int64 { return r[1+mc.VarIndex(name)] })
 	}
-}
-
-func bounds(mn, mx *int64) string {
-	lo, hi := "-inf", "+inf"
-	if mn != nil {
-		lo = fmt.Sprint(*mn)
-	}
-	if mx != nil {
-		hi = fmt.Sprint(*mx)
-	}
-	return "[" + lo + ", " + hi + "]"
 }
 
 // eventBeforeState searches (runtime, seen) for an entry into the state

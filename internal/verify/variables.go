@@ -57,7 +57,7 @@ func (e *env) setOutside(t *jsonmodel.Transition) []report.Finding {
 		if u.Op != "set" || v.Kind != jsonmodel.Integer || inRange(u.Value, v.Min, v.Max) {
 			continue
 		}
-		f := finding("S8_DOMAIN_SET_OUTSIDE", report.Error, fmt.Sprintf("Transition %d sets %q to %d, outside its declared range %s", t.Index, v.Name, u.Value, bounds(v.Min, v.Max)))
+		f := finding("S8_DOMAIN_SET_OUTSIDE", report.Error, fmt.Sprintf("Transition %d sets %q to %d, outside its declared range %s", t.Index, v.Name, u.Value, jsonmodel.RangeText(v.Min, v.Max)))
 		f.Target = v.Name
 		f.Evidence = report.O("variable", v.Name, "transition", t.Index, "update", ui, "value", u.Value)
 		if v.Min != nil {
