@@ -82,65 +82,22 @@ func ClosedSCCs(m *jsonmodel.Model) []SCC {
 	return out
 }
 
-// tarjan returns the component number of each node (iterative, so deep
-// graphs cannot overflow the stack).
+// tarjan numbers the components of a graph given as adjacency lists.
 func tarjan(n int, adj [][]int) []int {
-	index := make([]int, n)
-	low := make([]int, n)
-	comp := make([]int, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i], comp[i] = -1, -1
-	}
-	var stack []int
-	next, ncomp := 0, 0
-	type frame struct{ v, edge int }
-	for root := 0; root < n; root++ {
-		if index[root] >= 0 {
-			continue
+	off := make([]int, n+1)
+	var to []int32
+	for v := 0; v < n; v++ {
+		for _, w := range adj[v] {
+			to = append(to, int32(w))
 		}
-		call := []frame{{root, 0}}
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, root)
-		onStack[root] = true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			if f.edge < len(adj[f.v]) {
-				w := adj[f.v][f.edge]
-				f.edge++
-				if index[w] < 0 {
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					onStack[w] = true
-					call = append(call, frame{w, 0})
-				} else if onStack[w] {
-					low[f.v] = min(low[f.v], index[w])
-				}
-				continue
-			}
-			v := f.v
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				p := call[len(call)-1].v
-				low[p] = min(low[p], low[v])
-			}
-			if low[v] == index[v] {
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[w] = false
-					comp[w] = ncomp
-					if w == v {
-						break
-					}
-				}
-				ncomp++
-			}
-		}
+		off[v+1] = len(to)
 	}
-	return comp
+	comp := tarjanCSR(n, off, to, nil)
+	out := make([]int, n)
+	for i, c := range comp {
+		out[i] = int(c)
+	}
+	return out
 }
 
 // UnhandledPairs returns the (non-terminal state, event) pairs with no
