@@ -143,28 +143,13 @@ func WriteComposeText(w io.Writer, r *ComposeReport, st Style) error {
 		}
 		b.WriteString("\n")
 	}
-	var passed []string
-	for i := range r.Checks {
-		c := &r.Checks[i]
-		if len(c.Findings) == 0 {
-			passed = append(passed, c.ID+" "+c.Name)
-			continue
-		}
-		fmt.Fprintf(&b, "\n%s %s: %s\n", st.paint("1", c.ID), st.paint("1", c.Name), c.FullDetail())
-		for j := range c.Findings {
-			f := &c.Findings[j]
-			fmt.Fprintf(&b, "  %s %s: %s\n", st.severity(f), f.Code, f.Message)
-			writeCompositePath(&b, f)
-			writeCensus(&b, f)
-		}
-	}
-	if len(passed) > 0 {
-		fmt.Fprintf(&b, "\n%s %s\n", st.paint("32", "passed:"), strings.Join(passed, ", "))
-	}
-	b.WriteString("\nNext steps:\n")
-	for _, s := range r.NextSteps() {
-		fmt.Fprintf(&b, "  - %s\n", s)
-	}
+	passed := writeChecks(&b, r.Checks, st, func(f *Finding) {
+		fmt.Fprintf(&b, "  %s %s: %s\n", st.severity(f), f.Code, f.Message)
+		writeCompositePath(&b, f)
+		writeCensus(&b, f)
+	})
+	writePassed(&b, passed, st)
+	writeNextSteps(&b, r.NextSteps())
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -71,37 +71,51 @@ func WriteVerifyText(w io.Writer, name string, r *VerifyReport, st Style) error 
 	if r.Comparison != nil {
 		fmt.Fprintf(&b, "  compared with the BEFORE model %s\n", r.Comparison.Get("beforeModelHash"))
 	}
-	var passed []string
-	for i := range r.Checks {
-		c := &r.Checks[i]
-		if len(c.Findings) == 0 {
-			passed = append(passed, c.ID+" "+c.Name)
-			continue
-		}
-		fmt.Fprintf(&b, "\n%s %s: %s\n", st.paint("1", c.ID), st.paint("1", c.Name), c.FullDetail())
-		for j := range c.Findings {
-			writeFinding(&b, &c.Findings[j], st)
-		}
-	}
+	passed := writeChecks(&b, r.Checks, st, func(f *Finding) { writeFinding(&b, f, st) })
 	for i := range r.Findings {
 		b.WriteString("\n")
 		writeFinding(&b, &r.Findings[i], st)
 	}
-	if len(passed) > 0 {
-		fmt.Fprintf(&b, "\n%s %s\n", st.paint("32", "passed:"), strings.Join(passed, ", "))
-	}
+	writePassed(&b, passed, st)
 	if len(r.CoverageNotes) > 0 {
 		b.WriteString("\nCoverage notes:\n")
 		for _, n := range r.CoverageNotes {
 			fmt.Fprintf(&b, "  - %s\n", n)
 		}
 	}
-	b.WriteString("\nNext steps:\n")
-	for _, s := range r.NextSteps() {
-		fmt.Fprintf(&b, "  - %s\n", s)
-	}
+	writeNextSteps(&b, r.NextSteps())
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeChecks prints every check that has findings, each finding through
+// write, and returns the "ID Name" of the checks that passed.
+func writeChecks(b *strings.Builder, checks []Check, st Style, write func(*Finding)) (passed []string) {
+	for i := range checks {
+		c := &checks[i]
+		if len(c.Findings) == 0 {
+			passed = append(passed, c.ID+" "+c.Name)
+			continue
+		}
+		fmt.Fprintf(b, "\n%s %s: %s\n", st.paint("1", c.ID), st.paint("1", c.Name), c.FullDetail())
+		for j := range c.Findings {
+			write(&c.Findings[j])
+		}
+	}
+	return passed
+}
+
+func writePassed(b *strings.Builder, passed []string, st Style) {
+	if len(passed) > 0 {
+		fmt.Fprintf(b, "\n%s %s\n", st.paint("32", "passed:"), strings.Join(passed, ", "))
+	}
+}
+
+func writeNextSteps(b *strings.Builder, steps []string) {
+	b.WriteString("\nNext steps:\n")
+	for _, s := range steps {
+		fmt.Fprintf(b, "  - %s\n", s)
+	}
 }
 
 func writeFinding(b *strings.Builder, f *Finding, st Style) {
