@@ -18,6 +18,14 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 // run executes the CLI and returns the process exit code; it never panics
 // on user input.
 func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		// A panic is a bug in stateproof, never the user's fault: say so,
+		// with what to report, instead of a Go stack trace.
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "stateproof: internal error: %v\n(please report this with the command line and the input files)\n", p)
+			code = 2
+		}
+	}()
 	root := &cobra.Command{
 		Use:   "stateproof",
 		Short: "Verify state machines: explicit-state checks, with evidence",
