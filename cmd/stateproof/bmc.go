@@ -90,6 +90,9 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 	if err := f.out.resolve(); err != nil {
 		return usageError(stderr, "%v", err)
 	}
+	if f.out.format == "sarif" {
+		return usageError(stderr, "--format sarif is available for verify; bmc reports text or json")
+	}
 	given := 0
 	for _, s := range []bool{f.queryFile != "", f.check != "", cmd.Flags().Changed("bound")} {
 		if s {

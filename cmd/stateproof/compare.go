@@ -136,7 +136,7 @@ func (c *compareFlags) verifyAndEmit(out outputFlags, stdout, stderr io.Writer, 
 	if base != nil {
 		return emitBaseline(out, stdout, stderr, report.VerifySchema, c.baseline, base, rep.JSON())
 	}
-	return emitVerify(out, stdout, name, rep)
+	return emitVerify(out, stdout, name, rep, res)
 }
 
 // emitBaseline prints the diff of the current report against the baseline

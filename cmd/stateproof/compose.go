@@ -49,6 +49,9 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 			if err := out.resolve(); err != nil {
 				return fail("BAD_OPTION", err.Error())
 			}
+			if out.format == "sarif" {
+				return fail("BAD_OPTION", "--format sarif is available for verify; compose reports text or json")
+			}
 			if opts.MaxStates < 1 {
 				return fail("BAD_OPTION", "--max-states must be an integer >= 1")
 			}

@@ -232,3 +232,41 @@ func TestUsageErrors(t *testing.T) {
 		t.Errorf("gen unknown: exit %d, %q", code, stderr)
 	}
 }
+
+func TestSARIF(t *testing.T) {
+	out, _, code := runCLI(t, "verify", "../../examples/broken/invalid-typo.json", "--format", "sarif")
+	if code != 2 {
+		t.Errorf("exit %d: SARIF keeps the verdict's exit code", code)
+	}
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Level     string `json:"level"`
+				Message   struct{ Text string }
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine, StartColumn int }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if log.Version != "2.1.0" || len(log.Runs) != 1 || len(log.Runs[0].Results) == 0 {
+		t.Fatalf("log = %+v", log)
+	}
+	r := log.Runs[0].Results[0]
+	loc := r.Locations[0].PhysicalLocation
+	// `"gaurd"` stands on line 7 of the example.
+	if r.RuleID != "MODEL_INVALID" || r.Level != "error" || loc.Region.StartLine != 7 || !strings.HasSuffix(loc.ArtifactLocation.URI, "invalid-typo.json") {
+		t.Errorf("first result = %+v", r)
+	}
+	if _, stderr, code := runCLI(t, "compose", "a.json", "b.json", "--format", "sarif"); code != 2 || !strings.Contains(stderr, "sarif is available for verify") {
+		t.Errorf("compose --format sarif: exit %d, %q", code, stderr)
+	}
+}

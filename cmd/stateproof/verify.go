@@ -22,7 +22,7 @@ type outputFlags struct {
 }
 
 func (o *outputFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	c.Flags().StringVar(&o.format, "format", "text", "output format: text, json, or sarif (verify only)")
 	c.Flags().BoolVar(&o.json, "json", false, "shorthand for --format json")
 	c.Flags().StringVarP(&o.out, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	c.Flags().StringVar(&o.color, "color", "auto", "colour text output: auto, always or never (auto honours NO_COLOR)")
@@ -32,8 +32,8 @@ func (o *outputFlags) resolve() error {
 	if o.json {
 		o.format = "json"
 	}
-	if o.format != "text" && o.format != "json" {
-		return fmt.Errorf("--format must be text or json (got %q)", o.format)
+	if o.format != "text" && o.format != "json" && o.format != "sarif" {
+		return fmt.Errorf("--format must be text, json or sarif (got %q)", o.format)
 	}
 	return nil
 }
@@ -71,6 +71,9 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 			if err := out.resolve(); err != nil {
 				return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
 			}
+			if out.format == "sarif" && (cmd.Flags().Changed("hash-check") || cmpf.baseline != "") {
+				return refuse(out, stdout, stderr, "BAD_OPTION", "--format sarif reports findings; it cannot be combined with --hash-check or --baseline")
+			}
 			if opts.MaxStates < 1 || opts.MaxPermutationEvents < 1 {
 				return refuse(out, stdout, stderr, "BAD_OPTION", "--max-states and --max-permutation-events must be integers >= 1")
 			}
@@ -104,15 +107,20 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 	return cmd
 }
 
-func emitVerify(out outputFlags, stdout io.Writer, name string, rep *report.VerifyReport) error {
+func emitVerify(out outputFlags, stdout io.Writer, name string, rep *report.VerifyReport, res *jsonmodel.Result) error {
 	var buf bytes.Buffer
-	if out.format == "json" {
-		data, err := report.Indent(rep.JSON())
+	switch out.format {
+	case "json", "sarif":
+		doc := rep.JSON()
+		if out.format == "sarif" {
+			doc = report.SARIF(version, rep.Checks, rep.Findings, modelLocator(name, res.Raw, res.Model))
+		}
+		data, err := report.Indent(doc)
 		if err != nil {
 			return err
 		}
 		buf.Write(data)
-	} else {
+	default:
 		color, err := useColor(out.color, stdout)
 		if err != nil || out.out != "" {
 			color = false

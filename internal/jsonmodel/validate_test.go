@@ -212,3 +212,24 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestLocate(t *testing.T) {
+	src := "{\n  \"schemaVersion\": 1,\n  \"init\": \"A\",\n  \"states\": [{\"id\": \"A\"},\n    {\"id\": \"B\", \"termnal\": true}],\n  \"transitions\": []\n}"
+	res := decode(t, src)
+	cases := []struct {
+		path      string
+		line, col int
+		ok        bool
+	}{
+		{"states[1].termnal", 5, 28, true},
+		{"states[1]", 5, 5, true},
+		{"states[7].id", 4, 13, true}, // the deepest element that exists
+		{"nothing", 1, 1, false},
+	}
+	for _, c := range cases {
+		pos, ok := Locate(res.Raw, c.path)
+		if pos.Line != c.line || pos.Col != c.col || ok != c.ok {
+			t.Errorf("Locate(%q) = %d:%d %v, want %d:%d %v", c.path, pos.Line, pos.Col, ok, c.line, c.col, c.ok)
+		}
+	}
+}
