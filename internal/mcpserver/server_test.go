@@ -1,0 +1,93 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func connect(t *testing.T) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := New("test").Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (map[string]any, *mcp.CallToolResult) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	data, _ := json.Marshal(res.StructuredContent)
+	var out map[string]any
+	json.Unmarshal(data, &out)
+	return out, res
+}
+
+func TestToolsListed(t *testing.T) {
+	cs := connect(t)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+	}
+	if strings.Join(names, ",") != "bmc,compose,verify" {
+		t.Errorf("tools = %v", names)
+	}
+}
+
+func TestVerifyInlineAndByPath(t *testing.T) {
+	cs := connect(t)
+	model := map[string]any{
+		"schemaVersion": 1, "init": "A",
+		"states":      []any{map[string]any{"id": "A"}, map[string]any{"id": "B"}},
+		"transitions": []any{map[string]any{"from": "A", "event": "go", "to": "B"}},
+	}
+	out, _ := call(t, cs, "verify", map[string]any{"model": model})
+	if out["schema"] != "logicprobe/verify/v1" || out["verdict"] != "fail" || !strings.Contains(out["verdictReason"].(string), "S2_NO_TRANSITIONS") {
+		t.Errorf("inline verify = %v %v", out["verdict"], out["verdictReason"])
+	}
+	out, _ = call(t, cs, "verify", map[string]any{"path": "../../examples/order.json"})
+	if out["verdict"] != "pass_with_findings" {
+		t.Errorf("order.json verdict = %v", out["verdict"])
+	}
+	_, res := call(t, cs, "verify", map[string]any{})
+	if !res.IsError {
+		t.Error("a call without a model must be a tool error")
+	}
+}
+
+func TestBMCAndCompose(t *testing.T) {
+	cs := connect(t)
+	out, _ := call(t, cs, "bmc", map[string]any{"path": "../../examples/order.json", "query": `check reach <= 6: active("SHIPPED") && retry == 2;`, "shortest": true})
+	result, _ := out["result"].(map[string]any)
+	replay, _ := out["replay"].(map[string]any)
+	if result["outcome"] != "witness_found" || replay["ok"] != true {
+		t.Errorf("bmc = %v, replay %v", result["outcome"], replay["ok"])
+	}
+	_, res := call(t, cs, "bmc", map[string]any{"path": "../../examples/order.json", "query": `check reach <= 2: active("NOPE");`})
+	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "unknown_state") {
+		t.Errorf("bad query: %+v", res.Content)
+	}
+	out, _ = call(t, cs, "compose", map[string]any{"machines": []any{
+		map[string]any{"path": "../../examples/compose/handshake-client.json"},
+		map[string]any{"path": "../../examples/compose/handshake-server.json"}}, "rendezvous": []any{"req", "ack"}})
+	if out["schema"] != "logicprobe/compose/v1" || out["verdict"] != "fail" {
+		t.Errorf("compose = %v %v", out["schema"], out["verdict"])
+	}
+}
