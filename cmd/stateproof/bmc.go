@@ -30,6 +30,7 @@ type bmcFlags struct {
 	shortest     bool
 	noIncomplete bool
 	explain      string
+	skipped      []string // --bound: invariants not checked, and why
 }
 
 func newBMCCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -123,6 +124,11 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 	var queries []*query.Query
 	if f.bound > 0 {
 		queries, err = invariantQueries(m, sys, f.bound)
+		for _, inv := range m.Invariants {
+			if inv.Kind != jsonmodel.NeverStates && inv.Kind != jsonmodel.VarInRange {
+				f.skipped = append(f.skipped, fmt.Sprintf("invariant %q (%s) is not a state predicate; --bound checks never-states and var-in-range only (verify decides it)", inv.ID, inv.Kind))
+			}
+		}
 	} else {
 		queries, err = f.loadQuery(sys)
 	}
@@ -286,7 +292,11 @@ func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 			for i, r := range reports {
 				all[i] = r.JSON()
 			}
-			doc = map[string]any{"schema": bmc.Schema, "bound": f.bound, "checks": all, "exit_code": aggregateExit(reports)}
+			skipped := f.skipped
+			if skipped == nil {
+				skipped = []string{}
+			}
+			doc = map[string]any{"schema": bmc.Schema, "bound": f.bound, "checks": all, "skipped": skipped, "exit_code": aggregateExit(reports)}
 		}
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
@@ -302,6 +312,9 @@ func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 			if err := r.WriteText(&buf); err != nil {
 				return err
 			}
+		}
+		for _, s := range f.skipped {
+			fmt.Fprintf(&buf, "\nnote: %s\n", s)
 		}
 	}
 	if err := writeOutput(f.out.out, stdout, buf.Bytes()); err != nil {
