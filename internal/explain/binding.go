@@ -56,6 +56,16 @@ func (p *prover) encodeFact(f fact) (*z3.Term, error) {
 	case "proposition":
 		var name string
 		var step int
+		if _, err := fmt.Sscanf(fmt.Sprint(f["identity"]), "%s at frame %d", &name, &step); err == nil {
+			k := sys.VarIndex(name)
+			if k < 0 || step >= len(enc.Vars) || sys.Vars[k].Sort != sts.Bool {
+				return nil, nil
+			}
+			if f["holds"] == true {
+				return enc.Vars[step][k], nil
+			}
+			return ctx.Not(enc.Vars[step][k])
+		}
 		if _, err := fmt.Sscanf(fmt.Sprint(f["identity"]), "event %s at step %d", &name, &step); err != nil {
 			return nil, nil
 		}
@@ -179,7 +189,7 @@ func (p *prover) entailedBy(goal *z3.Term, row *rowAcc) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	for skip := len(p.members) - 1; skip >= 0; skip-- {
+	for skip := 0; skip < len(p.members); skip++ {
 		var ls []*z3.Term
 		var ids []string
 		for k, g := range p.members {
@@ -211,7 +221,7 @@ func (p *prover) entail(a *application) (bool, error) {
 			return false, nil
 		}
 		ids, err := p.entailedBy(sel, &p.caseRow)
-		a.items = ids
+		p.cite(a, ids)
 		return ids != nil, err
 	case "preceding_value_entailment":
 		pub := fact{"kind": "variable_comparison", "variable": a.conclusion["variable"], "frame": a.conclusion["frame"], "operator": "==", "value": a.conclusion["value"]}
@@ -220,10 +230,35 @@ func (p *prover) entail(a *application) (bool, error) {
 			return false, err
 		}
 		ids, err := p.entailedBy(goal, &p.carry)
-		a.items = ids
+		p.cite(a, ids)
 		return ids != nil, err
 	}
 	return false, nil
+}
+
+// cite records the members a solver step used. Their input nodes (node k
+// is member k's input) become premises too, so the dependency cone of the
+// root reaches every member the step rests on.
+func (p *prover) cite(a *application, ids []string) {
+	a.items = ids
+	in := map[string]bool{}
+	for _, id := range ids {
+		in[id] = true
+	}
+	for k, g := range p.members {
+		if in[g.ID] && !containsInt(a.premises, k) {
+			a.premises = append(a.premises, k)
+		}
+	}
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 // selector finds the case selector a transition_case fact names.

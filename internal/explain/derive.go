@@ -191,6 +191,13 @@ func (d *deriver) transitionAssignment() []application {
 		if _, cond := tc["condition"]; cond {
 			continue
 		}
+		if _, lit := tc["operand"]; lit && tc["operation"] == "set" {
+			// Setting a literal does not read the value before the step.
+			out = append(out, application{rule: "transition_assignment", premises: []int{t}, conclusion: fact{
+				"kind": "arithmetic_expression", "variable": tc["variable"], "frame": tc["target_frame"], "operation": "set",
+				"operands": []any{map[string]any{"value": tc["operand"]}}}})
+			continue
+		}
 		for _, e := range d.of("variable_equality") {
 			eq := d.f(e)
 			if eq["state_slot"] != nil || eq["variable"] != tc["variable"] || fmt.Sprint(eq["frame"]) != fmt.Sprint(tc["frame"]) {

@@ -147,11 +147,11 @@ func (s *sources) condFact(e expr.Expr, f int) fact {
 			return fact{"kind": "proposition", "identity": fmt.Sprintf("event %s at step %d", arg, f), "holds": holds}
 		}
 		if v := s.varRef(n); v != "" && s.isBool(v) {
-			return fact{"kind": "variable_comparison", "variable": v, "frame": f, "operator": "==", "value": holds}
+			return boolProp(v, f, holds)
 		}
 	case *expr.Ident:
 		if v := s.varRef(n); v != "" && s.isBool(v) {
-			return fact{"kind": "variable_comparison", "variable": v, "frame": f, "operator": "==", "value": holds}
+			return boolProp(v, f, holds)
 		}
 	case *expr.Binary:
 		if !holds || !n.Op.IsComparison() {
@@ -172,6 +172,13 @@ func (s *sources) condFact(e expr.Expr, f int) fact {
 		return fact{"kind": "variable_comparison", "variable": v, "frame": f, "operator": op.String(), "value": lit}
 	}
 	return structural()
+}
+
+// boolProp publishes a bare boolean variable (or its negation) as a
+// proposition about one variable at one frame (Decision: the proposition
+// kind covers boolean literals; `v == true` stays a comparison).
+func boolProp(v string, f int, holds bool) fact {
+	return fact{"kind": "proposition", "identity": fmt.Sprintf("%s at frame %d", v, f), "holds": holds}
 }
 
 // definednessFact reads a definedness group whose condition has exactly
@@ -296,6 +303,9 @@ func caseSentence(f fact) string {
 	}
 	if c, ok := f["condition"]; ok {
 		return fmt.Sprintf("if %v, %s", c, what)
+	}
+	if c, ok := f["case"]; ok {
+		return fmt.Sprintf("step %v takes case %v, so %s", f["frame"], c, what)
 	}
 	return what
 }

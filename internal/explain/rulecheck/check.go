@@ -171,6 +171,11 @@ func varOperand(name string, frame int) map[string]any {
 }
 
 func assignment(ps []*fact) (map[string]any, error) {
+	if len(ps) == 1 && ps[0].kind == "transition_case" && !ps[0].hasCondition && ps[0].operation == "set" && ps[0].operand != nil && ps[0].targetFrame == ps[0].frame+1 {
+		t := ps[0]
+		return map[string]any{"kind": "arithmetic_expression", "variable": t.variable, "frame": t.targetFrame, "operation": "set",
+			"operands": []any{map[string]any{"value": t.operand.out()}}}, nil
+	}
 	if len(ps) != 2 || ps[0].kind != "transition_case" || ps[1].kind != "variable_equality" {
 		return nil, fmt.Errorf("transition_assignment needs a transition_case and a variable_equality")
 	}
