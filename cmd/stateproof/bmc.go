@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"stateproof/internal/bmc"
+	"stateproof/internal/explain"
 	"stateproof/internal/expr"
 	"stateproof/internal/jsonmodel"
 	"stateproof/internal/query"
@@ -54,7 +55,8 @@ response horizon), 4 replay mismatch (result untrusted).`,
 		Example: `  stateproof bmc examples/order.json -q examples/queries/order-paid.fbmcq
   stateproof bmc examples/order.json --check 'check reach <= 6: active("SHIPPED") && retry == 2;' --json
   stateproof bmc examples/retry.json --bound 20
-  stateproof bmc -i examples/order.json -q q.fbmcq --shortest`,
+  stateproof bmc -i examples/order.json -q q.fbmcq --shortest
+  stateproof bmc examples/order.json -q examples/queries/order-impossible.fbmcq --explain proof`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -113,8 +115,6 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		return usageError(stderr, "--max-bound must be an integer >= 1")
 	case f.explain != "none" && f.explain != "formal" && f.explain != "proof":
 		return usageError(stderr, "--explain must be none, formal or proof (got %q)", f.explain)
-	case f.explain != "none":
-		return usageError(stderr, "--explain %s is not available yet: infeasibility explanations are tracked in their own issue", f.explain)
 	}
 	m, sys, err := loadSystem(f.model)
 	if err != nil {
@@ -189,7 +189,8 @@ func checkOne(m *jsonmodel.Model, sys *sts.System, q *query.Query, f *bmcFlags) 
 		return nil, err
 	}
 	defer ctx.Close()
-	res, err := bmc.Solve(ctx, sys, q, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete})
+	res, err := bmc.Solve(ctx, sys, q, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
+		Explain: f.explain, Explainer: explain.Explain})
 	if err != nil {
 		return nil, err
 	}

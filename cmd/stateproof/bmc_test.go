@@ -123,7 +123,7 @@ func TestBMCInputErrors(t *testing.T) {
 		{[]string{"bmc", "../../examples/order.json", "--bound", "0"}, "--bound must be an integer >= 1"},
 		{[]string{"bmc", "../../examples/order.json", "--check", "check reach <= 9: true;", "--max-bound", "5"}, "query_shape"},
 		{[]string{"bmc", "../../examples/broken/invalid-typo.json", "--bound", "3"}, "not a valid model"},
-		{[]string{"bmc", "../../examples/order.json", "--check", "check reach <= 2: true;", "--explain", "proof"}, "not available yet"},
+		{[]string{"bmc", "../../examples/order.json", "--check", "check reach <= 2: true;", "--explain", "why"}, "--explain must be none, formal or proof"},
 		{[]string{"bmc", "../../examples/order.json", "--check", "check reach <= 2: sin(retry) > 0;"}, "unsupported"},
 	}
 	for _, c := range cases {
@@ -131,5 +131,42 @@ func TestBMCInputErrors(t *testing.T) {
 		if code != 2 || out != "" || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, stderr, c.want)
 		}
+	}
+}
+
+// TestBMCExplainCLI: issue 7's two-line query through the command, both
+// flag spellings, and a feasible scenario that needs no explanation.
+func TestBMCExplainCLI(t *testing.T) {
+	q := writeTemp(t, "two.fbmcq", "assume at 1: var(\"retry\") == 1;\nassume at 1: var(\"retry\") == 2;\ncheck reach <= 1: true;\n")
+	for _, flag := range []string{"--explain", "--explain-infeasibility"} {
+		doc, code := bmcJSON(t, "../../examples/order.json", "-q", q, flag, "proof")
+		if code != 3 {
+			t.Fatalf("%s: exit %d, want 3", flag, code)
+		}
+		ex, _ := field(doc, "result", "feasibility", "explanation").(map[string]any)
+		if ex == nil || ex["classification"] != "assumptions_self_conflict" || ex["achieved_mode"] != "proof" || ex["status"] != "complete" {
+			t.Fatalf("%s: explanation %v", flag, ex)
+		}
+		if got := field(doc, "result", "feasibility", "refinement_status"); got != "complete" {
+			t.Errorf("%s: refinement_status %v", flag, got)
+		}
+		if field(doc, "result", "feasibility", "refinement_reason") != ex["reason"] {
+			t.Errorf("%s: refinement_reason differs from explanation.reason", flag)
+		}
+	}
+	out, _, _ := runCLI(t, "bmc", "../../examples/order.json", "-q", q, "--explain", "proof")
+	for _, want := range []string{"COMPLETE VERIFIED DOMAIN PROOF", "Classification: assumptions_self_conflict", "Core size: 2",
+		"Reduction: subset_minimal", "Subset minimality: proven", "two.fbmcq:1:1", "two.fbmcq:2:1", "3. These cannot hold together"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+	doc, _ := bmcJSON(t, "../../examples/order.json", "--check", "check reach <= 2: true;", "--explain", "formal")
+	if field(doc, "result", "feasibility", "explanation") != nil || field(doc, "result", "feasibility", "refinement_status") != "not_needed" {
+		t.Errorf("feasible scenario: %v", field(doc, "result", "feasibility"))
+	}
+	doc, _ = bmcJSON(t, "../../examples/order.json", "--check", "check reach <= 2: true;")
+	if field(doc, "result", "feasibility", "refinement_status") != "not_requested" {
+		t.Errorf("no --explain: %v", field(doc, "result", "feasibility", "refinement_status"))
 	}
 }

@@ -189,14 +189,15 @@ func (p *problem) assumeGroups(n int) error {
 }
 
 func (p *problem) spanSrc(sp expr.Span) sts.Source {
-	return sts.Source{File: p.q.File, Line: sp.Start.Line, Col: sp.Start.Col, Excerpt: excerpt(p.q.Text, sp)}
+	return sts.Source{File: p.q.File, Line: sp.Start.Line, Col: sp.Start.Col, EndLine: sp.End.Line, EndCol: sp.End.Col, Excerpt: excerpt(p.q.Text, sp)}
 }
 
 func (p *problem) exprSrc(e expr.Expr) sts.Source { return p.spanSrc(e.Span()) }
 
 func (p *problem) clauseSrc(in *query.Init) sts.Source {
 	if in == nil {
-		return sts.Source{Path: "cold start (no init clause)"}
+		// A cold start begins in the model's declared initial state.
+		return sts.Source{File: p.sys.Name, Path: "init", Excerpt: fmt.Sprintf("%q", p.sys.LocationName(p.sys.Start))}
 	}
 	return p.spanSrc(in.Span)
 }

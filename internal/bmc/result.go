@@ -39,7 +39,6 @@ type Report struct {
 	Query                string // canonical query text
 	Result               *Result
 	Replay               *trace.Replay // nil without a model
-	Explanation          any           // nil unless requested and built
 }
 
 // ExitCode of the report.
@@ -105,6 +104,7 @@ func (rep *Report) JSON() map[string]any {
 		diags = []string{}
 	}
 	hasTail := r.Trace != nil && r.Trace.Role == "incomplete_suffix"
+	refStatus, refReason, refChecks, expl := r.refinementJSON()
 	for k, v := range map[string]any{
 		"node": "bmc_solve_result", "kind": r.Kind.String(), "polarity": r.Polarity.String(),
 		"status": r.Status, "reason": nullable(r.Reason), "elapsed_ms": r.ElapsedMS, "timeout_ms": timeout,
@@ -117,8 +117,8 @@ func (rep *Report) JSON() map[string]any {
 			"kernel": stageJSON(r.Feasibility.Kernel), "initialization": stageJSON(r.Feasibility.Initialization),
 			"assumptions": stageJSON(r.Feasibility.Assumptions), "infeasible_stage": nullable(r.Feasibility.InfeasibleStage),
 			"localization_status": r.Feasibility.LocalizationStatus,
-			"refinement_status":   "not_requested", "refinement_reason": nil, "refinement_checks": []any{},
-			"explanation": rep.Explanation,
+			"refinement_status":   refStatus, "refinement_reason": refReason, "refinement_checks": refChecks,
+			"explanation": expl,
 		},
 	} {
 		res[k] = v

@@ -21,6 +21,13 @@ type Options struct {
 	Shortest bool
 	// NoIncompleteCheck disables the response tail check.
 	NoIncompleteCheck bool
+	// Explain is the requested explanation depth of an infeasible
+	// scenario (bmc.md §12): "" or "none", "formal", "proof".
+	Explain string
+	// Explainer builds the explanation; bmc calls it only when the scenario
+	// is infeasible and Explain asks for one. It is a hook rather than an
+	// import so that the explainer may build on this package.
+	Explainer Explainer
 }
 
 // Stage is the feasibility record of one stage (bmc.md §6.2).
@@ -68,6 +75,10 @@ type Result struct {
 	// Symbols is the number of trace symbols at the solved bound
 	// (equation 5 of seed 002).
 	Symbols int
+
+	// Refinement is the explanation ledger (bmc.md §12.8); nil when no
+	// explanation was requested.
+	Refinement *Refinement
 
 	// Trace is the decoded model, if any: the primary witness or
 	// counterexample, or the incomplete suffix of a response.
@@ -166,6 +177,11 @@ func Solve(ctx *z3.Context, sys *sts.System, q *query.Query, opts Options) (*Res
 		}
 		if done {
 			break
+		}
+	}
+	if opts.Explain != "" && opts.Explain != "none" {
+		if err := s.explain(r, opts); err != nil {
+			return nil, err
 		}
 	}
 	r.TotalElapsedMS = ms(time.Since(start))

@@ -73,8 +73,10 @@ func (rep *Report) WriteText(w io.Writer) error {
 			}
 		}
 	}
-	if text, ok := rep.Explanation.(interface{ Text() string }); ok {
-		b.WriteString("\n" + text.Text())
+	if ref := r.Refinement; ref != nil && ref.Explanation != nil {
+		b.WriteString("\n" + ref.Explanation.Text())
+	} else if ref != nil && ref.Reason != "" {
+		fmt.Fprintf(&b, "\nexplanation: %s (%s)\n", ref.Status, ref.Reason)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

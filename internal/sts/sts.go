@@ -36,9 +36,12 @@ func (s Sort) String() string {
 // Source points at the text a piece of the system came from.
 type Source struct {
 	File      string
-	Line, Col int    // 1-based; 0 when unknown
-	Path      string // JSON path or model path of the element, e.g. "transitions[2].guard"
-	Excerpt   string // the exact text, when the front end has it
+	Line, Col int // 1-based; 0 when unknown
+	// EndLine and EndCol end the span (1-based, end-exclusive) when the
+	// front end knows it; 0 otherwise. Explanations quote the exact span.
+	EndLine, EndCol int
+	Path            string // JSON path or model path of the element, e.g. "transitions[2].guard"
+	Excerpt         string // the exact text, when the front end has it
 }
 
 func (s Source) String() string {

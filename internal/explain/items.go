@@ -1,0 +1,146 @@
+package explain
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"stateproof/internal/smt"
+)
+
+// Core is the published core object (§12.3).
+type Core struct {
+	Scope, FormulaSummary       string
+	Reduction, SubsetMinimality string
+	Items                       []Item
+}
+
+// Item is one core member with its location, exact excerpt and fact
+// (§12.4).
+type Item struct {
+	Group               *smt.Group
+	ID, Stage, Category string
+	Role                string
+	SourceKind, Path    string // path "" is null (generated)
+	Line, Col           int    // 0: unknown
+	EndLine, EndCol     int
+	Summary             string
+	Excerpt             *string // nil when the span cannot be sliced
+	ExcerptTruncated    *bool
+	Fact                fact
+	HumanText           string
+	Editable            bool
+	Frames, Steps       []int
+	JSONPath            string // the model element, for JSON sources
+}
+
+const maxExcerpt = 4096
+
+func publishCore(cl classified, c *coreResult, src *sources) *Core {
+	out := &Core{Scope: c.scope, Reduction: c.reduction, SubsetMinimality: "not_proven"}
+	if c.reduction == "subset_minimal" {
+		out.SubsetMinimality = "proven"
+	}
+	var ids []string
+	for _, g := range c.members {
+		out.Items = append(out.Items, src.item(g))
+		ids = append(ids, g.ID)
+	}
+	out.FormulaSummary = fmt.Sprintf("UNSAT(%s)", strings.Join(ids, " ∧ "))
+	_ = cl
+	return out
+}
+
+var digits = regexp.MustCompile(`\.\d{4}`)
+
+// category is the stable id without its numbers and names (Decision), with
+// definedness groups as definedness.<parent category> (§12.1).
+func category(id string) string {
+	c := digits.ReplaceAllString(id, "")
+	if strings.HasPrefix(c, "initial.variable.") {
+		rest := strings.TrimPrefix(c, "initial.variable.")
+		c = "initial.variable"
+		if strings.HasSuffix(rest, ".definedness") {
+			c += ".definedness"
+		}
+	}
+	if strings.HasSuffix(c, ".definedness") {
+		c = "definedness." + strings.TrimSuffix(c, ".definedness")
+	}
+	return c
+}
+
+func (s *sources) item(g *smt.Group) Item {
+	it := Item{Group: g, ID: g.ID, Stage: g.Stage.String(), Category: category(g.ID), Role: g.Role, Fact: s.factOf(g)}
+	it.HumanText = sentence(it.Fact)
+	switch {
+	case g.Role == "domain_rule" || g.Role == "transition_rule":
+		// Domain groups and whole step relations are generated (§12.1).
+		it.SourceKind = "generated"
+	case strings.HasPrefix(g.ID, "assumption.") || strings.HasPrefix(g.ID, "initial.where") || (g.ID == "initial.target" && s.q.Init != nil):
+		it.SourceKind, it.Path = "fbmcq", g.Src.File
+	default:
+		it.SourceKind, it.Path, it.JSONPath = "json", g.Src.File, g.Src.Path
+	}
+	if it.SourceKind != "generated" {
+		it.Editable = true
+		it.Line, it.Col, it.EndLine, it.EndCol = g.Src.Line, g.Src.Col, g.Src.EndLine, g.Src.EndCol
+		if g.Src.Excerpt != "" {
+			ex, cut := truncate(g.Src.Excerpt)
+			it.Excerpt, it.ExcerptTruncated = &ex, &cut
+		}
+	}
+	it.Summary = s.summary(g)
+	if strings.HasPrefix(g.ID, "transition.") || strings.Contains(g.ID, ".event.") || strings.Contains(g.ID, ".cardinality.") {
+		it.Steps = []int{g.Frame}
+		it.Frames = []int{g.Frame, g.Frame + 1}
+	} else {
+		it.Frames = []int{g.Frame}
+	}
+	return it
+}
+
+func truncate(s string) (string, bool) {
+	if utf8.RuneCountInString(s) <= maxExcerpt {
+		return s, false
+	}
+	return string([]rune(s)[:maxExcerpt]), true
+}
+
+func (s *sources) summary(g *smt.Group) string {
+	switch {
+	case g.Role == "domain_rule":
+		return fmt.Sprintf("the state at frame %d is a declared state", g.Frame)
+	case g.Role == "transition_rule":
+		return fmt.Sprintf("step %d follows exactly one case of the transition relation", g.Frame)
+	case strings.Contains(g.ID, ".definedness."):
+		return fmt.Sprintf("the condition of %s is defined at frame %d", strings.Split(g.ID, ".definedness.")[0], g.Frame)
+	case strings.Contains(g.ID, ".event."):
+		return fmt.Sprintf("an event requirement at step %d", g.Frame)
+	case strings.Contains(g.ID, ".cardinality."):
+		return fmt.Sprintf("at most one event of a pool at step %d", g.Frame)
+	case g.ID == "initial.target":
+		return "the initial state"
+	case strings.HasPrefix(g.ID, "initial.variable."):
+		return "the initial value of " + strings.TrimPrefix(g.ID, "initial.variable.")
+	case strings.HasPrefix(g.ID, "initial.where"):
+		return "the init clause's where condition"
+	}
+	return fmt.Sprintf("an assumption at frame %d", g.Frame)
+}
+
+// location renders file:line:col (or file path for JSON elements).
+func (it *Item) location() string {
+	switch {
+	case it.SourceKind == "generated":
+		return "generated"
+	case it.Line > 0 && it.JSONPath != "":
+		return fmt.Sprintf("%s:%d:%d (%s)", it.Path, it.Line, it.Col, it.JSONPath)
+	case it.Line > 0:
+		return fmt.Sprintf("%s:%d:%d", it.Path, it.Line, it.Col)
+	case it.JSONPath != "":
+		return fmt.Sprintf("%s (%s)", it.Path, it.JSONPath)
+	}
+	return it.Path
+}
