@@ -17,7 +17,7 @@ type classified struct {
 // component-alone probe and then the domain-plus-component probe pick the
 // member, and the first UNSAT decides, so exactly one value applies. An
 // undecided probe (or an unlocalised stage) falls back to the whole stage.
-func classify(stage, localization string, ag aggregates, io *solverIO, led *ledger) (classified, error) {
+func classify(stage string, ag aggregates, io *solverIO, led *ledger) (classified, error) {
 	switch stage {
 	case "kernel":
 		return classified{"kernel_conflict", "kernel", concat(ag.domain, ag.transition)}, nil
@@ -28,7 +28,6 @@ func classify(stage, localization string, ag aggregates, io *solverIO, led *ledg
 	}
 	// The stage was not localised (unknown/timeout): only the full
 	// scenario is known UNSAT.
-	_ = localization
 	return classified{"", "assumptions_stage_fallback", concat(ag.domain, ag.transition, ag.initial, ag.environment)}, nil
 }
 

@@ -70,7 +70,7 @@ func TestClassificationDecisions(t *testing.T) {
 		{"initialization", []string{""}, "", "initialization_stage_fallback"},
 	}
 	for _, c := range cases {
-		cl, err := classify(c.stage, "complete", ag, script(c.answers...), &ledger{})
+		cl, err := classify(c.stage, ag, script(c.answers...), &ledger{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -74,7 +74,7 @@ func explainWith(req *bmc.ExplainRequest, io *solverIO) (*bmc.Refinement, error)
 	led := &ledger{}
 	ex := &Explanation{RequestedMode: req.Mode, AchievedMode: "none"}
 	ag := aggregate(req.Enc.Groups)
-	cl, err := classify(req.Feasibility.InfeasibleStage, req.Feasibility.LocalizationStatus, ag, io, led)
+	cl, err := classify(req.Feasibility.InfeasibleStage, ag, io, led)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func explainWith(req *bmc.ExplainRequest, io *solverIO) (*bmc.Refinement, error)
 		}
 	} else {
 		ex.AchievedMode = "formal"
-		ex.Core = publishCore(cl, core, src)
+		ex.Core = publishCore(core, src)
 		if err := finish(req, ex, core, io, led, src); err != nil {
 			return nil, err
 		}

@@ -101,7 +101,7 @@ func TestTwoMembersOneFactRefused(t *testing.T) {
 		members = append(members, groupByID(req, id))
 	}
 	c := &coreResult{scope: "assumptions_component", members: members, reduction: "subset_minimal"}
-	core := publishCore(classified{}, c, src)
+	core := publishCore(c, src)
 	pr, reason, err := buildProof(req, core, c, io, &ledger{}, src)
 	if err != nil {
 		t.Fatal(err)

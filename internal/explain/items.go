@@ -37,7 +37,7 @@ type Item struct {
 
 const maxExcerpt = 4096
 
-func publishCore(cl classified, c *coreResult, src *sources) *Core {
+func publishCore(c *coreResult, src *sources) *Core {
 	out := &Core{Scope: c.scope, Reduction: c.reduction, SubsetMinimality: "not_proven"}
 	if c.reduction == "subset_minimal" {
 		out.SubsetMinimality = "proven"
@@ -48,7 +48,6 @@ func publishCore(cl classified, c *coreResult, src *sources) *Core {
 		ids = append(ids, g.ID)
 	}
 	out.FormulaSummary = fmt.Sprintf("UNSAT(%s)", strings.Join(ids, " ∧ "))
-	_ = cl
 	return out
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"stateproof/internal/bmc"
 	"stateproof/internal/compose"
+	"stateproof/internal/explain"
 	"stateproof/internal/jsonmodel"
 	"stateproof/internal/query"
 	"stateproof/internal/report"
@@ -45,6 +46,7 @@ type BMCInput struct {
 	Query     string `json:"query" jsonschema:"an FBMCQ query, e.g. check reach <= 6: active(\"SHIPPED\");"`
 	TimeoutMS int    `json:"timeoutMs,omitempty" jsonschema:"total solver budget in milliseconds"`
 	Shortest  bool   `json:"shortest,omitempty" jsonschema:"return a shortest witness or counterexample"`
+	Explain   string `json:"explain,omitempty" jsonschema:"for an infeasible scenario: none (default), formal or proof"`
 }
 
 // Report is a tool's structured result: the report contract as JSON.
@@ -166,7 +168,14 @@ func bmcTool(_ context.Context, _ *mcp.CallToolRequest, in BMCInput) (*mcp.CallT
 		return nil, nil, err
 	}
 	defer ctx.Close()
-	r, err := bmc.Solve(ctx, sys, q, bmc.Options{TimeoutMS: in.TimeoutMS, Shortest: in.Shortest})
+	mode := in.Explain
+	if mode == "" {
+		mode = "none"
+	}
+	if mode != "none" && mode != "formal" && mode != "proof" {
+		return nil, nil, fmt.Errorf("explain must be none, formal or proof (got %q)", mode)
+	}
+	r, err := bmc.Solve(ctx, sys, q, bmc.Options{TimeoutMS: in.TimeoutMS, Shortest: in.Shortest, Explain: mode, Explainer: explain.Explain})
 	if err != nil {
 		return nil, nil, err
 	}

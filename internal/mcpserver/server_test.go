@@ -84,6 +84,13 @@ func TestBMCAndCompose(t *testing.T) {
 	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "unknown_state") {
 		t.Errorf("bad query: %+v", res.Content)
 	}
+	out, _ = call(t, cs, "bmc", map[string]any{"path": "../../examples/order.json", "explain": "proof",
+		"query": "assume at 2: retry == 1;\nassume at 2: retry == 2;\ncheck reach <= 3: active(\"DONE\");"})
+	if field := out["result"].(map[string]any)["feasibility"].(map[string]any)["explanation"]; field == nil {
+		t.Errorf("explanation missing: %v", out["result"])
+	} else if cl := field.(map[string]any)["classification"]; cl != "assumptions_self_conflict" {
+		t.Errorf("classification = %v", cl)
+	}
 	out, _ = call(t, cs, "compose", map[string]any{"machines": []any{
 		map[string]any{"path": "../../examples/compose/handshake-client.json"},
 		map[string]any{"path": "../../examples/compose/handshake-server.json"}}, "rendezvous": []any{"req", "ack"}})
