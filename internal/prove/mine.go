@@ -42,7 +42,9 @@ func mineFacts(c *checker) (*facts, error) {
 	for v := range seen {
 		fx.consts = append(fx.consts, v)
 	}
-	sort.Slice(fx.consts, func(i, j int) bool { return abs(fx.consts[i]) < abs(fx.consts[j]) || abs(fx.consts[i]) == abs(fx.consts[j]) && fx.consts[i] < fx.consts[j] })
+	sort.Slice(fx.consts, func(i, j int) bool {
+		return abs(fx.consts[i]) < abs(fx.consts[j]) || abs(fx.consts[i]) == abs(fx.consts[j]) && fx.consts[i] < fx.consts[j]
+	})
 	if len(fx.consts) > maxConsts {
 		fx.consts = fx.consts[:maxConsts]
 	}

@@ -11,10 +11,10 @@ import (
 // Property is one RSC to prove: a formula over a node's variables (false
 // for a node that must be unreachable).
 type Property struct {
-	ID     string
-	Node   int
+	ID      string
+	Node    int
 	Formula expr.Expr
-	Source string // where it came from: an invariant, an .rsc line, a query clause
+	Source  string // where it came from: an invariant, an .rsc line, a query clause
 }
 
 // Problem is a graph with its properties. Confirm, when set, re-finds a
