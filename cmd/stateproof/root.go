@@ -30,7 +30,7 @@ cap says "not decided", never "pass".`,
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newVerifyCmd(stdout, stderr), newComposeCmd(stdout, stderr), newBMCCmd(stdout, stderr), newGenCmd(stdout))
+	root.AddCommand(newVerifyCmd(stdout, stderr), newComposeCmd(stdout, stderr), newBMCCmd(stdout, stderr), newProveCmd(stdout, stderr), newGenCmd(stdout))
 	err := root.Execute()
 	var ee *exitError
 	switch {
