@@ -114,7 +114,10 @@ func bin(op expr.Op, x, y expr.Expr) expr.Expr {
 // per self-loop.
 type facts struct {
 	consts []int64
-	init   []map[int]int64   // per node: local var -> initial value
+	// init maps a global variable to its value at every start that fixes
+	// it. JSON nodes share the variables, so a JSON start's values apply
+	// as candidates everywhere (Houdini drops them where they fail).
+	init   map[int]int64
 	deltas [][]map[int]int64 // per node: per self-loop: local var -> increment
 }
 
@@ -152,7 +155,7 @@ func nodeCandidates(g *Graph, n int, fx *facts) []expr.Expr {
 		}
 		ints = append(ints, j)
 		cs := append([]int64(nil), fx.consts...)
-		if v, ok := fx.init[n][j]; ok {
+		if v, ok := fx.init[k]; ok {
 			cs = append(cs, v)
 		}
 		for _, c := range uniq(cs) {
@@ -165,12 +168,12 @@ func nodeCandidates(g *Graph, n int, fx *facts) []expr.Expr {
 			i, j := ints[a], ints[b]
 			x, y := ident(node.Names[i]), ident(node.Names[j])
 			out = append(out, bin(expr.Le, x, y), bin(expr.Ge, x, y), bin(expr.Eq, x, y))
-			vi, oki := fx.init[n][i]
-			vj, okj := fx.init[n][j]
+			vi, oki := fx.init[node.Vars[i]]
+			vj, okj := fx.init[node.Vars[j]]
 			if oki && okj && vi != vj {
 				out = append(out, bin(expr.Eq, bin(expr.Sub, x, y), lit(vi-vj)))
 			}
-			out = append(out, ratioCandidates(fx, n, i, j, x, y)...)
+			out = append(out, ratioCandidates(fx, n, node.Vars[i], node.Vars[j], i, j, x, y)...)
 		}
 	}
 	return out
@@ -179,9 +182,9 @@ func nodeCandidates(g *Graph, n int, fx *facts) []expr.Expr {
 // ratioCandidates: a self-loop adding a to x and b to y keeps b·x − a·y
 // constant; its value is the initial one (a Karr-style affine equality
 // guessed from one loop, validated by Houdini like every candidate).
-func ratioCandidates(fx *facts, n, i, j int, x, y expr.Expr) []expr.Expr {
-	vi, oki := fx.init[n][i]
-	vj, okj := fx.init[n][j]
+func ratioCandidates(fx *facts, n, gi, gj, i, j int, x, y expr.Expr) []expr.Expr {
+	vi, oki := fx.init[gi]
+	vj, okj := fx.init[gj]
 	if !oki || !okj {
 		return nil
 	}

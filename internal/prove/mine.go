@@ -17,7 +17,7 @@ const maxConsts = 24
 // fact only if the solver shows no other value is possible.
 func mineFacts(c *checker) (*facts, error) {
 	g := c.g
-	fx := &facts{init: make([]map[int]int64, len(g.Nodes)), deltas: make([][]map[int]int64, len(g.Nodes))}
+	fx := &facts{deltas: make([][]map[int]int64, len(g.Nodes))}
 	seen := map[int64]bool{0: true, 1: true}
 	add := func(v int64) { seen[v], seen[v-1], seen[v+1] = true, true, true }
 	for _, s := range g.Starts {
@@ -48,11 +48,9 @@ func mineFacts(c *checker) (*facts, error) {
 	if len(fx.consts) > maxConsts {
 		fx.consts = fx.consts[:maxConsts]
 	}
-	for n := range g.Nodes {
-		fx.init[n] = map[int]int64{}
-	}
-	for si, s := range g.Starts {
-		if err := mineInit(c, si, fx.init[s.Node]); err != nil {
+	fx.init = map[int]int64{}
+	for si := range g.Starts {
+		if err := mineInit(c, si, fx.init); err != nil {
 			return nil, err
 		}
 	}
@@ -108,18 +106,18 @@ func mineInit(c *checker, si int, into map[int]int64) error {
 		return err
 	}
 	node := &c.g.Nodes[c.g.Starts[si].Node]
-	for j, k := range node.Vars {
+	for _, k := range node.Vars {
 		if c.g.Vars[k].Sort != sts.Int {
 			continue
 		}
 		if v, ok, err := fixedValue(c, rel, post[k]); err != nil {
 			return err
 		} else if ok {
-			if old, dup := into[j]; dup && old != v {
-				delete(into, j) // two starts disagree: no fixed value
+			if old, dup := into[k]; dup && old != v {
+				delete(into, k) // two starts disagree: no fixed value
 				continue
 			}
-			into[j] = v
+			into[k] = v
 		}
 	}
 	return nil
