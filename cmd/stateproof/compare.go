@@ -19,6 +19,7 @@ import (
 // compareFlags are the verify flags of a before/after comparison and of a
 // baseline diff.
 type compareFlags struct {
+	prove    bool // hand S7_UNDECIDED invariants to stateproof prove
 	before   string
 	mapping  string
 	baseline string
@@ -132,6 +133,11 @@ func (c *compareFlags) verifyAndEmit(out outputFlags, stdout, stderr io.Writer, 
 	rep, ref := c.runVerify(res, opts)
 	if ref != nil {
 		return refuse(out, stdout, stderr, ref.code, ref.msg)
+	}
+	if c.prove && res.Valid() {
+		if err := proveUndecided(rep, res.Model, name); err != nil {
+			return err
+		}
 	}
 	if base != nil {
 		return emitBaseline(out, stdout, stderr, report.VerifySchema, c.baseline, base, rep.JSON())

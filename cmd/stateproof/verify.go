@@ -103,6 +103,7 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of every breadth-first search, in runtime states")
 	f.IntVar(&opts.MaxPermutationEvents, "max-permutation-events", opts.MaxPermutationEvents, "A3 sample size")
 	f.StringVar(&opts.HashSpec, "hash-spec", opts.HashSpec, "hash spec of modelHash: v1, or v0 to check archived hashes")
+	f.BoolVar(&cmpf.prove, "prove", false, "prove by induction the S7 invariants the capped search left undecided (S7_PROVED_BY_INDUCTION)")
 	f.StringVar(&hashCheck, "hash-check", "", "report which published hash spec reproduces `HEX`, instead of verifying")
 	return cmd
 }

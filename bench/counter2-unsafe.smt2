@@ -1,0 +1,10 @@
+; Unsafe variant of counter2.smt2: the exit guard tests x >= 3 instead of x >= N (an early exit), so L1 is entered with y = 6 after four steps.
+(set-logic HORN)
+(declare-fun L0 (Int Int) Bool)
+(declare-fun L1 (Int Int) Bool)
+(assert (forall ((x Int) (y Int)) (=> (and (= x 0) (= y 0)) (L0 x y))))
+(assert (forall ((x Int) (y Int) (x1 Int) (y1 Int))
+  (=> (and (L0 x y) (< x 1000000) (= x1 (+ x 1)) (= y1 (+ y 2))) (L0 x1 y1))))
+(assert (forall ((x Int) (y Int)) (=> (and (L0 x y) (>= x 3)) (L1 x y))))
+(assert (forall ((x Int) (y Int)) (=> (and (L1 x y) (not (= y 2000000))) false)))
+(check-sat)

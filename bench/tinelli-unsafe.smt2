@@ -1,0 +1,11 @@
+; Unsafe variant of tinelli.smt2: the counter resets only at c = n + 2, so with n = 1 it reaches c = 3 > n + 1 in two steps.
+(set-logic HORN)
+(declare-fun inv (Int Int) Bool)
+(assert (forall ((c Int) (n Int)) (=> (and (= c 1) (>= n 1)) (inv c n))))
+(assert (forall ((c Int) (n Int) (r Bool) (c1 Int) (n1 Int))
+  (=> (and (inv c n) (= n1 n)
+           (=> (or r (= c (+ n 2))) (= c1 1))
+           (=> (not (or r (= c (+ n 2)))) (= c1 (+ c 1))))
+      (inv c1 n1))))
+(assert (forall ((c Int) (n Int)) (=> (and (inv c n) (> c (+ n 1))) false)))
+(check-sat)

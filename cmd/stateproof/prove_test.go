@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestProveExitCodes(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+	}{
+		{[]string{"../../examples/retry.json"}, 0},
+		{[]string{"../../examples/retry.json", "--rsc", "../../examples/retry.rsc"}, 0},
+		{[]string{"../../bench/retry-unbounded.json"}, 0},
+		{[]string{"../../bench/retry-unbounded-unsafe.json"}, 1},
+		{[]string{"../../bench/counter2-unsafe.smt2"}, 1},
+		{[]string{"../../bench/fib.smt2", "--k", "1", "--layers", "triple,kind"}, 3},
+		{[]string{"../../bench/fib.smt2", "--layers", "bogus"}, 2},
+		{[]string{"../../examples/missing.json"}, 2},
+	}
+	for _, c := range cases {
+		_, stderr, code := runCLI(t, append([]string{"prove"}, c.args...)...)
+		if code != c.code {
+			t.Errorf("prove %v: exit %d, want %d (stderr %q)", c.args, code, c.code, stderr)
+		}
+	}
+}
+
+func TestProveJSONReport(t *testing.T) {
+	out, _, code := runCLI(t, "prove", "--json", "../../bench/retry-unbounded-unsafe.json")
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["schema"] != "stateproof/prove/v1" || doc["exit_code"] != float64(code) || code != 1 {
+		t.Fatalf("schema %v exit %v/%d", doc["schema"], doc["exit_code"], code)
+	}
+	found := false
+	for _, p := range doc["properties"].([]any) {
+		pm := p.(map[string]any)
+		if pm["status"] == "violated" {
+			found = true
+			if !strings.Contains(pm["replay"].(string), "agrees") || len(pm["trace"].([]any)) < 2 {
+				t.Errorf("violation without a replayed trace: %v", pm)
+			}
+		}
+	}
+	if !found {
+		t.Error("no violated property")
+	}
+}
+
+func TestProveInfer(t *testing.T) {
+	out, _, code := runCLI(t, "prove", "--infer", "../../examples/retry.json")
+	if code != 0 || !strings.Contains(out, "inferred RSCs") || !strings.Contains(out, "FAILED: retry >= 3 && retry <= 3") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
+// verify --prove turns the capped search's S7_UNDECIDED into a proof.
+func TestVerifyProve(t *testing.T) {
+	out, _, _ := runCLI(t, "verify", "../../bench/retry-unbounded.json", "--max-states", "50")
+	if !strings.Contains(out, "S7_UNDECIDED") {
+		t.Fatalf("expected S7_UNDECIDED without --prove:\n%s", out)
+	}
+	out, _, _ = runCLI(t, "verify", "../../bench/retry-unbounded.json", "--max-states", "50", "--prove")
+	if strings.Contains(out, "S7_UNDECIDED") || !strings.Contains(out, "S7_PROVED_BY_INDUCTION") || !strings.Contains(out, "proved by induction") {
+		t.Errorf("verify --prove:\n%s", out)
+	}
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+
+	"stateproof/internal/jsonmodel"
+	"stateproof/internal/prove"
+	"stateproof/internal/report"
+)
+
+// proveUndecided hands every invariant that S7 left undecided at its cap
+// to the inductive prover. A proved invariant's S7_UNDECIDED finding
+// becomes an info finding S7_PROVED_BY_INDUCTION carrying the method and
+// the certificate; anything else is left exactly as verify reported it.
+func proveUndecided(rep *report.VerifyReport, m *jsonmodel.Model, file string) error {
+	for ci := range rep.Checks {
+		c := &rep.Checks[ci]
+		if c.ID != "S7" {
+			continue
+		}
+		proved := 0
+		for fi := range c.Findings {
+			f := &c.Findings[fi]
+			id, ok := f.Evidence.Get("invariant").(string)
+			if f.Code != "S7_UNDECIDED" || !ok {
+				continue
+			}
+			p, err := prove.JSONProblem(m, file, id)
+			if err != nil {
+				return err
+			}
+			if len(p.Props) == 0 {
+				continue
+			}
+			res, err := prove.Prove(p, prove.Options{})
+			if err != nil {
+				return fmt.Errorf("proving invariant %q: %w", id, err)
+			}
+			if res.Verdict != "proved" {
+				continue
+			}
+			proved++
+			var cert []any
+			for _, r := range res.Certificate {
+				cert = append(cert, r.Node+": "+r.RSC)
+			}
+			f.Code, f.Severity = "S7_PROVED_BY_INDUCTION", report.Info
+			f.Message = fmt.Sprintf("Invariant %q proved by induction (%s) for every execution; the explicit search stopped at its cap", id, res.Props[0].Method)
+			f.Evidence = append(f.Evidence, report.KV{Key: "method", Value: res.Props[0].Method}, report.KV{Key: "certificate", Value: cert})
+		}
+		if proved > 0 {
+			c.Detail += fmt.Sprintf("; %d proved by induction (stateproof prove)", proved)
+		}
+	}
+	return nil
+}

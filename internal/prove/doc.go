@@ -1,0 +1,19 @@
+// Package prove proves reachable state constraints (RSCs) of a symbolic
+// transition system for every execution, following the triple rule of seed
+// 003 and reference/induction.md.
+//
+// A system is a node graph (Graph): nodes with the variables their RSCs
+// range over, start transitions, and transitions whose relations are built
+// per occurrence with freshly scoped pre-, post- and local symbols. JSON
+// models (package sts) and linear CHC problems (SMT-LIB2 Horn clauses) both
+// become a Graph, so the triple rule exists in one place (triple.go).
+//
+// Layers run cheapest first: the triple rule on the given RSCs per strongly
+// connected component in condensation order; a bounded search from the
+// start to tell a counterexample to induction (CTI) that is real from one
+// that is spurious; k-induction; Houdini over mined candidates; Spacer
+// (Z3's CHC engine). Nothing is reported proved unless the final RSCs pass
+// an independent re-check by the triple rule, and nothing is reported
+// violated unless a bounded search from the start produced the trace (and,
+// for JSON models, the runtime replayed it).
+package prove

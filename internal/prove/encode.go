@@ -1,0 +1,201 @@
+package prove
+
+import (
+	"fmt"
+
+	"stateproof/internal/expr"
+	"stateproof/internal/smt"
+	"stateproof/internal/sts"
+	"stateproof/internal/z3"
+)
+
+// encoder builds the formulas of one occurrence of a start or transition
+// over explicitly scoped symbols: every state copy gets its own tag
+// (x@0, x@1, ...) and every clause-local variable a fresh name, so a
+// self-loop's pre- and post-state never share a symbol (the scoping
+// decision of induction.md §2.1).
+type encoder struct {
+	g     *Graph
+	ctx   *z3.Context
+	low   *smt.Encoding
+	b     *smt.Builder
+	fresh int
+	// locals are the clause-local constants made so far, for binders
+	// when a relation is printed as a Horn clause.
+	locals []local
+}
+
+type local struct {
+	name string
+	sort sts.Sort
+}
+
+func newEncoder(ctx *z3.Context, g *Graph) *encoder {
+	low := smt.NewLowerer(ctx)
+	return &encoder{g: g, ctx: ctx, low: low, b: low.B()}
+}
+
+// state returns a copy of the global state vector tagged tag.
+func (e *encoder) state(tag string) ([]*z3.Term, error) {
+	out := make([]*z3.Term, len(e.g.Vars))
+	for i, v := range e.g.Vars {
+		var err error
+		out[i], err = e.constant(fmt.Sprintf("%s@%s", v.Name, tag), v.Sort)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (e *encoder) constant(name string, s sts.Sort) (*z3.Term, error) {
+	switch s {
+	case sts.Bool:
+		return e.ctx.BoolConst(name)
+	case sts.Real:
+		return e.ctx.RealConst(name)
+	}
+	return e.ctx.IntConst(name)
+}
+
+// scope resolves a node's variable names to the terms of state st.
+func (e *encoder) scope(node int, st []*z3.Term) smt.Scope {
+	n := &e.g.Nodes[node]
+	return smt.Scope{Var: func(name string) *z3.Term {
+		for i, nm := range n.Names {
+			if nm == name {
+				return st[n.Vars[i]]
+			}
+		}
+		return nil
+	}}
+}
+
+// formula lowers an RSC of node over state st. An undefined value (a
+// division by zero) makes the formula false.
+func (e *encoder) formula(node int, f expr.Expr, st []*z3.Term) (*z3.Term, error) {
+	if f == nil {
+		return e.ctx.True()
+	}
+	v, err := e.low.Lower(f, e.scope(node, st))
+	if err != nil {
+		return nil, fmt.Errorf("node %s: %w", e.g.Nodes[node].Name, err)
+	}
+	ax := e.low.TakeAxioms()
+	return e.b.And(append(ax, v.Def, v.T)...), e.b.Err()
+}
+
+// start is the relation of start transition i over the post-state.
+func (e *encoder) start(i int, post []*z3.Term) (*z3.Term, error) {
+	s := &e.g.Starts[i]
+	if s.Clause != nil {
+		return e.clause(s.Clause, nil, post, s.Node)
+	}
+	var parts []*z3.Term
+	for k, init := range s.Init {
+		v, err := e.low.Lower(init, smt.Scope{})
+		if err != nil {
+			return nil, fmt.Errorf("initial value of %s: %w", e.g.Vars[k].Name, err)
+		}
+		parts = append(parts, v.Def, e.b.Eq(post[k], e.coerce(v.T, e.g.Vars[k].Sort)))
+	}
+	return e.b.And(parts...), e.b.Err()
+}
+
+// edge is the guard and relation of edge i over pre and post.
+func (e *encoder) edge(i int, pre, post []*z3.Term) (*z3.Term, error) {
+	ed := &e.g.Edges[i]
+	if ed.Clause != nil {
+		return e.clause(ed.Clause, pre, post, ed.To)
+	}
+	return e.jsonCase(ed, pre, post)
+}
+
+func (e *encoder) coerce(t *z3.Term, s sts.Sort) *z3.Term {
+	if s == sts.Real && t != nil && t.SortKind() == z3.SortInt {
+		r, err := e.ctx.ToReal(t)
+		if err != nil {
+			return nil
+		}
+		return r
+	}
+	return t
+}
+
+// jsonCase encodes a JSON case: the guard over pre, the effects in order
+// over the values assigned so far, and frame semantics (an unassigned
+// variable keeps its value).
+func (e *encoder) jsonCase(ed *Edge, pre, post []*z3.Term) (*z3.Term, error) {
+	c := ed.Case
+	var parts []*z3.Term
+	if c.Guard != nil {
+		g, err := e.formula(c.Source, c.Guard, pre)
+		if err != nil {
+			return nil, fmt.Errorf("guard of %s: %w", c.Label, err)
+		}
+		parts = append(parts, g)
+	}
+	cur := append([]*z3.Term(nil), pre...)
+	for _, eff := range c.Effects {
+		v, err := e.low.Lower(eff.Value, smt.Scope{Var: func(name string) *z3.Term {
+			if k := e.g.Sys.VarIndex(name); k >= 0 {
+				return cur[k]
+			}
+			return nil
+		}})
+		if err != nil {
+			return nil, fmt.Errorf("effect of %s: %w", c.Label, err)
+		}
+		parts = append(parts, v.Def)
+		cur[eff.Var] = e.coerce(v.T, e.g.Vars[eff.Var].Sort)
+	}
+	parts = append(parts, e.low.TakeAxioms()...)
+	for k := range cur {
+		parts = append(parts, e.b.Eq(post[k], cur[k]))
+	}
+	return e.b.And(parts...), e.b.Err()
+}
+
+// clause instantiates a Horn clause: its bound variables become fresh
+// constants, its body predicate's arguments are equated with the pre-state
+// of the source node, and its head's with the post-state of node to.
+func (e *encoder) clause(cl *Clause, pre, post []*z3.Term, to int) (*z3.Term, error) {
+	n := len(cl.Sorts)
+	sub := make([]*z3.Term, n)
+	for i := 0; i < n; i++ {
+		e.fresh++
+		name := fmt.Sprintf("%s!%d", cl.Names[i], e.fresh)
+		c, err := e.constant(name, cl.Sorts[i])
+		if err != nil {
+			return nil, err
+		}
+		e.locals = append(e.locals, local{name, cl.Sorts[i]})
+		sub[n-1-i] = c // de Bruijn index n-1-i is the i-th declared variable
+	}
+	var ierr error
+	inst := func(t *z3.Term) *z3.Term {
+		if n == 0 || ierr != nil {
+			return t
+		}
+		r, err := t.SubstituteVars(sub...)
+		if err != nil {
+			ierr = fmt.Errorf("instantiating clause %s: %w", cl.Label, err)
+		}
+		return r
+	}
+	parts := []*z3.Term{inst(cl.Constraint)}
+	if cl.From >= 0 {
+		for j, a := range cl.Pre {
+			parts = append(parts, e.b.Eq(pre[e.g.Nodes[cl.From].Vars[j]], inst(a)))
+		}
+	}
+	if to != e.g.ErrorNode {
+		for j, a := range cl.Post {
+			parts = append(parts, e.b.Eq(post[e.g.Nodes[to].Vars[j]], inst(a)))
+		}
+	}
+	if ierr != nil {
+		return nil, ierr
+	}
+	return e.b.And(parts...), e.b.Err()
+}

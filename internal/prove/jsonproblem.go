@@ -1,0 +1,105 @@
+package prove
+
+import (
+	"fmt"
+
+	"stateproof/internal/bmc"
+	"stateproof/internal/expr"
+	"stateproof/internal/jsonmodel"
+	"stateproof/internal/query"
+	"stateproof/internal/runtime"
+	"stateproof/internal/z3"
+)
+
+// JSONProblem builds the problem of a JSON model: its graph, and as
+// properties its state-predicate invariants (induction.md §1.3): a
+// never-states invariant is the RSC false at each listed state; a
+// var-in-range invariant is the range at every state, at its `when` state
+// only, or guarded by its `when` guard. ids, when non-empty, selects
+// invariants by id. Violations are confirmed by the bounded model checker
+// and a runtime replay.
+func JSONProblem(m *jsonmodel.Model, file string, ids ...string) (*Problem, error) {
+	g, err := FromSystem(m.Lower(file))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	p := &Problem{Graph: g, Confirm: confirmer(m, g)}
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	for _, inv := range m.Invariants {
+		if len(want) > 0 && !want[inv.ID] {
+			continue
+		}
+		p.Props = append(p.Props, invariantProps(m, g, &inv)...)
+	}
+	return p, nil
+}
+
+func invariantProps(m *jsonmodel.Model, g *Graph, inv *jsonmodel.Invariant) []Property {
+	src := fmt.Sprintf("invariant %q (%s)", inv.ID, inv.Kind)
+	var out []Property
+	switch inv.Kind {
+	case jsonmodel.NeverStates:
+		for _, s := range inv.States {
+			out = append(out, Property{ID: inv.ID, Node: g.NodeIndex(s), Formula: &expr.BoolLit{Value: false}, Source: src})
+		}
+	case jsonmodel.VarInRange:
+		x := ident(inv.Variable)
+		var rng expr.Expr
+		if inv.Min != nil {
+			rng = andExpr(rng, bin(expr.Ge, x, lit(*inv.Min)))
+		}
+		if inv.Max != nil {
+			rng = andExpr(rng, bin(expr.Le, x, lit(*inv.Max)))
+		}
+		if rng == nil {
+			return nil
+		}
+		switch {
+		case inv.When != nil && inv.When.Guard == nil:
+			return []Property{{ID: inv.ID, Node: g.NodeIndex(inv.When.State), Formula: rng, Source: src}}
+		case inv.When != nil:
+			rng = bin(expr.Implies, jsonmodel.GuardExpr(inv.When.Guard, m), rng)
+		}
+		for n := range g.Nodes {
+			out = append(out, Property{ID: inv.ID, Node: n, Formula: rng, Source: src})
+		}
+	}
+	return out
+}
+
+// confirmer re-finds a violation of one property with the bounded model
+// checker (a forbid query at the depth the prover's search found it) and
+// replays the decoded trace on the runtime.
+func confirmer(m *jsonmodel.Model, g *Graph) func(*Property, int) (bool, string, error) {
+	return func(p *Property, depth int) (bool, string, error) {
+		state := g.Nodes[p.Node].Name
+		text := fmt.Sprintf("check forbid <= %d: active(%q) && !(%s);\n", max(depth, 1), state, expr.Format(p.Formula))
+		q, err := query.Parse("<prove "+p.ID+">", text)
+		if err != nil {
+			return false, "", fmt.Errorf("confirming %s: %w", p.ID, err)
+		}
+		if err := query.Bind(q, g.Sys, query.BindOptions{}); err != nil {
+			return false, "", fmt.Errorf("confirming %s: %w", p.ID, err)
+		}
+		ctx, err := z3.NewContext()
+		if err != nil {
+			return false, "", err
+		}
+		defer ctx.Close()
+		res, err := bmc.Solve(ctx, g.Sys, q, bmc.Options{Shortest: true, TimeoutMS: 10000})
+		if err != nil {
+			return false, "", fmt.Errorf("confirming %s: %w", p.ID, err)
+		}
+		if res.Trace == nil {
+			return false, fmt.Sprintf("bmc found no trace (%s)", res.Status), nil
+		}
+		rp := runtime.Compile(m).Replay(res.Trace)
+		if !rp.OK() {
+			return false, fmt.Sprintf("the runtime replay disagrees in %d places", len(rp.Mismatches)), nil
+		}
+		return true, fmt.Sprintf("bmc trace of %d steps replayed on the runtime: agrees", len(rp.Steps)), nil
+	}
+}

@@ -1,0 +1,162 @@
+package prove
+
+import (
+	"fmt"
+	"strings"
+
+	"stateproof/internal/expr"
+	"stateproof/internal/z3"
+)
+
+// recheck is the independent re-check of a proof (induction.md §7.7): the
+// triple rule on the final RSCs with a fresh checker, then RSC_n → φ_n for
+// every node. It shares no state with the layer that produced the RSCs.
+func (a *attempt) recheck(rsc, phi []expr.Expr) (bool, string, error) {
+	ctx := a.ctx
+	if a.p.Graph.Ctx == nil {
+		fresh, err := z3.NewContext()
+		if err != nil {
+			return false, "", err
+		}
+		defer fresh.Close()
+		ctx = fresh
+	}
+	c, err := newChecker(ctx, a.p.Graph, a.opts.QueryTimeoutMS, a.deadline)
+	if err != nil {
+		return false, "", err
+	}
+	_, status, err := c.verifyAll(rsc)
+	if err != nil {
+		return false, "", err
+	}
+	for n, s := range status {
+		if s != Verified {
+			return false, fmt.Sprintf("the RSC of %s is %s under the triple rule", a.p.Graph.Nodes[n].Name, s), nil
+		}
+	}
+	for n := range phi {
+		if phi[n] == nil {
+			continue
+		}
+		st, err := c.enc.state("0")
+		if err != nil {
+			return false, "", err
+		}
+		have, err := c.enc.formula(n, rsc[n], st)
+		if err != nil {
+			return false, "", err
+		}
+		want, err := c.enc.formula(n, phi[n], st)
+		if err != nil {
+			return false, "", err
+		}
+		ans, err := c.solve(c.enc.b.And(have, c.enc.b.Not(want)), nil, nil)
+		if err != nil {
+			return false, "", err
+		}
+		if ans.Result != z3.Unsat {
+			return false, fmt.Sprintf("the RSC of %s does not imply the property (%s)", a.p.Graph.Nodes[n].Name, ans.Result), nil
+		}
+	}
+	return true, "", nil
+}
+
+// proved marks the open properties verified by method with certificate rsc.
+func (a *attempt) proved(open []int, method string, rsc []expr.Expr, k int) {
+	for _, i := range open {
+		pr := &a.r.Props[i]
+		pr.Status, pr.Method = Verified, method
+	}
+	a.r.K = k
+	a.r.Certificate = nil
+	for n, f := range rsc {
+		a.r.Certificate = append(a.r.Certificate, NodeRSC{Node: a.p.Graph.Nodes[n].Name, RSC: format(f)})
+	}
+	for ci := range a.r.Components {
+		for j := range a.r.Components[ci].CTIs {
+			x := &a.r.Components[ci].CTIs[j]
+			x.Class, x.Reason = "spurious", "its pre-state is unreachable: the proof excludes it"
+		}
+	}
+}
+
+// violation finds, per open property, a shortest trace from the start
+// (the combined search found one at depth ≤ out.Depth) and confirms it.
+func (a *attempt) violation(open []int, out *bmcOutcome) ([]int, error) {
+	var violated []int
+	for _, i := range open {
+		pr := &a.p.Props[i]
+		c, err := a.checker()
+		if err != nil {
+			return nil, err
+		}
+		one := make([]expr.Expr, len(a.p.Graph.Nodes))
+		one[pr.Node] = pr.Formula
+		o, err := searchViolation(c, one, out.Depth)
+		if err != nil {
+			return nil, err
+		}
+		if !o.Found {
+			continue
+		}
+		res := &a.r.Props[i]
+		res.Trace = o.Trace
+		res.Method = "bmc"
+		if a.p.Confirm == nil {
+			res.Status, res.Replay = Violated, "a derivation of predicate instances from a fact (CHC input: no runtime to replay on)"
+			violated = append(violated, i)
+			continue
+		}
+		ok, detail, err := a.p.Confirm(pr, o.Depth)
+		if err != nil {
+			return nil, err
+		}
+		res.Replay = detail
+		if ok {
+			res.Status = Violated
+			violated = append(violated, i)
+		} else {
+			res.Status, res.Reason = Unknown, "a bounded search found a trace the runtime did not confirm: "+detail
+		}
+	}
+	return violated, nil
+}
+
+// unknown marks the open properties undecided, with the CTIs of their
+// nodes and the reasons.
+func (a *attempt) unknown(open []int, out *bmcOutcome) {
+	var tried []string
+	for _, l := range a.r.Layers {
+		if l.Outcome != "proved" {
+			tried = append(tried, l.Layer+": "+l.Detail)
+		}
+	}
+	for ci := range a.r.Components {
+		for j := range a.r.Components[ci].CTIs {
+			x := &a.r.Components[ci].CTIs[j]
+			x.Class = "unclassified"
+			x.Reason = fmt.Sprintf("may be spurious: no trace from the start reaches it within depth %d", out.Depth)
+		}
+	}
+	for _, i := range open {
+		pr := &a.r.Props[i]
+		pr.Status = Unknown
+		pr.Reason = strings.Join(tried, "; ")
+		for _, comp := range a.r.Components {
+			for j := range comp.CTIs {
+				if comp.CTIs[j].Node == pr.Node && pr.CTI == nil {
+					x := comp.CTIs[j]
+					pr.CTI = &x
+				}
+			}
+		}
+	}
+}
+
+// format prints a formula; nil is true.
+func format(f expr.Expr) string {
+	if f == nil {
+		return "true"
+	}
+	return expr.Format(f)
+}

@@ -1,0 +1,320 @@
+package prove
+
+import (
+	"fmt"
+	"time"
+
+	"stateproof/internal/expr"
+	"stateproof/internal/z3"
+)
+
+// Property is one RSC to prove: a formula over a node's variables (false
+// for a node that must be unreachable).
+type Property struct {
+	ID      string
+	Node    int
+	Formula expr.Expr
+	Source  string // where it came from: an invariant, an .rsc line, a query clause
+}
+
+// Problem is a graph with its properties. Confirm, when set, re-finds a
+// violation with the bounded model checker and replays it on the runtime
+// (JSON models); it returns false with a reason when it cannot confirm.
+type Problem struct {
+	Graph   *Graph
+	Props   []Property
+	Confirm func(p *Property, depth int) (ok bool, detail string, err error)
+}
+
+// Options tune a proof attempt.
+type Options struct {
+	MaxK           int      // k-induction up to this k (Wahl's numbering); default 4
+	BMCDepth       int      // bounded search depth for classifying CTIs; default 12
+	TimeoutMS      int      // total budget; default 10000
+	QueryTimeoutMS int      // per solver query; default 1200
+	Layers         []string // triple, kind, houdini, spacer; default all
+	Infer          bool     // also report the strongest RSCs Houdini finds per node
+}
+
+func (o *Options) defaults() {
+	if o.MaxK <= 0 {
+		o.MaxK = 4
+	}
+	if o.BMCDepth <= 0 {
+		o.BMCDepth = 12
+	}
+	o.BMCDepth = max(o.BMCDepth, o.MaxK)
+	if o.TimeoutMS <= 0 {
+		o.TimeoutMS = 10000
+	}
+	if o.QueryTimeoutMS <= 0 {
+		o.QueryTimeoutMS = 2000
+	}
+	if len(o.Layers) == 0 {
+		o.Layers = []string{"triple", "kind", "houdini", "spacer"}
+	}
+}
+
+func (o *Options) layer(name string) bool {
+	for _, l := range o.Layers {
+		if l == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Prove runs the layers on the problem's properties. Properties found
+// violated are set aside and the rest are tried again, so one real bug
+// does not hide what can be proved about the others.
+func Prove(p *Problem, opts Options) (*Result, error) {
+	opts.defaults()
+	start := time.Now()
+	ctx := p.Graph.Ctx
+	if ctx == nil {
+		var err error
+		if ctx, err = z3.NewContext(); err != nil {
+			return nil, err
+		}
+		defer ctx.Close()
+	}
+	r := &Result{Input: p.Graph.Name, Props: make([]PropResult, len(p.Props))}
+	for i, pr := range p.Props {
+		r.Props[i] = PropResult{ID: pr.ID, Node: p.Graph.Nodes[pr.Node].Name, Formula: format(pr.Formula), Source: pr.Source, Status: Unknown}
+	}
+	run := &attempt{p: p, opts: opts, ctx: ctx, r: r, deadline: start.Add(time.Duration(opts.TimeoutMS) * time.Millisecond)}
+	open := make([]int, len(p.Props))
+	for i := range open {
+		open[i] = i
+	}
+	for len(open) > 0 {
+		t0 := time.Now()
+		violated, err := run.round(open)
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range open {
+			r.Props[i].ElapsedMS = ms(time.Since(t0))
+		}
+		if len(violated) == 0 {
+			break
+		}
+		open = minus(open, violated)
+	}
+	if opts.Infer {
+		if err := run.infer(); err != nil {
+			return nil, err
+		}
+	}
+	r.ElapsedMS = ms(time.Since(start))
+	r.finish()
+	return r, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func minus(xs, ys []int) []int {
+	drop := map[int]bool{}
+	for _, y := range ys {
+		drop[y] = true
+	}
+	var out []int
+	for _, x := range xs {
+		if !drop[x] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// attempt is one Prove call's shared state.
+type attempt struct {
+	p        *Problem
+	opts     Options
+	ctx      *z3.Context
+	r        *Result
+	deadline time.Time
+}
+
+func (a *attempt) checker() (*checker, error) {
+	return newChecker(a.ctx, a.p.Graph, a.opts.QueryTimeoutMS, a.deadline)
+}
+
+// target is the per-node conjunction of the open properties.
+func (a *attempt) target(open []int) []expr.Expr {
+	t := make([]expr.Expr, len(a.p.Graph.Nodes))
+	for _, i := range open {
+		pr := &a.p.Props[i]
+		if t[pr.Node] == nil {
+			t[pr.Node] = pr.Formula
+		} else {
+			t[pr.Node] = bin(expr.Land, t[pr.Node], pr.Formula)
+		}
+	}
+	return t
+}
+
+func (a *attempt) log(layer, outcome string, t0 time.Time, detail string) {
+	a.r.Layers = append(a.r.Layers, LayerLog{Layer: layer, Outcome: outcome, ElapsedMS: ms(time.Since(t0)), Detail: detail})
+}
+
+// round runs the layers on the open properties and returns those found
+// violated (with a confirmed trace).
+func (a *attempt) round(open []int) ([]int, error) {
+	phi := a.target(open)
+	c, err := a.checker()
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	comps, status, err := c.verifyAll(phi)
+	if err != nil {
+		return nil, err
+	}
+	a.r.Components = comps
+	if allVerified(status) {
+		a.log("triple", "proved", t0, fmt.Sprintf("%d queries", c.queries))
+		a.proved(open, "triple", phi, 0)
+		return nil, nil
+	}
+	a.log("triple", "ctis", t0, fmt.Sprintf("%d queries; %d CTIs", c.queries, countCTIs(comps)))
+	t0 = time.Now()
+	out, err := searchViolation(c, phi, a.opts.BMCDepth)
+	if err != nil {
+		return nil, err
+	}
+	if out.Found {
+		a.log("bmc", "violation", t0, fmt.Sprintf("depth %d", out.Depth))
+		return a.violation(open, out)
+	}
+	a.log("bmc", "none", t0, fmt.Sprintf("no violation within depth %d%s", out.Depth, suffix(out.Reason)))
+	if done, err := a.strengthen(open, phi, out); done || err != nil {
+		return nil, err
+	}
+	a.unknown(open, out)
+	return nil, nil
+}
+
+func suffix(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	return " (" + reason + ")"
+}
+
+func allVerified(status []string) bool {
+	for _, s := range status {
+		if s != Verified {
+			return false
+		}
+	}
+	return true
+}
+
+func countCTIs(comps []ComponentResult) int {
+	n := 0
+	for _, c := range comps {
+		n += len(c.CTIs)
+	}
+	return n
+}
+
+// strengthen runs k-induction, Houdini and Spacer in that order; done
+// reports that the open properties were proved.
+func (a *attempt) strengthen(open []int, phi []expr.Expr, bmc *bmcOutcome) (bool, error) {
+	if a.opts.layer("kind") && a.opts.MaxK >= 2 && bmc.Reason == "" && bmc.Depth >= a.opts.MaxK-1 {
+		t0 := time.Now()
+		c, err := a.checker()
+		if err != nil {
+			return false, err
+		}
+		k, why, err := kInduction(c, phi, a.opts.MaxK)
+		if err != nil {
+			return false, err
+		}
+		if k > 0 {
+			ok, err := a.recheckK(phi, k)
+			if err != nil {
+				return false, err
+			}
+			if ok {
+				a.log("kind", "proved", t0, fmt.Sprintf("k = %d; re-checked on a fresh solver", k))
+				a.proved(open, fmt.Sprintf("k-induction (k=%d)", k), phi, k)
+				return true, nil
+			}
+			why = fmt.Sprintf("k = %d did not pass the re-check", k)
+		}
+		a.log("kind", "failed", t0, why)
+	}
+	if a.opts.layer("houdini") {
+		done, err := a.houdiniLayer(open, phi)
+		if done || err != nil {
+			return done, err
+		}
+	}
+	if a.opts.layer("spacer") {
+		return a.spacerLayer(open, phi)
+	}
+	return false, nil
+}
+
+// recheckK re-runs the k-induction step on a fresh context, independent of
+// the run that found k (the base case is the bounded search already done
+// to depth ≥ k−1).
+func (a *attempt) recheckK(phi []expr.Expr, k int) (bool, error) {
+	if a.p.Graph.Ctx != nil {
+		c, err := a.checker() // CHC terms live in their context: fresh solver instead
+		if err != nil {
+			return false, err
+		}
+		got, _, err := kInduction(c, phi, k)
+		return got == k, err
+	}
+	ctx, err := z3.NewContext()
+	if err != nil {
+		return false, err
+	}
+	defer ctx.Close()
+	c, err := newChecker(ctx, a.p.Graph, a.opts.QueryTimeoutMS, a.deadline)
+	if err != nil {
+		return false, err
+	}
+	got, _, err := kInduction(c, phi, k)
+	return got == k, err
+}
+
+func (a *attempt) houdiniLayer(open []int, phi []expr.Expr) (bool, error) {
+	t0 := time.Now()
+	c, err := a.checker()
+	if err != nil {
+		return false, err
+	}
+	cands, err := mineCandidates(c, phi)
+	if err != nil {
+		return false, err
+	}
+	n := 0
+	for _, cs := range cands {
+		n += len(cs)
+	}
+	inv, err := houdini(c, cands)
+	if err != nil {
+		a.log("houdini", "unknown", t0, err.Error())
+		return false, nil
+	}
+	rsc, err := simplifyAll(c, inv)
+	if err != nil {
+		return false, err
+	}
+	ok, why, err := a.recheck(rsc, phi)
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		a.log("houdini", "failed", t0, fmt.Sprintf("%d candidates, %d queries; %s", n, c.queries, why))
+		return false, nil
+	}
+	a.log("houdini", "proved", t0, fmt.Sprintf("%d candidates, %d queries; re-checked by the triple rule", n, c.queries))
+	a.proved(open, "houdini", rsc, 0)
+	return true, nil
+}

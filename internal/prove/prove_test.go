@@ -1,0 +1,230 @@
+package prove
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"stateproof/internal/expr"
+	"stateproof/internal/z3"
+)
+
+func chcProblem(t *testing.T, src string) *Problem {
+	t.Helper()
+	ctx, err := z3.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ctx.Close() })
+	p, err := CHCProblem(ctx, "test.smt2", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func benchProblem(t *testing.T, name string) *Problem {
+	t.Helper()
+	src, err := os.ReadFile("../../bench/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return chcProblem(t, string(src))
+}
+
+func mustProve(t *testing.T, p *Problem, opts Options) *Result {
+	t.Helper()
+	r, err := Prove(p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+const counter = `
+(declare-fun c (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (c x))))
+(assert (forall ((x Int) (y Int)) (=> (and (c x) (= y (+ x 1))) (c y))))
+`
+
+// A self-loop x' = x + 1: pre- and post-state must be different symbols.
+// Were they one symbol, x = x + 1 would be unsatisfiable and the bogus RSC
+// x <= 5 would be "verified".
+func TestTripleSelfLoopScoping(t *testing.T) {
+	p := chcProblem(t, counter)
+	c, err := newChecker(p.Graph.Ctx, p.Graph, 2000, timeZero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parse := func(s string) expr.Expr {
+		e, err := expr.ParseExpr(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	comps, status, err := c.verifyAll([]expr.Expr{parse("x0 <= 5")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status[0] != Failed || len(comps[0].CTIs) != 1 {
+		t.Fatalf("x0 <= 5: status %v, comps %+v; want one CTI", status, comps)
+	}
+	cti := comps[0].CTIs[0]
+	if cti.Pre[0].Value != "5" || cti.Post[0].Value != "6" {
+		t.Errorf("CTI = %+v, want 5 -> 6", cti)
+	}
+	_, status, err = c.verifyAll([]expr.Expr{parse("x0 >= 0")})
+	if err != nil || status[0] != Verified {
+		t.Fatalf("x0 >= 0: %v, %v", status, err)
+	}
+}
+
+func TestComponentsOrder(t *testing.T) {
+	// 0 -> 1 <-> 2 -> 3, 0 -> 3, 4 isolated.
+	edges := []Edge{{From: 0, To: 1}, {From: 1, To: 2}, {From: 2, To: 1}, {From: 2, To: 3}, {From: 0, To: 3}}
+	comps := components(5, edges)
+	pos := map[int]int{}
+	for i, c := range comps {
+		for _, n := range c {
+			pos[n] = i
+		}
+	}
+	if len(comps) != 4 || pos[1] != pos[2] {
+		t.Fatalf("components = %v", comps)
+	}
+	for _, e := range edges {
+		if pos[e.From] > pos[e.To] {
+			t.Errorf("edge %d -> %d goes backwards in %v", e.From, e.To, comps)
+		}
+	}
+}
+
+// A component is verified only when its upstream is: a failing cycle
+// makes a downstream node verified_relative, never verified.
+func TestUpstreamFailureIsRelative(t *testing.T) {
+	p := chcProblem(t, counter+`
+(declare-fun d (Int) Bool)
+(assert (forall ((x Int)) (=> (c x) (d x))))`)
+	c, err := newChecker(p.Graph.Ctx, p.Graph, 2000, timeZero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	le5, _ := expr.ParseExpr("x0 <= 5")
+	_, status, err := c.verifyAll([]expr.Expr{le5, le5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status[0] != Failed || status[1] != VerifiedRelative {
+		t.Errorf("statuses = %v, want [failed verified_relative]", status)
+	}
+}
+
+// Fibonacci a > 0: 1-induction leaves a CTI that is not reported as a
+// violation; 2-induction proves it.
+func TestFibonacciSpuriousCTI(t *testing.T) {
+	r := mustProve(t, benchProblem(t, "fib.smt2"), Options{MaxK: 1, Layers: []string{"triple", "kind"}})
+	if r.Verdict != "unknown" || r.ExitCode() != 3 {
+		t.Fatalf("k=1: verdict %s", r.Verdict)
+	}
+	pr := r.Props[0]
+	if pr.Status != Unknown || pr.CTI == nil || pr.CTI.Class == "real" || pr.Trace != nil {
+		t.Fatalf("k=1: %+v", pr)
+	}
+	r = mustProve(t, benchProblem(t, "fib.smt2"), Options{MaxK: 2, Layers: []string{"triple", "kind"}})
+	if r.Verdict != "proved" || r.Props[0].Method != "k-induction (k=2)" || r.K != 2 {
+		t.Fatalf("k=2: %s by %s", r.Verdict, r.Props[0].Method)
+	}
+	if r.Components[0].CTIs[0].Class != "spurious" {
+		t.Errorf("the 1-induction CTI should be classified spurious once proved: %+v", r.Components[0].CTIs)
+	}
+}
+
+func TestHoudiniStrengthens(t *testing.T) {
+	r := mustProve(t, benchProblem(t, "bradley1.smt2"), Options{Layers: []string{"triple", "kind", "houdini"}})
+	if r.Verdict != "proved" || r.Props[0].Method != "houdini" {
+		t.Fatalf("%s by %s", r.Verdict, r.Props[0].Method)
+	}
+	if !strings.Contains(r.Certificate[0].RSC, "x0 >= 1") {
+		t.Errorf("certificate %v lacks x0 >= 1", r.Certificate)
+	}
+}
+
+func TestBenchmarks(t *testing.T) {
+	for _, name := range []string{"fib", "bradley1", "bradley2", "tinelli", "counter2"} {
+		r := mustProve(t, benchProblem(t, name+".smt2"), Options{})
+		if r.Verdict != "proved" {
+			t.Errorf("%s: %s", name, r.Verdict)
+		}
+		u := mustProve(t, benchProblem(t, name+"-unsafe.smt2"), Options{})
+		if u.Verdict != "violated" || len(u.Props[0].Trace) == 0 {
+			t.Errorf("%s-unsafe: %s", name, u.Verdict)
+		}
+	}
+}
+
+func TestSpacerProvesFib(t *testing.T) {
+	r := mustProve(t, benchProblem(t, "fib.smt2"), Options{Layers: []string{"spacer"}})
+	if r.Verdict != "proved" || r.Props[0].Method != "spacer" {
+		t.Fatalf("%s by %s: %+v", r.Verdict, r.Props[0].Method, r.Layers)
+	}
+}
+
+func TestCHCNonLinearRefused(t *testing.T) {
+	ctx, err := z3.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctx.Close()
+	_, err = ParseCHC(ctx, "nl.smt2", `
+(declare-fun p (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (p x))))
+(assert (forall ((x Int) (y Int) (z Int)) (=> (and (p x) (p y) (= z (+ x y))) (p z))))`)
+	if err == nil || !strings.Contains(err.Error(), "non-linear clause") || !strings.Contains(err.Error(), "clause 2") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestParseCHCShapes(t *testing.T) {
+	p := chcProblem(t, `
+(declare-fun inv (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (inv x))))
+(assert (forall ((x Int)) (=> (inv x) (inv (+ x 2)))))
+(assert (forall ((x Int)) (not (and (inv x) (< x 0)))))`)
+	g := p.Graph
+	if len(g.Starts) != 1 || len(g.Edges) != 2 || g.ErrorNode < 0 || len(p.Props) != 1 || p.Props[0].Node != 0 {
+		t.Fatalf("graph %+v props %+v", g, p.Props)
+	}
+	if f := format(p.Props[0].Formula); f != "x0 < 0" && !strings.Contains(f, "!") {
+		t.Errorf("lifted property = %s", f)
+	}
+	if r := mustProve(t, p, Options{}); r.Verdict != "proved" {
+		t.Errorf("verdict %s", r.Verdict)
+	}
+}
+
+func TestRSCFileErrors(t *testing.T) {
+	p := chcProblem(t, counter)
+	cases := map[string]string{
+		"rsc \"c\": x0 >= 0;\nrsc \"nope\": true;":  "f.rsc:2:5: unknown state",
+		"rsc \"c\": x0 >= ;":                        "f.rsc:1:",
+		"rsc \"c\": x0 + 1;":                        "not bool",
+		"rsc \"c\": y >= 0;":                        "f.rsc:1:10: unknown variable",
+		"rsc \"c\": x0 >= 0\nrsc \"c\": true;":      `f.rsc:2:1: expected ";"`,
+		"// comment\n  invariant \"c\": true;":      `f.rsc:2:3: expected "rsc"`,
+		"rsc \"c\": x0 >= 0; // ok\nrsc c: true;\n": "f.rsc:2:5: expected a quoted state name",
+	}
+	for src, want := range cases {
+		_, err := ParseRSC("f.rsc", src, p.Graph)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", src, err, want)
+		}
+	}
+	props, err := ParseRSC("f.rsc", "// the counter\nrsc \"c\": x0 >= 0;\n", p.Graph)
+	if err != nil || len(props) != 1 || props[0].Source != "f.rsc:2:1" {
+		t.Fatalf("props %+v, err %v", props, err)
+	}
+}
+
+var timeZero = time.Time{}

@@ -1,0 +1,221 @@
+package prove
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Schema is the JSON report schema of prove.
+const Schema = "stateproof/prove/v1"
+
+// Violated is the status of a property with a confirmed trace.
+const Violated = "violated"
+
+// PropResult is the outcome of one property.
+type PropResult struct {
+	ID, Node, Formula, Source string
+	Status                    string // verified, violated, unknown
+	Method                    string // triple, k-induction (k=2), houdini, spacer, bmc
+	Reason                    string
+	CTI                       *CTI
+	Trace                     []TraceStep
+	Replay                    string
+	ElapsedMS                 float64
+}
+
+// NodeRSC is one node's RSC of a certificate or an inference.
+type NodeRSC struct {
+	Node string
+	RSC  string
+}
+
+// LayerLog records what one layer did.
+type LayerLog struct {
+	Layer, Outcome string
+	ElapsedMS      float64
+	Detail         string
+}
+
+// Result is a prove report.
+type Result struct {
+	Input       string
+	Verdict     string // proved, violated, unknown
+	Props       []PropResult
+	Components  []ComponentResult
+	Certificate []NodeRSC
+	K           int // > 0: the certificate is k-inductive, not 1-inductive
+	Inferred    []NodeRSC
+	Layers      []LayerLog
+	ElapsedMS   float64
+}
+
+func (r *Result) finish() {
+	r.Verdict = "proved"
+	for _, p := range r.Props {
+		switch {
+		case p.Status == Violated:
+			r.Verdict = "violated"
+		case p.Status != Verified && r.Verdict != "violated":
+			r.Verdict = "unknown"
+		}
+	}
+}
+
+// ExitCode is 0 when everything was proved, 1 for a confirmed violation, 3
+// when something is undecided.
+func (r *Result) ExitCode() int {
+	switch r.Verdict {
+	case "proved":
+		return 0
+	case "violated":
+		return 1
+	}
+	return 3
+}
+
+func assignmentsJSON(as []Assignment) map[string]any {
+	out := map[string]any{}
+	for _, a := range as {
+		out[a.Name] = a.Value
+	}
+	return out
+}
+
+func ctiJSON(x *CTI) map[string]any {
+	if x == nil {
+		return nil
+	}
+	m := map[string]any{"node": x.Node, "transition": x.Transition, "start": x.Start, "post": assignmentsJSON(x.Post), "class": x.Class, "reason": x.Reason}
+	if !x.Start {
+		m["pre"] = assignmentsJSON(x.Pre)
+	}
+	return m
+}
+
+func traceJSON(tr []TraceStep) []any {
+	out := []any{}
+	for _, s := range tr {
+		out = append(out, map[string]any{"node": s.Node, "transition": s.Transition, "vars": assignmentsJSON(s.Vars)})
+	}
+	return out
+}
+
+func rscsJSON(rs []NodeRSC) []any {
+	out := []any{}
+	for _, r := range rs {
+		out = append(out, map[string]any{"node": r.Node, "rsc": r.RSC})
+	}
+	return out
+}
+
+// JSON renders the report as the stateproof/prove/v1 document.
+func (r *Result) JSON() map[string]any {
+	props := []any{}
+	for _, p := range r.Props {
+		m := map[string]any{"id": p.ID, "node": p.Node, "rsc": p.Formula, "source": p.Source, "status": p.Status,
+			"method": nullable(p.Method), "reason": nullable(p.Reason), "elapsed_ms": p.ElapsedMS, "cti": ctiJSON(p.CTI)}
+		if p.Trace != nil {
+			m["trace"] = traceJSON(p.Trace)
+			m["replay"] = p.Replay
+		}
+		props = append(props, m)
+	}
+	comps := []any{}
+	for _, c := range r.Components {
+		ctis := []any{}
+		for i := range c.CTIs {
+			ctis = append(ctis, ctiJSON(&c.CTIs[i]))
+		}
+		comps = append(comps, map[string]any{"nodes": c.Nodes, "status": c.Status, "ctis": ctis, "reasons": append([]string{}, c.Reasons...)})
+	}
+	layers := []any{}
+	for _, l := range r.Layers {
+		layers = append(layers, map[string]any{"layer": l.Layer, "outcome": l.Outcome, "elapsed_ms": l.ElapsedMS, "detail": l.Detail})
+	}
+	doc := map[string]any{"schema": Schema, "input": r.Input, "verdict": r.Verdict, "exit_code": r.ExitCode(),
+		"frame_semantics": "an unassigned variable keeps its value", "properties": props, "components": comps,
+		"layers": layers, "elapsed_ms": r.ElapsedMS, "certificate": nil}
+	if r.Certificate != nil {
+		doc["certificate"] = map[string]any{"k": max(r.K, 1), "rscs": rscsJSON(r.Certificate)}
+	}
+	if r.Inferred != nil {
+		doc["inferred"] = rscsJSON(r.Inferred)
+	}
+	return doc
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// WriteText renders the report for people.
+func (r *Result) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s (%.1f ms)\n", r.Input, strings.ToUpper(r.Verdict), r.ElapsedMS)
+	for _, p := range r.Props {
+		fmt.Fprintf(&b, "\n  %-8s %s at %s: %s\n", p.Status, p.ID, p.Node, p.Formula)
+		if p.Method != "" {
+			fmt.Fprintf(&b, "           method: %s (%.1f ms)\n", p.Method, p.ElapsedMS)
+		}
+		if p.Reason != "" {
+			fmt.Fprintf(&b, "           reason: %s\n", p.Reason)
+		}
+		if p.CTI != nil {
+			fmt.Fprintf(&b, "           CTI (%s): %s\n", p.CTI.Class, ctiText(p.CTI))
+		}
+		for i, s := range p.Trace {
+			fmt.Fprintf(&b, "           %2d %-10s %s %s\n", i, s.Node, assignText(s.Vars), via(s.Transition))
+		}
+		if p.Replay != "" {
+			fmt.Fprintf(&b, "           replay: %s\n", p.Replay)
+		}
+	}
+	if r.Certificate != nil {
+		k := ""
+		if r.K > 1 {
+			k = fmt.Sprintf(" (%d-inductive)", r.K)
+		}
+		fmt.Fprintf(&b, "\n  certificate%s:\n", k)
+		for _, c := range r.Certificate {
+			fmt.Fprintf(&b, "    %s: %s\n", c.Node, c.RSC)
+		}
+	}
+	if r.Inferred != nil {
+		b.WriteString("\n  inferred RSCs (Houdini, re-checked by the triple rule):\n")
+		for _, c := range r.Inferred {
+			fmt.Fprintf(&b, "    %s: %s\n", c.Node, c.RSC)
+		}
+	}
+	b.WriteString("\n  layers:\n")
+	for _, l := range r.Layers {
+		fmt.Fprintf(&b, "    %-8s %-9s %8.1f ms  %s\n", l.Layer, l.Outcome, l.ElapsedMS, l.Detail)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func via(t string) string {
+	if t == "" {
+		return ""
+	}
+	return "via " + t
+}
+
+func assignText(as []Assignment) string {
+	parts := make([]string, len(as))
+	for i, a := range as {
+		parts[i] = a.Name + "=" + a.Value
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func ctiText(x *CTI) string {
+	if x.Start {
+		return fmt.Sprintf("start %s → %s %s; %s", x.Transition, x.Node, assignText(x.Post), x.Reason)
+	}
+	return fmt.Sprintf("%s --%s--> %s %s; %s", assignText(x.Pre), x.Transition, x.Node, assignText(x.Post), x.Reason)
+}

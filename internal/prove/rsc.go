@@ -1,0 +1,127 @@
+package prove
+
+import (
+	"fmt"
+	"strings"
+
+	"stateproof/internal/expr"
+	"stateproof/internal/sts"
+)
+
+// ParseRSC reads an .rsc file: statements `rsc "STATE": EXPR;` giving a
+// reachable state constraint per node in the expression language, with
+// `//` line comments. Errors carry file:line:column.
+func ParseRSC(file, src string, g *Graph) ([]Property, error) {
+	var out []Property
+	off := 0
+	for {
+		off = skipSpace(src, off)
+		if off >= len(src) {
+			return out, nil
+		}
+		p, next, err := rscStatement(file, src, off, g)
+		if err != nil {
+			return nil, err
+		}
+		p.ID = fmt.Sprintf("rsc-%d", len(out)+1)
+		out = append(out, p)
+		off = next
+	}
+}
+
+func rscStatement(file, src string, off int, g *Graph) (Property, int, error) {
+	fail := func(at int, format string, args ...any) (Property, int, error) {
+		l, c := lineCol(src, at)
+		return Property{}, 0, fmt.Errorf("%s:%d:%d: %s", file, l, c, fmt.Sprintf(format, args...))
+	}
+	start := off
+	if !strings.HasPrefix(src[off:], "rsc") || off+3 < len(src) && isIdent(src[off+3]) {
+		return fail(off, `expected "rsc"`)
+	}
+	off = skipSpace(src, off+3)
+	if off >= len(src) || src[off] != '"' {
+		return fail(off, "expected a quoted state name after rsc")
+	}
+	end := strings.IndexByte(src[off+1:], '"')
+	if end < 0 {
+		return fail(off, "unterminated state name")
+	}
+	name, nameAt := src[off+1:off+1+end], off
+	node := g.NodeIndex(name)
+	if node < 0 {
+		return fail(nameAt, "unknown state %q", name)
+	}
+	off = skipSpace(src, off+end+2)
+	if off >= len(src) || src[off] != ':' {
+		return fail(off, `expected ":" after the state name`)
+	}
+	e, next, err := expr.ParseExprAt(src, off+1)
+	if err != nil {
+		return Property{}, 0, fmt.Errorf("%s:%w", file, err)
+	}
+	if err := checkRSC(e, g, node); err != nil {
+		return Property{}, 0, fmt.Errorf("%s:%w", file, err)
+	}
+	next = skipSpace(src, next)
+	if next >= len(src) || src[next] != ';' {
+		return fail(next, `expected ";" after the constraint`)
+	}
+	l, c := lineCol(src, start)
+	return Property{Node: node, Formula: e, Source: fmt.Sprintf("%s:%d:%d", file, l, c)}, next + 1, nil
+}
+
+// checkRSC type-checks a constraint against the node's variables: it must
+// be Boolean and mention only them.
+func checkRSC(e expr.Expr, g *Graph, node int) error {
+	t := &expr.Table{Vars: map[string]expr.Type{}}
+	n := &g.Nodes[node]
+	for i, k := range n.Vars {
+		ty := expr.Int
+		switch g.Vars[k].Sort {
+		case sts.Bool:
+			ty = expr.Bool
+		case sts.Real:
+			ty = expr.Real
+		}
+		t.Vars[n.Names[i]] = ty
+	}
+	ty, err := expr.Check(e, t)
+	if err != nil {
+		return err
+	}
+	if ty != expr.Bool {
+		return fmt.Errorf("%s: the constraint is %s, not bool", e.Span(), ty)
+	}
+	return nil
+}
+
+func isIdent(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// skipSpace skips white space and // comments.
+func skipSpace(src string, off int) int {
+	for off < len(src) {
+		switch {
+		case src[off] == ' ' || src[off] == '\t' || src[off] == '\n' || src[off] == '\r':
+			off++
+		case strings.HasPrefix(src[off:], "//"):
+			if nl := strings.IndexByte(src[off:], '\n'); nl >= 0 {
+				off += nl + 1
+			} else {
+				off = len(src)
+			}
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+// lineCol converts a byte offset to a 1-based line and column.
+func lineCol(src string, off int) (int, int) {
+	off = min(off, len(src))
+	line := 1 + strings.Count(src[:off], "\n")
+	col := off - strings.LastIndexByte(src[:off], '\n')
+	return line, col
+}
