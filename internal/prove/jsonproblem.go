@@ -57,9 +57,15 @@ func invariantProps(m *jsonmodel.Model, g *Graph, inv *jsonmodel.Invariant) []Pr
 		if rng == nil {
 			return nil
 		}
+		if inv.When != nil && !holdsInitially(m, rng) {
+			// The initial runtime is in every scope (verify-checks.md §2.6):
+			// out of range there, the invariant is violated at step 0, which
+			// the range as an RSC of the initial state exhibits.
+			out = append(out, Property{ID: inv.ID, Node: g.NodeIndex(m.Init), Formula: rng, Source: src + ", initial state"})
+		}
 		switch {
 		case inv.When != nil && inv.When.Guard == nil:
-			return []Property{{ID: inv.ID, Node: g.NodeIndex(inv.When.State), Formula: rng, Source: src}}
+			return append(out, Property{ID: inv.ID, Node: g.NodeIndex(inv.When.State), Formula: rng, Source: src})
 		case inv.When != nil:
 			rng = bin(expr.Implies, jsonmodel.GuardExpr(inv.When.Guard, m), rng)
 		}
@@ -68,6 +74,20 @@ func invariantProps(m *jsonmodel.Model, g *Graph, inv *jsonmodel.Invariant) []Pr
 		}
 	}
 	return out
+}
+
+// holdsInitially evaluates a range on the model's initial values.
+func holdsInitially(m *jsonmodel.Model, rng expr.Expr) bool {
+	vals := expr.Vars{}
+	for _, v := range m.Variables {
+		if v.Kind == jsonmodel.Boolean {
+			vals[v.Name] = expr.BoolVal(v.Init != 0)
+		} else {
+			vals[v.Name] = expr.IntVal(v.Init)
+		}
+	}
+	got, err := expr.Eval(rng, vals)
+	return err == nil && got.Bool()
 }
 
 // confirmer re-finds a violation of one property with the bounded model

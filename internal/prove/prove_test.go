@@ -2,11 +2,13 @@ package prove
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"stateproof/internal/expr"
+	"stateproof/internal/jsonmodel"
 	"stateproof/internal/z3"
 )
 
@@ -228,3 +230,28 @@ func TestRSCFileErrors(t *testing.T) {
 }
 
 var timeZero = time.Time{}
+
+// A var-in-range scoped to another state still holds the initial runtime to
+// its range (verify-checks.md §2.6), so prove agrees with S7: violated at
+// step 0; and with an initial value in range it is proved.
+func TestScopedRangeChecksTheInitialState(t *testing.T) {
+	model := func(init int) string {
+		return `{"schemaVersion": 1, "init": "A", "states": [{"id": "A"}, {"id": "B"}],
+		  "transitions": [{"from": "A", "event": "go", "to": "B", "updates": [{"variable": "x", "op": "set", "value": 0}]}, {"from": "B", "event": "go", "to": "B"}],
+		  "variables": [{"name": "x", "kind": "integer", "init": ` + strconv.Itoa(init) + `}],
+		  "invariants": [{"id": "small-in-B", "description": "d", "kind": "var-in-range", "variable": "x", "max": 5, "when": {"state": "B"}}]}`
+	}
+	for init, want := range map[int]string{9: "violated", 3: "proved"} {
+		res, err := jsonmodel.Decode([]byte(model(init)))
+		if err != nil || !res.Valid() {
+			t.Fatal(err, res.Errors)
+		}
+		p, err := JSONProblem(res.Model, "m.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := mustProve(t, p, Options{}); r.Verdict != want {
+			t.Errorf("init %d: %s, want %s", init, r.Verdict, want)
+		}
+	}
+}
