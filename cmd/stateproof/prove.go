@@ -63,7 +63,7 @@ Exit status: 0 all proved, 1 a confirmed violation, 2 usage or input error,
 	fl.IntVar(&f.maxK, "k", 4, "maximum k of k-induction (Wahl's numbering: 1 is ordinary induction)")
 	fl.IntVar(&f.bmcDepth, "bmc-depth", 12, "depth of the bounded search that classifies counterexamples to induction")
 	fl.IntVar(&f.timeoutMS, "timeout-ms", 10000, "total budget in milliseconds (Spacer gets what is left)")
-	fl.StringVar(&f.layers, "layers", "triple,kind,houdini,spacer", "strengthening layers to run, comma-separated")
+	fl.StringVar(&f.layers, "layers", "triple,kind,houdini,intervals,spacer", "strengthening layers to run, comma-separated")
 	return cmd
 }
 
@@ -82,8 +82,8 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 	opts := prove.Options{MaxK: f.maxK, BMCDepth: f.bmcDepth, TimeoutMS: f.timeoutMS, Infer: f.infer}
 	for _, l := range strings.Split(f.layers, ",") {
 		l = strings.TrimSpace(l)
-		if l != "triple" && l != "kind" && l != "houdini" && l != "spacer" {
-			return proveUsage(stderr, "unknown layer %q (triple, kind, houdini, spacer)", l)
+		if l != "triple" && l != "kind" && l != "houdini" && l != "intervals" && l != "spacer" {
+			return proveUsage(stderr, "unknown layer %q (triple, kind, houdini, intervals, spacer)", l)
 		}
 		opts.Layers = append(opts.Layers, l)
 	}

@@ -11,8 +11,8 @@
 // Layers run cheapest first: the triple rule on the given RSCs per strongly
 // connected component in condensation order; a bounded search from the
 // start to tell a counterexample to induction (CTI) that is real from one
-// that is spurious; k-induction; Houdini over mined candidates; Spacer
-// (Z3's CHC engine). Nothing is reported proved unless the final RSCs pass
+// that is spurious; k-induction; Houdini over mined candidates; interval
+// propagation with widening (JSON models); Spacer (Z3's CHC engine). Nothing is reported proved unless the final RSCs pass
 // an independent re-check by the triple rule, and nothing is reported
 // violated unless a bounded search from the start produced the trace (and,
 // for JSON models, the runtime replayed it).

@@ -32,7 +32,7 @@ type Options struct {
 	BMCDepth       int      // bounded search depth for classifying CTIs; default 12
 	TimeoutMS      int      // total budget; default 10000
 	QueryTimeoutMS int      // per solver query; default 1200
-	Layers         []string // triple, kind, houdini, spacer; default all
+	Layers         []string // triple, kind, houdini, intervals, spacer; default all
 	Infer          bool     // also report the strongest RSCs Houdini finds per node
 }
 
@@ -51,7 +51,7 @@ func (o *Options) defaults() {
 		o.QueryTimeoutMS = 2000
 	}
 	if len(o.Layers) == 0 {
-		o.Layers = []string{"triple", "kind", "houdini", "spacer"}
+		o.Layers = []string{"triple", "kind", "houdini", "intervals", "spacer"}
 	}
 }
 
@@ -219,7 +219,8 @@ func countCTIs(comps []ComponentResult) int {
 	return n
 }
 
-// strengthen runs k-induction, Houdini and Spacer in that order; done
+// strengthen runs k-induction, Houdini, interval propagation and Spacer in
+// that order; done
 // reports that the open properties were proved.
 func (a *attempt) strengthen(open []int, phi []expr.Expr, bmc *bmcOutcome) (bool, error) {
 	if a.opts.layer("kind") && a.opts.MaxK >= 2 && bmc.Reason == "" && bmc.Depth >= a.opts.MaxK-1 {
@@ -248,6 +249,12 @@ func (a *attempt) strengthen(open []int, phi []expr.Expr, bmc *bmcOutcome) (bool
 	}
 	if a.opts.layer("houdini") {
 		done, err := a.houdiniLayer(open, phi)
+		if done || err != nil {
+			return done, err
+		}
+	}
+	if a.opts.layer("intervals") {
+		done, err := a.intervalsLayer(open, phi)
 		if done || err != nil {
 			return done, err
 		}

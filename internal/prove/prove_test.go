@@ -255,3 +255,60 @@ func TestScopedRangeChecksTheInitialState(t *testing.T) {
 		}
 	}
 }
+
+// A bound that only holds because of a guard on another path: the triple
+// rule alone cannot prove it (A's RSC is just `true`), interval propagation
+// with widening to the guard's constant finds 0 <= x <= 3 at both nodes.
+func TestIntervalsStrengthen(t *testing.T) {
+	src := `{"schemaVersion": 1, "init": "A", "states": [{"id": "A"}, {"id": "B"}],
+	  "transitions": [
+	    {"from": "A", "event": "inc", "to": "A", "guard": {"variable": "x", "op": "<", "value": 3}, "updates": [{"variable": "x", "op": "inc"}]},
+	    {"from": "A", "event": "go", "to": "B"},
+	    {"from": "B", "event": "back", "to": "A"}],
+	  "variables": [{"name": "x", "kind": "integer", "init": 0}],
+	  "invariants": [{"id": "x-small-in-B", "description": "d", "kind": "var-in-range", "variable": "x", "max": 3, "when": {"state": "B"}}]}`
+	res, err := jsonmodel.Decode([]byte(src))
+	if err != nil || !res.Valid() {
+		t.Fatal(err, res.Errors)
+	}
+	problem := func() *Problem {
+		p, err := JSONProblem(res.Model, "m.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if r := mustProve(t, problem(), Options{Layers: []string{"triple"}}); r.Verdict == "proved" {
+		t.Fatal("the triple rule alone should not prove it")
+	}
+	r := mustProve(t, problem(), Options{Layers: []string{"triple", "intervals"}})
+	if r.Verdict != "proved" {
+		t.Fatalf("verdict %s, layers %+v", r.Verdict, r.Layers)
+	}
+	for _, p := range r.Props {
+		if p.Method != "intervals" && p.Method != "triple" {
+			t.Errorf("%s proved by %s", p.ID, p.Method)
+		}
+	}
+}
+
+func TestIntervalWidening(t *testing.T) {
+	// Thresholds stop a growing bound at the next model constant.
+	got := widen(box{{0, 1}}, box{{0, 2}}, []int64{-1, 0, 1, 2, 3, 4})
+	if got[0] != (interval{0, 2}) {
+		t.Errorf("widen to threshold = %+v", got[0])
+	}
+	got = widen(box{{0, 4}}, box{{0, 9}}, []int64{2, 3, 4})
+	if got[0].hi != posInf {
+		t.Errorf("past the last threshold the bound goes to infinity: %+v", got[0])
+	}
+	an := &analysis{index: map[string]int{"x": 0}}
+	b := box{{negInf, posInf}}
+	guard := &expr.Binary{Op: expr.Land, X: bin(expr.Ge, ident("x"), lit(2)), Y: &expr.Unary{Op: expr.Not, X: bin(expr.Gt, ident("x"), lit(7))}}
+	if !an.refine(b, guard, true) || b[0] != (interval{2, 7}) {
+		t.Errorf("refine = %+v", b[0])
+	}
+	if an.refine(box{{0, 1}}, bin(expr.Gt, ident("x"), lit(5)), true) {
+		t.Error("an infeasible guard must report no value left")
+	}
+}
