@@ -69,4 +69,7 @@ func TestVerifyProve(t *testing.T) {
 	if strings.Contains(out, "S7_UNDECIDED") || !strings.Contains(out, "S7_PROVED_BY_INDUCTION") || !strings.Contains(out, "proved by induction") {
 		t.Errorf("verify --prove:\n%s", out)
 	}
+	if strings.Contains(out, "A7_UNDECIDED") || !strings.Contains(out, "A7_PROVED_BY_INDUCTION") {
+		t.Errorf("A7 should follow the proof:\n%s", out)
+	}
 }

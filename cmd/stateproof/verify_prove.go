@@ -11,8 +11,12 @@ import (
 // proveUndecided hands every invariant that S7 left undecided at its cap
 // to the inductive prover. A proved invariant's S7_UNDECIDED finding
 // becomes an info finding S7_PROVED_BY_INDUCTION carrying the method and
-// the certificate; anything else is left exactly as verify reported it.
+// the certificate, and its A7_UNDECIDED (no counterexample found before the
+// cap) becomes A7_PROVED_BY_INDUCTION (none exists); anything else is left
+// exactly as verify reported it.
 func proveUndecided(rep *report.VerifyReport, m *jsonmodel.Model, file string) error {
+	provedIDs := map[string]string{} // invariant -> method
+	defer markA7(rep, provedIDs)
 	for ci := range rep.Checks {
 		c := &rep.Checks[ci]
 		if c.ID != "S7" {
@@ -40,6 +44,7 @@ func proveUndecided(rep *report.VerifyReport, m *jsonmodel.Model, file string) e
 				continue
 			}
 			proved++
+			provedIDs[id] = res.Props[0].Method
 			var cert []any
 			for _, r := range res.Certificate {
 				cert = append(cert, r.Node+": "+r.RSC)
@@ -53,4 +58,30 @@ func proveUndecided(rep *report.VerifyReport, m *jsonmodel.Model, file string) e
 		}
 	}
 	return nil
+}
+
+// markA7 turns the A7_UNDECIDED finding of every proved invariant into an
+// info finding: the prover showed that no counterexample exists.
+func markA7(rep *report.VerifyReport, proved map[string]string) {
+	for ci := range rep.Checks {
+		c := &rep.Checks[ci]
+		if c.ID != "A7" {
+			continue
+		}
+		n := 0
+		for fi := range c.Findings {
+			f := &c.Findings[fi]
+			id, _ := f.Evidence.Get("invariant").(string)
+			method, ok := proved[id]
+			if f.Code != "A7_UNDECIDED" || !ok {
+				continue
+			}
+			n++
+			f.Code, f.Severity = "A7_PROVED_BY_INDUCTION", report.Info
+			f.Message = fmt.Sprintf("Invariant %q has no counterexample: proved by induction (%s)", id, method)
+		}
+		if n > 0 {
+			c.Detail += fmt.Sprintf("; %d proved by induction (stateproof prove)", n)
+		}
+	}
 }
