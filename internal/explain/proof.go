@@ -247,20 +247,20 @@ func nodeSentence(n *node) string {
 	f := n.conclusion
 	switch f.kind() {
 	case "false":
-		return "these cannot hold together (" + strings.ReplaceAll(n.rule, "_", " ") + "): the scenario is infeasible"
+		return "These cannot hold together (" + strings.ReplaceAll(n.rule, "_", " ") + "): the scenario is infeasible"
 	case "variable_equality":
 		if f["state_slot"] == true {
-			return fmt.Sprintf("the state at frame %v is %v", f["frame"], f["value"])
+			return fmt.Sprintf("The state at frame %v is %v", f["frame"], f["value"])
 		}
 		return fmt.Sprintf("%v is %v at frame %v", f["variable"], f["value"], f["frame"])
 	case "variable_bound":
 		return fmt.Sprintf("%v %s %v at frame %v", f["variable"], map[any]string{"lt": "is below", "le": "is at most", "gt": "is above", "ge": "is at least"}[f["operator"]], f["value"], f["frame"])
 	case "state_exclusion":
-		return fmt.Sprintf("the state at frame %v is not %v", f["frame"], f["state"])
+		return fmt.Sprintf("The state at frame %v is not %v", f["frame"], f["state"])
 	case "state_domain":
-		return fmt.Sprintf("the state at frame %v is one of %s", f["frame"], joinAny(f["states"]))
+		return fmt.Sprintf("The state at frame %v is one of %s", f["frame"], joinAny(f["states"]))
 	case "definedness_guard":
-		return fmt.Sprintf("at frame %v, %v must be nonzero (it divides)", f["frame"], f["variable"])
+		return fmt.Sprintf("At frame %v, %v must be nonzero (it divides)", f["frame"], f["variable"])
 	case "proposition":
 		return sentence(fact{"kind": "proposition", "identity": f["identity"], "holds": f["holds"]})
 	case "transition_case":

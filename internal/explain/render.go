@@ -120,12 +120,12 @@ func (ex *Explanation) Text() string {
 	if ex.Proof != nil {
 		b.WriteString("  Proof:\n")
 		for i, n := range ex.Proof.Nodes {
-			fmt.Fprintf(&b, "    %d. %s%s\n", i+1, capitalise(n.HumanText), cites(n, ex.Proof))
+			fmt.Fprintf(&b, "    %d. %s%s\n", i+1, n.HumanText, cites(n, ex.Proof))
 		}
 	} else if ex.Narrative != nil && ex.Narrative.DerivationStatus == "complete" {
 		b.WriteString("  Why:\n")
 		for i, s := range ex.Narrative.Steps {
-			fmt.Fprintf(&b, "    %d. %s.\n", i+1, capitalise(s.Text))
+			fmt.Fprintf(&b, "    %d. %s.\n", i+1, s.Text)
 		}
 	}
 	return b.String()
@@ -191,13 +191,6 @@ func cites(n ProofNode, pr *Proof) string {
 		return "."
 	}
 	return fmt.Sprintf(" (from %s).", strings.Join(refs, ", "))
-}
-
-func capitalise(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func orNone(s string) string {
