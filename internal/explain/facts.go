@@ -271,22 +271,22 @@ func sentence(f fact) string {
 		return fmt.Sprintf("%v %s %v at frame %v", f["variable"], opWords(f["operator"].(string)), f["value"], f["frame"])
 	case "state_membership":
 		if f["holds"] == false {
-			return fmt.Sprintf("the state at frame %v is not %v", f["frame"], f["state"])
+			return fmt.Sprintf("The state at frame %v is not %v", f["frame"], f["state"])
 		}
-		return fmt.Sprintf("the state at frame %v is %v", f["frame"], f["state"])
+		return fmt.Sprintf("The state at frame %v is %v", f["frame"], f["state"])
 	case "state_domain":
-		return fmt.Sprintf("the state at frame %v is one of %s", f["frame"], joinAny(f["states"]))
+		return fmt.Sprintf("The state at frame %v is one of %s", f["frame"], joinAny(f["states"]))
 	case "definedness_condition":
-		return fmt.Sprintf("at frame %v the %s needs %v to be nonzero", f["frame"], map[any]string{"div": "division", "mod": "modulo"}[f["operation"]], f["variable"])
+		return fmt.Sprintf("At frame %v the %s needs %v to be nonzero", f["frame"], map[any]string{"div": "division", "mod": "modulo"}[f["operation"]], f["variable"])
 	case "proposition":
 		if f["holds"] == false {
-			return fmt.Sprintf("not (%v)", f["identity"])
+			return fmt.Sprintf("Not (%v)", f["identity"])
 		}
 		return fmt.Sprint(f["identity"])
 	case "transition_case":
 		return caseSentence(f)
 	}
-	return "a constraint no recogniser reads (structural)"
+	return "A constraint no recogniser reads (structural)"
 }
 
 func caseSentence(f fact) string {
@@ -302,10 +302,10 @@ func caseSentence(f fact) string {
 		what = fmt.Sprintf("%v at frame %v is %v at frame %v %s %s", f["variable"], f["target_frame"], f["variable"], f["frame"], arithSymbol(f["operation"]), operand)
 	}
 	if c, ok := f["condition"]; ok {
-		return fmt.Sprintf("if %v, %s", c, what)
+		return fmt.Sprintf("If %v, %s", c, what)
 	}
 	if c, ok := f["case"]; ok {
-		return fmt.Sprintf("step %v takes case %v, so %s", f["frame"], c, what)
+		return fmt.Sprintf("Step %v takes case %v, so %s", f["frame"], c, what)
 	}
 	return what
 }
