@@ -42,7 +42,8 @@ func Check(rule string, premises []json.RawMessage, conclusion json.RawMessage) 
 
 func trim(s string) string { return s[:len(s)-1] }
 
-var contradiction = map[string]any{"kind": "false"}
+// contradiction is the conclusion of a closing rule.
+func contradiction() map[string]any { return map[string]any{"kind": "false"} }
 
 func derive(rule string, ps []*fact) (map[string]any, error) {
 	need := func(n int, kinds ...string) error {
@@ -65,7 +66,7 @@ func derive(rule string, ps []*fact) (map[string]any, error) {
 		if !slot(a, b) || a.value.equal(*b.value) {
 			return nil, fmt.Errorf("%s: the equalities are on different slots or agree", rule)
 		}
-		return contradiction, nil
+		return contradiction(), nil
 	case "boolean_complement":
 		if err := need(2, "proposition", "proposition"); err != nil {
 			return nil, err
@@ -73,7 +74,7 @@ func derive(rule string, ps []*fact) (map[string]any, error) {
 		if ps[0].identity != ps[1].identity || *ps[0].holds == *ps[1].holds {
 			return nil, fmt.Errorf("%s: not one identity with opposite truth", rule)
 		}
-		return contradiction, nil
+		return contradiction(), nil
 	case "excluded_state_selected":
 		if err := need(2, "variable_equality", "state_exclusion"); err != nil {
 			return nil, err
@@ -82,7 +83,7 @@ func derive(rule string, ps []*fact) (map[string]any, error) {
 		if !e.stateSlot || e.frame != x.frame || e.value.name == nil || *e.value.name != x.state {
 			return nil, fmt.Errorf("%s: the selected state is not the excluded one", rule)
 		}
-		return contradiction, nil
+		return contradiction(), nil
 	case "definedness_failure":
 		if err := need(2, "definedness_guard", "variable_equality"); err != nil {
 			return nil, err
@@ -91,7 +92,7 @@ func derive(rule string, ps []*fact) (map[string]any, error) {
 		if e.stateSlot || g.variable != e.variable || g.frame != e.frame || e.value.num == nil || e.value.num.Sign() != 0 {
 			return nil, fmt.Errorf("%s: the equality does not make the divisor zero", rule)
 		}
-		return contradiction, nil
+		return contradiction(), nil
 	case "interval_intersection":
 		return intervals(ps)
 	case "state_domain_exhaustion":
@@ -144,7 +145,7 @@ func intervals(ps []*fact) (map[string]any, error) {
 	if lo == nil || hi == nil || lo.Cmp(hi) < 0 || (lo.Cmp(hi) == 0 && !loOpen && !hiOpen) {
 		return nil, fmt.Errorf("interval_intersection: the intersection is not empty")
 	}
-	return contradiction, nil
+	return contradiction(), nil
 }
 
 func exhaustion(ps []*fact) (map[string]any, error) {
@@ -163,7 +164,7 @@ func exhaustion(ps []*fact) (map[string]any, error) {
 			return nil, fmt.Errorf("state_domain_exhaustion: state %s is not excluded", s)
 		}
 	}
-	return contradiction, nil
+	return contradiction(), nil
 }
 
 func varOperand(name string, frame int) map[string]any {
