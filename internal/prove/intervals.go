@@ -379,26 +379,7 @@ func (a *attempt) intervalsLayer(open []int, phi []expr.Expr) (bool, error) {
 	for n := range bounds {
 		cands[n] = append(slices.Clone(bounds[n]), splitAnd(phi[n])...)
 	}
-	inv, err := houdini(c, cands)
-	if err != nil {
-		a.log("intervals", "unknown", t0, err.Error())
-		return false, nil
-	}
-	rsc, err := simplifyAll(c, inv)
-	if err != nil {
-		return false, err
-	}
-	ok, why, err := a.recheck(rsc, phi)
-	if err != nil {
-		return false, err
-	}
-	if !ok {
-		a.log("intervals", "failed", t0, why)
-		return false, nil
-	}
-	a.log("intervals", "proved", t0, fmt.Sprintf("%d bounds from interval propagation with widening; re-checked by the triple rule", countAll(bounds)))
-	a.proved(open, "intervals", rsc, 0)
-	return true, nil
+	return a.closeWithHoudini("intervals", t0, c, cands, open, phi, fmt.Sprintf("%d bounds from interval propagation with widening", countAll(bounds)))
 }
 
 func countAll(xs [][]expr.Expr) int {

@@ -300,13 +300,16 @@ func (a *attempt) houdiniLayer(open []int, phi []expr.Expr) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	n := 0
-	for _, cs := range cands {
-		n += len(cs)
-	}
+	return a.closeWithHoudini("houdini", t0, c, cands, open, phi, fmt.Sprintf("%d candidates", countAll(cands)))
+}
+
+// closeWithHoudini keeps the inductive subset of the candidates, simplifies
+// it, re-checks it independently against the properties, and records the
+// layer's outcome; done reports that the open properties were proved.
+func (a *attempt) closeWithHoudini(layer string, t0 time.Time, c *checker, cands [][]expr.Expr, open []int, phi []expr.Expr, what string) (bool, error) {
 	inv, err := houdini(c, cands)
 	if err != nil {
-		a.log("houdini", "unknown", t0, err.Error())
+		a.log(layer, "unknown", t0, err.Error())
 		return false, nil
 	}
 	rsc, err := simplifyAll(c, inv)
@@ -318,10 +321,10 @@ func (a *attempt) houdiniLayer(open []int, phi []expr.Expr) (bool, error) {
 		return false, err
 	}
 	if !ok {
-		a.log("houdini", "failed", t0, fmt.Sprintf("%d candidates, %d queries; %s", n, c.queries, why))
+		a.log(layer, "failed", t0, fmt.Sprintf("%s, %d queries; %s", what, c.queries, why))
 		return false, nil
 	}
-	a.log("houdini", "proved", t0, fmt.Sprintf("%d candidates, %d queries; re-checked by the triple rule", n, c.queries))
-	a.proved(open, "houdini", rsc, 0)
+	a.log(layer, "proved", t0, fmt.Sprintf("%s, %d queries; re-checked by the triple rule", what, c.queries))
+	a.proved(open, layer, rsc, 0)
 	return true, nil
 }
