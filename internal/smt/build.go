@@ -44,40 +44,15 @@ func (b *builder) ok(ts ...*z3.Term) bool {
 	return true
 }
 
-func (b *builder) boolConst(name string) *z3.Term {
-	if b.err != nil {
-		return nil
-	}
-	return b.t(b.ctx.BoolConst(name))
-}
+func (b *builder) boolConst(name string) *z3.Term { return b.t(b.ctx.BoolConst(name)) }
 
-func (b *builder) intConst(name string) *z3.Term {
-	if b.err != nil {
-		return nil
-	}
-	return b.t(b.ctx.IntConst(name))
-}
+func (b *builder) intConst(name string) *z3.Term { return b.t(b.ctx.IntConst(name)) }
 
-func (b *builder) realConst(name string) *z3.Term {
-	if b.err != nil {
-		return nil
-	}
-	return b.t(b.ctx.RealConst(name))
-}
+func (b *builder) realConst(name string) *z3.Term { return b.t(b.ctx.RealConst(name)) }
 
-func (b *builder) True() *z3.Term {
-	if b.err != nil {
-		return nil
-	}
-	return b.t(b.ctx.True())
-}
+func (b *builder) True() *z3.Term { return b.t(b.ctx.True()) }
 
-func (b *builder) False() *z3.Term {
-	if b.err != nil {
-		return nil
-	}
-	return b.t(b.ctx.False())
-}
+func (b *builder) False() *z3.Term { return b.t(b.ctx.False()) }
 
 func (b *builder) boolVal(v bool) *z3.Term {
 	if v {
@@ -86,19 +61,9 @@ func (b *builder) boolVal(v bool) *z3.Term {
 	return b.False()
 }
 
-func (b *builder) intVal(v int64) *z3.Term {
-	if b.err != nil {
-		return nil
-	}
-	return b.t(b.ctx.IntVal(v))
-}
+func (b *builder) intVal(v int64) *z3.Term { return b.t(b.ctx.IntVal(v)) }
 
-func (b *builder) realFromString(s string) *z3.Term {
-	if b.err != nil {
-		return nil
-	}
-	return b.t(b.ctx.RealFromString(s))
-}
+func (b *builder) realFromString(s string) *z3.Term { return b.t(b.ctx.RealFromString(s)) }
 
 func (b *builder) not(a *z3.Term) *z3.Term {
 	if !b.ok(a) {
