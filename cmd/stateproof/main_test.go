@@ -104,6 +104,7 @@ func TestRefusals(t *testing.T) {
 		{[]string{"verify", notJSON, "--json"}, "INPUT_NOT_JSON", "2:11: unexpected 'o'"},
 		{[]string{"verify", "../../examples/order.json", "--json", "--max-states", "0"}, "BAD_OPTION", "--max-states"},
 		{[]string{"verify", "../../examples/order.json", "--json", "--hash-spec", "v9"}, "BAD_OPTION", "--hash-spec"},
+		{[]string{"verify", "../../examples/order.json", "--json", "--max-permutation-events", "12"}, "BAD_OPTION", "at most 8"},
 	}
 	for _, c := range cases {
 		out, _, code := runCLI(t, c.args...)

@@ -38,6 +38,10 @@ func (o *outputFlags) resolve() error {
 	return nil
 }
 
+// maxPermutationEvents bounds A3's sample: it applies every permutation,
+// and 8! = 40320 orders is already a lot of runs.
+const maxPermutationEvents = 8
+
 func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 	var out outputFlags
 	opts := verify.DefaultOptions()
@@ -76,6 +80,9 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 			}
 			if opts.MaxStates < 1 || opts.MaxPermutationEvents < 1 {
 				return refuse(out, stdout, stderr, "BAD_OPTION", "--max-states and --max-permutation-events must be integers >= 1")
+			}
+			if opts.MaxPermutationEvents > maxPermutationEvents {
+				return refuse(out, stdout, stderr, "BAD_OPTION", fmt.Sprintf("--max-permutation-events is at most %d: A3 tries every order of them (%d! orders)", maxPermutationEvents, maxPermutationEvents))
 			}
 			if opts.HashSpec != "v0" && opts.HashSpec != "v1" {
 				return refuse(out, stdout, stderr, "BAD_OPTION", fmt.Sprintf("--hash-spec must be v0 or v1 (got %q)", opts.HashSpec))
