@@ -27,6 +27,7 @@ var corpus = []struct {
 	{"11-cross-step.fbmcq", "assumptions_prefix_conflict", 4, "formal"},
 	{"12-latched-too-soon.fbmcq", "assumptions_prefix_conflict", 3, "formal"},
 	{"13-hot-start-contradicted.fbmcq", "assumptions_prefix_conflict", 2, "proof"},
+	{"14-preceding-value.fbmcq", "assumptions_prefix_conflict", 4, "proof"},
 }
 
 func TestCorpus(t *testing.T) {
