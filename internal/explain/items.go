@@ -73,6 +73,11 @@ func category(id string) string {
 func (s *sources) item(g *smt.Group) Item {
 	it := Item{Group: g, ID: g.ID, Stage: g.Stage.String(), Category: category(g.ID), Role: g.Role, Fact: s.factOf(g)}
 	it.HumanText = sentence(it.Fact)
+	if g.Role == "transition_rule" && it.Fact.kind() == "structural_constraint" {
+		// A whole step relation: no single fact, but the reader should know
+		// what it constrains.
+		it.HumanText = fmt.Sprintf("At step %d the machine takes one of the moves the model allows from its state", g.Frame)
+	}
 	switch {
 	case g.Role == "domain_rule" || g.Role == "transition_rule":
 		// Domain groups and whole step relations are generated (§12.1).
