@@ -267,7 +267,9 @@ func TestSARIF(t *testing.T) {
 	if r.RuleID != "MODEL_INVALID" || r.Level != "error" || loc.Region.StartLine != 7 || !strings.HasSuffix(loc.ArtifactLocation.URI, "invalid-typo.json") {
 		t.Errorf("first result = %+v", r)
 	}
-	if _, stderr, code := runCLI(t, "compose", "a.json", "b.json", "--format", "sarif"); code != 2 || !strings.Contains(stderr, "sarif is available for verify") {
-		t.Errorf("compose --format sarif: exit %d, %q", code, stderr)
+	for _, cmd := range [][]string{{"compose", "a.json", "b.json"}, {"bmc", "../../examples/order.json", "--bound", "2"}, {"prove", "../../examples/retry.json"}} {
+		if _, stderr, code := runCLI(t, append(cmd, "--format", "sarif")...); code != 2 || !strings.Contains(stderr, "sarif is available for verify") {
+			t.Errorf("%s --format sarif: exit %d, %q", cmd[0], code, stderr)
+		}
 	}
 }

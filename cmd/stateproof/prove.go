@@ -76,6 +76,9 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 	if err := f.out.resolve(); err != nil {
 		return proveUsage(stderr, "%v", err)
 	}
+	if f.out.format == "sarif" {
+		return proveUsage(stderr, "--format sarif is available for verify; prove reports text or json")
+	}
 	if f.maxK < 1 || f.bmcDepth < 1 || f.timeoutMS < 1 {
 		return proveUsage(stderr, "--k, --bmc-depth and --timeout-ms must be integers >= 1")
 	}
