@@ -32,6 +32,7 @@ type bmcFlags struct {
 	noIncomplete bool
 	explain      string
 	skipped      []string // --bound: invariants not checked, and why
+	stderr       io.Writer
 }
 
 func newBMCCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -90,6 +91,7 @@ func usageError(stderr io.Writer, format string, args ...any) error {
 }
 
 func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
+	f.stderr = stderr
 	if err := f.out.resolve(); err != nil {
 		return usageError(stderr, "%v", err)
 	}
@@ -189,8 +191,12 @@ func checkOne(m *jsonmodel.Model, sys *sts.System, q *query.Query, f *bmcFlags) 
 		return nil, err
 	}
 	defer ctx.Close()
-	res, err := bmc.Solve(ctx, sys, q, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
-		Explain: f.explain, Explainer: explain.Explain})
+	var res *bmc.Result
+	err = withProgress(f.stderr, "solving "+f.model, func() (err error) {
+		res, err = bmc.Solve(ctx, sys, q, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
+			Explain: f.explain, Explainer: explain.Explain})
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -130,14 +130,20 @@ func (c *compareFlags) verifyAndEmit(out outputFlags, stdout, stderr io.Writer, 
 			return refuse(out, stdout, stderr, ref.code, ref.msg)
 		}
 	}
-	rep, ref := c.runVerify(res, opts)
+	var rep *report.VerifyReport
+	var ref *refusal
+	err := withProgress(stderr, "verifying "+name, func() error {
+		rep, ref = c.runVerify(res, opts)
+		if ref == nil && c.prove && res.Valid() {
+			return proveUndecided(rep, res.Model, name)
+		}
+		return nil
+	})
 	if ref != nil {
 		return refuse(out, stdout, stderr, ref.code, ref.msg)
 	}
-	if c.prove && res.Valid() {
-		if err := proveUndecided(rep, res.Model, name); err != nil {
-			return err
-		}
+	if err != nil {
+		return err
 	}
 	if base != nil {
 		return emitBaseline(out, stdout, stderr, report.VerifySchema, c.baseline, base, rep.JSON())

@@ -77,7 +77,8 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 				}
 				in = append(in, compose.Input{Name: path, Result: res})
 			}
-			rep := compose.Run(in, opts)
+			var rep *report.ComposeReport
+			withProgress(stderr, "composing", func() error { rep = compose.Run(in, opts); return nil })
 			if base != nil {
 				return emitBaseline(out, stdout, stderr, report.ComposeSchema, baselinePath, base, rep.JSON())
 			}

@@ -102,7 +102,11 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 	if len(p.Props) == 0 && !f.infer {
 		return proveUsage(stderr, "%s has no property to prove: give --rsc FILE or --infer", input)
 	}
-	res, err := prove.Prove(p, opts)
+	var res *prove.Result
+	err = withProgress(stderr, "proving "+input, func() (err error) {
+		res, err = prove.Prove(p, opts)
+		return err
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "stateproof prove: %v\n", err)
 		return &exitError{2}
