@@ -38,9 +38,9 @@ func houdini(c *checker, cands [][]expr.Expr) ([][]expr.Expr, error) {
 // houdiniStep re-checks one obligation until it holds, dropping falsified
 // destination candidates; it reports whether it dropped any.
 func houdiniStep(c *checker, ob obligation, cands [][]expr.Expr) (bool, error) {
-	dst, from := c.g.Starts[0].Node, -1
+	var dst, from int
 	if ob.Start {
-		dst = c.g.Starts[ob.Index].Node
+		dst, from = c.g.Starts[ob.Index].Node, -1
 	} else {
 		dst, from = c.g.Edges[ob.Index].To, c.g.Edges[ob.Index].From
 	}

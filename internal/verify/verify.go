@@ -6,7 +6,6 @@ import (
 
 	"stateproof/internal/explore"
 	"stateproof/internal/jsonmodel"
-	"stateproof/internal/jsonvalue"
 	"stateproof/internal/report"
 	"stateproof/internal/runtime"
 )
@@ -167,12 +166,6 @@ func quoteIDs(ids []string) string {
 		q[i] = fmt.Sprintf("%q", s)
 	}
 	return strings.Join(q, ", ")
-}
-
-func sortedCopy(ids []string) []string {
-	out := append([]string(nil), ids...)
-	jsonvalue.SortUTF16(out)
-	return out
 }
 
 func plural(n int, one, many string) string {
