@@ -122,12 +122,13 @@ func invalidReport(r *report.VerifyReport, res *jsonmodel.Result) *report.Verify
 	return r
 }
 
-// path converts an explorer path to report steps; an empty path is still a
-// path (the initial runtime is the witness).
+// finding builds a finding with its code, severity and message.
 func finding(code, severity, msg string) report.Finding {
 	return report.Finding{Code: code, Severity: severity, Message: msg}
 }
 
+// withPath attaches an explorer path as report steps; an empty path is
+// still a path (the initial runtime is the witness).
 func withPath(f report.Finding, p []explore.Step) report.Finding {
 	f.HasPath = true
 	f.Path = make([]report.Step, len(p))
