@@ -80,50 +80,37 @@ func (b *builder) not(a *z3.Term) *z3.Term {
 
 // and builds a conjunction, dropping literal trues (the empty conjunction
 // is true).
-func (b *builder) and(ts ...*z3.Term) *z3.Term {
-	if !b.ok(ts...) {
-		return nil
-	}
-	var keep []*z3.Term
-	for _, t := range ts {
-		if t.IsFalse() {
-			return b.False()
-		}
-		if !t.IsTrue() {
-			keep = append(keep, t)
-		}
-	}
-	switch len(keep) {
-	case 0:
-		return b.True()
-	case 1:
-		return keep[0]
-	}
-	return b.t(b.ctx.And(keep...))
-}
+func (b *builder) and(ts ...*z3.Term) *z3.Term { return b.junction(false, ts, b.ctx.And) }
 
 // or builds a disjunction, dropping literal falses (the empty disjunction
 // is false).
-func (b *builder) or(ts ...*z3.Term) *z3.Term {
+func (b *builder) or(ts ...*z3.Term) *z3.Term { return b.junction(true, ts, b.ctx.Or) }
+
+// junction folds literals out of a conjunction (absorbing false) or a
+// disjunction (absorbing true): the absorbing literal decides it, the
+// neutral one is dropped, and zero or one operand needs no Z3 term.
+func (b *builder) junction(absorbing bool, ts []*z3.Term, mk func(...*z3.Term) (*z3.Term, error)) *z3.Term {
 	if !b.ok(ts...) {
 		return nil
 	}
+	isAbsorbing := func(t *z3.Term) bool { return (absorbing && t.IsTrue()) || (!absorbing && t.IsFalse()) }
+	isNeutral := func(t *z3.Term) bool { return (absorbing && t.IsFalse()) || (!absorbing && t.IsTrue()) }
 	var keep []*z3.Term
 	for _, t := range ts {
-		if t.IsTrue() {
-			return b.True()
+		if isAbsorbing(t) {
+			return b.boolVal(absorbing)
 		}
-		if !t.IsFalse() {
+		if !isNeutral(t) {
 			keep = append(keep, t)
 		}
 	}
 	switch len(keep) {
 	case 0:
-		return b.False()
+		return b.boolVal(!absorbing)
 	case 1:
 		return keep[0]
 	}
-	return b.t(b.ctx.Or(keep...))
+	return b.t(mk(keep...))
 }
 
 func (b *builder) implies(a, c *z3.Term) *z3.Term {
