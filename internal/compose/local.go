@@ -116,15 +116,3 @@ func (l *local) outcomes(id uint32, e int) []edge {
 	base := int(id)*(l.ne+1) + e
 	return l.edges[l.starts[base]:l.starts[base+1]]
 }
-
-// hashIDs mixes a composite tuple of runtime ids.
-func hashIDs(ids []uint32) uint64 {
-	h := uint64(0x9E3779B97F4A7C15)
-	for _, w := range ids {
-		h ^= uint64(w)
-		h *= 0xBF58476D1CE4E5B9
-		h ^= h >> 31
-	}
-	h *= 0x94D049BB133111EB
-	return h ^ (h >> 29)
-}

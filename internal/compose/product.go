@@ -2,6 +2,7 @@ package compose
 
 import (
 	"slices"
+	"stateproof/internal/explore"
 
 	"stateproof/internal/jsonvalue"
 	"stateproof/internal/runtime"
@@ -89,7 +90,7 @@ func (p *product) tuple(n int) []uint32 { return p.tuples[n*p.k : (n+1)*p.k] }
 // add interns a composite tuple; it reports false when the search must stop
 // because the cap was exceeded.
 func (p *product) add(t []uint32, parent, ev, machine int) bool {
-	h := hashIDs(t)
+	h := explore.HashWords(t)
 	mask := len(p.table) - 1
 	tag := h >> 32
 	s := int(h) & mask
@@ -123,7 +124,7 @@ func (p *product) rehash() {
 		if e == 0 {
 			continue
 		}
-		s := int(hashIDs(p.tuple(int(uint32(e))-1))) & mask
+		s := int(explore.HashWords(p.tuple(int(uint32(e))-1))) & mask
 		for p.table[s] != 0 {
 			s = (s + 1) & mask
 		}

@@ -181,7 +181,7 @@ func (g *Graph) rehash() {
 
 // HashWords mixes the words with a multiply-xorshift finaliser per word;
 // every interning table of the engines uses it.
-func HashWords(ws []int64) uint64 {
+func HashWords[W int64 | uint32](ws []W) uint64 {
 	h := uint64(0x9E3779B97F4A7C15)
 	for _, w := range ws {
 		h ^= uint64(w)
