@@ -2,8 +2,8 @@ package compose
 
 import (
 	"slices"
-	"stateproof/internal/explore"
 
+	"stateproof/internal/explore"
 	"stateproof/internal/jsonvalue"
 	"stateproof/internal/runtime"
 )
