@@ -9,7 +9,6 @@ import (
 	"stateproof/internal/jsonmodel"
 	"stateproof/internal/jsonvalue"
 	"stateproof/internal/report"
-	"stateproof/internal/runtime"
 )
 
 // RunComparison verifies AFTER and compares it with BEFORE (§9): it runs
@@ -21,7 +20,7 @@ import (
 // BEFORE_MODEL_INVALID finding per validation message, makes ok false and
 // skips D1–D4. An invalid AFTER model gives the invalid-model report.
 func RunComparison(after, before *jsonmodel.Result, mapping map[string]string, opts Options) *report.VerifyReport {
-	r := Run(after, opts)
+	r, e := runEnv(after, opts)
 	r.HasBefore = true
 	r.MetadataKeys = mergeMetadataKeys(after.MetadataKeys, before.MetadataKeys)
 	if !before.Valid() {
@@ -33,7 +32,6 @@ func RunComparison(after, before *jsonmodel.Result, mapping map[string]string, o
 		return r
 	}
 	c := newComparison(before.Model, after.Model, mapping)
-	e := &env{m: after.Model, mc: runtime.Compile(after.Model), opts: opts}
 	r.Checks = append(r.Checks, c.d1Preservation(), e.d2Continuity(c), c.d3Delta(), c.d4Regression())
 	r.Truncated = r.Truncated || e.truncated
 	beforeHash, _ := jsonmodel.Hash(before.Model.Raw, "v1")

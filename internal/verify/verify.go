@@ -58,9 +58,16 @@ func (e *env) adjacency() *explore.Adjacency {
 // Run validates nothing (the front end did) and runs every check on a
 // valid model, or renders the invalid-model report for an invalid one.
 func Run(res *jsonmodel.Result, opts Options) *report.VerifyReport {
+	r, _ := runEnv(res, opts)
+	return r
+}
+
+// runEnv is Run that also returns the env (nil for an invalid model), whose
+// exploration and decided invariants a comparison reuses.
+func runEnv(res *jsonmodel.Result, opts Options) (*report.VerifyReport, *env) {
 	r := &report.VerifyReport{HashSpec: opts.HashSpec, MetadataKeys: res.MetadataKeys, MaxStates: opts.MaxStates}
 	if !res.Valid() {
-		return invalidReport(r, res)
+		return invalidReport(r, res), nil
 	}
 	m := res.Model
 	r.Valid = true
@@ -86,7 +93,7 @@ func Run(res *jsonmodel.Result, opts Options) *report.VerifyReport {
 			})
 		}
 	}
-	return r
+	return r, e
 }
 
 func newEnv(m *jsonmodel.Model, opts Options) *env {
