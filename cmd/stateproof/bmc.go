@@ -138,9 +138,17 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
 		return &exitError{2}
 	}
+	// One Z3 context for every query: creating one costs tens of
+	// milliseconds, and each solve has its own solver in it.
+	ctx, err := z3.NewContext()
+	if err != nil {
+		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
+		return &exitError{2}
+	}
+	defer ctx.Close()
 	var reports []*bmc.Report
 	for _, q := range queries {
-		rep, err := checkOne(m, sys, q, f)
+		rep, err := checkOne(ctx, m, sys, q, f)
 		if err != nil {
 			fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
 			return &exitError{2}
@@ -184,15 +192,10 @@ func (f *bmcFlags) loadQuery(sys *sts.System) ([]*query.Query, error) {
 	return []*query.Query{q}, nil
 }
 
-// checkOne solves one query in its own Z3 context and replays the model.
-func checkOne(m *jsonmodel.Model, sys *sts.System, q *query.Query, f *bmcFlags) (*bmc.Report, error) {
-	ctx, err := z3.NewContext()
-	if err != nil {
-		return nil, err
-	}
-	defer ctx.Close()
+// checkOne solves one query and replays the model.
+func checkOne(ctx *z3.Context, m *jsonmodel.Model, sys *sts.System, q *query.Query, f *bmcFlags) (*bmc.Report, error) {
 	var res *bmc.Result
-	err = withProgress(f.stderr, "solving "+f.model, func() (err error) {
+	err := withProgress(f.stderr, "solving "+f.model, func() (err error) {
 		res, err = bmc.Solve(ctx, sys, q, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
 			Explain: f.explain, Explainer: explain.Explain})
 		return err
