@@ -11,11 +11,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"stateproof/internal/bmc"
+	"stateproof/internal/bmcjson"
 	"stateproof/internal/explain"
 	"stateproof/internal/expr"
 	"stateproof/internal/jsonmodel"
 	"stateproof/internal/query"
-	"stateproof/internal/runtime"
 	"stateproof/internal/sts"
 	"stateproof/internal/z3"
 )
@@ -192,22 +192,16 @@ func (f *bmcFlags) loadQuery(sys *sts.System) ([]*query.Query, error) {
 	return []*query.Query{q}, nil
 }
 
-// checkOne solves one query and replays the model.
+// checkOne solves one query and replays the model, with a progress line
+// on a terminal.
 func checkOne(ctx *z3.Context, m *jsonmodel.Model, sys *sts.System, q *query.Query, f *bmcFlags) (*bmc.Report, error) {
-	var res *bmc.Result
+	var rep *bmc.Report
 	err := withProgress(f.stderr, "solving "+f.model, func() (err error) {
-		res, err = bmc.Solve(ctx, sys, q, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
-			Explain: f.explain, Explainer: explain.Explain})
+		rep, err = bmcjson.Check(ctx, m, sys, q, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
+			Explain: f.explain, Explainer: explain.Explain}, f.model, f.queryFile)
 		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	rep := &bmc.Report{ModelPath: f.model, QueryPath: f.queryFile, Query: query.Format(q), Result: res}
-	if res.Trace != nil {
-		rep.Replay = runtime.Compile(m).Replay(res.Trace)
-	}
-	return rep, nil
+	return rep, err
 }
 
 // invariantQueries turns each state-predicate invariant into a query of

@@ -9,12 +9,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"stateproof/internal/bmc"
+	"stateproof/internal/bmcjson"
 	"stateproof/internal/compose"
 	"stateproof/internal/explain"
 	"stateproof/internal/jsonmodel"
 	"stateproof/internal/query"
 	"stateproof/internal/report"
-	"stateproof/internal/runtime"
 	"stateproof/internal/verify"
 	"stateproof/internal/z3"
 )
@@ -175,13 +175,9 @@ func bmcTool(_ context.Context, _ *mcp.CallToolRequest, in BMCInput) (*mcp.CallT
 	if mode != "none" && mode != "formal" && mode != "proof" {
 		return nil, nil, fmt.Errorf("explain must be none, formal or proof (got %q)", mode)
 	}
-	r, err := bmc.Solve(ctx, sys, q, bmc.Options{TimeoutMS: in.TimeoutMS, Shortest: in.Shortest, Explain: mode, Explainer: explain.Explain})
+	rep, err := bmcjson.Check(ctx, res.Model, sys, q, bmc.Options{TimeoutMS: in.TimeoutMS, Shortest: in.Shortest, Explain: mode, Explainer: explain.Explain}, name, "")
 	if err != nil {
 		return nil, nil, err
-	}
-	rep := &bmc.Report{ModelPath: name, Query: query.Format(q), Result: r}
-	if r.Trace != nil {
-		rep.Replay = runtime.Compile(res.Model).Replay(r.Trace)
 	}
 	out, err := asReport(rep.JSON())
 	return nil, out, err

@@ -4,10 +4,10 @@ import (
 	"fmt"
 
 	"stateproof/internal/bmc"
+	"stateproof/internal/bmcjson"
 	"stateproof/internal/expr"
 	"stateproof/internal/jsonmodel"
 	"stateproof/internal/query"
-	"stateproof/internal/runtime"
 	"stateproof/internal/z3"
 )
 
@@ -109,14 +109,14 @@ func confirmer(m *jsonmodel.Model, g *Graph) func(*Property, int) (bool, string,
 			return false, "", err
 		}
 		defer ctx.Close()
-		res, err := bmc.Solve(ctx, g.Sys, q, bmc.Options{Shortest: true, TimeoutMS: 10000})
+		rep, err := bmcjson.Check(ctx, m, g.Sys, q, bmc.Options{Shortest: true, TimeoutMS: 10000}, g.Name, "")
 		if err != nil {
 			return false, "", fmt.Errorf("confirming %s: %w", p.ID, err)
 		}
-		if res.Trace == nil {
-			return false, fmt.Sprintf("bmc found no trace (%s)", res.Status), nil
+		if rep.Replay == nil {
+			return false, fmt.Sprintf("bmc found no trace (%s)", rep.Result.Status), nil
 		}
-		rp := runtime.Compile(m).Replay(res.Trace)
+		rp := rep.Replay
 		if !rp.OK() {
 			return false, fmt.Sprintf("the runtime replay disagrees in %d places", len(rp.Mismatches)), nil
 		}
