@@ -150,12 +150,18 @@ func CompareFrame(w *Frame, r *RuntimeFrame, out []Mismatch) []Mismatch {
 	if w.Terminated != r.Terminated {
 		out = append(out, Mismatch{Path: p + ".terminated", Expected: w.Terminated, Actual: r.Terminated, Message: "value mismatch"})
 	}
-	if !sameKeys(w.Vars, r.Vars) {
-		return append(out, Mismatch{Path: p + ".vars", Expected: names(w.Vars), Actual: names(r.Vars), Message: "key set mismatch"})
+	return compareVars(p+".vars", w.Vars, r.Vars, out)
+}
+
+// compareVars compares two variable lists at path: first their key sets,
+// then, when those agree, every value.
+func compareVars(path string, exp, act []Var, out []Mismatch) []Mismatch {
+	if !sameKeys(exp, act) {
+		return append(out, Mismatch{Path: path, Expected: names(exp), Actual: names(act), Message: "key set mismatch"})
 	}
-	for _, v := range w.Vars {
-		a, _ := lookup(r.Vars, v.Name)
-		if m, ok := compareValue(p+".vars."+v.Name, v.Value, a); !ok {
+	for _, v := range exp {
+		a, _ := lookup(act, v.Name)
+		if m, ok := compareValue(path+"."+v.Name, v.Value, a); !ok {
 			out = append(out, m)
 		}
 	}
@@ -281,14 +287,5 @@ func compareCall(p string, w, r *Call, out []Mismatch) []Mismatch {
 			out = append(out, Mismatch{Path: p + "." + f.name, Expected: f.exp, Actual: f.act, Message: "value mismatch"})
 		}
 	}
-	if !sameKeys(w.Snapshot, r.Snapshot) {
-		return append(out, Mismatch{Path: p + ".snapshot", Expected: names(w.Snapshot), Actual: names(r.Snapshot), Message: "key set mismatch"})
-	}
-	for _, v := range w.Snapshot {
-		a, _ := lookup(r.Snapshot, v.Name)
-		if m, ok := compareValue(p+".snapshot."+v.Name, v.Value, a); !ok {
-			out = append(out, m)
-		}
-	}
-	return out
+	return compareVars(p+".snapshot", w.Snapshot, r.Snapshot, out)
 }
