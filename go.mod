@@ -1,4 +1,4 @@
-module stateproof
+module github.com/stateproof/stateproof
 
 go 1.26.8
 

@@ -10,14 +10,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"stateproof/internal/bmc"
-	"stateproof/internal/bmcjson"
-	"stateproof/internal/explain"
-	"stateproof/internal/expr"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/query"
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/bmcjson"
+	"github.com/stateproof/stateproof/internal/explain"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 type bmcFlags struct {

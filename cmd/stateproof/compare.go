@@ -9,11 +9,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"stateproof/internal/baseline"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/jsonvalue"
-	"stateproof/internal/report"
-	"stateproof/internal/verify"
+	"github.com/stateproof/stateproof/internal/baseline"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/verify"
 )
 
 // compareFlags are the verify flags of a before/after comparison and of a

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"stateproof/internal/baseline"
-	"stateproof/internal/compose"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/baseline"
+	"github.com/stateproof/stateproof/internal/compose"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 func newComposeCmd(stdout, stderr io.Writer) *cobra.Command {

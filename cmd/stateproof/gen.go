@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"stateproof/internal/gen"
+	"github.com/stateproof/stateproof/internal/gen"
 )
 
 // newGenCmd writes generated models for benchmarks: the figures in the

@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"stateproof/internal/mcpserver"
+	"github.com/stateproof/stateproof/internal/mcpserver"
 )
 
 func newMCPCmd() *cobra.Command {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"stateproof/internal/prove"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/prove"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 type proveFlags struct {

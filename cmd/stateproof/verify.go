@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
-	"stateproof/internal/verify"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/verify"
 )
 
 type outputFlags struct {

@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/prove"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/prove"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // proveUndecided hands every invariant that S7 left undecided at its cap

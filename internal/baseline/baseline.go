@@ -13,8 +13,8 @@ import (
 	"fmt"
 	"strings"
 
-	"stateproof/internal/jsonvalue"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // Report is the part of a verify or compose report the diff reads.

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
-	"stateproof/internal/verify"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/verify"
 )
 
 // rep builds a verify report with the given checks as JSON text.

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"stateproof/internal/jsonvalue"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // WriteText renders the diff for a person: the delta verdict first, then

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"slices"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/query"
-	"stateproof/internal/smt"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/smt"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // atom lowers an observation atom at frame i (bmc.md §3.7, §14). Binding

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"testing"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/gen"
-	"stateproof/internal/query"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/gen"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // benchCounter solves one reach query on the counter family per iteration,

@@ -4,12 +4,12 @@ import (
 	"os"
 	"testing"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/query"
-	"stateproof/internal/runtime"
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 func loadModel(t *testing.T, path string) (*jsonmodel.Model, *sts.System) {

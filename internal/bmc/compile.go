@@ -3,11 +3,11 @@ package bmc
 import (
 	"fmt"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/query"
-	"stateproof/internal/smt"
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/smt"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // problem is a compiled query: the encoding unrolled to the bound, the

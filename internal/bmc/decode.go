@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"slices"
 
-	"stateproof/internal/query"
-	"stateproof/internal/sts"
-	"stateproof/internal/trace"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/trace"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // decodeModel projects the solver's current model onto the public trace

@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"testing"
 
-	"stateproof/internal/explore"
-	"stateproof/internal/expr"
-	"stateproof/internal/gen"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/query"
-	"stateproof/internal/runtime"
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/gen"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 func decodeModel(t *testing.T, src string) (*jsonmodel.Model, *sts.System) {

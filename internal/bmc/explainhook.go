@@ -3,10 +3,10 @@ package bmc
 import (
 	"fmt"
 
-	"stateproof/internal/query"
-	"stateproof/internal/smt"
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/smt"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // Check is the answer of one budgeted satisfiability check. Ran is false

@@ -1,10 +1,10 @@
 package bmc
 
 import (
-	"stateproof/internal/expr"
-	"stateproof/internal/query"
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // framePred is a frame predicate lowered at every frame: P_i and D_i.

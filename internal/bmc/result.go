@@ -1,11 +1,11 @@
 package bmc
 
 import (
-	"stateproof/internal/trace"
+	"github.com/stateproof/stateproof/internal/trace"
 )
 
 // Schema is the report contract id of `stateproof bmc --json`.
-const Schema = "stateproof/bmc/v1"
+const Schema = "github.com/stateproof/stateproof/bmc/v1"
 
 // ExitCode maps an outcome to the process exit code (DESIGN.md): 0 holds
 // or witness found, 1 negative verdict, 3 inconclusive, and 4 whenever the

@@ -5,10 +5,10 @@ import (
 	"math"
 	"time"
 
-	"stateproof/internal/query"
-	"stateproof/internal/sts"
-	"stateproof/internal/trace"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/trace"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // Options tune a solve.

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"stateproof/internal/trace"
+	"github.com/stateproof/stateproof/internal/trace"
 )
 
 var headlines = map[string]string{

@@ -6,12 +6,12 @@
 package bmcjson
 
 import (
-	"stateproof/internal/bmc"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/query"
-	"stateproof/internal/runtime"
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // Check solves the bound query q over sys (the lowering of m) in ctx and,

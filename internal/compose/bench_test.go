@@ -3,8 +3,8 @@ package compose
 import (
 	"testing"
 
-	"stateproof/internal/gen"
-	"stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/gen"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
 )
 
 // BenchmarkRings3x100: three generated rings of 100 runtime states each

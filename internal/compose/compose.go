@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/jsonvalue"
-	"stateproof/internal/report"
-	"stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // Options are the compose options (§1, §10).

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"stateproof/internal/gen"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/gen"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // machine writes a model from "FROM -event-> TO" lines; states ending in

@@ -3,8 +3,8 @@ package compose
 import (
 	"slices"
 
-	"stateproof/internal/explore"
-	"stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // edge is one outcome of a machine-local step: the successor's runtime id

@@ -3,9 +3,9 @@ package compose
 import (
 	"slices"
 
-	"stateproof/internal/explore"
-	"stateproof/internal/jsonvalue"
-	"stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // event is one event of the union alphabet with what the product needs to

@@ -1,7 +1,7 @@
 package explain
 
 import (
-	"stateproof/internal/smt"
+	"github.com/stateproof/stateproof/internal/smt"
 )
 
 // classified is the outcome of §12.2: the classification ("" when a probe

@@ -3,9 +3,9 @@ package explain
 import (
 	"testing"
 
-	"stateproof/internal/bmc"
-	"stateproof/internal/smt"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/smt"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // TestClassificationByModel: the classifications a JSON model can reach,

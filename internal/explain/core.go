@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sort"
 
-	"stateproof/internal/smt"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/smt"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // coreResult is an extracted core: its members in stable-id order and the

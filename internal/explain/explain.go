@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"stateproof/internal/bmc"
-	"stateproof/internal/smt"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/smt"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // Explanation is the explanation object of §12.5.

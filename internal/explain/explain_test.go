@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"stateproof/internal/bmc"
-	"stateproof/internal/explain/rulecheck"
-	"stateproof/internal/smt"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/explain/rulecheck"
+	"github.com/stateproof/stateproof/internal/smt"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 const twoLines = "assume at 1: var(\"retries\") == 1;\nassume at 1: var(\"retries\") == 2;\ncheck reach <= 1: true;\n"

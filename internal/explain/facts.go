@@ -5,11 +5,11 @@ import (
 	"strconv"
 	"strings"
 
-	"stateproof/internal/bmc"
-	"stateproof/internal/expr"
-	"stateproof/internal/query"
-	"stateproof/internal/smt"
-	"stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/smt"
+	"github.com/stateproof/stateproof/internal/sts"
 )
 
 // fact is a normalised fact: a kind and its fields, as JSON shapes them

@@ -4,10 +4,10 @@ import (
 	"os"
 	"testing"
 
-	"stateproof/internal/bmc"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/query"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // run solves query text over a model file with an explanation of mode,

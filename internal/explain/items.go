@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"stateproof/internal/smt"
+	"github.com/stateproof/stateproof/internal/smt"
 )
 
 // Core is the published core object (§12.3).

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"stateproof/internal/bmc"
-	"stateproof/internal/explain/rulecheck"
-	"stateproof/internal/smt"
+	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/explain/rulecheck"
+	"github.com/stateproof/stateproof/internal/smt"
 )
 
 // Proof is the published proof object (§12.7).

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"stateproof/internal/gen"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/gen"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 func machine(t *testing.T, src string) *runtime.Machine {

@@ -1,8 +1,8 @@
 package explore
 
 import (
+	"github.com/stateproof/stateproof/internal/runtime"
 	"slices"
-	"stateproof/internal/runtime"
 )
 
 // Graph is the result of a breadth-first search: the interned nodes in

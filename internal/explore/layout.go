@@ -1,8 +1,8 @@
 package explore
 
 import (
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // layout packs a node's words for storage: the state index in the low 32

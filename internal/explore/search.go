@@ -1,6 +1,6 @@
 package explore
 
-import "stateproof/internal/runtime"
+import "github.com/stateproof/stateproof/internal/runtime"
 
 // Edge tells a search what to do with one successor.
 type Edge uint8

@@ -1,6 +1,6 @@
 package explore
 
-import "stateproof/internal/runtime"
+import "github.com/stateproof/stateproof/internal/runtime"
 
 // NewStore returns an empty node store for searches that are not
 // breadth-first (the leads-to walk): nodes are interned with Intern and

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
 )
 
 // Result is what validation found: a Model when the input is valid, and

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
 )
 
 // Locate returns the position of the element a walker path names

@@ -3,9 +3,9 @@ package jsonmodel
 import (
 	"fmt"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/jsonvalue"
-	"stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/sts"
 )
 
 // Lower builds the symbolic transition system of the model (bmc.md §14):

@@ -1,6 +1,6 @@
 package jsonmodel
 
-import "stateproof/internal/jsonvalue"
+import "github.com/stateproof/stateproof/internal/jsonvalue"
 
 // Model is a validated schema-v1 model. Slices keep model order; optional
 // numbers are pointers so "absent" stays distinguishable from zero.

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
 )
 
 // maxSafeInteger is the largest integer a double holds exactly; integer

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
 )
 
 // invariantKeys is the closed key set of each invariant kind, besides id,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
 )
 
 var guardShapes = []string{"variable", "all", "any", "not"}

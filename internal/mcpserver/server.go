@@ -8,15 +8,15 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"stateproof/internal/bmc"
-	"stateproof/internal/bmcjson"
-	"stateproof/internal/compose"
-	"stateproof/internal/explain"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/query"
-	"stateproof/internal/report"
-	"stateproof/internal/verify"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/bmcjson"
+	"github.com/stateproof/stateproof/internal/compose"
+	"github.com/stateproof/stateproof/internal/explain"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/verify"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // Input names one model: inline, or a file path. Exactly one is given.

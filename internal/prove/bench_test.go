@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 var benchInputs = []string{

@@ -3,8 +3,8 @@ package prove
 import (
 	"fmt"
 
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // Clause is a linear constrained Horn clause

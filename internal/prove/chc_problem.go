@@ -1,8 +1,8 @@
 package prove
 
 import (
-	"stateproof/internal/expr"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // CHCProblem parses a linear CHC problem. Its property is that the error

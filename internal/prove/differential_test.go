@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"stateproof/internal/gen"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/verify"
+	"github.com/stateproof/stateproof/internal/gen"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/verify"
 )
 
 // TestAgreesWithExplicitSearch: on generated models whose state space the

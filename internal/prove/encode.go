@@ -3,10 +3,10 @@ package prove
 import (
 	"fmt"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/smt"
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/smt"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // encoder builds the formulas of one occurrence of a start or transition

@@ -3,9 +3,9 @@ package prove
 import (
 	"fmt"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // Var is one state variable of the graph's global state vector.

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"sort"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // houdini finds the largest subset of the candidates (per node) that passes

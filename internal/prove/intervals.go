@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/sts"
 )
 
 // Interval propagation with widening (induction.md §7.3): an abstract

@@ -3,12 +3,12 @@ package prove
 import (
 	"fmt"
 
-	"stateproof/internal/bmc"
-	"stateproof/internal/bmcjson"
-	"stateproof/internal/expr"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/query"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/bmcjson"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // JSONProblem builds the problem of a JSON model: its graph, and as

@@ -3,8 +3,8 @@ package prove
 import (
 	"fmt"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // unrolling is the pc encoding of the graph (induction.md §5.2): a node

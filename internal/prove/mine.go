@@ -3,9 +3,9 @@ package prove
 import (
 	"sort"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // maxConsts caps the mined constants (after adding c ± 1), smallest

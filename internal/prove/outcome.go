@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // recheck is the independent re-check of a proof (induction.md §7.7): the

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // Property is one RSC to prove: a formula over a node's variables (false

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 func chcProblem(t *testing.T, src string) *Problem {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/sts"
 )
 
 // ParseRSC reads an .rsc file: statements `rsc "STATE": EXPR;` giving a

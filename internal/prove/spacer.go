@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // hornText renders the graph and its properties as SMT-LIB2 Horn clauses

@@ -5,8 +5,8 @@ import (
 	"math"
 	"time"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // Component and node statuses (induction.md §3).

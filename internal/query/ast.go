@@ -1,7 +1,7 @@
 package query
 
 import (
-	"stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/expr"
 )
 
 // Query is one parsed FBMCQ query (bmc.md §3.2).

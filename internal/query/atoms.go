@@ -3,7 +3,7 @@ package query
 import (
 	"fmt"
 
-	"stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/expr"
 )
 
 // The expression parser accepts any name(args) as an atom call and any

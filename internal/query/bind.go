@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/sts"
 )
 
 // BindOptions tunes Bind.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/expr"
 )
 
 func TestBindValid(t *testing.T) {

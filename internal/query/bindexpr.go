@@ -4,7 +4,7 @@ import (
 	"errors"
 	"slices"
 
-	"stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/expr"
 )
 
 // context is where an expression stands (bmc.md §3.9).

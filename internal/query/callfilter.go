@@ -3,7 +3,7 @@ package query
 import (
 	"slices"
 
-	"stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/expr"
 )
 
 // callStages and callRoles are the values of the stage and role dimensions

@@ -3,7 +3,7 @@ package query
 import (
 	"fmt"
 
-	"stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/expr"
 )
 
 // Error classes (bmc.md §3.10).

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/expr"
 )
 
 // Format renders q as canonical FBMCQ text (bmc.md §3.11): one clause per

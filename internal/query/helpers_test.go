@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/sts"
 )
 
 // testSystem is a small JSON-like system: three locations (one terminal)

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/expr"
 )
 
 // keywords are the FBMCQ query keywords (bmc.md §3.1). None of them can be a

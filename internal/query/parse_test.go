@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/expr"
 )
 
 // The examples of bmc.md §3.12 and their canonical text.

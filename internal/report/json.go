@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
 )
 
 // KV is one member of an ordered JSON object.

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
 )
 
 // VerifyReport is the logicprobe/verify/v1 report (§11 of the reference).

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strconv"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
 )
 
 // Machine is a model compiled for stepping.

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/trace"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/trace"
 )
 
 const stepModel = `{"schemaVersion": 1, "init": "A",

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/trace"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/trace"
 )
 
 // Replay re-executes a decoded bounded trace on the concrete semantics

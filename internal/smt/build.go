@@ -3,7 +3,7 @@ package smt
 import (
 	"fmt"
 
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // builder wraps a Z3 context with a sticky error, so that encodings read as

@@ -3,8 +3,8 @@ package smt
 import (
 	"fmt"
 
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // Stage is the layer of the staged solve a group belongs to (bmc.md §6.1).

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // Value is a lowered expression: its term and its definedness condition.

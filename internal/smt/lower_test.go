@@ -7,9 +7,9 @@ import (
 	"math/big"
 	"testing"
 
-	"stateproof/internal/expr"
-	"stateproof/internal/sts"
-	"stateproof/internal/z3"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // exprGen builds random well-typed expressions over the integer variables

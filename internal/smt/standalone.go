@@ -1,6 +1,6 @@
 package smt
 
-import "stateproof/internal/z3"
+import "github.com/stateproof/stateproof/internal/z3"
 
 // NewLowerer returns an Encoding without a system, frames or solver: only
 // Lower, B and TakeAxioms are meaningful on it. Engines that build their

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/expr"
 )
 
 // Sentinel location ids (bmc.md §4.1). -2 is retired and never used.

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
-	"stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // a1Injection injects every event in every non-terminal state and reports

@@ -3,8 +3,8 @@ package verify
 import (
 	"testing"
 
-	"stateproof/internal/gen"
-	"stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/gen"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
 )
 
 func benchModel(b *testing.B, src string, maxStates int) {

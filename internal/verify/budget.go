@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 
-	"stateproof/internal/explore"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/jsonvalue"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // a12Budget decides every budget invariant: no reachable path accumulates

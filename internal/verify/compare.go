@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/jsonvalue"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // RunComparison verifies AFTER and compares it with BEFORE (§9): it runs

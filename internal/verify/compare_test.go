@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // cmpBase is the BEFORE model of the comparison tests: a job runner with a

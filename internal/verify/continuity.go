@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/jsonvalue"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // d2Continuity re-decides every BEFORE invariant, mapped through the state

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
 )
 
 // coverageCategory is one vocabulary heuristic of §8.15: words that hint at

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
 )
 
 func TestCoverageNotes(t *testing.T) {

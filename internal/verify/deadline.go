@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"stateproof/internal/explore"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // a14Deadline checks residency deadlines: a tick event that keeps the

@@ -3,9 +3,9 @@ package verify
 import (
 	"fmt"
 
-	"stateproof/internal/explore"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // invariantOutcome is how one search decided one invariant.

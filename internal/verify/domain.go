@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/jsonvalue"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // enumCap is the largest product of domain sizes S4, S6 and S8 enumerate.

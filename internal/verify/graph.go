@@ -1,9 +1,9 @@
 package verify
 
 import (
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/jsonvalue"
-	"stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // DeadEnds returns the non-terminal states that are the source of no

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // s4s6 runs S4 Determinism and S6 Guard Completeness, which share the

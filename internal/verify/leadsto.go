@@ -3,10 +3,10 @@ package verify
 import (
 	"fmt"
 
-	"stateproof/internal/explore"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
-	"stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // a9LeadsTo decides every leads-to invariant: from every reachable runtime

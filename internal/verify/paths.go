@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	"stateproof/internal/explore"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // a10Sequence decides every sequence invariant: the listed events never

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 func pathText(p []report.Step) string {

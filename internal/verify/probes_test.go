@@ -4,8 +4,8 @@ import (
 	"io"
 
 	"fmt"
+	"github.com/stateproof/stateproof/internal/report"
 	"slices"
-	"stateproof/internal/report"
 	"strings"
 	"testing"
 )

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"stateproof/internal/gen"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/gen"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // TestRandomModels runs every check over generated models (unbounded

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"stateproof/internal/jsonvalue"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // d1Preservation: every BEFORE (state, event) that could fire must still

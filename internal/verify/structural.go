@@ -3,7 +3,7 @@ package verify
 import (
 	"fmt"
 
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // s1Reachability: every declared state appears in some reachable runtime.

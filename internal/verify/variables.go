@@ -3,8 +3,8 @@ package verify
 import (
 	"fmt"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // s8Variables checks declared monotonicity and declared ranges (§7.8).

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"stateproof/internal/explore"
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
-	"stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // Options are the verify options of §1.

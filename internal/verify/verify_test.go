@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"stateproof/internal/jsonmodel"
-	"stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 func run(t *testing.T, src string, maxStates int) *report.VerifyReport {
