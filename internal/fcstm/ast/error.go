@@ -1,0 +1,111 @@
+package ast
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Error is a located diagnostic with a stable code (E_SYNTAX,
+// E_UNKNOWN_STATE, …). Error() is one line, "file:line:col: message
+// [CODE]"; Snippet() renders the offending source line with a caret under
+// the column when the source is known.
+type Error struct {
+	Code string
+	Msg  string
+	File string
+	Pos  Pos
+	Src  string // the whole source of File, when known; used by Snippet
+}
+
+func (e *Error) Error() string {
+	loc := e.File
+	if e.Pos.IsValid() {
+		if loc != "" {
+			loc += ":"
+		}
+		loc += e.Pos.String()
+	}
+	if loc != "" {
+		loc += ": "
+	}
+	return fmt.Sprintf("%s%s [%s]", loc, e.Msg, e.Code)
+}
+
+// Snippet returns the source line of the error and a caret line under its
+// column, or "" when the source or the position is unknown. Tabs are kept
+// in the caret line so that the caret lines up in a terminal.
+func (e *Error) Snippet() string {
+	if e.Src == "" || !e.Pos.IsValid() {
+		return ""
+	}
+	lines := strings.Split(e.Src, "\n")
+	if e.Pos.Line > len(lines) {
+		return ""
+	}
+	line := strings.TrimRight(lines[e.Pos.Line-1], "\r")
+	var pad strings.Builder
+	col := 1
+	for _, r := range line {
+		if col >= e.Pos.Col {
+			break
+		}
+		if r == '\t' {
+			pad.WriteByte('\t')
+		} else {
+			pad.WriteByte(' ')
+		}
+		col++
+	}
+	for ; col < e.Pos.Col && col <= utf8.RuneCountInString(line)+1; col++ {
+		pad.WriteByte(' ')
+	}
+	return line + "\n" + pad.String() + "^"
+}
+
+// Detail is Error() followed by the snippet, for terminal output.
+func (e *Error) Detail() string {
+	if s := e.Snippet(); s != "" {
+		return e.Error() + "\n" + indent(s)
+	}
+	return e.Error()
+}
+
+func indent(s string) string { return "    " + strings.ReplaceAll(s, "\n", "\n    ") }
+
+// ErrorList is a list of errors, sorted by file and position. As an error
+// it reads as its first entry plus a count.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Error()
+	}
+	return fmt.Sprintf("%s (and %d more errors)", l[0].Error(), len(l)-1)
+}
+
+// Sort orders the list by file, line and column (stable for equal ones).
+func (l ErrorList) Sort() {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i], l[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		return a.Pos.Col < b.Pos.Col
+	})
+}
+
+// Err returns nil for an empty list and the list otherwise.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
