@@ -126,7 +126,9 @@ func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || (c|0x20) >= 'a' && (c|0x20) <= 'z'
 }
 func isSelectorByte(c byte) bool { return isWordByte(c) || c == '*' }
-func isTemplateByte(c byte) bool { return isWordByte(c) || c == '*' || c == '$' || c == '{' || c == '}' }
+func isTemplateByte(c byte) bool {
+	return isWordByte(c) || c == '*' || c == '$' || c == '{' || c == '}'
+}
 
 func isIdent(s string) bool {
 	if s == "" || s[0] >= '0' && s[0] <= '9' {
