@@ -36,7 +36,15 @@ const (
 type Variable struct {
 	Name string
 	Type VarType
-	Init expr.Value // the evaluated initialiser, already of the declared type
+	Init expr.Value // the evaluated initialiser, already of the declared type; the zero Value when InitErr is set
+
+	// InitExpr is the initialiser as written (a constant expression).
+	// InitErr is set when it has no value of the declared type (division
+	// by zero, a non-integral float for an int, …). The model still
+	// constructs, because a hot start's initial variables may override the
+	// initialiser; a run that needs it must fail with InitErr.
+	InitExpr expr.Expr
+	InitErr  *Diagnostic
 	Doc  string     // documentation block, without /* */; may be empty
 	Pos  Pos
 }

@@ -1,0 +1,136 @@
+package model
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/stateproof/stateproof/internal/fcstm/ast"
+)
+
+// applyDefs renames a variable by the first def mapping whose selector
+// matches it; an unmatched name is kept.
+func applyDefs(defs []ast.DefMap, name string) string {
+	for _, d := range defs {
+		if caps, ok := matchSelector(d, name); ok {
+			return expandTemplate(d.Target, name, caps)
+		}
+	}
+	return name
+}
+
+// matchSelector reports whether d selects name and returns the captures:
+// the texts matched by the pattern's stars, or the whole name for the
+// other selectors.
+func matchSelector(d ast.DefMap, name string) ([]string, bool) {
+	switch d.Kind {
+	case ast.SelectAll:
+		return []string{name}, true
+	case ast.SelectSet, ast.SelectExact:
+		for _, n := range d.Names {
+			if n == name {
+				return []string{name}, true
+			}
+		}
+	case ast.SelectPattern:
+		m := patternRegexp(d.Names[0]).FindStringSubmatch(name)
+		if m != nil {
+			return m[1:], true
+		}
+	}
+	return nil, false
+}
+
+// patternRegexp compiles a selector pattern: each * captures the shortest
+// text that lets the rest match.
+func patternRegexp(p string) *regexp.Regexp {
+	parts := strings.Split(p, "*")
+	for i, s := range parts {
+		parts[i] = regexp.QuoteMeta(s)
+	}
+	return regexp.MustCompile("^" + strings.Join(parts, "(.*?)") + "$")
+}
+
+// expandTemplate fills $N / ${N} from caps; "*" keeps the name.
+func expandTemplate(t, name string, caps []string) string {
+	if t == "*" {
+		return name
+	}
+	var out strings.Builder
+	for i := 0; i < len(t); i++ {
+		if t[i] != '$' {
+			out.WriteByte(t[i])
+			continue
+		}
+		var d byte
+		if t[i+1] == '{' { // ${N}
+			d, i = t[i+2], i+3
+		} else { // $N
+			d, i = t[i+1], i+1
+		}
+		if n := int(d - '0'); n >= 1 && n <= len(caps) {
+			out.WriteString(caps[n-1])
+		}
+	}
+	return out.String()
+}
+
+// captures is the number of captures a selector provides.
+func captures(d ast.DefMap) int {
+	if d.Kind == ast.SelectPattern {
+		return strings.Count(d.Names[0], "*")
+	}
+	return 1
+}
+
+// checkDefMaps refuses templates that use a capture the selector does not
+// provide, and a plain target for a selector of several names.
+func (b *builder) checkDefMaps(u *unit, im *ast.Import) {
+	for _, d := range im.Defs {
+		for i := 0; i < len(d.Target); i++ {
+			if d.Target[i] != '$' {
+				continue
+			}
+			j := i + 1
+			if d.Target[j] == '{' {
+				j++
+			}
+			if n := int(d.Target[j] - '0'); n > captures(d) {
+				b.errorf(u, "E_IMPORT_MAP", d.TargPos, "target %q uses $%d but the selector provides %d capture(s)", d.Target, n, captures(d))
+			}
+		}
+		plain := d.Target != "*" && !strings.Contains(d.Target, "$")
+		if plain && (d.Kind == ast.SelectAll || d.Kind == ast.SelectPattern || len(d.Names) > 1) {
+			b.errorf(u, "E_IMPORT_MAP", d.TargPos, "target %q would give several variables the same name; use a template with $1 or *", d.Target)
+		}
+	}
+}
+
+// importEventMaps resolves the event mappings of every import: the
+// imported event (a path in the imported file, from its root) is renamed
+// to the host event (a path in the importing file, from the importing
+// state, or from that file's root with "/").
+func (b *builder) importEventMaps() {
+	for _, s := range b.order {
+		inf := b.info[s]
+		u := inf.unit
+		if u.imp == nil || u.root != s {
+			continue
+		}
+		for _, em := range u.imp.Events {
+			from, ok := b.eventPath(u.importer, u.root, u.rootName, u.root, em.From)
+			if !ok {
+				continue
+			}
+			host := u.importer
+			to, ok := b.eventPath(host, host.root, host.rootName, s.Parent, em.To)
+			if !ok {
+				continue
+			}
+			u.events[from] = to
+			if em.Display != "" {
+				ev := b.event(u.importer, to, em.To.Pos)
+				ev.Display = em.Display
+			}
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package model
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/stateproof/stateproof/internal/fcstm/ast"
+	"github.com/stateproof/stateproof/internal/fcstm/parser"
+)
+
+// buildState builds s and its subtree (imports mounted), registering
+// every written state in b.order.
+func (b *builder) buildState(d *ast.StateDecl, parent *State, u *unit, name, display string) *State {
+	s := &State{Name: name, Display: d.Display, Doc: d.Doc, Pseudo: d.Pseudo, Parent: parent, Pos: u.pos(d.Pos)}
+	if display != "" {
+		s.Display = display
+	}
+	s.Path = name
+	if parent != nil {
+		s.Path = parent.Path + "." + name
+	}
+	if strings.HasPrefix(name, "__combo_") || name == "__init__" || name == "__terminate__" {
+		b.errorf(u, "E_RESERVED_NAME", d.Name.Pos, "state name %q is reserved (generated combo states and case sentinels use it); rename the state", name)
+	}
+	if u.root == nil {
+		u.root = s
+	}
+	b.info[s] = &stateInfo{decl: d, unit: u}
+	b.order = append(b.order, s)
+	seen := map[string]ast.Pos{}
+	add := func(c *State, pos ast.Pos) {
+		if prev, dup := seen[c.Name]; dup {
+			b.errorf(u, "E_DUPLICATE_STATE", pos, "state %q is declared twice in %s (first at %s); rename one", c.Name, s.Path, prev)
+			return
+		}
+		seen[c.Name] = pos
+		s.Children = append(s.Children, c)
+	}
+	for _, it := range d.Items {
+		switch it := it.(type) {
+		case *ast.StateDecl:
+			add(b.buildState(it, s, u, it.Name.Name, ""), it.Name.Pos)
+		case *ast.Import:
+			if c := b.mount(it, s, u); c != nil {
+				add(c, it.Alias.Pos)
+			}
+		}
+	}
+	return s
+}
+
+// mount reads, parses and mounts an import as a child of s.
+func (b *builder) mount(im *ast.Import, s *State, u *unit) *State {
+	path := im.File
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(u.file), path)
+	}
+	path = filepath.Clean(path)
+	switch {
+	case u.depth+1 > MaxImportDepth:
+		b.errorf(u, "E_IMPORT_LIMIT", im.FilePos, "imports nested more than %d deep", MaxImportDepth)
+		return nil
+	case b.files >= MaxImportedFiles:
+		b.errorf(u, "E_IMPORT_LIMIT", im.FilePos, "more than %d imported files in one model", MaxImportedFiles)
+		return nil
+	}
+	for x := u; x != nil; x = x.importer {
+		if filepath.Clean(x.file) == path {
+			b.errorf(u, "E_IMPORT_CYCLE", im.FilePos, "import cycle: %s imports itself through %s", path, u.file)
+			return nil
+		}
+	}
+	b.files++
+	src, err := readLimited(b.opts, path)
+	if err != nil {
+		b.errorf(u, "E_IMPORT", im.FilePos, "cannot read the imported file %s: %v", path, err)
+		return nil
+	}
+	f, err := parser.Parse(path, src)
+	if err != nil {
+		if e, ok := err.(*ast.Error); ok {
+			b.errs = append(b.errs, e)
+		}
+		return nil
+	}
+	sub := &unit{file: path, src: src, rootName: f.Root.Name.Name, importer: u, imp: im,
+		vars: map[string]string{}, events: map[string]string{}, depth: u.depth + 1}
+	b.checkDefMaps(u, im)
+	b.addVars(sub, f.Vars)
+	return b.buildState(f.Root, s, sub, im.Alias.Name, im.Display)
+}
+
+// finalName is the model name of a variable that file u writes as local:
+// the def mappings of every import on the way up applied in turn.
+func (u *unit) finalName(local string) string {
+	n := local
+	for x := u; x.imp != nil; x = x.importer {
+		n = applyDefs(x.imp.Defs, n)
+	}
+	return n
+}
+
+// addVars defines the variables of one file.
+func (b *builder) addVars(u *unit, defs []*ast.VarDef) {
+	local := map[string]bool{}
+	for _, d := range defs {
+		if local[d.Name.Name] {
+			b.errorf(u, "E_DUPLICATE_VAR", d.Name.Pos, "variable %q is defined twice", d.Name.Name)
+			continue
+		}
+		local[d.Name.Name] = true
+		final := u.finalName(d.Name.Name)
+		if !isName(final) {
+			b.errorf(u, "E_IMPORT_MAP", d.Name.Pos, "the import mapping renames variable %q to %q, which is not a valid variable name", d.Name.Name, final)
+			continue
+		}
+		if prev, dup := b.m.VarByName[final]; dup {
+			code, how := "E_DUPLICATE_VAR", "is defined twice"
+			if u.imp != nil {
+				code, how = "E_IMPORT_CONFLICT", "from an imported file clashes with a variable already defined"
+			}
+			b.errorf(u, code, d.Name.Pos, "variable %q %s (at %s:%d:%d); rename it with a def mapping on the import", final, how, prev.Pos.File, prev.Pos.Line, prev.Pos.Col)
+			continue
+		}
+		v := &Variable{Name: final, Type: Int, Doc: d.Doc, Pos: u.pos(d.Name.Pos)}
+		if d.Float {
+			v.Type = Float
+		}
+		b.initValue(u, d, v)
+		b.m.Vars = append(b.m.Vars, v)
+		b.m.VarByName[final] = v
+		u.vars[d.Name.Name] = final
+		// The importing file may read the variable under the name its own
+		// def mappings gave it.
+		if u.imp != nil {
+			u.importer.vars[applyDefs(u.imp.Defs, d.Name.Name)] = final
+		}
+	}
+}
+
+func isName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' || parser.IsReserved(s) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= '0' && c <= '9' || (c|0x20) >= 'a' && (c|0x20) <= 'z') {
+			return false
+		}
+	}
+	return true
+}
