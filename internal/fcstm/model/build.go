@@ -126,7 +126,7 @@ type builder struct {
 	errs   ast.ErrorList
 	info   map[*State]*stateInfo
 	adecl  map[*Action]*ast.Action // the declaration of each written action
-	order  []*State // written states in pre-order (no combo states)
+	order  []*State                // written states in pre-order (no combo states)
 	forced []forcedDecl
 	combos map[*State]int // combo transitions expanded so far per owner
 	files  int            // imported files read

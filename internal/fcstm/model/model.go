@@ -45,8 +45,8 @@ type Variable struct {
 	// initialiser; a run that needs it must fail with InitErr.
 	InitExpr expr.Expr
 	InitErr  *Diagnostic
-	Doc  string     // documentation block, without /* */; may be empty
-	Pos  Pos
+	Doc      string // documentation block, without /* */; may be empty
+	Pos      Pos
 }
 
 // State is one node of the state tree.
