@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
@@ -166,6 +167,17 @@ func (b *builder) warnf(u *unit, code string, p ast.Pos, format string, args ...
 }
 
 func (b *builder) finish() error {
+	w := b.m.Warnings
+	sort.SliceStable(w, func(i, j int) bool {
+		a, c := w[i].Pos, w[j].Pos
+		if a.File != c.File {
+			return a.File < c.File
+		}
+		if a.Line != c.Line {
+			return a.Line < c.Line
+		}
+		return a.Col < c.Col
+	})
 	if len(b.errs) == 0 {
 		return nil
 	}

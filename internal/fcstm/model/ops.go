@@ -14,7 +14,7 @@ import (
 // not refused: initial variables of a hot start may override it.
 func (b *builder) initValue(u *unit, d *ast.VarDef, v *Variable) {
 	v.InitExpr = d.Init
-	if !b.checkSort(u, d.Init, sortNum, nil) {
+	if !b.checkSort(u, d.Init, kindNum, nil) {
 		return
 	}
 	fail := func(code, format string, args ...any) {
@@ -66,7 +66,7 @@ func (b *builder) stmts(sc *scope, in []ast.Stmt) []Stmt {
 	for _, s := range in {
 		switch s := s.(type) {
 		case *ast.Assign:
-			b.checkSort(sc.u, s.Value, sortNum, sc)
+			b.checkSort(sc.u, s.Value, kindNum, sc)
 			b.renameVars(sc, s.Value)
 			final, persistent := sc.u.vars[s.Name.Name]
 			a := &Assign{Name: s.Name.Name, Value: s.Value, Temp: !persistent, Pos: sc.u.pos(s.Pos)}
@@ -80,7 +80,7 @@ func (b *builder) stmts(sc *scope, in []ast.Stmt) []Stmt {
 			n := &If{Pos: sc.u.pos(s.Pos)}
 			var common map[string]bool
 			for _, br := range s.Branches {
-				b.checkSort(sc.u, br.Cond, sortBool, sc)
+				b.checkSort(sc.u, br.Cond, kindBool, sc)
 				b.renameVars(sc, br.Cond)
 				inner := sc.with()
 				n.Branches = append(n.Branches, IfBranch{Cond: br.Cond, Body: b.stmts(inner, br.Body)})
@@ -133,18 +133,18 @@ func (b *builder) renameVars(sc *scope, e expr.Expr) {
 	})
 }
 
-// sort is the syntactic sort of an expression: numeric or boolean. FCSTM
+// kind is the syntactic sort of an expression: numeric or boolean. FCSTM
 // never mixes them; the numeric types (int, float) are checked when the
 // runtime evaluates, as in the reference runtime.
-type sort uint8
+type kind uint8
 
 const (
-	sortNum sort = iota + 1
-	sortBool
+	kindNum kind = iota + 1
+	kindBool
 )
 
-func (s sort) String() string {
-	if s == sortBool {
+func (s kind) String() string {
+	if s == kindBool {
 		return "a condition"
 	}
 	return "a number"
@@ -152,7 +152,7 @@ func (s sort) String() string {
 
 // checkSort reports the first sort or name error in e, which must be of
 // sort want. sc is nil for an initialiser (no names at all).
-func (b *builder) checkSort(u *unit, e expr.Expr, want sort, sc *scope) bool {
+func (b *builder) checkSort(u *unit, e expr.Expr, want kind, sc *scope) bool {
 	got, err := sortOf(e, sc)
 	if err == nil && got != want {
 		err = &sortError{e.Span().Start, "E_TYPE", fmt.Sprintf("expected %s here, found %s", want, got)}
@@ -170,41 +170,41 @@ type sortError struct {
 	msg  string
 }
 
-func sortOf(e expr.Expr, sc *scope) (sort, *sortError) {
+func sortOf(e expr.Expr, sc *scope) (kind, *sortError) {
 	switch n := e.(type) {
 	case *expr.IntLit, *expr.FloatLit, *expr.Const:
-		return sortNum, nil
+		return kindNum, nil
 	case *expr.BoolLit:
-		return sortBool, nil
+		return kindBool, nil
 	case *expr.Ident:
 		if sc != nil {
 			if _, ok := sc.u.vars[n.Name]; ok || sc.temps[n.Name] {
-				return sortNum, nil
+				return kindNum, nil
 			}
 		}
 		return 0, &sortError{n.Loc.Start, "E_UNKNOWN_VAR", fmt.Sprintf("unknown variable %q: define it with def int/float before the root state, or assign it earlier in this block to use it as a temporary", n.Name)}
 	case *expr.Unary:
-		want := sortNum
+		want := kindNum
 		if n.Op == expr.Not {
-			want = sortBool
+			want = kindBool
 		}
 		return want, operand(n.X, want, sc)
 	case *expr.Binary:
 		switch {
 		case n.Op.IsLogical():
-			return sortBool, both(n, sortBool, sc)
+			return kindBool, both(n, kindBool, sc)
 		case n.Op == expr.Eq || n.Op == expr.Ne:
 			x, err := sortOf(n.X, sc)
 			if err != nil {
 				return 0, err
 			}
-			return sortBool, operand(n.Y, x, sc)
+			return kindBool, operand(n.Y, x, sc)
 		case n.Op.IsComparison():
-			return sortBool, both(n, sortNum, sc)
+			return kindBool, both(n, kindNum, sc)
 		}
-		return sortNum, both(n, sortNum, sc)
+		return kindNum, both(n, kindNum, sc)
 	case *expr.Conditional:
-		if err := operand(n.Cond, sortBool, sc); err != nil {
+		if err := operand(n.Cond, kindBool, sc); err != nil {
 			return 0, err
 		}
 		t, err := sortOf(n.Then, sc)
@@ -213,14 +213,14 @@ func sortOf(e expr.Expr, sc *scope) (sort, *sortError) {
 		}
 		return t, operand(n.Else, t, sc)
 	case *expr.FuncCall:
-		return sortNum, operand(n.Arg, sortNum, sc)
+		return kindNum, operand(n.Arg, kindNum, sc)
 	case *expr.AtomCall:
 		return 0, &sortError{n.Loc.Start, "E_SYNTAX", fmt.Sprintf("unknown function %q (FCSTM has the math functions abs, sqrt, round, …; no user functions)", n.Name)}
 	}
 	return 0, &sortError{e.Span().Start, "E_SYNTAX", fmt.Sprintf("%s is not allowed in an FCSTM expression", expr.Format(e))}
 }
 
-func operand(e expr.Expr, want sort, sc *scope) *sortError {
+func operand(e expr.Expr, want kind, sc *scope) *sortError {
 	got, err := sortOf(e, sc)
 	if err != nil {
 		return err
@@ -231,7 +231,7 @@ func operand(e expr.Expr, want sort, sc *scope) *sortError {
 	return nil
 }
 
-func both(n *expr.Binary, want sort, sc *scope) *sortError {
+func both(n *expr.Binary, want kind, sc *scope) *sortError {
 	if err := operand(n.X, want, sc); err != nil {
 		return err
 	}

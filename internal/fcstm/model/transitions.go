@@ -72,7 +72,7 @@ func (b *builder) terms(u *unit, tg *ast.Trigger, localScope, chainScope *State)
 			h.event = b.resolveEvent(u, scope, *t.Event)
 			ok = ok && h.event != nil
 		} else {
-			ok = b.checkSort(u, t.Guard, sortBool, &scope{u: u}) && ok
+			ok = b.checkSort(u, t.Guard, kindBool, &scope{u: u}) && ok
 			b.renameVars(&scope{u: u}, t.Guard)
 			h.guard = t.Guard
 		}
