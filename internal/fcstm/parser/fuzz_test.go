@@ -1,0 +1,46 @@
+package parser
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stateproof/stateproof/internal/fcstm/ast"
+)
+
+// FuzzParse: the parser never panics, and every error it returns is an
+// *ast.Error located inside the input.
+func FuzzParse(f *testing.F) {
+	seeds, _ := filepath.Glob("../model/testdata/*.fcstm")
+	more, _ := filepath.Glob("../model/testdata/*/*.fcstm")
+	for _, p := range append(seeds, more...) {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(string(b))
+		}
+	}
+	for _, s := range []string{
+		"state R;",
+		"def int x = 1; state R { state A; [*] -> A; A -> A :: Go + [x > 0] effect { x = x + 1; } }",
+		`state R { import "u.fcstm" as U { def a_* -> b_${1}; event /X -> Y; } }`,
+		"state R { !* -> [*] : /Stop; >> during before abstract W; enter ref /A.B; }",
+		"state R { /* doc */ enter abstract /* doc */;",
+		"state R { state A { during { if [x] { } else if [y] { } else { } } } }",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		_, err := Parse("f.fcstm", src)
+		if err == nil {
+			return
+		}
+		var e *ast.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("error %v is not an *ast.Error", err)
+		}
+		if e.Code == "" || e.File != "f.fcstm" || !e.Pos.IsValid() || e.Pos.Offset > len(src) {
+			t.Fatalf("badly located error %+v", e)
+		}
+		_ = e.Detail()
+	})
+}
