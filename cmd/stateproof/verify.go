@@ -48,8 +48,8 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 	var hashCheck string
 	var cmpf compareFlags
 	cmd := &cobra.Command{
-		Use:   "verify MODEL.json",
-		Short: "Run the explicit-state checks on a JSON model (schema v1)",
+		Use:   "verify MODEL.json | MODEL.fcstm",
+		Short: "Run the explicit-state checks on a JSON model (schema v1), or lint an FCSTM model",
 		Long: `verify validates a JSON state-machine model (schema v1) and runs the structural
 checks S1-S8 and the adversarial probes A1-A14 over its reachable runtime
 states. The report follows the logicprobe/verify/v1 contract (--json).
@@ -63,13 +63,19 @@ keys must be BEFORE states).
 With --baseline the output is what changed since an earlier report: findings
 added, removed or changed (logicprobe/baseline/v1); a new error fails.
 
+An FCSTM model (a .fcstm file) is parsed, constructed and linted instead
+(see docs/fcstm.md): load errors are reported located on the file's lines,
+followed by structural lints (unreachable states, parent-level transitions
+that never fire, combo and action lints).
+
 Exit status: 0 for pass or pass_with_findings, 2 for fail, an invalid model or
 a refused input (with --baseline: 2 when the delta verdict is fail).`,
 		Example: `  stateproof verify examples/order.json
   stateproof verify examples/order.json --json -o report.json
   stateproof verify examples/compare/rename-after.json --before-model examples/compare/rename-before.json --state-mapping examples/compare/rename-mapping.json
   stateproof verify examples/order.json --baseline report.json
-  stateproof verify examples/order.json --hash-spec v0 --hash-check HEX`,
+  stateproof verify examples/order.json --hash-spec v0 --hash-check HEX
+  stateproof verify examples/fcstm/door.fcstm --format sarif`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := out.resolve(); err != nil {
@@ -77,6 +83,9 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 			}
 			if out.format == "sarif" && (cmd.Flags().Changed("hash-check") || cmpf.baseline != "") {
 				return refuse(out, stdout, stderr, "BAD_OPTION", "--format sarif reports findings; it cannot be combined with --hash-check or --baseline")
+			}
+			if isFCSTM(args[0]) {
+				return verifyFCSTM(cmd, out, stdout, stderr, args[0])
 			}
 			if opts.MaxStates < 1 || opts.MaxPermutationEvents < 1 {
 				return refuse(out, stdout, stderr, "BAD_OPTION", "--max-states and --max-permutation-events must be integers >= 1")
@@ -116,12 +125,17 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 }
 
 func emitVerify(out outputFlags, stdout io.Writer, name string, rep *report.VerifyReport, res *jsonmodel.Result) error {
+	return emitVerifyAt(out, stdout, name, rep, modelLocator(name, res.Raw, res.Model))
+}
+
+// emitVerifyAt writes a verify report; locate places findings for SARIF.
+func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.VerifyReport, locate func(*report.Finding) report.Location) error {
 	var buf bytes.Buffer
 	switch out.format {
 	case "json", "sarif":
 		doc := rep.JSON()
 		if out.format == "sarif" {
-			doc = report.SARIF(version, rep.Checks, rep.Findings, modelLocator(name, res.Raw, res.Model))
+			doc = report.SARIF(version, rep.Checks, rep.Findings, locate)
 		}
 		data, err := report.Indent(doc)
 		if err != nil {

@@ -120,6 +120,11 @@ func writeNextSteps(b *strings.Builder, steps []string) {
 
 func writeFinding(b *strings.Builder, f *Finding, st Style) {
 	fmt.Fprintf(b, "  %s %s: %s\n", st.severity(f), f.Code, f.Message)
+	if f.Detail != "" { // e.g. the source line and a caret under a syntax error
+		for _, line := range strings.Split(f.Detail, "\n") {
+			fmt.Fprintf(b, "      %s\n", line)
+		}
+	}
 	if f.HasPath || len(f.Path) > 0 {
 		fmt.Fprintf(b, "      path: %s\n", FormatPath(f.Path))
 	}

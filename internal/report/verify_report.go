@@ -33,6 +33,9 @@ type VerifyReport struct {
 	BeforeInvalid bool
 	// Invalid-model extras: the indexes of invariants missing a description.
 	MissingDescription []int
+	// FinalStep replaces the last next step (the advice to compare with a
+	// BEFORE model) for front ends without comparisons; empty keeps it.
+	FinalStep string
 }
 
 // ChecksRun is the number of checks that ran (0 for an invalid model).
@@ -58,6 +61,9 @@ func (r *VerifyReport) NextSteps() []string {
 	regress := "Re-run with beforeModel/stateMapping after the change to check for regressions (D1-D4)"
 	if r.HasBefore {
 		regress = "Keep this report as the baseline for the next change (--baseline)"
+	}
+	if r.FinalStep != "" {
+		regress = r.FinalStep
 	}
 	if !r.Valid {
 		var out []string

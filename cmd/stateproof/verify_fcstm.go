@@ -1,0 +1,36 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/stateproof/stateproof/internal/fcstm/lint"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+)
+
+// isFCSTM reports whether a model file is FCSTM (by its extension).
+func isFCSTM(path string) bool { return strings.EqualFold(filepath.Ext(path), ".fcstm") }
+
+// jsonOnlyFlags are the verify flags that only make sense for JSON models.
+var jsonOnlyFlags = []string{"before-model", "state-mapping", "baseline", "hash-check", "prove", "max-states", "max-permutation-events", "hash-spec"}
+
+// verifyFCSTM lints an FCSTM model and writes the report.
+func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, path string) error {
+	for _, name := range jsonOnlyFlags {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+			return refuse(out, stdout, stderr, "BAD_OPTION", "--"+name+" applies to JSON models only, not to FCSTM models")
+		}
+	}
+	res, err := lint.Check(path, model.Options{})
+	if err != nil {
+		if errors.Is(err, lint.ErrUnreadable) {
+			return refuse(out, stdout, stderr, "INPUT_UNREADABLE", err.Error())
+		}
+		return err
+	}
+	return emitVerifyAt(out, stdout, path, res.Report, res.Locator())
+}
