@@ -19,13 +19,13 @@ const HashSpec = "fcstm-source-sha256"
 
 // Check ids of the FCSTM report.
 const (
-	CheckModel     = "MODEL"    // load: parse and construction errors
-	CheckInit      = "FCSTM-I1" // initial values
-	CheckReach     = "FCSTM-L1" // states unreachable by structure
-	CheckParent    = "FCSTM-L2" // parent-level transitions that never fire
-	CheckCombo     = "FCSTM-L3" // combo trigger lints
-	CheckActions   = "FCSTM-L4" // abstract actions and aspects
-	nextStepFCSTM  = "Simulate the model (stateproof simulate) to watch it run cycle by cycle"
+	CheckModel    = "MODEL"    // load: parse and construction errors
+	CheckInit     = "FCSTM-I1" // initial values
+	CheckReach    = "FCSTM-L1" // states unreachable by structure
+	CheckParent   = "FCSTM-L2" // parent-level transitions that never fire
+	CheckCombo    = "FCSTM-L3" // combo trigger lints
+	CheckActions  = "FCSTM-L4" // abstract actions and aspects
+	nextStepFCSTM = "Simulate the model (stateproof simulate) to watch it run cycle by cycle"
 )
 
 // Result is the outcome of checking one file.
