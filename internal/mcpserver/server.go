@@ -21,8 +21,8 @@ import (
 
 // Input names one model: inline, or a file path. Exactly one is given.
 type Input struct {
-	Model any    `json:"model,omitempty" jsonschema:"the JSON state-machine model (schema v1) inline"`
-	Path  string `json:"path,omitempty" jsonschema:"path of a JSON model file, instead of model"`
+	Model any    `json:"model,omitempty" jsonschema:"the JSON state-machine model (schema v1) inline; for verify also FCSTM source text as a string"`
+	Path  string `json:"path,omitempty" jsonschema:"path of a JSON model file (for verify also a .fcstm file), instead of model"`
 }
 
 // VerifyInput is the input of the verify tool.
@@ -55,7 +55,7 @@ type Report map[string]any
 // New returns the stateproof MCP server with its tools registered.
 func New(version string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "stateproof", Version: version}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "verify", Description: "Verify a JSON state-machine model (schema v1): structural checks S1-S8, adversarial probes A1-A14, and with beforeModel the regression checks D1-D4. Returns the logicprobe/verify/v1 report; read `verdict` (pass, pass_with_findings, fail) and quote the findings' `path`. A finding whose code ends in _UNDECIDED means not decided, never pass."}, verifyTool)
+	mcp.AddTool(s, &mcp.Tool{Name: "verify", Description: "Verify a JSON state-machine model (schema v1): structural checks S1-S8, adversarial probes A1-A14, and with beforeModel the regression checks D1-D4. Also an FCSTM model (path ending in .fcstm, or its source text as a string in model): parsed, constructed and linted, load errors located by file:line:col. Returns the logicprobe/verify/v1 report; read `verdict` (pass, pass_with_findings, fail) and quote the findings' `path`. A finding whose code ends in _UNDECIDED means not decided, never pass."}, verifyTool)
 	mcp.AddTool(s, &mcp.Tool{Name: "compose", Description: "Run two or more JSON models together and look for composition deadlocks (C1) and rendezvous that never fire (C2). Returns the logicprobe/compose/v1 report."}, composeTool)
 	mcp.AddTool(s, &mcp.Tool{Name: "bmc", Description: "Bounded model checking with Z3: ask whether something can (reach, cover, exists_always) or must (forbid, invariant, must_reach, response) happen within N steps, in the FBMCQ query language. Returns the stateproof/bmc/v1 result; a witness is replayed on the runtime (`replay.ok`)."}, bmcTool)
 	return s
@@ -102,6 +102,13 @@ func asReport(doc any) (Report, error) {
 }
 
 func verifyTool(_ context.Context, _ *mcp.CallToolRequest, in VerifyInput) (*mcp.CallToolResult, Report, error) {
+	if doc, ok, err := verifyFCSTM(&in); ok {
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := asReport(doc)
+		return nil, out, err
+	}
 	res, _, err := decode(&in.Input)
 	if err != nil {
 		return nil, nil, err

@@ -49,6 +49,12 @@ func Check(path string, opts model.Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w %s: %v", ErrUnreadable, path, err)
 	}
+	return CheckSource(path, src, opts), nil
+}
+
+// CheckSource lints FCSTM source text; path names it in positions and
+// anchors relative imports.
+func CheckSource(path string, src []byte, opts model.Options) *Result {
 	sum := sha256.Sum256(src)
 	rep := &report.VerifyReport{Valid: true, HashSpec: HashSpec, ModelHash: hex.EncodeToString(sum[:]), FinalStep: nextStepFCSTM}
 	res := &Result{Report: rep, File: path}
@@ -56,7 +62,7 @@ func Check(path string, opts model.Options) (*Result, error) {
 	if err != nil {
 		rep.Valid = false
 		rep.Checks = []report.Check{loadCheck(err)}
-		return res, nil
+		return res
 	}
 	res.Model = m
 	rep.States, rep.Transitions = countStates(m)
@@ -68,7 +74,7 @@ func Check(path string, opts model.Options) (*Result, error) {
 		warningCheck(m, CheckCombo, "Combo Triggers", "W_COMBO_", "No duplicate event or constant guard term in a combo"),
 		warningCheck(m, CheckActions, "Actions", "", "Every abstract action has a name; every aspect has leaves below it"),
 	}
-	return res, nil
+	return res
 }
 
 // loadCheck turns load errors into MODEL findings, each located and

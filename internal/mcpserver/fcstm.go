@@ -1,0 +1,34 @@
+package mcpserver
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/stateproof/stateproof/internal/fcstm/lint"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/report"
+)
+
+// verifyFCSTM lints the model of in when it is FCSTM: a path ending in
+// .fcstm, or source text given inline as a string. ok is false for a JSON
+// model, which the caller verifies as before.
+func verifyFCSTM(in *VerifyInput) (doc report.Obj, ok bool, err error) {
+	src, inline := in.Model.(string)
+	if !inline && !strings.EqualFold(filepath.Ext(in.Path), ".fcstm") {
+		return nil, false, nil
+	}
+	switch {
+	case inline && in.Path != "":
+		return nil, true, fmt.Errorf("give the model inline or by path, not both")
+	case in.BeforeModel != nil || len(in.Mapping) > 0:
+		return nil, true, fmt.Errorf("beforeModel and stateMapping apply to JSON models only, not to FCSTM models")
+	}
+	var res *lint.Result
+	if inline {
+		res = lint.CheckSource("<inline model>", []byte(src), model.Options{})
+	} else if res, err = lint.Check(in.Path, model.Options{}); err != nil {
+		return nil, true, err
+	}
+	return res.Report.JSON(), true, nil
+}
