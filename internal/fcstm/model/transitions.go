@@ -7,11 +7,11 @@ import (
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
 )
 
-// forcedDecl is a resolved forced transition waiting for injection: its
-// source (nil for !*), the event and guard every injected exit shares.
+// forcedDecl is a resolved forced transition waiting for injection: the
+// event and guard every injected exit shares, and the ordinary
+// transitions it produced (one per source; several for !*).
 type forcedDecl struct {
 	owner  *State
-	from   *State
 	event  *Event
 	guard  expr.Expr
 	origin []*Transition // the ordinary transitions it produced, one per source
