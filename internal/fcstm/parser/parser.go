@@ -31,7 +31,7 @@ func IsReserved(name string) bool { return keywords[name] || expr.IsReserved(nam
 
 // Parse parses one FCSTM file. path is used in error positions only.
 func Parse(path, src string) (f *ast.File, err error) {
-	p := &parser{file: path, src: src}
+	p := &parser{file: path, src: src, names: map[string]bool{}}
 	p.reset(0)
 	defer func() {
 		if r := recover(); r != nil {
@@ -46,6 +46,7 @@ func Parse(path, src string) (f *ast.File, err error) {
 }
 
 type parser struct {
+	names   map[string]bool // names already checked against IsReserved, with the answer
 	file    string
 	src     string
 	p       *expr.Parser
@@ -128,7 +129,12 @@ func (p *parser) name(what string) ast.Ident {
 	if t.Kind != expr.IDENT {
 		p.unexpected(what)
 	}
-	if IsReserved(t.Text) {
+	reserved, seen := p.names[t.Text]
+	if !seen {
+		reserved = IsReserved(t.Text)
+		p.names[t.Text] = reserved
+	}
+	if reserved {
 		panic(bailout{p.errAt("E_RESERVED_NAME", t.Span.Start,
 			"%q is reserved (a keyword, constant or function name) and cannot be used as %s; choose another name", t.Text, what)})
 	}
