@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/report"
@@ -16,10 +17,11 @@ import (
 type reach struct {
 	live     map[*model.State]bool
 	exitable map[*model.State]bool
+	dead     map[*model.Transition]string // transitions that never fire, with the reason
 }
 
 func analyse(m *model.Model) *reach {
-	r := &reach{live: map[*model.State]bool{m.Root: true}, exitable: map[*model.State]bool{}}
+	r := &reach{live: map[*model.State]bool{m.Root: true}, exitable: map[*model.State]bool{}, dead: deadTransitions(m)}
 	for changed := true; changed; {
 		changed = false
 		mark := func(s *model.State) {
@@ -31,6 +33,7 @@ func analyse(m *model.Model) *reach {
 		for s := range r.live {
 			for _, t := range s.Transitions {
 				switch {
+				case r.dead[t] != "":
 				case t.From == nil:
 					mark(t.To)
 				case !r.live[t.From] || !t.From.IsLeaf() && !r.exitable[t.From]:
@@ -72,17 +75,19 @@ func reachCheck(m *model.Model) report.Check {
 	return c
 }
 
-// parentCheck warns about parent-level transitions (source a composite)
-// that can never fire because no child of the source can exit to [*]
-// (docs/fcstm.md, "Parent-level transitions").
+// parentCheck warns about transitions that can never fire: parent-level
+// transitions (source a composite) none of whose source's children can
+// exit to [*] (docs/fcstm.md, "Transitions"), transitions with a
+// constantly false guard, and transitions shadowed by an earlier
+// unconditional one.
 func parentCheck(m *model.Model) report.Check {
 	r := analyse(m)
-	c := report.Check{ID: CheckParent, Name: "Parent-Level Transitions", Detail: "Every transition from a composite has a child exit path"}
+	c := report.Check{ID: CheckParent, Name: "Never-Firing Transitions", Detail: "No transition is dead by structure (parent-level without a child exit, constant false guard, shadowed)"}
 	seen := map[*model.Transition]bool{}
 	var walk func(s *model.State)
 	walk = func(s *model.State) {
 		for _, t := range s.Transitions {
-			if t.From == nil || t.From.IsLeaf() || !r.live[t.From] || r.exitable[t.From] {
+			if t.From == nil || t.From.IsLeaf() || !r.live[t.From] || r.exitable[t.From] || r.dead[t] != "" {
 				continue
 			}
 			written := t
@@ -108,8 +113,31 @@ func parentCheck(m *model.Model) report.Check {
 		}
 	}
 	walk(m.Root)
+	c.Findings = append(c.Findings, deadFindings(r)...)
+	sortByPosition(c.Findings)
 	if len(c.Findings) > 0 {
-		c.Detail = fmt.Sprintf("%d parent-level transition(s) that never fire", len(c.Findings))
+		c.Detail = fmt.Sprintf("%d transition(s) that never fire", len(c.Findings))
 	}
 	return c
+}
+
+// sortByPosition orders findings by file, line and column.
+func sortByPosition(fs []report.Finding) {
+	key := func(f report.Finding) (string, int, int) {
+		file, _ := f.Evidence.Get("file").(string)
+		line, _ := f.Evidence.Get("line").(int)
+		col, _ := f.Evidence.Get("col").(int)
+		return file, line, col
+	}
+	sort.SliceStable(fs, func(i, j int) bool {
+		fi, li, ci := key(fs[i])
+		fj, lj, cj := key(fs[j])
+		if fi != fj {
+			return fi < fj
+		}
+		if li != lj {
+			return li < lj
+		}
+		return ci < cj
+	})
 }
