@@ -82,3 +82,30 @@ func deadFindings(r *reach) []report.Finding {
 	}
 	return out
 }
+
+// pseudoDeadEnds reports written pseudo states without an outgoing
+// transition: a cycle that enters one cannot end on a stoppable state, so
+// every transition into it is rejected (or the start is a delta).
+func pseudoDeadEnds(m *model.Model) []report.Finding {
+	var out []report.Finding
+	var walk func(s *model.State)
+	walk = func(s *model.State) {
+		if s.Pseudo && !s.Combo && s.Parent != nil {
+			leaves := false
+			for _, t := range s.Parent.Transitions {
+				leaves = leaves || t.From == s
+			}
+			if !leaves {
+				out = append(out, report.Finding{
+					Code: "FCSTM_PSEUDO_DEAD_END", Severity: report.Warning, Target: s.Path, Evidence: at(s.Pos),
+					Message: fmt.Sprintf("pseudo state %s has no outgoing transition: a cycle that enters it cannot come to rest, so every transition into it is rejected", s.Path),
+				})
+			}
+		}
+		for _, c := range s.Children {
+			walk(c)
+		}
+	}
+	walk(m.Root)
+	return out
+}

@@ -52,6 +52,7 @@ func TestLints(t *testing.T) {
 			"FCSTM_SHADOWED_TRANSITION@6:2 FCSTM_DEAD_GUARD@7:2", report.PassWithFindings},
 		{"guarded is not shadowing", "def int x = 0;\nstate R {\n state A;\n state B;\n [*] -> A;\n A -> B : if [x > 0];\n A -> A :: Go;\n B -> A;\n}", "", report.Pass},
 		{"unconditional into a composite is not shadowing", "state R {\n state A;\n state C { state X; [*] -> X; }\n [*] -> A;\n A -> C;\n A -> A :: Go;\n}", "", report.Pass},
+		{"pseudo dead end", "state R {\n state A;\n pseudo state P;\n [*] -> A;\n A -> P :: Go;\n}", "FCSTM_PSEUDO_DEAD_END@3:2", report.PassWithFindings},
 		{"bad initial value", "def int n = 7 / 2;\nstate R;", "FCSTM_INIT_INVALID@1:13", report.Fail},
 		{"syntax error", "state R {\n state A\n}", "E_SYNTAX@3:1", report.Fail},
 		{"validation errors", "state R {\n state A;\n A -> B;\n}", "E_NO_INITIAL@1:7 E_UNKNOWN_STATE@3:7", report.Fail},

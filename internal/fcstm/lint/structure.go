@@ -114,6 +114,7 @@ func parentCheck(m *model.Model) report.Check {
 	}
 	walk(m.Root)
 	c.Findings = append(c.Findings, deadFindings(r)...)
+	c.Findings = append(c.Findings, pseudoDeadEnds(m)...)
 	sortByPosition(c.Findings)
 	if len(c.Findings) > 0 {
 		c.Detail = fmt.Sprintf("%d transition(s) that never fire", len(c.Findings))
