@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 )
 
 // Error is a located diagnostic with a stable code (E_SYNTAX,
@@ -37,29 +36,23 @@ func (e *Error) Error() string {
 // column, or "" when the source or the position is unknown. Tabs are kept
 // in the caret line so that the caret lines up in a terminal.
 func (e *Error) Snippet() string {
-	if e.Src == "" || !e.Pos.IsValid() {
+	off := e.Pos.Offset
+	if e.Src == "" || !e.Pos.IsValid() || off < 0 || off > len(e.Src) {
 		return ""
 	}
-	lines := strings.Split(e.Src, "\n")
-	if e.Pos.Line > len(lines) {
-		return ""
+	start := strings.LastIndexByte(e.Src[:off], '\n') + 1
+	end := len(e.Src)
+	if i := strings.IndexByte(e.Src[off:], '\n'); i >= 0 {
+		end = off + i
 	}
-	line := strings.TrimRight(lines[e.Pos.Line-1], "\r")
+	line := strings.TrimRight(e.Src[start:end], "\r")
 	var pad strings.Builder
-	col := 1
-	for _, r := range line {
-		if col >= e.Pos.Col {
-			break
-		}
+	for _, r := range e.Src[start:off] {
 		if r == '\t' {
 			pad.WriteByte('\t')
 		} else {
 			pad.WriteByte(' ')
 		}
-		col++
-	}
-	for ; col < e.Pos.Col && col <= utf8.RuneCountInString(line)+1; col++ {
-		pad.WriteByte(' ')
 	}
 	return line + "\n" + pad.String() + "^"
 }
