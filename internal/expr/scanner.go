@@ -258,7 +258,7 @@ func (s *Scanner) Scan() Token {
 	default:
 		tok.Kind = ILLEGAL
 		for _, p := range punct {
-			if strings.HasPrefix(s.src[s.off:], p.text) {
+			if p.text[0] == c && strings.HasPrefix(s.src[s.off:], p.text) { // first byte first: most entries differ there
 				tok.Kind = p.kind
 				s.advance(len(p.text))
 				break
