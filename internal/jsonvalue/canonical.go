@@ -34,6 +34,9 @@ func appendCanonical(b []byte, v *Value, strip bool) []byte {
 	case Bool:
 		return strconv.AppendBool(b, v.Bool)
 	case Number:
+		if v.Int != nil {
+			return v.Int.Append(b, 10)
+		}
 		return append(b, FormatNumber(v.Num)...)
 	case String:
 		return AppendString(b, v.Str)

@@ -1,5 +1,34 @@
 package jsonvalue
 
+import (
+	"math"
+	"math/big"
+)
+
+// MaxExact is 2^53−1: every integer of at most this magnitude is a double,
+// and so an exact JSON number in every reader.
+const MaxExact = 1<<53 - 1
+
+// Int64 returns the Number x, exact at any size.
+func Int64(x int64) *Value {
+	if -MaxExact <= x && x <= MaxExact {
+		return &Value{Kind: Number, Num: float64(x)}
+	}
+	return Integer(big.NewInt(x))
+}
+
+// Integer returns the Number x, exact at any size (x is not kept).
+func Integer(x *big.Int) *Value {
+	if x.IsInt64() && -MaxExact <= x.Int64() && x.Int64() <= MaxExact {
+		return &Value{Kind: Number, Num: float64(x.Int64())}
+	}
+	f, _ := new(big.Float).SetInt(x).Float64()
+	if math.IsInf(f, 0) {
+		f = math.Copysign(math.MaxFloat64, f)
+	}
+	return &Value{Kind: Number, Num: f, Int: new(big.Int).Set(x)}
+}
+
 // Kind is the JSON type of a Value.
 type Kind uint8
 
@@ -38,9 +67,14 @@ type Pos struct {
 
 // Value is one JSON value with the position where it starts.
 type Value struct {
-	Kind    Kind
-	Bool    bool
-	Num     float64
+	Kind Kind
+	Bool bool
+	Num  float64
+	// Int, when not nil, is the exact value of an integer Number outside
+	// ±MaxExact (Num is then only its nearest double). The parser never
+	// sets it; values built by the engines (runtime values of any size) do,
+	// and the writers print it as exact decimal digits.
+	Int     *big.Int
 	Str     string
 	Elems   []*Value
 	Members []Member // in input order; may hold the same key twice (see Parse)
@@ -88,7 +122,9 @@ func FromGo(x any) *Value {
 	case int:
 		return &Value{Kind: Number, Num: float64(t)}
 	case int64:
-		return &Value{Kind: Number, Num: float64(t)}
+		return Int64(t)
+	case *big.Int:
+		return Integer(t)
 	case string:
 		return &Value{Kind: String, Str: t}
 	case []any:
@@ -119,13 +155,16 @@ func sortedKeys(m map[string]any) []string {
 }
 
 // ToGo converts a Value tree to plain Go values (map[string]any, []any,
-// float64, string, bool, nil). For an object holding a key twice the first
+// float64, string, bool, nil; an exact big integer stays a *big.Int). For an object holding a key twice the first
 // occurrence wins.
 func (v *Value) ToGo() any {
 	switch v.Kind {
 	case Bool:
 		return v.Bool
 	case Number:
+		if v.Int != nil {
+			return new(big.Int).Set(v.Int)
+		}
 		return v.Num
 	case String:
 		return v.Str

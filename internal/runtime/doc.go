@@ -10,7 +10,11 @@
 //
 // The package compiles a validated jsonmodel.Model into index-based tables
 // so that a step allocates nothing; runtimes are flat []int64 words
-// (state index, then one word per variable, booleans as 0/1).
+// (state index, then one word per variable, booleans as 0/1). Integers are
+// mathematical integers: a word holds the integer itself while it stays
+// within ±2^62 and is otherwise a handle to an exact big value interned per
+// machine (see Word), so arithmetic never wraps or saturates and equal
+// runtimes still have equal words.
 //
 // It must stay independent of the symbolic encoding (package sts): that
 // independence is what makes a replayed BMC witness evidence.

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"math"
 	"slices"
 	"strconv"
 
@@ -21,6 +20,7 @@ type Machine struct {
 	groups   []group // [state*len(Events)+event]
 	trans    []compiledTransition
 	init     []int64
+	ints     *bigTable // the integers outside the word band (see Word)
 }
 
 type group struct {
@@ -52,7 +52,7 @@ type cguard struct {
 
 // Compile builds the step tables of a validated model.
 func Compile(m *jsonmodel.Model) *Machine {
-	mc := &Machine{Model: m, Vars: m.Variables, Events: m.Alphabet()}
+	mc := &Machine{Model: m, Vars: m.Variables, Events: m.Alphabet(), ints: &bigTable{}}
 	mc.stateIdx = m.StateIndex()
 	for _, s := range m.States {
 		mc.States = append(mc.States, s.ID)
@@ -61,7 +61,7 @@ func Compile(m *jsonmodel.Model) *Machine {
 	mc.init = make([]int64, len(m.Variables))
 	for i, v := range m.Variables {
 		mc.varIdx[v.Name] = i
-		mc.init[i] = v.Init
+		mc.init[i] = mc.IntWord(v.Init)
 	}
 	mc.eventIdx = map[string]int{}
 	for i, e := range mc.Events {
@@ -265,9 +265,9 @@ func (mc *Machine) apply(r []int64, ti int, buf *StepBuffer, dedup bool) {
 		x := &next[1+u.v]
 		switch u.op {
 		case '+':
-			*x = saturatingAdd(*x, u.val)
+			*x = mc.add(*x, u.val)
 		case '-':
-			*x = saturatingAdd(*x, -u.val)
+			*x = mc.add(*x, -u.val)
 		default:
 			*x = u.val
 		}
@@ -278,20 +278,6 @@ func (mc *Machine) apply(r []int64, ti int, buf *StepBuffer, dedup bool) {
 		}
 	}
 	buf.out = append(buf.out, Outcome{Transition: ti, Next: next})
-}
-
-// saturatingAdd adds without wrapping around. Values start within ±(2^53−1)
-// and change by such constants, so saturation needs about 2^10 consecutive
-// maximal steps; it keeps a runaway counter monotone instead of wrapping.
-func saturatingAdd(a, b int64) int64 {
-	s := a + b
-	if (b > 0 && s < a) || (b < 0 && s > a) {
-		if b > 0 {
-			return math.MaxInt64
-		}
-		return math.MinInt64
-	}
-	return s
 }
 
 func equalWords(a, b []int64) bool {
@@ -330,7 +316,10 @@ func (mc *Machine) ValueOf(v int, x int64) *jsonvalue.Value {
 	if mc.Vars[v].Kind == jsonmodel.Boolean {
 		return &jsonvalue.Value{Kind: jsonvalue.Bool, Bool: x != 0}
 	}
-	return &jsonvalue.Value{Kind: jsonvalue.Number, Num: float64(x)}
+	if small(x) {
+		return jsonvalue.Int64(x)
+	}
+	return jsonvalue.Integer(mc.Int(x))
 }
 
 // FormatValue renders a variable value for messages.
@@ -338,7 +327,7 @@ func (mc *Machine) FormatValue(v int, x int64) string {
 	if mc.Vars[v].Kind == jsonmodel.Boolean {
 		return strconv.FormatBool(x != 0)
 	}
-	return strconv.FormatInt(x, 10)
+	return mc.formatInt(x)
 }
 
 // RuntimeValue renders r as `{ "state": id, "vars": {...} }`.

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math/big"
 	"slices"
 
 	"github.com/stateproof/stateproof/internal/jsonmodel"
@@ -61,7 +62,9 @@ func (mc *Machine) runtimeOf(f *trace.Frame) ([]int64, error) {
 		}
 		switch x := val.(type) {
 		case int64:
-			r[1+k] = x
+			r[1+k] = mc.IntWord(x)
+		case *big.Int:
+			r[1+k] = mc.Word(x)
 		case bool:
 			if x {
 				r[1+k] = 1
@@ -142,11 +145,12 @@ func (mc *Machine) observe(i int, r []int64) trace.RuntimeFrame {
 	return trace.RuntimeFrame{Index: i, State: mc.States[r[0]], Terminated: mc.Model.States[r[0]].Terminal, Vars: mc.VarList(r)}
 }
 
-// VarList renders the variables of r in declaration order (int64 or bool).
+// VarList renders the variables of r in declaration order (int64, or
+// *big.Int outside the int64 range, or bool).
 func (mc *Machine) VarList(r []int64) []trace.Var {
 	out := make([]trace.Var, len(mc.Vars))
 	for k, v := range mc.Vars {
-		var val any = r[1+k]
+		val := mc.IntValue(r[1+k])
 		if v.Kind == jsonmodel.Boolean {
 			val = r[1+k] != 0
 		}

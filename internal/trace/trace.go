@@ -5,10 +5,14 @@
 // other: replay evidence is only evidence while the two stay independent.
 package trace
 
-import "fmt"
+import (
+	"fmt"
+	"math/big"
+)
 
 // Var is one variable value of a frame, in declaration order. Value is an
-// int64, a float64 or a bool.
+// int64, a *big.Int (an integer outside the int64 range), a float64 or a
+// bool; integers compare exactly whichever of the two forms they take.
 type Var struct {
 	Name  string
 	Value any
@@ -184,10 +188,27 @@ func compareValue(path string, exp, act any) (Mismatch, bool) {
 		}
 		return Mismatch{}, true
 	}
+	if ei, ok := exactInt(exp); ok {
+		if ai, ok := exactInt(act); ok && ei.Cmp(ai) == 0 {
+			return Mismatch{}, true
+		}
+		return Mismatch{Path: path, Expected: exp, Actual: act, Message: "value mismatch"}, false
+	}
 	if exp != act {
 		return Mismatch{Path: path, Expected: exp, Actual: act, Message: "value mismatch"}, false
 	}
 	return Mismatch{}, true
+}
+
+// exactInt returns an integer value (int64 or *big.Int) as a big.Int.
+func exactInt(x any) (*big.Int, bool) {
+	switch t := x.(type) {
+	case int64:
+		return big.NewInt(t), true
+	case *big.Int:
+		return t, true
+	}
+	return nil, false
 }
 
 func asFloat(x any) (float64, bool) {
@@ -196,6 +217,9 @@ func asFloat(x any) (float64, bool) {
 		return t, true
 	case int64:
 		return float64(t), true
+	case *big.Int:
+		f, _ := new(big.Float).SetInt(t).Float64()
+		return f, true
 	}
 	return 0, false
 }

@@ -100,14 +100,14 @@ func (e *env) runtimePredicate(inv *jsonmodel.Invariant) func(r []int64, initial
 	v := mc.VarIndex(inv.Variable)
 	inScope := e.scope(inv.When)
 	return func(r []int64, initial bool) (string, bool) {
-		x := r[1+v]
+		x := r[1+v] // a word compares with the literal bounds exactly (runtime.Word)
 		if (inv.Min == nil || x >= *inv.Min) && (inv.Max == nil || x <= *inv.Max) {
 			return "", false
 		}
 		if !initial && !inScope(r) {
 			return "", false
 		}
-		return fmt.Sprintf("%q = %d outside %s", inv.Variable, x, jsonmodel.RangeText(inv.Min, inv.Max)), true
+		return fmt.Sprintf("%q = %s outside %s", inv.Variable, mc.FormatValue(v, x), jsonmodel.RangeText(inv.Min, inv.Max)), true
 	}
 }
 

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/report"
@@ -83,7 +84,7 @@ func (e *env) domainEnforced(t *jsonmodel.Transition, consts map[string][]int64)
 	reported := map[[2]string]bool{}
 	type sym struct {
 		constant bool
-		value    int64 // the constant, or the offset from the pre-value
+		value    big.Int // the constant, or the offset from the pre-value
 	}
 	state := map[string]*sym{}
 	for ui, u := range t.Updates {
@@ -97,19 +98,20 @@ func (e *env) domainEnforced(t *jsonmodel.Transition, consts map[string][]int64)
 			state[v.Name] = s
 		}
 		if u.Op == "set" {
-			*s = sym{constant: true, value: u.Value}
+			s.constant = true
+			s.value.SetInt64(u.Value)
 			continue
 		}
 		delta := u.Value
 		if u.Op == "dec" {
 			delta = -delta
 		}
-		s.value += delta
+		s.value.Add(&s.value, big.NewInt(delta))
 		for _, bound := range []string{"max", "min"} {
 			if reported[[2]string{v.Name, bound}] {
 				continue
 			}
-			f, ok := e.escape(t, ui, v, bound, s.constant, s.value, consts)
+			f, ok := e.escape(t, ui, v, bound, s.constant, reduced(&s.value), consts)
 			if ok {
 				reported[[2]string{v.Name, bound}] = true
 				out = append(out, f)
@@ -117,6 +119,22 @@ func (e *env) domainEnforced(t *jsonmodel.Transition, consts map[string][]int64)
 		}
 	}
 	return out
+}
+
+// reduced returns x, or ±2^55 when x lies beyond: every bound, and every
+// in-range value an offset is added to, is a model literal within
+// ±(2^53−1), so an offset or a constant beyond ±2^55 crosses a bound
+// exactly when ±2^55 does. The reduction keeps the verdicts exact and the
+// arithmetic of escape within int64.
+func reduced(x *big.Int) int64 {
+	const lim = 1 << 55
+	switch {
+	case x.Cmp(big.NewInt(lim)) > 0:
+		return lim
+	case x.Cmp(big.NewInt(-lim)) < 0:
+		return -lim
+	}
+	return x.Int64()
 }
 
 // escape decides one bound of one update; see domainEnforced.
