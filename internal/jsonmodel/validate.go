@@ -164,8 +164,18 @@ func (v *validator) boolean(path string, val *jsonvalue.Value) (bool, bool) {
 }
 
 func (v *validator) integer(path string, val *jsonvalue.Value) (int64, bool) {
-	if val.Kind != jsonvalue.Number || val.Num != math.Trunc(val.Num) || math.Abs(val.Num) > maxSafeInteger {
+	if val.Kind != jsonvalue.Number || val.Num != math.Trunc(val.Num) {
 		v.errorf(path, "expected integer")
+		return 0, false
+	}
+	if math.Abs(val.Num) > maxSafeInteger {
+		// The text as written: the double may have rounded it into range's
+		// neighbour (9007199254740993 reads as 9007199254740992).
+		text := val.Text
+		if text == "" {
+			text = jsonvalue.FormatNumber(val.Num)
+		}
+		v.errorf(path, "%s is outside the exact integer range ±(2^53−1)", text)
 		return 0, false
 	}
 	return int64(val.Num), true

@@ -2,6 +2,7 @@ package jsonvalue
 
 import (
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 )
@@ -76,6 +77,17 @@ func TestStringEscapes(t *testing.T) {
 	}
 }
 
+// Zero written any way is zero, not an underflow; the smallest subnormal
+// is a double.
+func TestParseTinyNumbers(t *testing.T) {
+	for in, want := range map[string]float64{`0e-400`: 0, `-0.0e-999`: 0, `0.000`: 0, `5e-324`: 5e-324} {
+		v, err := Parse([]byte(in))
+		if err != nil || v.Num != want {
+			t.Errorf("Parse(%s) = %v, %v; want %v", in, v, err, want)
+		}
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{`{"a":1,}`, "1:8:"},
@@ -84,6 +96,8 @@ func TestParseErrors(t *testing.T) {
 		{`{"a":"\ud800"}`, "lone UTF-16 surrogate"},
 		{`{"a":"\udc00\ud800"}`, "lone UTF-16 surrogate"},
 		{`1e999`, "out of the range"},
+		{`1e-400`, "number 1e-400 is out of the range of a double"},
+		{`[-0.000001e-400]`, "1:2: number -0.000001e-400 is out of the range"},
 		{`01`, "after the JSON value"},
 		{`"abc`, "unterminated string"},
 		{"\"a\tb\"", "control character"},
@@ -144,4 +158,29 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("canonical not a fixed point: %q vs %q", c, c2)
 		}
 	})
+}
+
+// Integers built by the engines are written exactly at any size; within
+// ±(2^53−1) they are plain doubles, as the hash spec formats them.
+func TestExactIntegers(t *testing.T) {
+	huge, _ := new(big.Int).SetString("-123456789012345678901234567890", 10)
+	obj := &Value{Kind: Object, Members: []Member{
+		{Key: "a", Value: Int64(9007199254740991)},
+		{Key: "b", Value: Int64(9007199254740993)},
+		{Key: "c", Value: Integer(huge)},
+		{Key: "d", Value: FromGo(int64(-9223372036854775808))},
+	}}
+	want := `{"a":9007199254740991,"b":9007199254740993,"c":-123456789012345678901234567890,"d":-9223372036854775808}`
+	if got := string(Canonical(obj, false)); got != want {
+		t.Errorf("Canonical = %s, want %s", got, want)
+	}
+	if got, _ := obj.MarshalJSON(); string(got) != want {
+		t.Errorf("MarshalJSON = %s, want %s", got, want)
+	}
+	if obj.Get("a").Int != nil {
+		t.Error("an integer within ±(2^53−1) carries a big value")
+	}
+	if b, ok := obj.Get("c").ToGo().(*big.Int); !ok || b.Cmp(huge) != 0 {
+		t.Errorf("ToGo = %v", obj.Get("c").ToGo())
+	}
 }

@@ -233,13 +233,28 @@ func (p *parser) number(start Pos) (*Value, error) {
 	}
 	text := string(d[p.off:i])
 	f, err := strconv.ParseFloat(text, 64)
-	if err != nil {
+	if err != nil || (f == 0 && nonzeroMantissa(text)) {
 		// Out of range: JavaScript gives ±Infinity, which JSON cannot carry
-		// back out and no model field accepts.
+		// back out and no model field accepts; or a nonzero number too small
+		// for a double, which would silently read as 0.
 		return nil, p.errorf("number %s is out of the range of a double", text)
 	}
 	p.advance(i - p.off)
-	return &Value{Kind: Number, Num: f, Pos: start}, nil
+	return &Value{Kind: Number, Num: f, Text: text, Pos: start}, nil
+}
+
+// nonzeroMantissa reports whether a JSON number has a nonzero digit before
+// its exponent.
+func nonzeroMantissa(text string) bool {
+	for _, c := range text {
+		switch {
+		case c == 'e' || c == 'E':
+			return false
+		case c >= '1' && c <= '9':
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parser) str() (string, error) {

@@ -75,6 +75,7 @@ type Value struct {
 	// sets it; values built by the engines (runtime values of any size) do,
 	// and the writers print it as exact decimal digits.
 	Int     *big.Int
+	Text    string // a parsed Number's source text, for messages
 	Str     string
 	Elems   []*Value
 	Members []Member // in input order; may hold the same key twice (see Parse)
