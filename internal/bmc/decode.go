@@ -77,7 +77,11 @@ func (d *decoder) value(t *z3.Term, sort sts.Sort) (any, error) {
 		f, _ := r.Float64()
 		return f, nil
 	}
-	return v.Int64()
+	x, err := v.Int()
+	if err != nil {
+		return nil, err
+	}
+	return trace.Integer(x), nil
 }
 
 func (d *decoder) frame(i int) (trace.Frame, error) {

@@ -186,3 +186,46 @@ func Probes(k int) string {
 }
 `, k, 2*k+1)
 }
+
+// BigSteps writes a model for differential tests of exact integers: in
+// state A, `up` adds about 2^63 to x (1024 increments of a step near 2^53)
+// while c < L, for L from 1 to 4, so x ends just short of 2^63 on some
+// models and far past it on others; `mark` sets b once c >= K; `turn`
+// moves to B, where `down` takes about as much off again; `fin` reaches
+// BAD when b is set, c is back to 0 and x satisfies a comparison. Whether
+// BAD is reachable depends on x being counted exactly all the way up and
+// down; every path is at most 11 steps. The same seed gives the same model.
+func BigSteps(seed uint64) string {
+	r := new(rng)
+	*r = rng(seed)
+	const reps = 1024
+	up := int64(1<<53 - 1 - r.intn(4))
+	down := up - int64(r.intn(2))
+	limit := 1 + r.intn(4)
+	mark := max(1, limit-r.intn(2))
+	init := int64(r.intn(3)-1) * up
+	finals := []string{`"==", "value": 0`, `"==", "value": %d`, `">", "value": 0`, `"<", "value": 0`, `">=", "value": %d`, `"<=", "value": -%d`}
+	final := finals[r.intn(len(finals))]
+	if strings.Contains(final, "%d") {
+		final = fmt.Sprintf(final, map[bool]int64{true: init, false: up}[strings.HasPrefix(final, `"=="`)])
+	}
+	updates := func(op string, by int64) string {
+		us := make([]string, reps)
+		for i := range us {
+			us[i] = fmt.Sprintf(`{"variable": "x", "op": "%s", "value": %d}`, op, by)
+		}
+		return strings.Join(us, ", ")
+	}
+	return fmt.Sprintf(`{"schemaVersion": 1, "init": "A",
+  "states": [{"id": "A"}, {"id": "B"}, {"id": "BAD", "terminal": true}],
+  "transitions": [
+    {"from": "A", "event": "up", "to": "A", "guard": {"variable": "c", "op": "<", "value": %[1]d}, "updates": [%[2]s, {"variable": "c", "op": "inc"}]},
+    {"from": "A", "event": "mark", "to": "A", "guard": {"variable": "c", "op": ">=", "value": %[3]d}, "updates": [{"variable": "b", "op": "set", "value": true}]},
+    {"from": "A", "event": "turn", "to": "B"},
+    {"from": "B", "event": "down", "to": "B", "guard": {"variable": "c", "op": ">", "value": 0}, "updates": [%[4]s, {"variable": "c", "op": "dec"}]},
+    {"from": "B", "event": "fin", "to": "BAD", "guard": {"all": [{"variable": "b", "op": "==", "value": true}, {"variable": "c", "op": "==", "value": 0}, {"variable": "x", "op": %[5]s}]}}
+  ],
+  "variables": [{"name": "x", "kind": "integer", "init": %[6]d}, {"name": "c", "kind": "integer", "init": 0}, {"name": "b", "kind": "boolean", "init": false}],
+  "invariants": [{"id": "never-bad", "description": "BAD is never reached", "kind": "never-states", "states": ["BAD"]}]}`,
+		limit, updates("inc", up), mark, updates("dec", down), final, init)
+}

@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"strconv"
 	"sync"
+
+	"github.com/stateproof/stateproof/internal/trace"
 )
 
 // Integer words. Integer variables are mathematical integers, but a runtime
@@ -94,10 +96,7 @@ func (mc *Machine) IntValue(w int64) any {
 	if small(w) {
 		return w
 	}
-	if x := mc.bigOf(w); x.IsInt64() {
-		return x.Int64()
-	}
-	return mc.Int(w)
+	return trace.Integer(mc.Int(w))
 }
 
 // formatInt renders the integer of word w in decimal.

@@ -200,6 +200,15 @@ func compareValue(path string, exp, act any) (Mismatch, bool) {
 	return Mismatch{}, true
 }
 
+// Integer returns the value form of an integer: an int64 when it fits, else
+// x itself.
+func Integer(x *big.Int) any {
+	if x.IsInt64() {
+		return x.Int64()
+	}
+	return x
+}
+
 // exactInt returns an integer value (int64 or *big.Int) as a big.Int.
 func exactInt(x any) (*big.Int, bool) {
 	switch t := x.(type) {

@@ -128,8 +128,8 @@ func (t *Term) numeral(op string) (*Context, error) {
 }
 
 // Int64 returns the value of an integral numeral that fits in an int64.
-// Numerals that are fractions or too large are errors (use NumeralString or
-// Rat).
+// Numerals that are fractions or too large are errors (use Int for
+// integers of any size, Rat for fractions).
 func (t *Term) Int64() (int64, error) {
 	const op = "Term.Int64"
 	c, err := t.numeral(op)
@@ -145,6 +145,19 @@ func (t *Term) Int64() (int64, error) {
 		return 0, argError(op, "numeral %s is not an integer in the int64 range", t.String())
 	}
 	return int64(v), nil
+}
+
+// Int returns the exact value of an integral numeral of any size.
+// Fractions are errors.
+func (t *Term) Int() (*big.Int, error) {
+	r, err := t.Rat()
+	if err != nil {
+		return nil, err
+	}
+	if !r.IsInt() {
+		return nil, argError("Term.Int", "numeral %s is not an integer", t.String())
+	}
+	return new(big.Int).Set(r.Num()), nil
 }
 
 // NumeralString returns the exact value of a numeral: "-12" for integers,
