@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -250,14 +251,17 @@ func atomString(a *expr.AtomCall) string {
 func literal(e expr.Expr) (any, bool) {
 	switch n := e.(type) {
 	case *expr.IntLit:
+		if n.Big != nil { // facts carry int64 values: not read
+			return nil, false
+		}
 		return n.Value, true
 	case *expr.BoolLit:
 		return n.Value, true
 	case *expr.Unary:
-		if l, ok := n.X.(*expr.IntLit); ok && n.Op == expr.Neg {
+		if l, ok := n.X.(*expr.IntLit); ok && n.Op == expr.Neg && l.Big == nil && l.Value != math.MinInt64 {
 			return -l.Value, true
 		}
-		if l, ok := n.X.(*expr.IntLit); ok && n.Op == expr.Plus {
+		if l, ok := n.X.(*expr.IntLit); ok && n.Op == expr.Plus && l.Big == nil {
 			return l.Value, true
 		}
 	}

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"math"
+	"math/big"
 	"slices"
 )
 
@@ -13,12 +14,26 @@ type Expr interface {
 	exprNode()
 }
 
-// IntLit is an integer literal (decimal or hexadecimal). Literals are
-// int64: a literal that does not fit is a syntax error. The parser never
-// produces a negative literal: "-5" is Unary{Neg, IntLit{5}}.
+// IntLit is an integer literal (decimal or hexadecimal) of any size up to
+// MaxIntBits bits. Value holds it when it fits in int64; otherwise Big
+// holds it and Value is 0, so code that reads Value must check Big first.
+// The parser never produces a negative literal: "-5" is Unary{Neg,
+// IntLit{5}}.
 type IntLit struct {
 	Loc   Span
 	Value int64
+	Big   *big.Int // nil unless the literal is outside int64
+}
+
+// Int64 returns the literal's value and whether it fits in int64.
+func (e *IntLit) Int64() (int64, bool) { return e.Value, e.Big == nil }
+
+// BigInt returns the literal's value as a new big.Int.
+func (e *IntLit) BigInt() *big.Int {
+	if e.Big != nil {
+		return new(big.Int).Set(e.Big)
+	}
+	return big.NewInt(e.Value)
 }
 
 // FloatLit is a float literal; the parser only produces finite,
@@ -392,7 +407,7 @@ func Equal(a, b Expr) bool {
 	switch x := a.(type) {
 	case *IntLit:
 		y, ok := b.(*IntLit)
-		return ok && x.Value == y.Value
+		return ok && x.BigInt().Cmp(y.BigInt()) == 0
 	case *FloatLit:
 		y, ok := b.(*FloatLit)
 		return ok && math.Float64bits(x.Value) == math.Float64bits(y.Value)

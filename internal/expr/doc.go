@@ -99,17 +99,21 @@
 // domain error (sqrt(-1), log(0), asin(2), a negative base with a
 // fractional exponent), and overflow. Eval never panics.
 //
-// Integers are int64, not arbitrary precision: that matches the JSON model
-// runtime ("exact 64-bit integer arithmetic", verify-checks.md §2.4) and
-// keeps Value comparable (usable as a map key by the explicit-state
-// search). Every Int operation checks for overflow and reports it as
-// undefined (IntOverflow), never wraps; literals that do not fit are
-// syntax errors. Python would compute with big integers instead, so a
-// model that leaves the int64 range gets an explicit undefined result where
-// the reference runtime (and Z3's mathematical integers) would carry on;
-// replay then reports a mismatch rather than agreeing silently. Likewise a
-// Real result that is infinite or NaN is undefined (FloatOverflow), so
-// Values are always finite.
+// Integers are mathematical integers, as in Python and in Z3's Int: an
+// int64 fast path with every operation checked for overflow, and exact big
+// integers (math/big) for the values that leave it. Value stays comparable
+// (usable as a map key by an explicit-state search) because an Int outside
+// int64 is held as its decimal text; IntVal and Int work as before for
+// int64 values, BigIntVal and BigInt carry any size, IsInt64 tells them
+// apart. Integer literals may be of any size too (IntLit.Big holds those
+// outside int64). An Int converted to a float — mixed Int/Real
+// arithmetic, true division, a math function — that no float64 can hold
+// is undefined (IntTooLargeForFloat), where Python raises OverflowError;
+// comparisons between Int and Real stay exact at any size. One bound keeps
+// memory finite: an Int result of more than MaxIntBits bits (2 ** 10 ** 9)
+// is undefined (IntOverflow) instead of a memory error. Likewise a Real
+// result that is infinite or NaN is undefined (FloatOverflow), so Values
+// are always finite.
 //
 // # Printing
 //

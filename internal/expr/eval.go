@@ -18,10 +18,16 @@ const (
 	ZeroNegativePower         // 0 ** -n
 	NegativeIntExponent       // int ** negative int
 	NegativeShift             // a << -n, a >> -n
-	IntOverflow               // an Int result outside int64
+	IntOverflow               // an Int result of more than MaxIntBits bits
 	FloatOverflow             // a float result that is infinite ("math range error")
 	DomainError               // a math function outside its domain; negative ** fractional
+	IntTooLargeForFloat       // an Int operand or quotient beyond every float64 (Python's OverflowError)
 )
+
+// MaxIntBits bounds the size of an Int result. Ints are exact at any size
+// below it; a result that would be larger (2 ** 10 ** 9, 1 << 10 ** 9) is
+// undefined (IntOverflow) instead of exhausting memory.
+const MaxIntBits = 1 << 16
 
 var causeText = [...]string{
 	DivisionByZero:      "division by zero",
@@ -29,9 +35,10 @@ var causeText = [...]string{
 	ZeroNegativePower:   "zero cannot be raised to a negative power",
 	NegativeIntExponent: "integer base with a negative integer exponent",
 	NegativeShift:       "negative shift count",
-	IntOverflow:         "integer overflow (integers are 64-bit)",
+	IntOverflow:         "integer result too large (over 65536 bits)",
 	FloatOverflow:       "float overflow",
 	DomainError:         "math domain error",
+	IntTooLargeForFloat: "integer too large to convert to a float",
 }
 
 // String describes the cause.
@@ -97,8 +104,13 @@ func (m Vars) Atom(c *AtomCall) (Value, error) {
 //   - the math functions follow Python's math module; ceil, floor, trunc,
 //     round (half to even) and sign give Ints, abs keeps its operand's type.
 //
-// Decisions where Python differs: Ints are int64 and an Int result outside
-// that range is undefined (IntOverflow) rather than a big integer; a Real
+// Ints are exact at any size, as in Python: an int64 fast path, and big
+// integers once a result leaves it. An Int converted to a float (mixed
+// arithmetic, true division, a math function) that no float64 can hold is
+// undefined (IntTooLargeForFloat) where Python raises OverflowError.
+//
+// Decisions where Python differs: an Int result over MaxIntBits bits is
+// undefined (IntOverflow) rather than a memory error; a Real
 // result that is infinite is undefined (FloatOverflow) rather than inf; a
 // negative base with a fractional exponent is undefined (DomainError)
 // rather than complex; a conditional whose branches are Int and Real gives
@@ -122,6 +134,9 @@ func undef(e Expr, c Cause) *Undefined {
 func (ev *evaluator) eval(e Expr) (Value, error) {
 	switch n := e.(type) {
 	case *IntLit:
+		if n.Big != nil {
+			return BigIntVal(n.Big), nil
+		}
 		return IntVal(n.Value), nil
 	case *FloatLit:
 		return RealVal(n.Value), nil
@@ -168,10 +183,11 @@ func (ev *evaluator) unary(n *Unary) (Value, error) {
 	case n.Op == Plus && x.t.IsNumeric():
 		return x, nil
 	case n.Op == Neg && x.t == Int:
-		if x.i == math.MinInt64 {
-			return Value{}, undef(n, IntOverflow)
+		if x.IsInt64() && x.i != math.MinInt64 {
+			return IntVal(-x.i), nil
 		}
-		return IntVal(-x.i), nil
+		b := x.bigInt()
+		return BigIntVal(b.Neg(b)), nil
 	case n.Op == Neg && x.t == Real:
 		return RealVal(-x.f), nil
 	}
@@ -228,13 +244,18 @@ func apply(n *Binary, x, y Value) (Value, error) {
 			return BoolVal(compareHolds(n.Op, c)), nil
 		}
 	case x.t == Int && y.t == Int:
-		r, cause := intArith(n.Op, x.i, y.i)
+		r, cause := intArith(n.Op, x, y)
 		if cause != 0 {
 			return Value{}, undef(n, cause)
 		}
 		return r, nil
 	case x.t.IsNumeric() && y.t.IsNumeric() && opPrec(n.Op) >= precAdd:
-		r, cause := floatArith(n.Op, x.Real(), y.Real())
+		a, okA := x.Float()
+		b, okB := y.Float()
+		if !okA || !okB {
+			return Value{}, undef(n, IntTooLargeForFloat)
+		}
+		r, cause := floatArith(n.Op, a, b)
 		if cause != 0 {
 			return Value{}, undef(n, cause)
 		}
@@ -276,7 +297,11 @@ func (ev *evaluator) conditional(n *Conditional) (Value, error) {
 	// Promote to the conditional's static type when the other branch is
 	// Real. Its type is found without evaluating it.
 	if t, err := Check(other, valuationEnv{ev.v}); err == nil && t == Real {
-		return RealVal(float64(v.i)), nil
+		f, ok := v.Float()
+		if !ok {
+			return Value{}, undef(taken, IntTooLargeForFloat)
+		}
+		return RealVal(f), nil
 	}
 	return v, nil
 }
@@ -303,48 +328,58 @@ func (e valuationEnv) AtomType(c *AtomCall) (Type, error) {
 }
 
 // intArith computes an Int operation; a non-zero Cause means undefined.
-func intArith(op Op, a, b int64) (Value, Cause) {
+// Operands inside int64 take the fast path; a result that leaves int64
+// (or an operand outside it) is computed with big integers.
+func intArith(op Op, x, y Value) (Value, Cause) {
+	if x.IsInt64() && y.IsInt64() {
+		if r, cause, ok := int64Arith(op, x.i, y.i); ok {
+			return r, cause
+		}
+	}
+	return bigArith(op, x.bigInt(), y.bigInt())
+}
+
+// int64Arith is intArith on int64 operands; ok is false when the result
+// leaves int64.
+func int64Arith(op Op, a, b int64) (r Value, cause Cause, ok bool) {
 	switch op {
 	case Add:
 		s := a + b
 		if (a^s)&(b^s) < 0 {
-			return Value{}, IntOverflow
+			return Value{}, 0, false
 		}
-		return IntVal(s), 0
+		return IntVal(s), 0, true
 	case Sub:
 		d := a - b
 		if (a^b)&(a^d) < 0 {
-			return Value{}, IntOverflow
+			return Value{}, 0, false
 		}
-		return IntVal(d), 0
+		return IntVal(d), 0, true
 	case Mul:
 		r, ok := mulInt(a, b)
-		if !ok {
-			return Value{}, IntOverflow
-		}
-		return IntVal(r), 0
+		return IntVal(r), 0, ok
 	case Div:
 		if b == 0 {
-			return Value{}, DivisionByZero
+			return Value{}, DivisionByZero, true
 		}
-		return RealVal(trueDiv(a, b)), 0
+		return RealVal(trueDiv(a, b)), 0, true
 	case Mod:
 		if b == 0 {
-			return Value{}, ModuloByZero
+			return Value{}, ModuloByZero, true
 		}
-		return IntVal(floorMod(a, b)), 0
+		return IntVal(floorMod(a, b)), 0, true
 	case Pow:
 		return powInt(a, b)
 	case Shl, Shr:
 		return shift(op, a, b)
 	case BitAnd:
-		return IntVal(a & b), 0
+		return IntVal(a & b), 0, true
 	case BitOr:
-		return IntVal(a | b), 0
+		return IntVal(a | b), 0, true
 	case BitXor:
-		return IntVal(a ^ b), 0
+		return IntVal(a ^ b), 0, true
 	}
-	return Value{}, DomainError
+	return Value{}, DomainError, true
 }
 
 func mulInt(a, b int64) (int64, bool) {
@@ -380,61 +415,158 @@ func trueDiv(a, b int64) float64 {
 	return f
 }
 
-func powInt(a, b int64) (Value, Cause) {
+// powInt is int64 ** int64; ok is false when the result leaves int64.
+func powInt(a, b int64) (Value, Cause, bool) {
 	if b < 0 {
 		if a == 0 {
-			return Value{}, ZeroNegativePower
+			return Value{}, ZeroNegativePower, true
 		}
-		return Value{}, NegativeIntExponent
+		return Value{}, NegativeIntExponent, true
 	}
 	switch a {
 	case 0, 1:
 		if b == 0 {
-			return IntVal(1), 0
+			return IntVal(1), 0, true
 		}
-		return IntVal(a), 0
+		return IntVal(a), 0, true
 	case -1:
 		if b%2 == 0 {
-			return IntVal(1), 0
+			return IntVal(1), 0, true
 		}
-		return IntVal(-1), 0
+		return IntVal(-1), 0, true
 	}
 	r, base := int64(1), a
 	for ok := true; ; {
 		if b&1 == 1 {
 			if r, ok = mulInt(r, base); !ok {
-				return Value{}, IntOverflow
+				return Value{}, 0, false
 			}
 		}
 		if b >>= 1; b == 0 {
-			return IntVal(r), 0
+			return IntVal(r), 0, true
 		}
 		if base, ok = mulInt(base, base); !ok {
-			return Value{}, IntOverflow
+			return Value{}, 0, false
 		}
 	}
 }
 
-func shift(op Op, a, n int64) (Value, Cause) {
+// shift is a << n or a >> n on int64; ok is false when a << n leaves int64.
+func shift(op Op, a, n int64) (Value, Cause, bool) {
 	if n < 0 {
-		return Value{}, NegativeShift
+		return Value{}, NegativeShift, true
 	}
 	if op == Shr {
 		if n >= 63 {
 			if a < 0 {
-				return IntVal(-1), 0
+				return IntVal(-1), 0, true
 			}
-			return IntVal(0), 0
+			return IntVal(0), 0, true
 		}
-		return IntVal(a >> n), 0 // arithmetic shift: floors
+		return IntVal(a >> n), 0, true // arithmetic shift: floors
 	}
 	if a == 0 {
-		return IntVal(0), 0
+		return IntVal(0), 0, true
 	}
-	if n >= 64 || (a<<n)>>n != a {
+	if n >= 63 || (a<<n)>>n != a {
+		return Value{}, 0, false
+	}
+	return IntVal(a << n), 0, true
+}
+
+// bigArith computes an Int operation with big integers (the operands are
+// fresh and may be overwritten).
+func bigArith(op Op, a, b *big.Int) (Value, Cause) {
+	r := new(big.Int)
+	switch op {
+	case Add:
+		r.Add(a, b)
+	case Sub:
+		r.Sub(a, b)
+	case Mul:
+		if a.BitLen()+b.BitLen() > MaxIntBits+1 {
+			return Value{}, IntOverflow
+		}
+		r.Mul(a, b)
+	case Div:
+		if b.Sign() == 0 {
+			return Value{}, DivisionByZero
+		}
+		f, _ := new(big.Rat).SetFrac(a, b).Float64()
+		if math.IsInf(f, 0) {
+			return Value{}, IntTooLargeForFloat
+		}
+		return RealVal(f), 0
+	case Mod:
+		if b.Sign() == 0 {
+			return Value{}, ModuloByZero
+		}
+		r.Rem(a, b) // truncated: the sign of a
+		if r.Sign() != 0 && (r.Sign() < 0) != (b.Sign() < 0) {
+			r.Add(r, b)
+		}
+	case Pow:
+		return bigPow(a, b)
+	case Shl:
+		if b.Sign() < 0 {
+			return Value{}, NegativeShift
+		}
+		if a.Sign() == 0 {
+			return IntVal(0), 0
+		}
+		if !b.IsInt64() || int64(a.BitLen())+b.Int64() > MaxIntBits {
+			return Value{}, IntOverflow
+		}
+		r.Lsh(a, uint(b.Int64()))
+	case Shr:
+		if b.Sign() < 0 {
+			return Value{}, NegativeShift
+		}
+		if !b.IsInt64() || b.Int64() > int64(a.BitLen()) {
+			return IntVal(int64(min(a.Sign(), 0))), 0 // floors to 0 or -1
+		}
+		r.Rsh(a, uint(b.Int64())) // arithmetic shift: floors
+	case BitAnd:
+		r.And(a, b) // two's complement, as Python's ints
+	case BitOr:
+		r.Or(a, b)
+	case BitXor:
+		r.Xor(a, b)
+	default:
+		return Value{}, DomainError
+	}
+	if r.BitLen() > MaxIntBits {
 		return Value{}, IntOverflow
 	}
-	return IntVal(a << n), 0
+	return BigIntVal(r), 0
+}
+
+// bigPow is a ** b with big integers.
+func bigPow(a, b *big.Int) (Value, Cause) {
+	if b.Sign() < 0 {
+		if a.Sign() == 0 {
+			return Value{}, ZeroNegativePower
+		}
+		return Value{}, NegativeIntExponent
+	}
+	if a.CmpAbs(big.NewInt(1)) <= 0 { // 0, 1, -1: the result stays small
+		if b.Sign() == 0 {
+			return IntVal(1), 0
+		}
+		if a.Sign() < 0 && b.Bit(0) == 0 {
+			return IntVal(1), 0
+		}
+		return BigIntVal(a), 0
+	}
+	// |a| >= 2^(BitLen-1), so the result has more than (BitLen-1)·b bits.
+	if !b.IsInt64() || b.Int64() > MaxIntBits || (int64(a.BitLen())-1)*b.Int64() > MaxIntBits {
+		return Value{}, IntOverflow
+	}
+	r := new(big.Int).Exp(a, b, nil)
+	if r.BitLen() > MaxIntBits {
+		return Value{}, IntOverflow
+	}
+	return BigIntVal(r), 0
 }
 
 // floatArith computes a Real operation (opPrec(op) >= precAdd).
@@ -520,34 +652,28 @@ func evalFunc(n *FuncCall, a Value) (Value, error) {
 	if !a.t.IsNumeric() {
 		return Value{}, typeErrorf(n.Loc, "%s is not defined on %s", n.Fn, a.t)
 	}
-	x := a.Real()
 	switch n.Fn {
 	case Abs:
 		if a.t == Real {
-			return RealVal(math.Abs(x)), nil
+			return RealVal(math.Abs(a.f)), nil
 		}
-		if a.i == math.MinInt64 {
-			return bad(IntOverflow)
+		if a.IsInt64() && a.i != math.MinInt64 {
+			return IntVal(max(a.i, -a.i)), nil
 		}
-		return IntVal(max(a.i, -a.i)), nil
+		b := a.bigInt()
+		return BigIntVal(b.Abs(b)), nil
 	case Sign:
-		switch {
-		case x > 0:
-			return IntVal(1), nil
-		case x < 0:
-			return IntVal(-1), nil
-		}
-		return IntVal(0), nil
+		c, _ := Compare(a, IntVal(0))
+		return IntVal(int64(c)), nil
 	case Ceil, Floor, Round, Trunc:
 		if a.t == Int {
 			return a, nil
 		}
-		r := intFuncs[n.Fn](x)
-		i, ok := floatToInt(r)
-		if !ok || math.IsNaN(r) {
-			return bad(IntOverflow)
-		}
-		return IntVal(i), nil
+		return floatInt(intFuncs[n.Fn](a.f)), nil // a Real is finite
+	}
+	x, ok := a.Float()
+	if !ok {
+		return bad(IntTooLargeForFloat)
 	}
 	if dom := funcDomain[n.Fn]; dom != nil && !dom(x) {
 		return bad(DomainError)

@@ -3,12 +3,26 @@ package expr
 import (
 	"errors"
 	"math"
+	"math/big"
 	"testing"
 )
 
 var evalVars = Vars{
 	"x": IntVal(7), "y": IntVal(0), "n": IntVal(-3), "f": RealVal(2.5), "z": RealVal(0),
 	"big": IntVal(math.MaxInt64), "small": IntVal(math.MinInt64), "b": BoolVal(true), "c": BoolVal(false),
+}
+
+func bigVal(s string) Value {
+	x, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		panic("bad test integer " + s)
+	}
+	return BigIntVal(x)
+}
+
+func bigFloat(f float64) *big.Int {
+	x, _ := big.NewFloat(f).Int(nil)
+	return x
 }
 
 func evalString(t *testing.T, src string) (Value, error) {
@@ -76,6 +90,33 @@ func TestEvalValues(t *testing.T) {
 		{"asin(1)", RealVal(math.Pi / 2)}, {"acos(1)", RealVal(0)}, {"atan(0)", RealVal(0)},
 		{"sinh(0)", RealVal(0)}, {"cosh(0)", RealVal(1)}, {"tanh(0)", RealVal(0)},
 		{"asinh(0)", RealVal(0)}, {"acosh(1)", RealVal(0)}, {"atanh(0)", RealVal(0)},
+		// Ints past int64 stay exact (Python's results)
+		{"big + 1", bigVal("9223372036854775808")}, {"small - 1", bigVal("-9223372036854775809")},
+		{"big * 2", bigVal("18446744073709551614")}, {"small * -1", bigVal("9223372036854775808")},
+		{"-1 * small", bigVal("9223372036854775808")}, {"-small", bigVal("9223372036854775808")},
+		{"2 ** 63", bigVal("9223372036854775808")}, {"3 ** 40", bigVal("12157665459056928801")},
+		{"1 << 63", bigVal("9223372036854775808")}, {"1 << 64", bigVal("18446744073709551616")},
+		{"abs(small)", bigVal("9223372036854775808")}, {"floor(1e19)", bigVal("10000000000000000000")},
+		{"round(-1e30)", bigVal("-1000000000000000019884624838656")}, {"ceil(2.0 ** 70)", bigVal("1180591620717411303424")},
+		{"(big + 1) - 1", IntVal(math.MaxInt64)}, {"-(small - 1) - 1", bigVal("9223372036854775808")},
+		{"(2 ** 64) % 7", IntVal(2)}, {"-(2 ** 64) % 7", IntVal(5)}, {"(2 ** 64) % -7", IntVal(-5)},
+		{"-(2 ** 64) % (2 ** 65)", bigVal("18446744073709551616")},
+		{"(2 ** 64) >> 60", IntVal(16)}, {"-(2 ** 64) >> 200", IntVal(-1)}, {"(2 ** 64 + 1) >> 200", IntVal(0)},
+		{"-(2 ** 64 + 1) >> 1", bigVal("-9223372036854775809")},
+		{"(2 ** 64) & -1", bigVal("18446744073709551616")}, {"-(2 ** 64) | 1", bigVal("-18446744073709551615")},
+		{"(2 ** 64 + 5) ^ (2 ** 64)", IntVal(5)}, {"(-1) ** (2 ** 64)", IntVal(1)}, {"(-1) ** (2 ** 64 + 1)", IntVal(-1)},
+		{"(2 ** 64) ** 0", IntVal(1)}, {"(2 ** 64) ** 2", bigVal("340282366920938463463374607431768211456")},
+		{"(2 ** 64) / (2 ** 62)", RealVal(4)}, {"(10 ** 30) / 3", RealVal(3.333333333333333e29)},
+		{"(2 ** 64) + 0.5", RealVal(18446744073709551616)}, {"2 ** 64 == 18446744073709551616.0", BoolVal(true)},
+		{"2 ** 64 + 1 > 18446744073709551616.0", BoolVal(true)}, {"2 ** 64 + 1 == 18446744073709551616.0", BoolVal(false)},
+		{"-(2 ** 1100) < -1e308", BoolVal(true)}, {"2 ** 1100 > 1e308", BoolVal(true)},
+		{"2 ** 64 > 2 ** 63", BoolVal(true)}, {"2 ** 64 == 2 ** 32 * 2 ** 32", BoolVal(true)},
+		{"sign(-(2 ** 70))", IntVal(-1)}, {"abs(-(2 ** 70))", bigVal("1180591620717411303424")},
+		{"floor(2 ** 70)", bigVal("1180591620717411303424")}, {"log2(2 ** 70)", RealVal(70)},
+		{"(b) ? 2 ** 64 : 1.5", RealVal(18446744073709551616)},
+		{"18446744073709551616", bigVal("18446744073709551616")}, {"0x10000000000000000", bigVal("18446744073709551616")},
+		{"-123456789012345678901234567890 + 1", bigVal("-123456789012345678901234567889")},
+		{"9223372036854775808 == -small", BoolVal(true)}, {"-9223372036854775808", IntVal(math.MinInt64)},
 	} {
 		got, err := evalString(t, c.src)
 		if err != nil {
@@ -100,11 +141,17 @@ func TestEvalUndefined(t *testing.T) {
 		{"0 ** -1", ZeroNegativePower, ""}, {"0.0 ** -1", ZeroNegativePower, ""},
 		{"2 ** -1", NegativeIntExponent, "1:1: undefined: integer base with a negative integer exponent in 2 ** -1"},
 		{"1 << -1", NegativeShift, ""}, {"1 >> -1", NegativeShift, ""},
-		{"big + 1", IntOverflow, ""}, {"small - 1", IntOverflow, ""}, {"big * 2", IntOverflow, ""},
-		{"small * -1", IntOverflow, ""}, {"-1 * small", IntOverflow, ""}, {"-small", IntOverflow, ""},
-		{"2 ** 63", IntOverflow, ""}, {"3 ** 40", IntOverflow, ""}, {"1 << 63", IntOverflow, ""},
-		{"1 << 64", IntOverflow, ""}, {"abs(small)", IntOverflow, ""}, {"floor(1e19)", IntOverflow, ""},
-		{"round(-1e300)", IntOverflow, ""},
+		// Ints are exact at any size, but bounded (MaxIntBits) and a float
+		// conversion that overflows is Python's OverflowError.
+		{"2 ** 65537", IntOverflow, "1:1: undefined: integer result too large (over 65536 bits) in 2 ** 65537"},
+		{"1 << 65536", IntOverflow, ""}, {"big ** big", IntOverflow, ""}, {"(big * big) ** 10000", IntOverflow, ""},
+		{"(2 ** 65535) * (2 ** 65535)", IntOverflow, ""}, {"(2 ** 40000) << 40000", IntOverflow, ""},
+		{"2 ** 1024 + 0.5", IntTooLargeForFloat, "1:1: undefined: integer too large to convert to a float in 2 ** 1024 + 0.5"},
+		{"2 ** 2000 / 3", IntTooLargeForFloat, ""}, {"sqrt(10 ** 400)", IntTooLargeForFloat, ""},
+		{"(b) ? 2 ** 1024 : 1.5", IntTooLargeForFloat, ""}, {"(2 ** 1024) * 1.0", IntTooLargeForFloat, ""},
+		{"(2 ** 100) / 0", DivisionByZero, ""}, {"(2 ** 100) % 0", ModuloByZero, ""},
+		{"(2 ** 100) ** -1", NegativeIntExponent, ""}, {"(2 ** 100) << -1", NegativeShift, ""},
+		{"(2 ** 100) >> -(2 ** 100)", NegativeShift, ""}, {"0 ** -(2 ** 100)", ZeroNegativePower, ""},
 		{"1e308 * 10", FloatOverflow, ""}, {"10.0 ** 400", FloatOverflow, ""},
 		{"exp(1000)", FloatOverflow, "1:1: undefined: float overflow in exp(1000)"}, {"cosh(1000)", FloatOverflow, ""},
 		{"sqrt(-1)", DomainError, "1:1: undefined: math domain error in sqrt(-1)"},
@@ -229,7 +276,10 @@ func TestConvertAndCompare(t *testing.T) {
 	}{
 		{RealVal(-3), Int, IntVal(-3), true},
 		{RealVal(2.5), Int, Value{}, false},
-		{RealVal(1e19), Int, Value{}, false},
+		{RealVal(1e19), Int, bigVal("10000000000000000000"), true},
+		{RealVal(-1e300), Int, BigIntVal(bigFloat(-1e300)), true},
+		{bigVal("18446744073709551616"), Real, RealVal(18446744073709551616), true},
+		{BigIntVal(new(big.Int).Lsh(big.NewInt(1), 1024)), Real, Value{}, false},
 		{RealVal(-9223372036854775808), Int, IntVal(math.MinInt64), true},
 		{IntVal(3), Real, RealVal(3), true},
 		{IntVal(3), Int, IntVal(3), true},

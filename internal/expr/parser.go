@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -349,7 +350,8 @@ func (p *Parser) primary() (Expr, int) {
 	switch t.Kind {
 	case INT:
 		p.Next()
-		return &IntLit{Loc: t.Span, Value: p.intValue(t)}, 1
+		v, b := p.intValue(t)
+		return &IntLit{Loc: t.Span, Value: v, Big: b}, 1
 	case FLOAT:
 		p.Next()
 		v, err := strconv.ParseFloat(t.Text, 64)
@@ -376,16 +378,31 @@ func (p *Parser) primary() (Expr, int) {
 	return nil, 0
 }
 
-func (p *Parser) intValue(t Token) int64 {
+// intValue returns an integer literal's value: an int64, or a big.Int when
+// it does not fit.
+func (p *Parser) intValue(t Token) (int64, *big.Int) {
 	text, base := t.Text, 10
 	if len(text) > 1 && (text[1] == 'x' || text[1] == 'X') {
 		text, base = text[2:], 16
 	}
-	v, err := strconv.ParseInt(text, base, 64)
-	if err != nil {
-		p.failf(t.Span, "integer literal %s out of range (integers are 64-bit)", t.Text)
+	if v, err := strconv.ParseInt(text, base, 64); err == nil {
+		return v, nil
 	}
-	return v
+	// A digit holds at most 4 bits: refuse long literals before parsing.
+	b, ok := new(big.Int).SetString(text, base)
+	if !ok || len(text) > MaxIntBits || b.BitLen() > MaxIntBits {
+		p.failf(t.Span, "integer literal %s is too large (over %d bits)", shortText(t.Text), MaxIntBits)
+		return 0, nil
+	}
+	return 0, b
+}
+
+// shortText abbreviates a long token for a message.
+func shortText(s string) string {
+	if len(s) > 40 {
+		return s[:20] + "…" + s[len(s)-10:]
+	}
+	return s
 }
 
 // word parses a primary that starts with an identifier: a boolean literal,

@@ -46,7 +46,7 @@ func precOf(e Expr) int {
 		}
 		return precUnary
 	case *IntLit:
-		if n.Value < 0 {
+		if n.Value < 0 || n.Big != nil && n.Big.Sign() < 0 {
 			return precUnary
 		}
 	case *FloatLit:
@@ -198,6 +198,9 @@ func startsWithWhere(e Expr) bool {
 func leafText(e Expr) string {
 	switch n := e.(type) {
 	case *IntLit:
+		if n.Big != nil {
+			return n.Big.String()
+		}
 		return strconv.FormatInt(n.Value, 10)
 	case *FloatLit:
 		return formatFloat(n.Value)

@@ -2,6 +2,7 @@ package prove
 
 import (
 	"fmt"
+	"math/big"
 	"sort"
 
 	"github.com/stateproof/stateproof/internal/expr"
@@ -105,6 +106,14 @@ func splitAnd(f expr.Expr) []expr.Expr {
 
 func ident(name string) expr.Expr { return &expr.Ident{Name: name} }
 func lit(v int64) expr.Expr       { return &expr.IntLit{Value: v} }
+
+// bigLit is the literal of a non-negative integer of any size.
+func bigLit(v *big.Int) expr.Expr {
+	if v.IsInt64() {
+		return lit(v.Int64())
+	}
+	return &expr.IntLit{Big: v}
+}
 func bin(op expr.Op, x, y expr.Expr) expr.Expr {
 	return &expr.Binary{Op: op, X: x, Y: y}
 }

@@ -256,7 +256,7 @@ func (an *analysis) refineCmp(b box, n *expr.Binary, want bool) bool {
 		c, cok = n.X.(*expr.IntLit)
 		op = map[expr.Op]expr.Op{expr.Lt: expr.Gt, expr.Le: expr.Ge, expr.Gt: expr.Lt, expr.Ge: expr.Le, expr.Eq: expr.Eq, expr.Ne: expr.Ne}[op]
 	}
-	if !xok || !cok {
+	if !xok || !cok || c.Big != nil { // a constant past int64: no refinement
 		return true
 	}
 	k := an.varIndex(x)
@@ -292,6 +292,9 @@ func (an *analysis) refineCmp(b box, n *expr.Binary, want bool) bool {
 func (an *analysis) eval(e expr.Expr, b box) interval {
 	switch n := e.(type) {
 	case *expr.IntLit:
+		if n.Big != nil {
+			return interval{negInf, posInf}
+		}
 		return interval{n.Value, n.Value}
 	case *expr.Ident:
 		if b != nil {

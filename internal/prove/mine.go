@@ -159,9 +159,11 @@ func mineDelta(c *checker, ei int) (map[int]int64, error) {
 func exprConsts(e expr.Expr, add func(int64)) {
 	switch n := e.(type) {
 	case *expr.IntLit:
-		add(n.Value)
+		if n.Big == nil {
+			add(n.Value)
+		}
 	case *expr.Unary:
-		if l, ok := n.X.(*expr.IntLit); ok && n.Op == expr.Neg {
+		if l, ok := n.X.(*expr.IntLit); ok && n.Op == expr.Neg && l.Big == nil {
 			add(-l.Value)
 		}
 		exprConsts(n.X, add)

@@ -235,14 +235,14 @@ func termExpr(t *z3.Term, names []string, depth int) (expr.Expr, error) {
 		}
 		return ident(names[i]), nil
 	case z3.KindNumeral:
-		v, err := t.Int64()
+		v, err := t.Int()
 		if err != nil {
 			return nil, fmt.Errorf("non-integer numeral %s", t)
 		}
-		if v < 0 {
-			return &expr.Unary{Op: expr.Neg, X: lit(-v)}, nil
+		if v.Sign() < 0 {
+			return &expr.Unary{Op: expr.Neg, X: bigLit(v.Neg(v))}, nil
 		}
-		return lit(v), nil
+		return bigLit(v), nil
 	case z3.KindApp:
 	default:
 		return nil, fmt.Errorf("unsupported term %s", t)
@@ -280,7 +280,7 @@ func applyDecl(t *z3.Term, xs []expr.Expr) (expr.Expr, error) {
 	case z3.DeclIte:
 		return &expr.Conditional{Cond: xs[0], Then: xs[1], Else: xs[2]}, nil
 	case z3.DeclMod:
-		if l, ok := xs[1].(*expr.IntLit); ok && l.Value > 0 { // Euclidean = floored for a positive divisor
+		if l, ok := xs[1].(*expr.IntLit); ok && l.BigInt().Sign() > 0 { // Euclidean = floored for a positive divisor
 			return bin(expr.Mod, xs[0], xs[1]), nil
 		}
 	}

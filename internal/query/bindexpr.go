@@ -138,7 +138,7 @@ func (b *binder) eventAtom(a *expr.AtomCall, ctx context) {
 		b.fail(CodeEventNotAllowed, a.Loc, "event(...) is only allowed in a response trigger, not in %s; constrain events with an event assumption", ctx)
 	}
 	if k, ok := a.Args[1].Value.(*expr.IntLit); ok {
-		b.fail(CodeExplicitFrameSelector, k.Loc, "event(..., %d): the trigger reads the event of the current step; constrain an event at a fixed step with an event assumption", k.Value)
+		b.fail(CodeExplicitFrameSelector, k.Loc, "event(..., %s): the trigger reads the event of the current step; constrain an event at a fixed step with an event assumption", expr.Format(k))
 	}
 	lit := a.Args[0].Value.(*expr.StringLit)
 	b.event(Name{Name: lit.Value, Span: lit.Loc})
@@ -153,8 +153,8 @@ func (b *binder) frameSel(a *expr.AtomCall, i int) {
 	if !ok {
 		return
 	}
-	if k.Value > int64(b.n) {
-		b.fail(CodeFrameSelectorOutOfRange, k.Loc, "frame selector %d is outside the frames 0..%d (and explicit frame selectors are not allowed: omit it or write current)", k.Value, b.n)
+	if k.Big != nil || k.Value > int64(b.n) {
+		b.fail(CodeFrameSelectorOutOfRange, k.Loc, "frame selector %s is outside the frames 0..%d (and explicit frame selectors are not allowed: omit it or write current)", expr.Format(k), b.n)
 	}
 	b.fail(CodeExplicitFrameSelector, k.Loc, "%s(...) is frame-local: its frame selector may only be omitted or current, found %d", a.Name, k.Value)
 }
@@ -206,7 +206,7 @@ func (b *binder) profileBinary(n *expr.Binary) {
 			b.unsupported(CodeUnsupportedRealModExpr, n.Loc, "%% on a float operand is not in the executable profile (only integer %%)")
 		}
 	case expr.Pow:
-		if k, ok := n.Y.(*expr.IntLit); !ok || k.Value > maxPowExponent {
+		if k, ok := n.Y.(*expr.IntLit); !ok || k.Big != nil || k.Value > maxPowExponent {
 			b.unsupported(CodeUnsupportedPowerExpr, n.Loc, "** is only supported with a constant integer exponent 0..%d, found %s", maxPowExponent, short(n.Y))
 		}
 	}

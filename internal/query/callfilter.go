@@ -1,6 +1,7 @@
 package query
 
 import (
+	"math"
 	"slices"
 
 	"github.com/stateproof/stateproof/internal/expr"
@@ -198,11 +199,15 @@ func (b *binder) point(v expr.Expr) (int, bool) {
 		}
 	}
 	k := v.(*expr.IntLit)
-	if sign == 0 {
-		if k.Value >= int64(b.n) {
-			b.fail(CodeCallStepOutOfRange, k.Loc, "absolute call step %d is outside the steps 0..%d of bound %d", k.Value, b.n-1, b.n)
-		}
-		return int(k.Value), false
+	value := k.Value
+	if k.Big != nil { // past int64: as far out of range as any large step
+		value = math.MaxInt64
 	}
-	return int(sign * min(k.Value, maxClauseInt)), true
+	if sign == 0 {
+		if value >= int64(b.n) {
+			b.fail(CodeCallStepOutOfRange, k.Loc, "absolute call step %s is outside the steps 0..%d of bound %d", expr.Format(k), b.n-1, b.n)
+		}
+		return int(value), false
+	}
+	return int(sign * min(value, maxClauseInt)), true
 }

@@ -63,6 +63,8 @@ func (b *builder) boolVal(v bool) *z3.Term {
 
 func (b *builder) intVal(v int64) *z3.Term { return b.t(b.ctx.IntVal(v)) }
 
+func (b *builder) intFromString(s string) *z3.Term { return b.t(b.ctx.IntFromString(s)) }
+
 func (b *builder) realFromString(s string) *z3.Term { return b.t(b.ctx.RealFromString(s)) }
 
 func (b *builder) not(a *z3.Term) *z3.Term {

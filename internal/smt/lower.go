@@ -75,6 +75,9 @@ func (l *lowerer) lower(e expr.Expr) Value {
 	b := l.b
 	switch n := e.(type) {
 	case *expr.IntLit:
+		if n.Big != nil {
+			return l.defined(b.intFromString(n.Big.String()))
+		}
 		return l.defined(b.intVal(n.Value))
 	case *expr.FloatLit:
 		return l.defined(b.realFromString(strconv.FormatFloat(n.Value, 'g', -1, 64)))
@@ -213,7 +216,7 @@ func (l *lowerer) floorMod(a, c *z3.Term) *z3.Term {
 
 func (l *lowerer) pow(n *expr.Binary, x, y Value) Value {
 	k, ok := n.Y.(*expr.IntLit)
-	if !ok || k.Value < 0 || k.Value > 64 {
+	if !ok || k.Big != nil || k.Value < 0 || k.Value > 64 {
 		return l.fail(&Unsupported{Form: "** with a non-constant or negative exponent", Span: n.Loc})
 	}
 	if k.Value == 0 {
