@@ -12,7 +12,7 @@
 // so that a step allocates nothing; runtimes are flat []int64 words
 // (state index, then one word per variable, booleans as 0/1). Integers are
 // mathematical integers: a word holds the integer itself while it stays
-// within ±2^62 and is otherwise a handle to an exact big value interned per
+// within [−2^62, 2^62) and is otherwise a handle to an exact big value interned per
 // machine (see Word), so arithmetic never wraps or saturates and equal
 // runtimes still have equal words.
 //

@@ -9,18 +9,19 @@ import (
 )
 
 // Integer words. Integer variables are mathematical integers, but a runtime
-// stays one int64 word per variable: a word w with −2^62 < w < 2^62 is the
+// stays one int64 word per variable: a word w with −2^62 ≤ w < 2^62 is the
 // integer itself; any other word is a handle into the machine's table of
 // big values. Handles keep the sign and the order against the band: a
-// value ≥ 2^62 gets a handle ≥ 2^62 and a value ≤ −2^62 one ≤ −2^62. Model
+// value ≥ 2^62 gets a handle ≥ 2^62 and a value < −2^62 one < −2^62. Model
 // literals lie within ±(2^53−1), so comparing a word with a literal — every
 // guard, range bound and boundary probe — is exact on the words themselves,
 // and equal values always get equal words (the table interns them), so
 // runtimes are still compared and hashed word by word.
 const band = 1 << 62
 
-// small reports whether w is an integer word rather than a handle.
-func small(w int64) bool { return -band < w && w < band }
+// small reports whether w is an integer word rather than a handle: whether
+// its top two bits agree, i.e. −2^62 ≤ w < 2^62.
+func small(w int64) bool { return w^(w<<1) >= 0 }
 
 // bigTable interns the values outside the band of one machine. It is
 // guarded by a mutex because a Machine may be shared by concurrent
@@ -33,14 +34,14 @@ type bigTable struct {
 
 func handleOf(rank int64, negative bool) int64 {
 	if negative {
-		return -band - rank
+		return -band - 1 - rank
 	}
 	return band + rank
 }
 
 func rankOf(w int64) int64 {
 	if w < 0 {
-		return -band - w
+		return -band - 1 - w
 	}
 	return w - band
 }
@@ -107,15 +108,9 @@ func (mc *Machine) formatInt(w int64) string {
 	return mc.bigOf(w).String()
 }
 
-// add returns the word of (the integer of w) + d, exactly. d is a model
-// literal, so on the fast path w+d cannot leave int64 and one band test
-// decides whether the sum is still a plain word.
-func (mc *Machine) add(w, d int64) int64 {
-	if small(w) && small(d) {
-		if s := w + d; small(s) {
-			return s
-		}
-	}
+// addBig returns the word of (the integer of w) + d, exactly: the slow path
+// of an update, for a handle or a sum that leaves the band.
+func (mc *Machine) addBig(w, d int64) int64 {
 	s := mc.Int(w)
 	return mc.Word(s.Add(s, big.NewInt(d)))
 }

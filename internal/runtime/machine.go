@@ -38,7 +38,7 @@ type compiledTransition struct {
 
 type cupdate struct {
 	v   int
-	op  byte // '+', '-', '='
+	op  byte // '+' (inc, and dec with val negated) or '='
 	val int64
 }
 
@@ -76,8 +76,14 @@ func Compile(m *jsonmodel.Model) *Machine {
 			guard: mc.compileGuard(t.Guard),
 		}
 		for _, u := range t.Updates {
-			op := map[string]byte{"inc": '+', "dec": '-', "set": '='}[u.Op]
-			ct.updates = append(ct.updates, cupdate{v: mc.varIdx[u.Variable], op: op, val: u.Value})
+			cu := cupdate{v: mc.varIdx[u.Variable], op: '+', val: u.Value}
+			switch u.Op {
+			case "dec":
+				cu.val = -u.Value // a literal: |u.Value| ≤ 2^53−1
+			case "set":
+				cu.op = '='
+			}
+			ct.updates = append(ct.updates, cu)
 			if !slices.Contains(ct.writes, mc.varIdx[u.Variable]) {
 				ct.writes = append(ct.writes, mc.varIdx[u.Variable])
 			}
@@ -263,13 +269,17 @@ func (mc *Machine) apply(r []int64, ti int, buf *StepBuffer, dedup bool) {
 	next[0] = int64(t.to)
 	for _, u := range t.updates {
 		x := &next[1+u.v]
-		switch u.op {
-		case '+':
-			*x = mc.add(*x, u.val)
-		case '-':
-			*x = mc.add(*x, -u.val)
-		default:
+		if u.op == '=' {
 			*x = u.val
+			continue
+		}
+		// The fast path of exact addition (see Word): a plain word plus a
+		// literal cannot leave int64, and the sum stays a plain word when
+		// its top two bits agree; anything else goes through big values.
+		if s := *x + u.val; (*x^*x<<1)|(s^s<<1) >= 0 {
+			*x = s
+		} else {
+			*x = mc.addBig(*x, u.val)
 		}
 	}
 	for _, o := range buf.out {
