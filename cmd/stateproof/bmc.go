@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +13,7 @@ import (
 	"github.com/stateproof/stateproof/internal/bmcjson"
 	"github.com/stateproof/stateproof/internal/explain"
 	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/sts"
@@ -118,7 +118,8 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 	case f.explain != "none" && f.explain != "formal" && f.explain != "proof":
 		return usageError(stderr, "--explain must be none, formal or proof (got %q)", f.explain)
 	}
-	m, sys, err := loadSystem(f.model)
+	rd := inputReader(cmd)
+	m, sys, err := loadSystem(rd, f.model)
 	if err != nil {
 		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
 		return &exitError{2}
@@ -132,7 +133,7 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 			}
 		}
 	} else {
-		queries, err = f.loadQuery(sys)
+		queries, err = f.loadQuery(rd, sys)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
@@ -158,8 +159,8 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 	return emitBMC(f, stdout, reports)
 }
 
-func loadSystem(path string) (*jsonmodel.Model, *sts.System, error) {
-	data, err := os.ReadFile(path)
+func loadSystem(rd input.Reader, path string) (*jsonmodel.Model, *sts.System, error) {
+	data, err := rd.ReadFile(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read %s: %w", path, err)
 	}
@@ -173,10 +174,10 @@ func loadSystem(path string) (*jsonmodel.Model, *sts.System, error) {
 	return res.Model, res.Model.Lower(path), nil
 }
 
-func (f *bmcFlags) loadQuery(sys *sts.System) ([]*query.Query, error) {
+func (f *bmcFlags) loadQuery(rd input.Reader, sys *sts.System) ([]*query.Query, error) {
 	file, text := "<check>", f.check
 	if f.queryFile != "" {
-		data, err := os.ReadFile(f.queryFile)
+		data, err := rd.ReadFile(f.queryFile)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read %s: %w", f.queryFile, err)
 		}

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/stateproof/stateproof/internal/baseline"
+	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/jsonvalue"
 	"github.com/stateproof/stateproof/internal/report"
@@ -43,20 +43,20 @@ type refusal struct{ code, msg string }
 
 // runVerify verifies res, comparing it with the BEFORE model when one is
 // given.
-func (c *compareFlags) runVerify(res *jsonmodel.Result, opts verify.Options) (*report.VerifyReport, *refusal) {
+func (c *compareFlags) runVerify(rd input.Reader, res *jsonmodel.Result, opts verify.Options) (*report.VerifyReport, *refusal) {
 	if c.before == "" {
 		if c.mapping != "" {
 			return nil, &refusal{"BAD_OPTION", "--state-mapping needs --before-model"}
 		}
 		return verify.Run(res, opts), nil
 	}
-	before, ref := readModel(c.before, "before model ")
+	before, ref := readModel(rd, c.before, "before model ")
 	if ref != nil {
 		return nil, ref
 	}
 	mapping := map[string]string{}
 	if c.mapping != "" {
-		if mapping, ref = readMapping(c.mapping); ref != nil {
+		if mapping, ref = readMapping(rd, c.mapping); ref != nil {
 			return nil, ref
 		}
 		if before.Valid() {
@@ -69,8 +69,8 @@ func (c *compareFlags) runVerify(res *jsonmodel.Result, opts verify.Options) (*r
 }
 
 // readModel reads and decodes one model file.
-func readModel(path, what string) (*jsonmodel.Result, *refusal) {
-	data, err := os.ReadFile(path)
+func readModel(rd input.Reader, path, what string) (*jsonmodel.Result, *refusal) {
+	data, err := rd.ReadFile(path)
 	if err != nil {
 		return nil, &refusal{"INPUT_UNREADABLE", fmt.Sprintf("cannot read %s%s: %v", what, path, err)}
 	}
@@ -82,8 +82,8 @@ func readModel(path, what string) (*jsonmodel.Result, *refusal) {
 }
 
 // readMapping reads a stateMapping file: a JSON object of strings.
-func readMapping(path string) (map[string]string, *refusal) {
-	data, err := os.ReadFile(path)
+func readMapping(rd input.Reader, path string) (map[string]string, *refusal) {
+	data, err := rd.ReadFile(path)
 	if err != nil {
 		return nil, &refusal{"INPUT_UNREADABLE", fmt.Sprintf("cannot read state mapping %s: %v", path, err)}
 	}
@@ -108,8 +108,8 @@ func readMapping(path string) (map[string]string, *refusal) {
 }
 
 // loadBaseline reads the earlier report of --baseline.
-func loadBaseline(path string) (*baseline.Report, *refusal) {
-	data, err := os.ReadFile(path)
+func loadBaseline(rd input.Reader, path string) (*baseline.Report, *refusal) {
+	data, err := rd.ReadFile(path)
 	if err != nil {
 		return nil, &refusal{"INPUT_UNREADABLE", fmt.Sprintf("cannot read baseline %s: %v", path, err)}
 	}
@@ -122,18 +122,18 @@ func loadBaseline(path string) (*baseline.Report, *refusal) {
 
 // verifyAndEmit runs verify (with D1-D4 when a BEFORE model is given) and
 // prints the report, or the baseline diff with --baseline.
-func (c *compareFlags) verifyAndEmit(out outputFlags, stdout, stderr io.Writer, name string, res *jsonmodel.Result, opts verify.Options) error {
+func (c *compareFlags) verifyAndEmit(rd input.Reader, out outputFlags, stdout, stderr io.Writer, name string, res *jsonmodel.Result, opts verify.Options) error {
 	var base *baseline.Report
 	if c.baseline != "" {
 		var ref *refusal
-		if base, ref = loadBaseline(c.baseline); ref != nil {
+		if base, ref = loadBaseline(rd, c.baseline); ref != nil {
 			return refuse(out, stdout, stderr, ref.code, ref.msg)
 		}
 	}
 	var rep *report.VerifyReport
 	var ref *refusal
 	err := withProgress(stderr, "verifying "+name, func() error {
-		rep, ref = c.runVerify(res, opts)
+		rep, ref = c.runVerify(rd, res, opts)
 		if ref == nil && c.prove && res.Valid() {
 			return proveUndecided(rep, res.Model, name)
 		}

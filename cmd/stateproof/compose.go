@@ -65,13 +65,13 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 			var base *baseline.Report
 			if baselinePath != "" {
 				var ref *refusal
-				if base, ref = loadBaseline(baselinePath); ref != nil {
+				if base, ref = loadBaseline(inputReader(cmd), baselinePath); ref != nil {
 					return fail(ref.code, ref.msg)
 				}
 			}
 			var in []compose.Input
 			for _, path := range args {
-				res, ref := readModel(path, "")
+				res, ref := readModel(inputReader(cmd), path, "")
 				if ref != nil {
 					return fail(ref.code, ref.msg)
 				}

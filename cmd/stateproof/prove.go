@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/prove"
 	"github.com/stateproof/stateproof/internal/z3"
 )
@@ -22,6 +22,7 @@ type proveFlags struct {
 	bmcDepth  int
 	timeoutMS int
 	layers    string
+	rd        input.Reader
 }
 
 func newProveCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -53,6 +54,7 @@ Exit status: 0 all proved, 1 a confirmed violation, 2 usage or input error,
   stateproof prove bench/fib.smt2 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.rd = inputReader(cmd)
 			return runProve(&f, args[0], stdout, stderr)
 		},
 	}
@@ -95,7 +97,7 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer ctx.Close()
-	p, err := loadProblem(ctx, input, f.rsc)
+	p, err := loadProblem(ctx, f.rd, input, f.rsc)
 	if err != nil {
 		return proveUsage(stderr, "%v", err)
 	}
@@ -133,8 +135,8 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 
 // loadProblem reads a CHC problem (.smt2) or a JSON model, with the RSCs of
 // an .rsc file replacing the model's invariants when one is given.
-func loadProblem(ctx *z3.Context, input, rscFile string) (*prove.Problem, error) {
-	data, err := os.ReadFile(input)
+func loadProblem(ctx *z3.Context, rd input.Reader, input, rscFile string) (*prove.Problem, error) {
+	data, err := rd.ReadFile(input)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", input, err)
 	}
@@ -144,7 +146,7 @@ func loadProblem(ctx *z3.Context, input, rscFile string) (*prove.Problem, error)
 			return nil, err
 		}
 	} else {
-		m, _, err := loadSystem(input)
+		m, _, err := loadSystem(rd, input)
 		if err != nil {
 			return nil, err
 		}
@@ -155,7 +157,7 @@ func loadProblem(ctx *z3.Context, input, rscFile string) (*prove.Problem, error)
 	if rscFile == "" {
 		return p, nil
 	}
-	src, err := os.ReadFile(rscFile)
+	src, err := rd.ReadFile(rscFile)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", rscFile, err)
 	}

@@ -6,8 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/stateproof/stateproof/internal/input"
 )
 
 // exitError carries a process exit code through cobra.
@@ -34,7 +37,16 @@ findings carry the shortest counterexample path, and a search that stops at a
 cap says "not decided", never "pass".`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildVersion(),
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if n, err := cmd.Flags().GetInt64(maxInputFlag); err == nil && n < 1 {
+				return fmt.Errorf("--%s must be an integer >= 1 (got %d)", maxInputFlag, n)
+			}
+			return nil
+		},
 	}
+	root.SetVersionTemplate("stateproof {{.Version}}\n")
+	root.PersistentFlags().Int64(maxInputFlag, input.DefaultMaxBytes, "refuse any input file larger than `N` bytes")
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -49,6 +61,16 @@ cap says "not decided", never "pass".`,
 	}
 	fmt.Fprintf(stderr, "stateproof: %v\n", err)
 	return 2
+}
+
+// maxInputFlag is the persistent flag bounding every file read.
+const maxInputFlag = "max-input-bytes"
+
+// inputReader is the reader of cmd's input files, with the
+// --max-input-bytes limit.
+func inputReader(cmd *cobra.Command) input.Reader {
+	n, _ := cmd.Flags().GetInt64(maxInputFlag)
+	return input.Reader{MaxBytes: n}
 }
 
 // writeOutput writes data to path atomically (a temporary file in the same
@@ -100,4 +122,32 @@ func useColor(mode string, w io.Writer) (bool, error) {
 		return err == nil && st.Mode()&os.ModeCharDevice != 0, nil
 	}
 	return false, fmt.Errorf("--color must be auto, always or never (got %q)", mode)
+}
+
+// buildVersion is the module version and VCS revision this binary was
+// built from, as the Go toolchain recorded them.
+func buildVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version + " (no build information)"
+	}
+	v := info.Main.Version
+	if v == "" || v == "(devel)" {
+		v = version + "-devel"
+	}
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = "+dirty"
+			}
+		}
+	}
+	if rev == "" {
+		return v
+	}
+	return fmt.Sprintf("%s (revision %s%s)", v, rev, modified)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -96,7 +95,8 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 			if opts.HashSpec != "v0" && opts.HashSpec != "v1" {
 				return refuse(out, stdout, stderr, "BAD_OPTION", fmt.Sprintf("--hash-spec must be v0 or v1 (got %q)", opts.HashSpec))
 			}
-			data, err := os.ReadFile(args[0])
+			rd := inputReader(cmd)
+			data, err := rd.ReadFile(args[0])
 			if err != nil {
 				return refuse(out, stdout, stderr, "INPUT_UNREADABLE", fmt.Sprintf("cannot read %s: %v", args[0], err))
 			}
@@ -110,7 +110,7 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 				}
 				return runHashCheck(out, stdout, res, hashCheck)
 			}
-			return cmpf.verifyAndEmit(out, stdout, stderr, args[0], res, opts)
+			return cmpf.verifyAndEmit(rd, out, stdout, stderr, args[0], res, opts)
 		},
 	}
 	out.register(cmd)

@@ -1,0 +1,6 @@
+// Package input reads the files a command is given (models, state
+// mappings, baselines, queries, RSC and SMT-LIB files) with one size limit,
+// optionally confined to a root directory, so that hostile input (a device
+// that never ends, a symlink out of the served tree) gets an error instead
+// of unbounded memory or a file it should not see.
+package input
