@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -80,8 +83,7 @@ func writeOutput(path string, w io.Writer, data []byte) error {
 		_, err := w.Write(data)
 		return err
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	tmp, err := createSibling(path)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -101,6 +103,21 @@ func writeOutput(path string, w io.Writer, data []byte) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// createSibling creates a new temporary file next to path. Unlike
+// os.CreateTemp (mode 0600) it asks for mode 0666, so the report gets the
+// permissions the umask gives any created file (0644 typically).
+func createSibling(path string) (*os.File, error) {
+	dir, base := filepath.Split(path)
+	for range 100 {
+		name := filepath.Join(dir, "."+base+".tmp"+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("cannot create a temporary file in %q", dir)
 }
 
 // useColor decides whether text output is coloured.

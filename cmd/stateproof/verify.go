@@ -89,6 +89,9 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 			if opts.MaxStates < 1 || opts.MaxPermutationEvents < 1 {
 				return refuse(out, stdout, stderr, "BAD_OPTION", "--max-states and --max-permutation-events must be integers >= 1")
 			}
+			if opts.MaxFindings < 0 {
+				return refuse(out, stdout, stderr, "BAD_OPTION", "--max-findings must be an integer >= 0 (0 lists all)")
+			}
 			if opts.MaxPermutationEvents > maxPermutationEvents {
 				return refuse(out, stdout, stderr, "BAD_OPTION", fmt.Sprintf("--max-permutation-events is at most %d: A3 tries every order of them (%d! orders)", maxPermutationEvents, maxPermutationEvents))
 			}
@@ -117,6 +120,7 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 	cmpf.register(cmd)
 	f := cmd.Flags()
 	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of every breadth-first search, in runtime states")
+	f.IntVar(&opts.MaxFindings, "max-findings", opts.MaxFindings, "list at most `N` findings per check, counting the rest (0 lists all)")
 	f.IntVar(&opts.MaxPermutationEvents, "max-permutation-events", opts.MaxPermutationEvents, "A3 sample size")
 	f.StringVar(&opts.HashSpec, "hash-spec", opts.HashSpec, "hash spec of modelHash: v1, or v0 to check archived hashes")
 	f.BoolVar(&cmpf.prove, "prove", false, "prove by induction the S7 invariants the capped search left undecided (S7_PROVED_BY_INDUCTION)")

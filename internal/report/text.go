@@ -93,13 +93,16 @@ func WriteVerifyText(w io.Writer, name string, r *VerifyReport, st Style) error 
 func writeChecks(b *strings.Builder, checks []Check, st Style, write func(*Finding)) (passed []string) {
 	for i := range checks {
 		c := &checks[i]
-		if len(c.Findings) == 0 {
+		if c.Status() == Pass {
 			passed = append(passed, c.ID+" "+c.Name)
 			continue
 		}
 		fmt.Fprintf(b, "\n%s %s: %s\n", st.paint("1", c.ID), st.paint("1", c.Name), c.FullDetail())
 		for j := range c.Findings {
 			write(&c.Findings[j])
+		}
+		if n := c.Unlisted.Total(); n > 0 {
+			fmt.Fprintf(b, "  ... and %d more %s not listed (raise --max-findings, 0 lists all)\n", n, map[bool]string{true: "finding", false: "findings"}[n == 1])
 		}
 	}
 	return passed

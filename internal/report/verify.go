@@ -80,17 +80,58 @@ type Check struct {
 	Name     string
 	Detail   string // the one-line summary, before the severity counts
 	Findings []Finding
+	// Unlisted counts the findings past the listing limit: they count in
+	// the status, the detail and the verdict, but are not listed, so a
+	// model with millions of findings still gives a readable report.
+	Unlisted Unlisted
+}
+
+// Unlisted counts findings that were found but not listed, by severity.
+type Unlisted struct {
+	Errors, Warnings, Infos int
+	FirstError              string // code of the first unlisted error
+}
+
+// Add counts one unlisted finding.
+func (u *Unlisted) Add(code, severity string) {
+	switch severity {
+	case Error:
+		if u.Errors == 0 {
+			u.FirstError = code
+		}
+		u.Errors++
+	case Warning:
+		u.Warnings++
+	default:
+		u.Infos++
+	}
+}
+
+// Total is the number of unlisted findings.
+func (u *Unlisted) Total() int { return u.Errors + u.Warnings + u.Infos }
+
+// Limit keeps the first max findings listed and counts the others as
+// unlisted; max <= 0 lists all.
+func (c *Check) Limit(max int) {
+	if max <= 0 || len(c.Findings) <= max {
+		return
+	}
+	for _, f := range c.Findings[max:] {
+		c.Unlisted.Add(f.Code, f.Severity)
+	}
+	c.Findings = slices.Clip(c.Findings[:max])
 }
 
 // Status is "pass" only when the check has no findings of any severity.
 func (c *Check) Status() string {
-	if len(c.Findings) == 0 {
+	if len(c.Findings) == 0 && c.Unlisted.Total() == 0 {
 		return Pass
 	}
 	return Fail
 }
 
-// Count returns the number of findings with the given severity.
+// Count returns the number of findings with the given severity, listed or
+// not.
 func (c *Check) Count(severity string) int {
 	n := 0
 	for _, f := range c.Findings {
@@ -98,28 +139,58 @@ func (c *Check) Count(severity string) int {
 			n++
 		}
 	}
+	switch severity {
+	case Error:
+		n += c.Unlisted.Errors
+	case Warning:
+		n += c.Unlisted.Warnings
+	case Info:
+		n += c.Unlisted.Infos
+	}
 	return n
 }
 
-// FullDetail is the detail with the severity counts appended (§6.1).
+// FullDetail is the detail with the severity counts appended (§6.1), and
+// how many are listed when not all are.
 func (c *Check) FullDetail() string {
 	e, w := c.Count(Error), c.Count(Warning)
+	listed := ""
+	if n := c.Unlisted.Total(); n > 0 {
+		listed = fmt.Sprintf("; %d of %d findings listed", len(c.Findings), len(c.Findings)+n)
+	}
 	switch {
 	case e > 0:
-		return fmt.Sprintf("%s (%d errors, %d warnings)", c.Detail, e, w)
+		return fmt.Sprintf("%s (%d errors, %d warnings%s)", c.Detail, e, w, listed)
 	case w > 0:
-		return fmt.Sprintf("%s (%d warnings)", c.Detail, w)
+		return fmt.Sprintf("%s (%d warnings%s)", c.Detail, w, listed)
+	case listed != "":
+		return fmt.Sprintf("%s (%s)", c.Detail, listed[2:])
 	}
 	return c.Detail
 }
 
-// JSON renders the check.
+// JSON renders the check; "unlisted" appears only when findings were left
+// out of the listing.
 func (c *Check) JSON() Obj {
 	fs := make([]Obj, len(c.Findings))
 	for i := range c.Findings {
 		fs[i] = c.Findings[i].JSON()
 	}
-	return Obj{{"id", c.ID}, {"name", c.Name}, {"status", c.Status()}, {"detail", c.FullDetail()}, {"findings", fs}}
+	o := Obj{{"id", c.ID}, {"name", c.Name}, {"status", c.Status()}, {"detail", c.FullDetail()}, {"findings", fs}}
+	if n := c.Unlisted.Total(); n > 0 {
+		o = append(o, KV{"unlisted", n})
+	}
+	return o
+}
+
+// UnlistedTotal is the number of findings of checks left out of the
+// listing.
+func UnlistedTotal(checks []Check) int {
+	n := 0
+	for i := range checks {
+		n += checks[i].Unlisted.Total()
+	}
+	return n
 }
 
 // Verdict derives the verdict and its reason from checks (§11.2). Info
@@ -139,6 +210,12 @@ func Verdict(checks []Check) (verdict, reason string) {
 				warns++
 			}
 		}
+		u := &checks[i].Unlisted
+		if errs == 0 && u.Errors > 0 {
+			first = u.FirstError
+		}
+		errs += u.Errors
+		warns += u.Warnings
 	}
 	switch {
 	case errs > 0:

@@ -22,6 +22,7 @@ type VerifyReport struct {
 	Transitions       int
 	Truncated         bool
 	MaxStates         int
+	MaxFindings       int // findings listed per check (0: all)
 	Checks            []Check
 	Findings          []Finding // outside any check (NARRATIVE_PARTIAL)
 	Narrative         *jsonvalue.Value
@@ -150,6 +151,9 @@ func (r *VerifyReport) JSON() Obj {
 	summary := Obj{{"states", r.States}, {"transitions", r.Transitions}, {"errors", errs}, {"warnings", warns}, {"checksRun", r.ChecksRun()}}
 	if r.Valid {
 		summary = append(summary, KV{"truncated", r.Truncated})
+		// errors and warnings above are exact totals; these say how many
+		// findings the per-check listing limit left out.
+		summary = append(summary, KV{"maxFindings", r.MaxFindings}, KV{"unlistedFindings", UnlistedTotal(r.Checks)})
 	}
 	o = append(o, KV{"summary", summary})
 	checks := make([]Obj, len(r.Checks))

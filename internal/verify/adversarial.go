@@ -15,15 +15,17 @@ import (
 // the (state, event) pairs no transition handles (the pairs of S5).
 func (e *env) a1Injection() report.Check {
 	c := report.Check{ID: "A1", Name: "Unexpected Event Injection"}
-	for _, s := range UnhandledPairs(e.mc) {
+	pairs, total := UnhandledPairs(e.mc, e.opts.MaxFindings)
+	for _, s := range pairs {
 		f := finding("A1_UNHANDLED_EVENT", report.Warning, fmt.Sprintf("Injecting %q in state %q has no handler", s[1], s[0]))
 		f.Target = s[0]
 		f.Evidence = report.O("event", s[1])
 		c.Findings = append(c.Findings, f)
 	}
+	c.Unlisted.Warnings = total - len(pairs)
 	c.Detail = fmt.Sprintf("Every injected event has a handler in every non-terminal state (%d events)", len(e.mc.Events))
-	if len(c.Findings) > 0 {
-		c.Detail = fmt.Sprintf("%s without a handler", plural(len(c.Findings), "injection", "injections"))
+	if total > 0 {
+		c.Detail = fmt.Sprintf("%s without a handler", plural(total, "injection", "injections"))
 	}
 	return c
 }

@@ -20,6 +20,10 @@ import (
 // BEFORE_MODEL_INVALID finding per validation message, makes ok false and
 // skips D1–D4. An invalid AFTER model gives the invalid-model report.
 func RunComparison(after, before *jsonmodel.Result, mapping map[string]string, opts Options) *report.VerifyReport {
+	return limitFindings(runComparison(after, before, mapping, opts), opts.MaxFindings)
+}
+
+func runComparison(after, before *jsonmodel.Result, mapping map[string]string, opts Options) *report.VerifyReport {
 	r, e := runEnv(after, opts)
 	r.HasBefore = true
 	r.MetadataKeys = mergeMetadataKeys(after.MetadataKeys, before.MetadataKeys)

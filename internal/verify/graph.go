@@ -102,19 +102,25 @@ func tarjan(n int, adj [][]int) []int {
 
 // UnhandledPairs returns the (non-terminal state, event) pairs with no
 // transition, states in declaration order and events sorted (S5 and A1).
-func UnhandledPairs(mc *runtime.Machine) [][2]string {
-	var out [][2]string
+//
+// Only the first limit pairs are returned (limit <= 0: all of them) and
+// total counts every pair: a model with 1000 states and 1000 events has up
+// to a million, which are counted, not built.
+func UnhandledPairs(mc *runtime.Machine, limit int) (pairs [][2]string, total int) {
 	for si, s := range mc.Model.States {
 		if s.Terminal {
 			continue
 		}
 		for ei, ev := range mc.Events {
 			if !mc.HasGroup(si, ei) {
-				out = append(out, [2]string{s.ID, ev})
+				if limit <= 0 || len(pairs) < limit {
+					pairs = append(pairs, [2]string{s.ID, ev})
+				}
+				total++
 			}
 		}
 	}
-	return out
+	return pairs, total
 }
 
 // tarjanCSR numbers the strongly connected components of a graph in

@@ -15,11 +15,17 @@ type Options struct {
 	MaxStates            int    // cap of every breadth-first search (default 10000)
 	MaxPermutationEvents int    // A3 sample size (default 5)
 	HashSpec             string // "v0" or "v1" (default)
+	// MaxFindings is how many findings each check lists (default 1000;
+	// 0 lists all); the others are counted, with exact totals.
+	MaxFindings int
 }
+
+// DefaultMaxFindings is the default number of findings listed per check.
+const DefaultMaxFindings = 1000
 
 // DefaultOptions returns the defaults of §1.
 func DefaultOptions() Options {
-	return Options{MaxStates: 10000, MaxPermutationEvents: 5, HashSpec: "v1"}
+	return Options{MaxStates: 10000, MaxPermutationEvents: 5, HashSpec: "v1", MaxFindings: DefaultMaxFindings}
 }
 
 // env is what every check of one run shares.
@@ -59,6 +65,15 @@ func (e *env) adjacency() *explore.Adjacency {
 // valid model, or renders the invalid-model report for an invalid one.
 func Run(res *jsonmodel.Result, opts Options) *report.VerifyReport {
 	r, _ := runEnv(res, opts)
+	return limitFindings(r, opts.MaxFindings)
+}
+
+// limitFindings lists at most max findings per check (max <= 0: all).
+func limitFindings(r *report.VerifyReport, max int) *report.VerifyReport {
+	r.MaxFindings = max
+	for i := range r.Checks {
+		r.Checks[i].Limit(max)
+	}
 	return r
 }
 
