@@ -16,6 +16,7 @@ import (
 	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/report"
 	"github.com/stateproof/stateproof/internal/sts"
 	"github.com/stateproof/stateproof/internal/z3"
 )
@@ -111,12 +112,12 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		return usageError(stderr, "give exactly one of -q FILE, --check TEXT or --bound N")
 	case cmd.Flags().Changed("bound") && f.bound < 1:
 		return usageError(stderr, "--bound must be an integer >= 1")
-	case cmd.Flags().Changed("timeout-ms") && f.timeoutMS < 1:
-		return usageError(stderr, "--timeout-ms must be an integer >= 1")
+	case cmd.Flags().Changed("timeout-ms") && report.CheckRange("timeoutMs", f.timeoutMS, 1, -1) != nil:
+		return usageError(stderr, "%s", optionMessage(report.CheckRange("timeoutMs", f.timeoutMS, 1, -1)))
 	case cmd.Flags().Changed("max-bound") && f.maxBound < 1:
 		return usageError(stderr, "--max-bound must be an integer >= 1")
-	case f.explain != "none" && f.explain != "formal" && f.explain != "proof":
-		return usageError(stderr, "--explain must be none, formal or proof (got %q)", f.explain)
+	case bmc.CheckExplain(f.explain) != nil:
+		return usageError(stderr, "--%v", bmc.CheckExplain(f.explain))
 	}
 	rd := inputReader(cmd)
 	m, sys, err := loadSystem(rd, f.model)

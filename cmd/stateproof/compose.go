@@ -52,11 +52,8 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 			if out.format == "sarif" {
 				return fail("BAD_OPTION", "--format sarif is available for verify; compose reports text or json")
 			}
-			if opts.MaxStates < 1 {
-				return fail("BAD_OPTION", "--max-states must be an integer >= 1")
-			}
-			if opts.HashSpec != "v0" && opts.HashSpec != "v1" {
-				return fail("BAD_OPTION", fmt.Sprintf("--hash-spec must be v0 or v1 (got %q)", opts.HashSpec))
+			if err := opts.Validate(); err != nil {
+				return fail("BAD_OPTION", optionMessage(err))
 			}
 			var err error
 			if opts.Rendezvous, err = rendezvousList(rendezvous); err != nil {

@@ -1,15 +1,18 @@
 package main
 
 import (
-	"github.com/spf13/cobra"
+	"fmt"
+	"os"
+	"path/filepath"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
 
 	"github.com/stateproof/stateproof/internal/mcpserver"
 )
 
 func newMCPCmd() *cobra.Command {
-	return &cobra.Command{
+	var rootDir string
+	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve verify, compose and bmc to coding agents over MCP (stdio)",
 		Long: `mcp runs a Model Context Protocol server on stdin/stdout. Its tools take a
@@ -20,10 +23,27 @@ line, as structured content:
   compose  logicprobe/compose/v1  (C1, C2)
   bmc      stateproof/bmc/v1      (FBMCQ query; witnesses replayed)
 
-Register it with an MCP client as the command "stateproof mcp".`,
+Register it with an MCP client as the command "stateproof mcp". Paths are read
+under --root only (default: the working directory); every file and every
+message is limited to --max-input-bytes. A malformed message gets a JSON-RPC
+error and the session goes on.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return mcpserver.New(version).Run(cmd.Context(), &mcp.StdioTransport{})
+			dir, err := filepath.Abs(rootDir)
+			if err != nil {
+				return err
+			}
+			root, err := os.OpenRoot(dir)
+			if err != nil {
+				return fmt.Errorf("--root: %w", err)
+			}
+			defer root.Close()
+			files := inputReader(cmd)
+			files.Root = root
+			t := &mcpserver.LineTransport{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), MaxBytes: int(files.MaxBytes)}
+			return mcpserver.New(version, mcpserver.Config{Files: files}).Run(cmd.Context(), t)
 		},
 	}
+	cmd.Flags().StringVar(&rootDir, "root", ".", "serve model files under `DIR` only (paths, `..` and symbolic links cannot leave it)")
+	return cmd
 }

@@ -10,10 +10,13 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
 	"github.com/stateproof/stateproof/internal/input"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // exitError carries a process exit code through cobra.
@@ -74,6 +77,25 @@ const maxInputFlag = "max-input-bytes"
 func inputReader(cmd *cobra.Command) input.Reader {
 	n, _ := cmd.Flags().GetInt64(maxInputFlag)
 	return input.Reader{MaxBytes: n}
+}
+
+// optionMessage renders an option refusal with the option's flag name
+// (maxStates -> --max-states).
+func optionMessage(err error) string {
+	var oe *report.OptionError
+	if !errors.As(err, &oe) {
+		return err.Error()
+	}
+	var b strings.Builder
+	b.WriteString("--")
+	for _, r := range oe.Option {
+		if unicode.IsUpper(r) {
+			b.WriteByte('-')
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String() + " " + oe.Problem
 }
 
 // writeOutput writes data to path atomically (a temporary file in the same

@@ -37,10 +37,6 @@ func (o *outputFlags) resolve() error {
 	return nil
 }
 
-// maxPermutationEvents bounds A3's sample: it applies every permutation,
-// and 8! = 40320 orders is already a lot of runs.
-const maxPermutationEvents = 8
-
 func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 	var out outputFlags
 	opts := verify.DefaultOptions()
@@ -86,17 +82,8 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 			if isFCSTM(args[0]) {
 				return verifyFCSTM(cmd, out, stdout, stderr, args[0])
 			}
-			if opts.MaxStates < 1 || opts.MaxPermutationEvents < 1 {
-				return refuse(out, stdout, stderr, "BAD_OPTION", "--max-states and --max-permutation-events must be integers >= 1")
-			}
-			if opts.MaxFindings < 0 {
-				return refuse(out, stdout, stderr, "BAD_OPTION", "--max-findings must be an integer >= 0 (0 lists all)")
-			}
-			if opts.MaxPermutationEvents > maxPermutationEvents {
-				return refuse(out, stdout, stderr, "BAD_OPTION", fmt.Sprintf("--max-permutation-events is at most %d: A3 tries every order of them (%d! orders)", maxPermutationEvents, maxPermutationEvents))
-			}
-			if opts.HashSpec != "v0" && opts.HashSpec != "v1" {
-				return refuse(out, stdout, stderr, "BAD_OPTION", fmt.Sprintf("--hash-spec must be v0 or v1 (got %q)", opts.HashSpec))
+			if err := opts.Validate(); err != nil {
+				return refuse(out, stdout, stderr, "BAD_OPTION", optionMessage(err))
 			}
 			rd := inputReader(cmd)
 			data, err := rd.ReadFile(args[0])

@@ -399,3 +399,12 @@ func outcome(r *Result) (string, *bool) {
 	}
 	return "property_satisfied", &t
 }
+
+// CheckExplain refuses an explanation depth other than none, formal and
+// proof (shared by the command line and the MCP server).
+func CheckExplain(mode string) error {
+	if mode != "none" && mode != "formal" && mode != "proof" {
+		return fmt.Errorf("explain must be none, formal or proof (got %q)", mode)
+	}
+	return nil
+}

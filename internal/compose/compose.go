@@ -143,3 +143,12 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// Validate refuses options no run can honour, with a *report.OptionError
+// (shared by the command line and the MCP server).
+func (o Options) Validate() error {
+	if err := report.CheckMaxStates(o.MaxStates); err != nil {
+		return err
+	}
+	return report.CheckHashSpec(o.HashSpec)
+}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"fmt"
+	"github.com/stateproof/stateproof/internal/input"
 	"path/filepath"
 	"strings"
 
@@ -13,7 +14,7 @@ import (
 // verifyFCSTM lints the model of in when it is FCSTM: a path ending in
 // .fcstm, or source text given inline as a string. ok is false for a JSON
 // model, which the caller verifies as before.
-func verifyFCSTM(in *VerifyInput) (doc report.Obj, ok bool, err error) {
+func verifyFCSTM(in *VerifyInput, files input.Reader) (doc report.Obj, ok bool, err error) {
 	src, inline := in.Model.(string)
 	if !inline && !strings.EqualFold(filepath.Ext(in.Path), ".fcstm") {
 		return nil, false, nil
@@ -26,8 +27,8 @@ func verifyFCSTM(in *VerifyInput) (doc report.Obj, ok bool, err error) {
 	}
 	var res *lint.Result
 	if inline {
-		res = lint.CheckSource("<inline model>", []byte(src), model.Options{})
-	} else if res, err = lint.Check(in.Path, model.Options{}); err != nil {
+		res = lint.CheckSource("<inline model>", []byte(src), model.Options{ReadFile: files.ReadFile})
+	} else if res, err = lint.Check(in.Path, model.Options{ReadFile: files.ReadFile}); err != nil {
 		return nil, true, err
 	}
 	return res.Report.JSON(), true, nil

@@ -7,7 +7,7 @@ import (
 
 func TestVerifyFCSTM(t *testing.T) {
 	cs := connect(t)
-	out, _ := call(t, cs, "verify", map[string]any{"path": "../../examples/fcstm/door.fcstm"})
+	out, _ := call(t, cs, "verify", map[string]any{"path": "examples/fcstm/door.fcstm"})
 	if out["schema"] != "logicprobe/verify/v1" || out["verdict"] != "pass" || out["hashSpec"] != "fcstm-source-sha256" {
 		t.Errorf("door.fcstm = %v %v %v", out["verdict"], out["verdictReason"], out["hashSpec"])
 	}
@@ -21,7 +21,7 @@ func TestVerifyFCSTM(t *testing.T) {
 	if f["code"] != "E_NO_INITIAL" || ev["line"] != 1.0 || ev["col"] != 7.0 || !strings.Contains(f["message"].(string), "<inline model>:1:7") {
 		t.Errorf("finding = %v", f)
 	}
-	_, res := call(t, cs, "verify", map[string]any{"path": "../../examples/fcstm/door.fcstm", "beforeModel": map[string]any{"path": "x.json"}})
+	_, res := call(t, cs, "verify", map[string]any{"path": "examples/fcstm/door.fcstm", "beforeModel": map[string]any{"path": "x.json"}})
 	if !res.IsError {
 		t.Error("beforeModel with an FCSTM model must be a tool error")
 	}

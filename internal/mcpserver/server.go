@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/stateproof/stateproof/internal/bmcjson"
 	"github.com/stateproof/stateproof/internal/compose"
 	"github.com/stateproof/stateproof/internal/explain"
+	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/report"
@@ -28,7 +28,7 @@ type Input struct {
 // VerifyInput is the input of the verify tool.
 type VerifyInput struct {
 	Input
-	MaxStates   int               `json:"maxStates,omitempty" jsonschema:"cap of every breadth-first search (default 10000)"`
+	MaxStates   *int              `json:"maxStates,omitempty" jsonschema:"cap of every breadth-first search (default 10000)"`
 	BeforeModel *Input            `json:"beforeModel,omitempty" jsonschema:"the model before the change: adds the regression checks D1-D4"`
 	Mapping     map[string]string `json:"stateMapping,omitempty" jsonschema:"BEFORE state id -> AFTER state id"`
 }
@@ -37,14 +37,14 @@ type VerifyInput struct {
 type ComposeInput struct {
 	Machines   []Input  `json:"machines" jsonschema:"two or more models, inline or by path"`
 	Rendezvous []string `json:"rendezvous,omitempty" jsonschema:"events that fire only jointly (handshakes)"`
-	MaxStates  int      `json:"maxStates,omitempty" jsonschema:"cap of the product search (default 10000)"`
+	MaxStates  *int     `json:"maxStates,omitempty" jsonschema:"cap of the product search (default 10000)"`
 }
 
 // BMCInput is the input of the bmc tool.
 type BMCInput struct {
 	Input
 	Query     string `json:"query" jsonschema:"an FBMCQ query, e.g. check reach <= 6: active(\"SHIPPED\");"`
-	TimeoutMS int    `json:"timeoutMs,omitempty" jsonschema:"total solver budget in milliseconds"`
+	TimeoutMS *int   `json:"timeoutMs,omitempty" jsonschema:"total solver budget in milliseconds"`
 	Shortest  bool   `json:"shortest,omitempty" jsonschema:"return a shortest witness or counterexample"`
 	Explain   string `json:"explain,omitempty" jsonschema:"for an infeasible scenario: none (default), formal or proof"`
 }
@@ -52,9 +52,20 @@ type BMCInput struct {
 // Report is a tool's structured result: the report contract as JSON.
 type Report map[string]any
 
+// Config is what a server may read: model files through Files, whose Root
+// confines paths to the served directory (stateproof mcp --root).
+type Config struct {
+	Files input.Reader
+}
+
+// server holds the configuration the tools share.
+type server struct{ cfg Config }
+
 // New returns the stateproof MCP server with its tools registered.
-func New(version string) *mcp.Server {
+func New(version string, cfg Config) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "stateproof", Version: version}, nil)
+	srv := &server{cfg}
+	verifyTool, composeTool, bmcTool := srv.verifyTool, srv.composeTool, srv.bmcTool
 	mcp.AddTool(s, &mcp.Tool{Name: "verify", Description: "Verify a JSON state-machine model (schema v1): structural checks S1-S8, adversarial probes A1-A14, and with beforeModel the regression checks D1-D4. Also an FCSTM model (path ending in .fcstm, or its source text as a string in model): parsed, constructed and linted, load errors located by file:line:col. Returns the logicprobe/verify/v1 report; read `verdict` (pass, pass_with_findings, fail) and quote the findings' `path`. A finding whose code ends in _UNDECIDED means not decided, never pass."}, verifyTool)
 	mcp.AddTool(s, &mcp.Tool{Name: "compose", Description: "Run two or more JSON models together and look for composition deadlocks (C1) and rendezvous that never fire (C2). Returns the logicprobe/compose/v1 report."}, composeTool)
 	mcp.AddTool(s, &mcp.Tool{Name: "bmc", Description: "Bounded model checking with Z3: ask whether something can (reach, cover, exists_always) or must (forbid, invariant, must_reach, response) happen within N steps, in the FBMCQ query language. Returns the stateproof/bmc/v1 result; a witness is replayed on the runtime (`replay.ok`)."}, bmcTool)
@@ -62,12 +73,12 @@ func New(version string) *mcp.Server {
 }
 
 // load reads the model of in as bytes.
-func (in *Input) load() ([]byte, string, error) {
+func (in *Input) load(files input.Reader) ([]byte, string, error) {
 	switch {
 	case in.Model != nil && in.Path != "":
 		return nil, "", fmt.Errorf("give the model inline or by path, not both")
 	case in.Path != "":
-		data, err := os.ReadFile(in.Path)
+		data, err := files.ReadFile(in.Path)
 		if err != nil {
 			return nil, "", fmt.Errorf("cannot read %s: %w", in.Path, err)
 		}
@@ -79,8 +90,8 @@ func (in *Input) load() ([]byte, string, error) {
 	return nil, "", fmt.Errorf("no model: give `model` (inline JSON) or `path`")
 }
 
-func decode(in *Input) (*jsonmodel.Result, string, error) {
-	data, name, err := in.load()
+func (s *server) decode(in *Input) (*jsonmodel.Result, string, error) {
+	data, name, err := in.load(s.cfg.Files)
 	if err != nil {
 		return nil, "", err
 	}
@@ -101,25 +112,34 @@ func asReport(doc any) (Report, error) {
 	return out, json.Unmarshal(data, &out)
 }
 
-func verifyTool(_ context.Context, _ *mcp.CallToolRequest, in VerifyInput) (*mcp.CallToolResult, Report, error) {
-	if doc, ok, err := verifyFCSTM(&in); ok {
+func (s *server) verifyTool(ctx context.Context, _ *mcp.CallToolRequest, in VerifyInput) (*mcp.CallToolResult, Report, error) {
+	opts := verify.DefaultOptions()
+	if in.MaxStates != nil {
+		opts.MaxStates = *in.MaxStates
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if in.Mapping != nil && in.BeforeModel == nil {
+		return nil, nil, fmt.Errorf("stateMapping needs beforeModel")
+	}
+	if doc, ok, err := verifyFCSTM(&in, s.cfg.Files); ok {
 		if err != nil {
 			return nil, nil, err
 		}
 		out, err := asReport(doc)
 		return nil, out, err
 	}
-	res, _, err := decode(&in.Input)
+	res, _, err := s.decode(&in.Input)
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := verify.DefaultOptions()
-	if in.MaxStates > 0 {
-		opts.MaxStates = in.MaxStates
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
 	}
 	var rep *report.VerifyReport
 	if in.BeforeModel != nil {
-		before, _, err := decode(in.BeforeModel)
+		before, _, err := s.decode(in.BeforeModel)
 		if err != nil {
 			return nil, nil, fmt.Errorf("beforeModel: %w", err)
 		}
@@ -136,26 +156,48 @@ func verifyTool(_ context.Context, _ *mcp.CallToolRequest, in VerifyInput) (*mcp
 	return nil, out, err
 }
 
-func composeTool(_ context.Context, _ *mcp.CallToolRequest, in ComposeInput) (*mcp.CallToolResult, Report, error) {
+func (s *server) composeTool(ctx context.Context, _ *mcp.CallToolRequest, in ComposeInput) (*mcp.CallToolResult, Report, error) {
+	opts := compose.DefaultOptions()
+	opts.Rendezvous = in.Rendezvous
+	if in.MaxStates != nil {
+		opts.MaxStates = *in.MaxStates
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if len(in.Machines) < 2 {
+		return nil, nil, fmt.Errorf("machines: compose needs two or more machines (got %d)", len(in.Machines))
+	}
 	var machines []compose.Input
 	for i := range in.Machines {
-		res, name, err := decode(&in.Machines[i])
+		res, name, err := s.decode(&in.Machines[i])
 		if err != nil {
 			return nil, nil, fmt.Errorf("machines[%d]: %w", i, err)
 		}
 		machines = append(machines, compose.Input{Name: name, Result: res})
 	}
-	opts := compose.DefaultOptions()
-	opts.Rendezvous = in.Rendezvous
-	if in.MaxStates > 0 {
-		opts.MaxStates = in.MaxStates
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
 	}
 	out, err := asReport(compose.Run(machines, opts).JSON())
 	return nil, out, err
 }
 
-func bmcTool(_ context.Context, _ *mcp.CallToolRequest, in BMCInput) (*mcp.CallToolResult, Report, error) {
-	res, name, err := decode(&in.Input)
+func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInput) (*mcp.CallToolResult, Report, error) {
+	opts := bmc.Options{Shortest: in.Shortest, Explain: in.Explain, Explainer: explain.Explain}
+	if in.TimeoutMS != nil {
+		if err := report.CheckRange("timeoutMs", *in.TimeoutMS, 1, -1); err != nil {
+			return nil, nil, err
+		}
+		opts.TimeoutMS = *in.TimeoutMS
+	}
+	if opts.Explain == "" {
+		opts.Explain = "none"
+	}
+	if err := bmc.CheckExplain(opts.Explain); err != nil {
+		return nil, nil, err
+	}
+	res, name, err := s.decode(&in.Input)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -170,19 +212,15 @@ func bmcTool(_ context.Context, _ *mcp.CallToolRequest, in BMCInput) (*mcp.CallT
 	if err := query.Bind(q, sys, query.BindOptions{}); err != nil {
 		return nil, nil, err
 	}
-	ctx, err := z3.NewContext()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	zctx, err := z3.NewContext()
 	if err != nil {
 		return nil, nil, err
 	}
-	defer ctx.Close()
-	mode := in.Explain
-	if mode == "" {
-		mode = "none"
-	}
-	if mode != "none" && mode != "formal" && mode != "proof" {
-		return nil, nil, fmt.Errorf("explain must be none, formal or proof (got %q)", mode)
-	}
-	rep, err := bmcjson.Check(ctx, res.Model, sys, q, bmc.Options{TimeoutMS: in.TimeoutMS, Shortest: in.Shortest, Explain: mode, Explainer: explain.Explain}, name, "")
+	defer zctx.Close()
+	rep, err := bmcjson.Check(zctx, res.Model, sys, q, opts, name, "")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,17 +3,21 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/stateproof/stateproof/internal/input"
 )
 
 func connect(t *testing.T) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	if _, err := New("test").Connect(ctx, st, nil); err != nil {
+	if _, err := New("test", Config{Files: repoFiles(t)}).Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client"}, nil).Connect(ctx, ct, nil)
@@ -22,6 +26,21 @@ func connect(t *testing.T) *mcp.ClientSession {
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
+}
+
+// repoFiles serves the repository's files, as `stateproof mcp --root ../..`.
+func repoFiles(t *testing.T) input.Reader {
+	t.Helper()
+	dir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	return input.Reader{Root: root}
 }
 
 func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (map[string]any, *mcp.CallToolResult) {
@@ -62,7 +81,7 @@ func TestVerifyInlineAndByPath(t *testing.T) {
 	if out["schema"] != "logicprobe/verify/v1" || out["verdict"] != "fail" || !strings.Contains(out["verdictReason"].(string), "S2_NO_TRANSITIONS") {
 		t.Errorf("inline verify = %v %v", out["verdict"], out["verdictReason"])
 	}
-	out, _ = call(t, cs, "verify", map[string]any{"path": "../../examples/order.json"})
+	out, _ = call(t, cs, "verify", map[string]any{"path": "examples/order.json"})
 	if out["verdict"] != "pass_with_findings" {
 		t.Errorf("order.json verdict = %v", out["verdict"])
 	}
@@ -74,17 +93,17 @@ func TestVerifyInlineAndByPath(t *testing.T) {
 
 func TestBMCAndCompose(t *testing.T) {
 	cs := connect(t)
-	out, _ := call(t, cs, "bmc", map[string]any{"path": "../../examples/order.json", "query": `check reach <= 6: active("SHIPPED") && retry == 2;`, "shortest": true})
+	out, _ := call(t, cs, "bmc", map[string]any{"path": "examples/order.json", "query": `check reach <= 6: active("SHIPPED") && retry == 2;`, "shortest": true})
 	result, _ := out["result"].(map[string]any)
 	replay, _ := out["replay"].(map[string]any)
 	if result["outcome"] != "witness_found" || replay["ok"] != true {
 		t.Errorf("bmc = %v, replay %v", result["outcome"], replay["ok"])
 	}
-	_, res := call(t, cs, "bmc", map[string]any{"path": "../../examples/order.json", "query": `check reach <= 2: active("NOPE");`})
+	_, res := call(t, cs, "bmc", map[string]any{"path": "examples/order.json", "query": `check reach <= 2: active("NOPE");`})
 	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "unknown_state") {
 		t.Errorf("bad query: %+v", res.Content)
 	}
-	out, _ = call(t, cs, "bmc", map[string]any{"path": "../../examples/order.json", "explain": "proof",
+	out, _ = call(t, cs, "bmc", map[string]any{"path": "examples/order.json", "explain": "proof",
 		"query": "assume at 2: retry == 1;\nassume at 2: retry == 2;\ncheck reach <= 3: active(\"DONE\");"})
 	if field := out["result"].(map[string]any)["feasibility"].(map[string]any)["explanation"]; field == nil {
 		t.Errorf("explanation missing: %v", out["result"])
@@ -92,8 +111,8 @@ func TestBMCAndCompose(t *testing.T) {
 		t.Errorf("classification = %v", cl)
 	}
 	out, _ = call(t, cs, "compose", map[string]any{"machines": []any{
-		map[string]any{"path": "../../examples/compose/handshake-client.json"},
-		map[string]any{"path": "../../examples/compose/handshake-server.json"}}, "rendezvous": []any{"req", "ack"}})
+		map[string]any{"path": "examples/compose/handshake-client.json"},
+		map[string]any{"path": "examples/compose/handshake-server.json"}}, "rendezvous": []any{"req", "ack"}})
 	if out["schema"] != "logicprobe/compose/v1" || out["verdict"] != "fail" {
 		t.Errorf("compose = %v %v", out["schema"], out["verdict"])
 	}

@@ -1,0 +1,24 @@
+package verify
+
+import "github.com/stateproof/stateproof/internal/report"
+
+// MaxPermutationEvents bounds A3's sample: it applies every permutation,
+// and 8! = 40320 orders is already a lot of runs.
+const MaxPermutationEvents = 8
+
+// Validate refuses options no run can honour, with a *report.OptionError.
+// The command line and the MCP server both call it, so they accept and
+// refuse the same values.
+func (o Options) Validate() error {
+	for _, err := range []error{
+		report.CheckMaxStates(o.MaxStates),
+		report.CheckRange("maxPermutationEvents", o.MaxPermutationEvents, 1, MaxPermutationEvents),
+		report.CheckHashSpec(o.HashSpec),
+		report.CheckRange("maxFindings", o.MaxFindings, 0, -1),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
