@@ -91,18 +91,9 @@ func readMapping(rd input.Reader, path string) (map[string]string, *refusal) {
 	if err != nil {
 		return nil, &refusal{"INPUT_NOT_JSON", fmt.Sprintf("state mapping %s: not JSON: %v", path, err)}
 	}
-	if v.Kind != jsonvalue.Object {
-		return nil, &refusal{"BAD_OPTION", fmt.Sprintf("%s: a state mapping is a JSON object from BEFORE state ids to AFTER state ids, found %s", path, v.Kind)}
-	}
-	out := map[string]string{}
-	for _, m := range v.Members {
-		if _, dup := out[m.Key]; dup {
-			return nil, &refusal{"BAD_OPTION", fmt.Sprintf("%s: key %q appears twice", path, m.Key)}
-		}
-		if m.Value.Kind != jsonvalue.String {
-			return nil, &refusal{"BAD_OPTION", fmt.Sprintf("%s: %q must map to an AFTER state id (a string), found %s", path, m.Key, m.Value.Kind)}
-		}
-		out[m.Key] = m.Value.Str
+	out, err := verify.MappingFromJSON(v)
+	if err != nil {
+		return nil, &refusal{"BAD_OPTION", fmt.Sprintf("%s: %v", path, err)}
 	}
 	return out, nil
 }

@@ -231,7 +231,16 @@ func (d *Diff) Verdict() (verdict, reason string) {
 	}
 	reason = fmt.Sprintf("%d added, %d removed, %d changed", len(d.Added), len(d.Removed), len(d.Changed))
 	if len(d.Added) > 0 {
-		reason += fmt.Sprintf(" (first added: %s)", d.Added[0].Code)
+		// Name what decided the verdict: the first added error when
+		// there is one, not a warning that happens to come first.
+		first := d.Added[0].Code
+		for _, a := range d.Added {
+			if a.Severity == report.Error {
+				first = a.Code
+				break
+			}
+		}
+		reason += fmt.Sprintf(" (first added: %s)", first)
 	}
 	return verdict, reason
 }

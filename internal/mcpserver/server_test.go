@@ -29,7 +29,7 @@ func connect(t *testing.T) *mcp.ClientSession {
 }
 
 // repoFiles serves the repository's files, as `stateproof mcp --root ../..`.
-func repoFiles(t *testing.T) input.Reader {
+func repoFiles(t testing.TB) input.Reader {
 	t.Helper()
 	dir, err := filepath.Abs("../..")
 	if err != nil {

@@ -221,3 +221,22 @@ func triplesJSON(ts []triple) []report.Obj {
 	}
 	return out
 }
+
+// MappingFromJSON reads a stateMapping document: a JSON object from BEFORE
+// state ids to AFTER state ids, each key once.
+func MappingFromJSON(v *jsonvalue.Value) (map[string]string, error) {
+	if v.Kind != jsonvalue.Object {
+		return nil, fmt.Errorf("a state mapping is a JSON object from BEFORE state ids to AFTER state ids, found %s", v.Kind)
+	}
+	out := map[string]string{}
+	for _, m := range v.Members {
+		if _, dup := out[m.Key]; dup {
+			return nil, fmt.Errorf("key %q appears twice", m.Key)
+		}
+		if m.Value.Kind != jsonvalue.String {
+			return nil, fmt.Errorf("%q must map to an AFTER state id (a string), found %s", m.Key, m.Value.Kind)
+		}
+		out[m.Key] = m.Value.Str
+	}
+	return out, nil
+}
