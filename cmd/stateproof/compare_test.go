@@ -105,7 +105,7 @@ func TestComposeExamplesGolden(t *testing.T) {
 func TestComposeInvalidAndRefusals(t *testing.T) {
 	out, _, code := runCLI(t, "compose", composeDir+"producer.json", "--json")
 	r := decodeReport(t, out)
-	if code != 2 || r["ok"] != false || r["ran"] != true || !strings.Contains(out, "composition needs at least two machines (got 1)") {
+	if code != 2 || r["ok"] != false || r["ran"] != false || r["errorCode"] != "BAD_OPTION" || !strings.Contains(out, "two or more machines (got 1)") {
 		t.Errorf("one machine: exit %d\n%s", code, out)
 	}
 	dir := t.TempDir()

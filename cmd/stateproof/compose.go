@@ -55,6 +55,9 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 			if err := opts.Validate(); err != nil {
 				return fail("BAD_OPTION", optionMessage(err))
 			}
+			if len(args) < 2 {
+				return fail("BAD_OPTION", fmt.Sprintf("compose needs two or more machines (got %d); verify checks one", len(args)))
+			}
 			var err error
 			if opts.Rendezvous, err = rendezvousList(rendezvous); err != nil {
 				return fail("BAD_OPTION", err.Error())

@@ -104,7 +104,7 @@ func TestRefusals(t *testing.T) {
 		{[]string{"verify", notJSON, "--json"}, "INPUT_NOT_JSON", "2:11: unexpected 'o'"},
 		{[]string{"verify", "../../examples/order.json", "--json", "--max-states", "0"}, "BAD_OPTION", "--max-states"},
 		{[]string{"verify", "../../examples/order.json", "--json", "--hash-spec", "v9"}, "BAD_OPTION", "--hash-spec"},
-		{[]string{"verify", "../../examples/order.json", "--json", "--max-permutation-events", "12"}, "BAD_OPTION", "at most 8"},
+		{[]string{"verify", "../../examples/order.json", "--json", "--max-permutation-events", "12"}, "BAD_OPTION", "from 1 to 8"},
 	}
 	for _, c := range cases {
 		out, _, code := runCLI(t, c.args...)
@@ -189,9 +189,10 @@ func TestHashCheck(t *testing.T) {
 	if code != 0 || r["verdict"] != "pass" || r["verdictReason"] != "reproduced by v0" || r["checked"] != v0 {
 		t.Errorf("hash-check v0: exit %d, %v", code, r)
 	}
-	out, _, code = runCLI(t, "verify", model, "--hash-check", "00ff", "--json")
+	miss := strings.Repeat("00ff", 16)
+	out, _, code = runCLI(t, "verify", model, "--hash-check", miss, "--json")
 	json.Unmarshal([]byte(out), &r)
-	if code != 2 || r["verdict"] != "fail" || r["verdictReason"] != "no published hash spec reproduces 00ff" {
+	if code != 2 || r["verdict"] != "fail" || r["verdictReason"] != "no published hash spec reproduces "+miss {
 		t.Errorf("hash-check miss: exit %d, %v", code, r)
 	}
 	// --hash-spec v0 changes only the top-level modelHash.

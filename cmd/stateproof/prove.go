@@ -102,6 +102,9 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 		return proveUsage(stderr, "%v", err)
 	}
 	if len(p.Props) == 0 && !f.infer {
+		if f.rsc != "" {
+			return proveUsage(stderr, "%s declares no rsc statement: nothing to prove (give --infer to infer RSCs)", f.rsc)
+		}
 		return proveUsage(stderr, "%s has no property to prove: give --rsc FILE or --infer", input)
 	}
 	var res *prove.Result

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"strings"
@@ -33,6 +34,9 @@ func (o *outputFlags) resolve() error {
 	}
 	if o.format != "text" && o.format != "json" && o.format != "sarif" {
 		return fmt.Errorf("--format must be text, json or sarif (got %q)", o.format)
+	}
+	if o.color != "auto" && o.color != "always" && o.color != "never" {
+		return fmt.Errorf("--color must be auto, always or never (got %q)", o.color)
 	}
 	return nil
 }
@@ -98,6 +102,9 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 				if cmpf.before != "" || cmpf.baseline != "" {
 					return refuse(out, stdout, stderr, "BAD_OPTION", "--hash-check cannot be combined with --before-model or --baseline")
 				}
+				if !isSHA256Hex(hashCheck) {
+					return refuse(out, stdout, stderr, "BAD_OPTION", fmt.Sprintf("--hash-check takes a model hash: 64 hexadecimal digits (got %q)", hashCheck))
+				}
 				return runHashCheck(out, stdout, res, hashCheck)
 			}
 			return cmpf.verifyAndEmit(rd, out, stdout, stderr, args[0], res, opts)
@@ -151,8 +158,8 @@ func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.Ve
 	return nil
 }
 
-func runHashCheck(out outputFlags, stdout io.Writer, res *jsonmodel.Result, hex string) error {
-	hc := &report.HashCheck{Checked: strings.ToLower(strings.TrimSpace(hex))}
+func runHashCheck(out outputFlags, stdout io.Writer, res *jsonmodel.Result, digest string) error {
+	hc := &report.HashCheck{Checked: strings.ToLower(strings.TrimSpace(digest))}
 	for _, spec := range jsonmodel.HashSpecs() {
 		h, _ := jsonmodel.Hash(res.Raw, spec)
 		hc.Published = append(hc.Published, [2]string{spec, h})
@@ -179,6 +186,17 @@ func runHashCheck(out outputFlags, stdout io.Writer, res *jsonmodel.Result, hex 
 		return &exitError{2}
 	}
 	return nil
+}
+
+// isSHA256Hex reports whether s (trimmed, any case) is a SHA-256 digest
+// in hexadecimal, the form of every published model hash.
+func isSHA256Hex(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
 }
 
 // refuse reports a verify tool refusal: JSON on stdout with --json, a

@@ -175,3 +175,21 @@ func TestVerifyReportsRoundTrip(t *testing.T) {
 		t.Error("verify baseline accepted a compose report")
 	}
 }
+
+// The reason names the first added error, not a warning listed before it.
+func TestFirstAddedNamesTheError(t *testing.T) {
+	base, err := Parse([]byte(`{"schema":"logicprobe/verify/v1","ran":true,"verdict":"pass","checks":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := Parse([]byte(`{"schema":"logicprobe/verify/v1","ran":true,"verdict":"fail","checks":[{"id":"S1","findings":[
+		{"code":"S1_UNREACHABLE_STATE","severity":"warning","message":"w"},
+		{"code":"S2_NO_TRANSITIONS","severity":"error","message":"e"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, reason := Compare(base, cur).Verdict()
+	if v != "fail" || !strings.Contains(reason, "first added: S2_NO_TRANSITIONS") {
+		t.Errorf("%s: %q", v, reason)
+	}
+}

@@ -266,18 +266,18 @@ func (v *validator) list(path string, val *jsonvalue.Value, nonEmpty bool, what 
 func (v *validator) model(root *jsonvalue.Value) *Model {
 	m := &Model{Raw: root}
 	v.object("", root, "model", modelKeys)
-	if sv := v.field("schemaVersion", root, "schemaVersion", true); sv != nil {
+	if sv := v.field("", root, "schemaVersion", true); sv != nil {
 		if x, ok := v.number("schemaVersion", sv); ok && x != 1 {
 			v.errorf("schemaVersion", "must be 1 (found %s)", jsonvalue.FormatNumber(x))
 		}
 	}
-	if in := v.field("init", root, "init", true); in != nil {
+	if in := v.field("", root, "init", true); in != nil {
 		m.Init, _ = v.stateRef("init", in)
 	}
-	if ss := v.field("states", root, "states", true); ss != nil {
+	if ss := v.field("", root, "states", true); ss != nil {
 		m.States = v.statesList(ss)
 	}
-	if ts := v.field("transitions", root, "transitions", true); ts != nil {
+	if ts := v.field("", root, "transitions", true); ts != nil {
 		if elems, ok := v.array("transitions", ts); ok {
 			for i, t := range elems {
 				m.Transitions = append(m.Transitions, v.transition(index("transitions", i), i, t))

@@ -236,3 +236,12 @@ func TestLocate(t *testing.T) {
 		}
 	}
 }
+
+// A missing top-level field is named once ("init", not "init.init").
+func TestMissingTopLevelFieldPath(t *testing.T) {
+	res := decode(t, `{}`)
+	want := []string{"schemaVersion: required field missing", "init: required field missing", "states: required field missing", "transitions: required field missing"}
+	if strings.Join(res.Errors, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors %q, want %q", res.Errors, want)
+	}
+}

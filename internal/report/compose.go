@@ -48,7 +48,7 @@ func (r *ComposeReport) NextSteps() []string {
 	}
 	var out, failing, warnCodes []string
 	for i := range r.Checks {
-		if r.Checks[i].Status() == Fail {
+		if r.Checks[i].Count(Error) > 0 { // warnings only: the Review line below
 			failing = append(failing, r.Checks[i].ID+" "+r.Checks[i].Name)
 		}
 		for _, f := range r.Checks[i].Findings {

@@ -47,7 +47,7 @@ func TestNextStepsOrderAndUndecided(t *testing.T) {
 		{ID: "S3", Name: "Liveness"},
 	}, NarrativeCoverage: [][2]string{{"states", "1/2"}, {"events", "0/0"}, {"scenarios", "0/1"}}}
 	want := []string{
-		"Resolve the failing checks first: S1 Reachability, S2 Deadlock",
+		"Resolve the failing checks first: S2 Deadlock", // S1 has warnings only: reviewed, not resolved
 		"Review the warning findings (S1_UNDECIDED) and fix the model or record why each is acceptable",
 		"Raise maxStates (now 77) and re-run: S1_UNDECIDED were not decided",
 		"Complete the narrative (states 1/2, events 0/0, scenarios 0/1)",
@@ -55,6 +55,10 @@ func TestNextStepsOrderAndUndecided(t *testing.T) {
 	}
 	if got := r.NextSteps(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("nextSteps =\n%s", strings.Join(got, "\n"))
+	}
+	warnOnly := &VerifyReport{Valid: true, Checks: []Check{{ID: "S5", Name: "Event Completeness", Findings: []Finding{{Code: "S5_UNHANDLED_EVENT", Severity: Warning}}}}}
+	if got := warnOnly.NextSteps(); strings.Contains(strings.Join(got, "\n"), "Resolve") || !strings.HasPrefix(got[0], "Review the warning findings (S5_UNHANDLED_EVENT)") {
+		t.Errorf("warnings only: nextSteps = %q", got)
 	}
 	clean := &VerifyReport{Valid: true}
 	if got := clean.NextSteps(); len(got) != 1 {

@@ -58,7 +58,10 @@ func SARIF(version string, checks []Check, extra []Finding, locate func(*Finding
 	return O(
 		"$schema", "https://json.schemastore.org/sarif-2.1.0.json",
 		"version", "2.1.0",
-		"runs", []Obj{O("tool", O("driver", driver), "results", results)},
+		// Columns count Unicode code points (jsonmodel.Locate); the run
+		// completed, whatever it found.
+		"runs", []Obj{O("tool", O("driver", driver), "invocations", []Obj{O("executionSuccessful", true)},
+			"columnKind", "unicodeCodePoints", "results", results)},
 	)
 }
 

@@ -19,14 +19,14 @@ func (e *env) d2Continuity(c *comparison) report.Check {
 		m := mapInvariant(inv, c.mapState)
 		if miss := missingStates(m, c); len(miss) > 0 {
 			skipped++
-			f := finding("D2_MAPPED_STATE_MISSING", report.Warning, fmt.Sprintf("Invariant %q of BEFORE names %s, which AFTER does not declare; not re-checked — %s", inv.ID, quoteIDs(miss), inv.Description))
+			f := finding("D2_MAPPED_STATE_MISSING", report.Warning, described(fmt.Sprintf("Invariant %q of BEFORE names %s, which AFTER does not declare; not re-checked", inv.ID, quoteIDs(miss)), inv.Description))
 			f.Evidence = report.O("beforeInvariant", inv.ID, "missingStates", miss)
 			ch.Findings = append(ch.Findings, f)
 			continue
 		}
 		if miss := e.missingVariables(m); len(miss) > 0 {
 			skipped++
-			f := finding("D2_VARIABLE_MISSING", report.Warning, fmt.Sprintf("Invariant %q of BEFORE reads variable %s, which AFTER does not declare; not re-checked — %s", inv.ID, quoteIDs(miss), inv.Description))
+			f := finding("D2_VARIABLE_MISSING", report.Warning, described(fmt.Sprintf("Invariant %q of BEFORE reads variable %s, which AFTER does not declare; not re-checked", inv.ID, quoteIDs(miss)), inv.Description))
 			f.Evidence = report.O("beforeInvariant", inv.ID, "missingVariables", miss)
 			ch.Findings = append(ch.Findings, f)
 			continue
@@ -35,7 +35,7 @@ func (e *env) d2Continuity(c *comparison) report.Check {
 		switch {
 		case out.violated:
 			violated++
-			f := finding("D2_INVARIANT_REGRESSION", report.Error, fmt.Sprintf("Invariant %q of BEFORE is violated in AFTER after %s: %s — %s", inv.ID, plural(len(out.path), "step", "steps"), out.what, inv.Description))
+			f := finding("D2_INVARIANT_REGRESSION", report.Error, described(fmt.Sprintf("Invariant %q of BEFORE is violated in AFTER after %s: %s", inv.ID, plural(len(out.path), "step", "steps"), out.what), inv.Description))
 			f.Target = invariantTarget(m)
 			f.Evidence = report.O("beforeInvariant", inv.ID, "afterInvariant", m.Raw)
 			ch.Findings = append(ch.Findings, withPath(f, out.path))
@@ -60,7 +60,7 @@ func (e *env) d2Continuity(c *comparison) report.Check {
 // that stopped its search.
 func (e *env) d2Undecided(m, inv *jsonmodel.Invariant, out invariantOutcome) report.Finding {
 	f := undecided("D2_UNDECIDED", fmt.Sprintf("invariant %q in AFTER", m.ID), out.cap, out.explored, out.capKind, m.ID)
-	f.Message += " — " + inv.Description
+	f.Message = described(f.Message, inv.Description)
 	f.Target = invariantTarget(m)
 	return f
 }

@@ -76,7 +76,7 @@ func searchOutcome(g *explore.Graph) invariantOutcome {
 // invariantViolation renders the violation of an invariant found by its own
 // check: `Invariant "<id>" violated after <n> steps: <what> — <description>`.
 func invariantViolation(code string, inv *jsonmodel.Invariant, out invariantOutcome) report.Finding {
-	f := finding(code, report.Error, fmt.Sprintf("Invariant %q violated after %s: %s — %s", inv.ID, plural(len(out.path), "step", "steps"), out.what, inv.Description))
+	f := finding(code, report.Error, described(fmt.Sprintf("Invariant %q violated after %s: %s", inv.ID, plural(len(out.path), "step", "steps"), out.what), inv.Description))
 	if t := invariantTarget(inv); t != nil {
 		f.Target = t
 	}
@@ -87,7 +87,7 @@ func invariantViolation(code string, inv *jsonmodel.Invariant, out invariantOutc
 // invariantUndecided renders the *_UNDECIDED finding of an invariant.
 func invariantUndecided(code string, inv *jsonmodel.Invariant, out invariantOutcome) report.Finding {
 	f := undecided(code, fmt.Sprintf("invariant %q", inv.ID), out.cap, out.explored, out.capKind, inv.ID)
-	f.Message += " — " + inv.Description
+	f.Message = described(f.Message, inv.Description)
 	if t := invariantTarget(inv); t != nil {
 		f.Target = t
 	}
@@ -110,7 +110,7 @@ func (e *env) a7Counterexamples() report.Check {
 			if !out.shortest {
 				qual = " (not necessarily shortest)"
 			}
-			f := finding("A7_SHORTEST_COUNTEREXAMPLE", report.Warning, fmt.Sprintf("Counterexample for %q%s: %s — %s", inv.ID, qual, plural(len(out.path), "step", "steps"), inv.Description))
+			f := finding("A7_SHORTEST_COUNTEREXAMPLE", report.Warning, described(fmt.Sprintf("Counterexample for %q%s: %s", inv.ID, qual, plural(len(out.path), "step", "steps")), inv.Description))
 			if t := invariantTarget(inv); t != nil {
 				f.Target = t
 			}

@@ -53,13 +53,13 @@ func (e *env) a13Probability() report.Check {
 		}
 		parts = append(parts, fmt.Sprintf("P(reach %q) = %.6f (%s)", inv.Target, pr.value, pr.method))
 		if !pr.converged {
-			f := finding("A13_NO_CONVERGENCE", report.Warning, fmt.Sprintf("P(reach %q) did not converge within %d sweeps: at least %.6f — %s", inv.Target, maxSweeps, pr.value, inv.Description))
+			f := finding("A13_NO_CONVERGENCE", report.Warning, described(fmt.Sprintf("P(reach %q) did not converge within %d sweeps: at least %.6f", inv.Target, maxSweeps, pr.value), inv.Description))
 			f.Target = inv.Target
 			f.Evidence = out.evidence
 			c.Findings = append(c.Findings, f)
 		}
 		if out.violated {
-			f := finding("A13_PROBABILITY_VIOLATION", report.Error, fmt.Sprintf("%s — %s", out.what, inv.Description))
+			f := finding("A13_PROBABILITY_VIOLATION", report.Error, described(fmt.Sprintf("%s", out.what), inv.Description))
 			f.Target = inv.Target
 			f.Evidence = out.evidence
 			c.Findings = append(c.Findings, withPath(f, out.path))

@@ -197,3 +197,12 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// described appends an invariant's description to a message, with no
+// dangling separator when the description is empty.
+func described(msg, description string) string {
+	if description == "" {
+		return msg
+	}
+	return msg + " — " + description
+}
