@@ -120,6 +120,7 @@ func (s *server) verifyTool(ctx context.Context, _ *mcp.CallToolRequest, in Veri
 	if err := opts.Validate(); err != nil {
 		return nil, nil, err
 	}
+	opts.Done = ctx.Done()
 	if in.Mapping != nil && in.BeforeModel == nil {
 		return nil, nil, fmt.Errorf("stateMapping needs beforeModel")
 	}
@@ -152,6 +153,9 @@ func (s *server) verifyTool(ctx context.Context, _ *mcp.CallToolRequest, in Veri
 	} else {
 		rep = verify.Run(res, opts)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err // the searches stopped early: the report is incomplete
+	}
 	out, err := asReport(rep.JSON())
 	return nil, out, err
 }
@@ -179,7 +183,11 @@ func (s *server) composeTool(ctx context.Context, _ *mcp.CallToolRequest, in Com
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	out, err := asReport(compose.Run(machines, opts).JSON())
+	rep := compose.Run(machines, opts)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	out, err := asReport(rep.JSON())
 	return nil, out, err
 }
 

@@ -89,7 +89,7 @@ func (e *env) deadlineSearch() (map[int]report.Finding, *explore.Graph) {
 		isTick[i] = slices.Contains(e.m.TickEvents, ev)
 	}
 	misses := map[int]report.Finding{}
-	s := explore.Search{Machine: mc, Extra: 1, Cap: e.opts.MaxStates,
+	s := explore.Search{Machine: mc, Extra: 1, Cap: e.opts.MaxStates, Done: e.opts.Done,
 		OnEdge: func(g *explore.Graph, from, t int, next []int64) explore.Edge {
 			tr := mc.Transition(t)
 			st := int(next[0])

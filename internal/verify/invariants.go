@@ -139,7 +139,7 @@ func (e *env) eventBeforeState(inv *jsonmodel.Invariant) invariantOutcome {
 		return invariantOutcome{violated: true, path: []explore.Step{}, what: what}
 	}
 	var out invariantOutcome
-	s := explore.Search{Machine: mc, Extra: 1, InitExtra: init[:], Cap: e.opts.MaxStates,
+	s := explore.Search{Machine: mc, Extra: 1, InitExtra: init[:], Cap: e.opts.MaxStates, Done: e.opts.Done,
 		OnEdge: func(g *explore.Graph, from, t int, next []int64) explore.Edge {
 			w := mc.Width()
 			if mc.Transition(t).Event == event {

@@ -31,7 +31,7 @@ func (e *env) decideSequence(inv *jsonmodel.Invariant) invariantOutcome {
 	w := mc.Width()
 	evs := inv.Events
 	var out invariantOutcome
-	s := explore.Search{Machine: mc, Extra: 1, Cap: e.opts.MaxStates,
+	s := explore.Search{Machine: mc, Extra: 1, Cap: e.opts.MaxStates, Done: e.opts.Done,
 		OnEdge: func(g *explore.Graph, from, t int, next []int64) explore.Edge {
 			ev := mc.Transition(t).Event
 			p := int(next[w])
@@ -77,7 +77,7 @@ func (e *env) decideAtomicity(inv *jsonmodel.Invariant) invariantOutcome {
 		out = invariantOutcome{violated: true, path: append(g.Path(from), g.StepOf(t)), what: what}
 		return explore.Stop
 	}
-	s := explore.Search{Machine: mc, Extra: 1, Cap: e.opts.MaxStates,
+	s := explore.Search{Machine: mc, Extra: 1, Cap: e.opts.MaxStates, Done: e.opts.Done,
 		OnEdge: func(g *explore.Graph, from, t int, next []int64) explore.Edge {
 			ev := mc.Transition(t).Event
 			switch next[w] {

@@ -18,6 +18,10 @@ type Options struct {
 	// MaxFindings is how many findings each check lists (default 1000;
 	// 0 lists all); the others are counted, with exact totals.
 	MaxFindings int
+	// Done, when closed, stops every search as its cap would: the report
+	// is then incomplete (undecided findings), and a caller that cancels
+	// discards it.
+	Done <-chan struct{}
 }
 
 // DefaultMaxFindings is the default number of findings listed per check.
@@ -45,7 +49,7 @@ type env struct {
 
 func (e *env) explored() *explore.Graph {
 	if e.graph == nil {
-		e.graph = explore.Explore(e.mc, e.opts.MaxStates)
+		e.graph = explore.Search{Machine: e.mc, Cap: e.opts.MaxStates, Done: e.opts.Done}.Run()
 		if e.graph.Truncated {
 			e.truncated = true
 		}
