@@ -14,8 +14,10 @@ func TestMaxInputBytesEveryFile(t *testing.T) {
 	model := "../../examples/retry.json"
 	big := writeTemp(t, "big.txt", strings.Repeat(" ", 4096))
 	bigSMT := writeTemp(t, "big.smt2", strings.Repeat(" ", 4096))
+	bigFCSTM := writeTemp(t, "big.fcstm", strings.Repeat(" ", 4096))
 	for _, args := range [][]string{
 		{"verify", big},
+		{"verify", bigFCSTM},
 		{"verify", model, "--before-model", big},
 		{"verify", model, "--before-model", model, "--state-mapping", big},
 		{"verify", model, "--baseline", big},
