@@ -59,7 +59,7 @@ func (e *env) a13Probability() report.Check {
 			c.Findings = append(c.Findings, f)
 		}
 		if out.violated {
-			f := finding("A13_PROBABILITY_VIOLATION", report.Error, described(fmt.Sprintf("%s", out.what), inv.Description))
+			f := finding("A13_PROBABILITY_VIOLATION", report.Error, described(out.what, inv.Description))
 			f.Target = inv.Target
 			f.Evidence = out.evidence
 			c.Findings = append(c.Findings, withPath(f, out.path))
