@@ -119,15 +119,19 @@ func initialValue(v *model.Variable, given expr.Value) (expr.Value, error) {
 	return val, nil
 }
 
-// evalInitialiser evaluates a variable's initialiser (which reads no
-// variable) and converts it to the variable's type.
+// evalInitialiser returns a variable's initial value, converted to its
+// type: construction evaluated it, or recorded why it has none (InitErr),
+// which only a cold start needs to report.
 func evalInitialiser(v *model.Variable) (expr.Value, error) {
+	if v.InitErr != nil {
+		return expr.Value{}, errorf(ClassInit, v.InitErr.Pos, nil, "%s", v.InitErr.Message)
+	}
 	val := v.Init
-	if v.InitExpr != nil {
+	if !val.Type().IsNumeric() && v.InitExpr != nil {
 		var err error
 		val, err = expr.Eval(v.InitExpr, expr.Vars(nil))
 		if err != nil {
-			e := exprError(v.Pos, err, "initial value of '"+v.Name+"' evaluation failed")
+			e := exprError(v.Pos, err, "the initial value of '"+v.Name+"' cannot be computed")
 			e.Class = ClassInit
 			return expr.Value{}, e
 		}

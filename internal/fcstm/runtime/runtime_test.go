@@ -292,7 +292,7 @@ func TestInitErrors(t *testing.T) {
 		opts Options
 		text string
 	}{
-		{Options{}, "initial value of 'f' evaluation failed: division by zero"},
+		{Options{}, "the initial value of 'f' cannot be computed: division by zero"},
 		{Options{InitialState: "R.A", InitialVars: map[string]expr.Value{"n": expr.BoolVal(true), "f": expr.RealVal(1)}}, "must not be bool"},
 		{Options{InitialState: "R.A", InitialVars: map[string]expr.Value{"n": expr.IntVal(1)}}, "lacks f"},
 		{Options{InitialState: "R.X", InitialVars: map[string]expr.Value{"n": expr.IntVal(1), "f": expr.RealVal(1)}}, "no such state"},

@@ -122,7 +122,9 @@ func (s *search) run(c *ctx) (bool, error) {
 			}
 		case st.leaf():
 			ok, err := s.choose(c, st.out, s.takeTransition)
-			if ok || err != nil {
+			if ok || err != nil || st.st.Pseudo {
+				// A pseudo state cannot stay: without a transition its
+				// path fails (its during does not run again).
 				return ok, err
 			}
 			if err := s.duringChain(c, st); err != nil {
