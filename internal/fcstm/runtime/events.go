@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/fcstm/model"
@@ -57,7 +58,23 @@ func (r *Runtime) ResolveEvent(in string) (int, error) {
 	if i, ok := r.ix.eventIdx[path]; ok {
 		return i, nil
 	}
-	return 0, errorf(ClassEvent, model.Pos{}, nil, "unknown event %q (resolved from %s as %s)", in, cur.st.Path, path)
+	msg := fmt.Sprintf("unknown event %q (resolved from %s as %s)", in, cur.st.Path, path)
+	if alts := r.similarEvents(in); len(alts) > 0 {
+		msg += "; did you mean " + strings.Join(alts, " or ") + "?"
+	}
+	return 0, errorf(ClassEvent, model.Pos{}, nil, "%s", msg)
+}
+
+// similarEvents lists the events whose path ends like in (at most three).
+func (r *Runtime) similarEvents(in string) []string {
+	tail := "." + strings.TrimLeft(in, "./")
+	var out []string
+	for _, e := range r.ix.events {
+		if strings.HasSuffix(e.Path, tail) && len(out) < 3 {
+			out = append(out, e.Path)
+		}
+	}
+	return out
 }
 
 // EventPath returns the path of a resolved event number.
