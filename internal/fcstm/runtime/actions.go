@@ -86,26 +86,29 @@ func (s *search) action(c *ctx, a *model.Action, host, leaf *stateInfo, stage St
 // persistent variable it assigned, converted to its declared type.
 func (s *search) block(c *ctx, ops []model.Stmt) error {
 	env := varEnv{ix: s.ix, vars: c.vars}
-	var dirty uint64 // variables below 64 assigned by the block
-	var dirtyMore []int
-	if err := s.stmts(&env, ops, &dirty, &dirtyMore); err != nil {
+	var assigned []assignment
+	if err := s.stmts(&env, ops, &assigned); err != nil {
 		return err
 	}
-	for i := range c.vars {
-		if i < 64 && dirty&(1<<i) == 0 || i >= 64 && !containsInt(dirtyMore, i) {
-			continue
-		}
-		v, ok := expr.Convert(c.vars[i], s.ix.varTypes[i])
+	for _, a := range assigned {
+		v, ok := expr.Convert(c.vars[a.idx], s.ix.varTypes[a.idx])
 		if !ok {
-			mv := s.ix.m.Vars[i]
-			return errorf(ClassWriteback, mv.Pos, nil, "variable '%s' is %s: cannot store %s (non-integer float from operation block writeback)", mv.Name, typeName(mv.Type), c.vars[i])
+			mv := s.ix.m.Vars[a.idx]
+			return errorf(ClassWriteback, a.pos, nil, "variable '%s' is %s: cannot store %s (non-integer float from operation block writeback)", mv.Name, typeName(mv.Type), c.vars[a.idx])
 		}
-		c.vars[i] = v
+		c.vars[a.idx] = v
 	}
 	return nil
 }
 
-func (s *search) stmts(env *varEnv, ops []model.Stmt, dirty *uint64, more *[]int) error {
+// assignment is a persistent variable a block assigned, with its last
+// assignment (where a writeback failure is reported).
+type assignment struct {
+	idx int
+	pos model.Pos
+}
+
+func (s *search) stmts(env *varEnv, ops []model.Stmt, assigned *[]assignment) error {
 	for _, op := range ops {
 		switch op := op.(type) {
 		case *model.Assign:
@@ -118,11 +121,7 @@ func (s *search) stmts(env *varEnv, ops []model.Stmt, dirty *uint64, more *[]int
 			}
 			if i, ok := env.ix.varIdx[op.Name]; ok && !op.Temp {
 				env.vars[i] = v
-				if i < 64 {
-					*dirty |= 1 << i
-				} else if !containsInt(*more, i) {
-					*more = append(*more, i)
-				}
+				noteAssignment(assigned, i, op.Pos)
 				continue
 			}
 			env.setTemp(op.Name, v)
@@ -141,12 +140,22 @@ func (s *search) stmts(env *varEnv, ops []model.Stmt, dirty *uint64, more *[]int
 					break
 				}
 			}
-			if err := s.stmts(env, body, dirty, more); err != nil {
+			if err := s.stmts(env, body, assigned); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+func noteAssignment(assigned *[]assignment, idx int, pos model.Pos) {
+	for i := range *assigned {
+		if (*assigned)[i].idx == idx {
+			(*assigned)[i].pos = pos
+			return
+		}
+	}
+	*assigned = append(*assigned, assignment{idx, pos})
 }
 
 func typeName(t model.VarType) string {

@@ -72,7 +72,7 @@ func ParseInitVars(data []byte) (map[string]expr.Value, error) {
 	if err := dec.Decode(&raw); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			line, col := lineCol(data, int(se.Offset))
+			line, col := lineCol(data, int(se.Offset)-1) // Offset is past the offending byte
 			return nil, fmt.Errorf("%d:%d: %v", line, col, err)
 		}
 		return nil, fmt.Errorf("want a JSON object of variable values: %v", err)
