@@ -76,4 +76,3 @@ func exactReport(rep *simulate.Report) (Report, error) {
 	var out Report
 	return out, dec.Decode(&out)
 }
-

@@ -140,10 +140,10 @@ func TestParseSteps(t *testing.T) {
 		t.Errorf("got %q, %v", got, err)
 	}
 	for src, want := range map[string]string{
-		`{"a": 1}`:        "1:1: $: want an array",
+		`{"a": 1}`:         "1:1: $: want an array",
 		"[[\"a\"],\n [1]]": "2:3: $[1][0]: want an event path",
-		`["a"]`:           "1:2: $[0]: want an array",
-		`[["a"]`:          "1:",
+		`["a"]`:            "1:2: $[0]: want an array",
+		`[["a"]`:           "1:",
 	} {
 		if _, err := ParseSteps([]byte(src)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", src, err, want)
@@ -160,11 +160,11 @@ func TestParseInitVars(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 	for src, want := range map[string]string{
-		`{"a": "x"}`: `$.a: want a number, got the string "x"`,
+		`{"a": "x"}`:  `$.a: want a number, got the string "x"`,
 		"{\n\"a\" 1}": "2:5:",
-		`[1]`:        "want a JSON object",
-		`{} {}`:      "found more",
-		`null`:       "got null",
+		`[1]`:         "want a JSON object",
+		`{} {}`:       "found more",
+		`null`:        "got null",
 	} {
 		if _, err := ParseInitVars([]byte(src)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", src, err, want)
@@ -175,7 +175,7 @@ func TestParseInitVars(t *testing.T) {
 func TestJSONNumber(t *testing.T) {
 	for v, want := range map[expr.Value]string{
 		expr.IntVal(-9223372036854775808): "-9223372036854775808",
-		expr.RealVal(2): "2.0", expr.RealVal(0.1): "0.1", expr.RealVal(1e300): "1e+300",
+		expr.RealVal(2):                   "2.0", expr.RealVal(0.1): "0.1", expr.RealVal(1e300): "1e+300",
 	} {
 		if got := JSONNumber(v); got != want {
 			t.Errorf("%v: %s, want %s", v, got, want)
