@@ -54,7 +54,7 @@ whole trace is still written), 2 for a usage error or a model that does not
 load.`,
 		Example: `  stateproof simulate examples/fcstm/door.fcstm --events 'Door.Request; ; Door.Opening.Done'
   stateproof simulate door.fcstm --steps steps.json --json
-  stateproof simulate door.fcstm --init-state Door.Open --init-vars '{"open_count": 3, "motor": 0}'
+  stateproof simulate door.fcstm --init-state Door.Open --init-vars '{"open_count": 3, "motor": 0, "hold": 0}'
   stateproof simulate door.fcstm`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -308,3 +308,25 @@ func TestInitErrors(t *testing.T) {
 		t.Errorf("f = %v, want the float 2.0", v)
 	}
 }
+
+// A ref reports its own path as the call's named ref only when it is
+// named; the action record names the resolved action.
+func TestRefCallSite(t *testing.T) {
+	b := newBuilder(t, "R")
+	lib, a := b.state(b.m.Root, "Lib"), b.state(b.m.Root, "A")
+	hook := b.action(lib, model.RoleEnter, "Hook", "")
+	b.ref(a, model.RoleEnter, "Mine", hook)
+	b.ref(a, model.RoleEnter, "", hook)
+	b.trans(b.m.Root, nil, a, "", "", "")
+	c := step(t, b.runtime(Options{}))
+	if len(c.Calls) != 2 || c.Calls[0].NamedRef != "R.A.Mine" || c.Calls[1].NamedRef != "" || c.Calls[0].Action != "R.Lib.Hook" {
+		t.Errorf("calls %+v", c.Calls)
+	}
+	want := []Action{
+		{Role: model.RoleEnter, State: "R.A", Name: "Mine", Ref: "R.Lib.Hook", Abstract: true},
+		{Role: model.RoleEnter, State: "R.A", Ref: "R.Lib.Hook", Abstract: true},
+	}
+	if !reflect.DeepEqual(c.Actions, want) {
+		t.Errorf("actions %+v, want %+v", c.Actions, want)
+	}
+}
