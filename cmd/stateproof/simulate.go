@@ -18,6 +18,7 @@ import (
 
 type simulateFlags struct {
 	events    string
+	eventsSet bool // --events was given, maybe empty (one cycle without events)
 	steps     string
 	initState string
 	initVars  string
@@ -58,6 +59,7 @@ load.`,
   stateproof simulate door.fcstm`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.eventsSet = cmd.Flags().Changed("events")
 			return runSimulate(f, args[0], stdin, stdout, stderr)
 		},
 	}
@@ -76,7 +78,7 @@ func runSimulate(f simulateFlags, path string, stdin io.Reader, stdout, stderr i
 		fmt.Fprintf(stderr, "stateproof simulate: "+format+"\n", args...)
 		return &exitError{2}
 	}
-	if f.events != "" && f.steps != "" {
+	if f.eventsSet && f.steps != "" {
 		return usage("--events and --steps cannot be combined")
 	}
 	var opts simulate.Options
@@ -91,7 +93,7 @@ func runSimulate(f simulateFlags, path string, stdin io.Reader, stdout, stderr i
 	var cycles [][]string
 	var err error
 	switch {
-	case f.events != "":
+	case f.eventsSet:
 		if cycles, err = simulate.ParseEvents(f.events); err != nil {
 			return usage("--events: %v", err)
 		}
@@ -118,7 +120,7 @@ func runSimulate(f simulateFlags, path string, stdin io.Reader, stdout, stderr i
 		}
 		return usage("%s: %v", path, err)
 	}
-	if f.events == "" && f.steps == "" {
+	if !f.eventsSet && f.steps == "" {
 		if in, ok := stdin.(*os.File); ok && term.IsTerminal(int(in.Fd())) && !f.json && f.out == "" {
 			return interactive(sess, in, stdout)
 		}

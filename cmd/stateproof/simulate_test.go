@@ -103,3 +103,12 @@ func TestSimulateLinesFromStdin(t *testing.T) {
 		t.Errorf("exit %d: %s %s", code, out, errs)
 	}
 }
+
+// An empty --events is one cycle without events; standard input is not read.
+func TestSimulateEmptyEvents(t *testing.T) {
+	out, errs, code := simulateWithInput(t, "Door.Request\nDone\n", doorModel, "--json", "--events", "")
+	var doc struct{ Cycles []struct{ Events []string } }
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Cycles) != 1 || len(doc.Cycles[0].Events) != 0 {
+		t.Errorf("exit %d: %s %s", code, out, errs)
+	}
+}
