@@ -191,18 +191,23 @@ func readCycleLines(r io.Reader) ([][]string, error) {
 	return out, sc.Err()
 }
 
-// interactive runs the shell on a terminal: a line editor with history
-// and Tab completion of event names.
+// interactive runs the shell on a terminal put in raw mode.
 func interactive(sess *simulate.Session, in *os.File, stdout io.Writer) error {
 	state, err := term.MakeRaw(int(in.Fd()))
 	if err != nil {
 		return fmt.Errorf("cannot use the terminal: %w", err)
 	}
 	defer term.Restore(int(in.Fd()), state)
-	t := term.NewTerminal(struct {
+	return shellLoop(sess, struct {
 		io.Reader
 		io.Writer
-	}{in, stdout}, "")
+	}{in, stdout})
+}
+
+// shellLoop runs the shell with a line editor (history, Tab completion of
+// event names) over a raw terminal's input and output.
+func shellLoop(sess *simulate.Session, rw io.ReadWriter) error {
+	t := term.NewTerminal(rw, "")
 	sh := simulate.NewShell(sess, t)
 	t.AutoCompleteCallback = sh.Complete
 	for {

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/fcstm/simulate"
 )
 
 const doorModel = "../../internal/fcstm/simulate/testdata/door.fcstm"
@@ -110,5 +114,32 @@ func TestSimulateEmptyEvents(t *testing.T) {
 	var doc struct{ Cycles []struct{ Events []string } }
 	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Cycles) != 1 || len(doc.Cycles[0].Events) != 0 {
 		t.Errorf("exit %d: %s %s", code, out, errs)
+	}
+}
+
+// The interactive loop over a line editor: keys in, a cycle per Enter,
+// Tab completing an event name, "quit" leaving.
+func TestSimulateShellLoop(t *testing.T) {
+	m, err := model.Load(doorModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := simulate.Start(m, "door", simulate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	keys := strings.NewReader("\rDoor.Req\t\rvars\rquit\r")
+	if err := shellLoop(sess, struct {
+		io.Reader
+		io.Writer
+	}{keys, &out}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(sess.Report().Cycles); n != 2 || *sess.Report().Cycles[1].State != "Door.Opening" {
+		t.Fatalf("%d cycles, output:\n%s", n, out.String())
+	}
+	if !strings.Contains(out.String(), "Door.Opening> ") || !strings.Contains(out.String(), "motor = 1") {
+		t.Errorf("output:\n%s", out.String())
 	}
 }
