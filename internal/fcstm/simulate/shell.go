@@ -119,10 +119,17 @@ func (sh *Shell) candidates(word string, first bool) []string {
 		}
 	}
 	cur := sh.s.rt.State() + "."
+	lead, anchor := anchorOf(word, sh.s.rt.State(), sh.s.Runtime().Model().Root.Path)
 	for _, e := range sh.s.rt.EventPaths() {
 		add(e)
-		if rel, ok := strings.CutPrefix(e, cur); ok && !sh.s.rt.Ended() {
+		if sh.s.rt.Ended() {
+			continue
+		}
+		if rel, ok := strings.CutPrefix(e, cur); ok {
 			add(rel)
+		}
+		if rel, ok := strings.CutPrefix(e, anchor); ok && lead != "" {
+			add(lead + rel)
 		}
 	}
 	if first {
@@ -132,6 +139,28 @@ func (sh *Shell) candidates(word string, first bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// anchorOf returns the leading "/" or dots of word and the path prefix
+// they stand for from the current state: "/" is below the root, each dot
+// one level up ("" when word has neither, or climbs above the root).
+func anchorOf(word, current, root string) (lead, anchor string) {
+	if strings.HasPrefix(word, "/") {
+		return "/", root + "."
+	}
+	n := len(word) - len(strings.TrimLeft(word, "."))
+	if n == 0 {
+		return "", ""
+	}
+	path := current
+	for range n {
+		i := strings.LastIndexByte(path, '.')
+		if i < 0 {
+			return "", ""
+		}
+		path = path[:i]
+	}
+	return word[:n], path + "."
 }
 
 func commonPrefix(a, b string) string {

@@ -224,6 +224,12 @@ func TestShell(t *testing.T) {
 	if line, _, _ := sh.Complete("Don", 3, '\t'); line != "Done " {
 		t.Errorf("relative completion: %q", line)
 	}
+	if line, _, _ := sh.Complete(".Req", 4, '\t'); line != ".Request " {
+		t.Errorf("parent-relative completion: %q", line)
+	}
+	if line, _, _ := sh.Complete("/Clo", 4, '\t'); line != "/Closing." {
+		t.Errorf("absolute completion: %q", line)
+	}
 	out.Reset()
 	sh.Line("help")
 	sh.Line("vars")
