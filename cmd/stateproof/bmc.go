@@ -207,41 +207,17 @@ func checkOne(ctx *z3.Context, m *jsonmodel.Model, sys *sts.System, q *query.Que
 // invariantQueries turns each state-predicate invariant into a query of
 // the given bound: never-states as forbid, var-in-range as invariant with
 // its scope as an implication (the initial frame always in scope, as S7
-// decides it).
+// decides it). The queries are built as trees, with every variable written
+// var("…"), so no model name can read as the frame index, a constant or a
+// keyword.
 func invariantQueries(m *jsonmodel.Model, sys *sts.System, bound int) ([]*query.Query, error) {
 	var out []*query.Query
 	for _, inv := range m.Invariants {
-		var body expr.Expr
-		kind := query.Invariant
-		switch inv.Kind {
-		case jsonmodel.NeverStates:
-			kind = query.Forbid
-			for _, s := range inv.States {
-				body = orExpr(body, atom("active", s))
-			}
-		case jsonmodel.VarInRange:
-			x := &expr.Ident{Name: inv.Variable}
-			var rng expr.Expr
-			if inv.Min != nil {
-				rng = andExpr(rng, &expr.Binary{Op: expr.Ge, X: x, Y: &expr.IntLit{Value: *inv.Min}})
-			}
-			if inv.Max != nil {
-				rng = andExpr(rng, &expr.Binary{Op: expr.Le, X: x, Y: &expr.IntLit{Value: *inv.Max}})
-			}
-			body = rng
-			if inv.When != nil {
-				scope := atom("active", inv.When.State)
-				if inv.When.Guard != nil {
-					scope = jsonmodel.GuardExpr(inv.When.Guard, m)
-				}
-				first := &expr.Binary{Op: expr.Eq, X: &expr.Ident{Name: "cycle"}, Y: &expr.IntLit{Value: 0}}
-				body = &expr.Binary{Op: expr.Implies, X: orExpr(first, scope), Y: rng}
-			}
-		default:
+		body, kind, ok := invariantBody(m, &inv)
+		if !ok {
 			continue
 		}
-		text := fmt.Sprintf("// invariant %q: %s\ncheck %s <= %d: %s;\n", inv.ID, inv.Description, kind, bound, expr.Format(body))
-		q, err := query.Parse("<invariant "+inv.ID+">", text)
+		q, err := query.Build("<invariant "+inv.ID+">", &query.Query{Check: query.Check{Kind: kind, Bound: bound, Body: body}})
 		if err != nil {
 			return nil, fmt.Errorf("invariant %q: %w", inv.ID, err)
 		}
@@ -254,6 +230,41 @@ func invariantQueries(m *jsonmodel.Model, sys *sts.System, bound int) ([]*query.
 		return nil, fmt.Errorf("--bound: the model has no never-states or var-in-range invariant to check")
 	}
 	return out, nil
+}
+
+// invariantBody is the check body of a state-predicate invariant, and its
+// check kind; ok is false for the other kinds.
+func invariantBody(m *jsonmodel.Model, inv *jsonmodel.Invariant) (body expr.Expr, kind query.Kind, ok bool) {
+	switch inv.Kind {
+	case jsonmodel.NeverStates:
+		for _, s := range inv.States {
+			body = orExpr(body, atom("active", s))
+		}
+		return body, query.Forbid, true
+	case jsonmodel.VarInRange:
+		x := query.Var(inv.Variable)
+		var rng expr.Expr
+		if inv.Min != nil {
+			rng = andExpr(rng, &expr.Binary{Op: expr.Ge, X: x, Y: &expr.IntLit{Value: *inv.Min}})
+		}
+		if inv.Max != nil {
+			rng = andExpr(rng, &expr.Binary{Op: expr.Le, X: x, Y: &expr.IntLit{Value: *inv.Max}})
+		}
+		if rng == nil {
+			rng = &expr.BoolLit{Value: true} // no bound on either side
+		}
+		body = rng
+		if inv.When != nil {
+			scope := atom("active", inv.When.State)
+			if inv.When.Guard != nil {
+				scope = query.VarRefs(jsonmodel.GuardExpr(inv.When.Guard, m))
+			}
+			first := &expr.Binary{Op: expr.Eq, X: &expr.Ident{Name: "cycle"}, Y: &expr.IntLit{Value: 0}}
+			body = &expr.Binary{Op: expr.Implies, X: orExpr(first, scope), Y: rng}
+		}
+		return body, query.Invariant, true
+	}
+	return nil, 0, false
 }
 
 func atom(name, arg string) expr.Expr {

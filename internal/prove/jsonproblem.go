@@ -95,9 +95,11 @@ func holdsInitially(m *jsonmodel.Model, rng expr.Expr) bool {
 // replays the decoded trace on the runtime.
 func confirmer(m *jsonmodel.Model, g *Graph) func(*Property, int) (bool, string, error) {
 	return func(p *Property, depth int) (bool, string, error) {
-		state := g.Nodes[p.Node].Name
-		text := fmt.Sprintf("check forbid <= %d: active(%q) && !(%s);\n", max(depth, 1), state, expr.Format(p.Formula))
-		q, err := query.Parse("<prove "+p.ID+">", text)
+		// Built as a tree, variables as var("…"): a variable named cycle,
+		// pi or true keeps its meaning (see query.VarRefs).
+		active := &expr.AtomCall{Name: "active", Args: []expr.Arg{{Value: &expr.StringLit{Value: g.Nodes[p.Node].Name}}}}
+		body := bin(expr.Land, active, &expr.Unary{Op: expr.Not, X: query.VarRefs(p.Formula)})
+		q, err := query.Build("<prove "+p.ID+">", &query.Query{Check: query.Check{Kind: query.Forbid, Bound: max(depth, 1), Body: body}})
 		if err != nil {
 			return false, "", fmt.Errorf("confirming %s: %w", p.ID, err)
 		}

@@ -229,6 +229,18 @@ func TestRSCFileErrors(t *testing.T) {
 	}
 }
 
+// An RSC printed by expr.Format reads back as itself, also for a
+// variable whose name is not a plain identifier (printed var("…")).
+func TestRSCReadsVarAtoms(t *testing.T) {
+	p := chcProblem(t, counter)
+	f := &expr.Binary{Op: expr.Ge, X: &expr.Ident{Name: "x0"}, Y: &expr.IntLit{Value: 0}}
+	src := "rsc \"c\": var(\"x0\") >= 0;"
+	props, err := ParseRSC("f.rsc", src, p.Graph)
+	if err != nil || len(props) != 1 || !expr.Equal(props[0].Formula, f) {
+		t.Fatalf("%s: props %+v, err %v", src, props, err)
+	}
+}
+
 var timeZero = time.Time{}
 
 // A var-in-range scoped to another state still holds the initial runtime to
