@@ -214,3 +214,25 @@ func TestBMCBoundVariableNamesKeepTheirMeaning(t *testing.T) {
 		}
 	}
 }
+
+// A counterexample marks the frame that violates the property (frame 0
+// here, however long the trace), and the replay says it confirms the
+// trace, not the verdict.
+func TestBMCCounterexampleMarksTheViolatingFrame(t *testing.T) {
+	model := namedCounter(t, "x", "y", -1)
+	doc, code := bmcJSON(t, model, "--bound", "4")
+	c := doc["checks"].([]any)[0].(map[string]any)
+	if code != 1 || field(c, "witness", "property_frame") != float64(0) || field(c, "replay", "confirms") != "trace" {
+		t.Errorf("exit %d, property_frame %v, replay.confirms %v; want 1, 0, trace", code, field(c, "witness", "property_frame"), field(c, "replay", "confirms"))
+	}
+	doc, _ = bmcJSON(t, model, "--check", `check reach <= 3: active("DONE");`)
+	if got := field(doc, "witness", "property_frame"); got != float64(1) {
+		t.Errorf("reach DONE: property_frame %v, want 1", got)
+	}
+	out, _, _ := runCLI(t, "bmc", model, "--bound", "4")
+	for _, want := range []string{"the property is violated at frame 0):", "  0      IDLE   0  0   <- the property is violated\n", "confirms the trace, not the verdict"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+}

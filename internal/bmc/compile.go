@@ -21,6 +21,10 @@ type problem struct {
 	// eventSupport marks (step, event) pairs the property reads, which
 	// makes them replay inputs (property_support).
 	eventSupport map[[2]int]bool
+	// frameHits are the per-frame disjuncts of the objective of reach,
+	// forbid and invariant (nil for the other kinds): the frames where a
+	// model meets the goal or violates the property.
+	frameHits []*z3.Term
 }
 
 // compile builds the problem up to bound n (which may be below the

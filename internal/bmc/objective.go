@@ -68,8 +68,10 @@ func (p *problem) objective() (phi, omega *z3.Term, err error) {
 		}
 	}
 	if c.Kind == query.MustReach || c.Kind == query.ExistsAlways {
+		p.frameHits = nil
 		return b.And(terms...), nil, b.Err()
 	}
+	p.frameHits = terms
 	return b.Or(terms...), nil, b.Err()
 }
 

@@ -83,6 +83,11 @@ type Result struct {
 	// Trace is the decoded model, if any: the primary witness or
 	// counterexample, or the incomplete suffix of a response.
 	Trace *trace.Trace
+	// PropertyFrame is the first frame of Trace where the property of a
+	// reach, forbid or invariant check is met (witness) or violated
+	// (counterexample); nil for the other kinds, whose verdict is not one
+	// frame's.
+	PropertyFrame *int
 }
 
 // ModelRoles lists the roles of the available models.
@@ -235,6 +240,9 @@ func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool
 		if r.Trace, err = s.decodeModel(role); err != nil {
 			return false, err
 		}
+		if r.PropertyFrame, err = s.propertyFrame(); err != nil {
+			return false, err
+		}
 		s.finish(r)
 		return true, nil
 	case "unknown", "timeout":
@@ -254,6 +262,29 @@ func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool
 	}
 	s.finish(r)
 	return true, nil
+}
+
+// propertyFrame is the first frame at which the solver's current model
+// meets the objective's per-frame disjunct, or nil when there is none.
+func (s *session) propertyFrame() (*int, error) {
+	if s.p.frameHits == nil {
+		return nil, nil
+	}
+	m, err := s.p.enc.Solver.Model()
+	if err != nil {
+		return nil, fmt.Errorf("bmc: reading the model: %w", err)
+	}
+	d := decoder{p: s.p, m: m}
+	for i, t := range s.p.frameHits {
+		hit, err := d.bool(t)
+		if err != nil {
+			return nil, fmt.Errorf("bmc: evaluating the property at frame %d: %w", i, err)
+		}
+		if hit {
+			return &i, nil
+		}
+	}
+	return nil, nil
 }
 
 // feasibility runs steps 2 and 3 of §6.2 after an UNSAT main check.
