@@ -33,11 +33,12 @@ func newComposeCmd(stdout, stderr io.Writer) *cobra.Command {
 C1 reports composite states where no machine can move while one is not
 terminal, with the shortest path and, per machine, why each event is blocked.
 C2 reports rendezvous events that never fire (an error). --max-states caps the
-product; a capped search says so and proves no absence. The report follows the
-logicprobe/compose/v1 contract (--json).
+product; a capped search with no deadlock found is C1_UNDECIDED, never a pass.
+The report follows the logicprobe/compose/v1 contract (--json).
 
 Exit status: 0 for pass or pass_with_findings, 2 for fail, an invalid model or
-a refused input (with --baseline: 2 when the delta verdict is fail).`,
+a refused input (with --baseline: 2 when the delta verdict is fail), 3 when no
+error finding exists but C1 was not decided; --allow-undecided makes that 0.`,
 		Example: `  stateproof compose examples/compose/producer.json examples/compose/consumer.json --rendezvous put
   stateproof compose examples/compose/handshake-*.json --rendezvous req,ack --json
   stateproof compose machines/*.json --rendezvous req,ack --max-states 1000000`,
@@ -86,6 +87,7 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 		},
 	}
 	out.register(cmd)
+	out.registerAllowUndecided(cmd)
 	f := cmd.Flags()
 	f.StringSliceVar(&rendezvous, "rendezvous", nil, "comma-separated `EVENTS` that synchronise the machines declaring them")
 	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of the product search, in composite states")
@@ -124,8 +126,6 @@ func emitCompose(out outputFlags, stdout io.Writer, rep *report.ComposeReport) e
 	if err := writeOutput(out.out, stdout, buf.Bytes()); err != nil {
 		return err
 	}
-	if v, _ := rep.Verdict(); v == report.Fail {
-		return &exitError{2}
-	}
-	return nil
+	v, _ := rep.Verdict()
+	return verdictExit(out, v, rep.Checks)
 }

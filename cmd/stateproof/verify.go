@@ -19,6 +19,9 @@ type outputFlags struct {
 	json   bool
 	out    string
 	color  string
+	// allowUndecided (verify and compose) exits 0 rather than 3 when no
+	// error finding exists but a check was not decided.
+	allowUndecided bool
 }
 
 func (o *outputFlags) register(c *cobra.Command) {
@@ -26,6 +29,23 @@ func (o *outputFlags) register(c *cobra.Command) {
 	c.Flags().BoolVar(&o.json, "json", false, "shorthand for --format json")
 	c.Flags().StringVarP(&o.out, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	c.Flags().StringVar(&o.color, "color", "auto", "colour text output: auto, always or never (auto honours NO_COLOR)")
+}
+
+func (o *outputFlags) registerAllowUndecided(c *cobra.Command) {
+	c.Flags().BoolVar(&o.allowUndecided, "allow-undecided", false, "exit 0 instead of 3 when no error finding exists but some check was not decided (a search stopped at its cap)")
+}
+
+// verdictExit is the exit status of a verify or compose report: 2 when it
+// fails, 3 when nothing failed but some check was not decided (unless
+// --allow-undecided), 0 otherwise.
+func verdictExit(out outputFlags, verdict string, checks []report.Check) error {
+	switch {
+	case verdict == report.Fail:
+		return &exitError{2}
+	case report.UndecidedChecks(checks) > 0 && !out.allowUndecided:
+		return &exitError{3}
+	}
+	return nil
 }
 
 func (o *outputFlags) resolve() error {
@@ -69,7 +89,9 @@ followed by structural lints (unreachable states, parent-level transitions
 that never fire, combo and action lints).
 
 Exit status: 0 for pass or pass_with_findings, 2 for fail, an invalid model or
-a refused input (with --baseline: 2 when the delta verdict is fail).`,
+a refused input (with --baseline: 2 when the delta verdict is fail), 3 when no
+error finding exists but some check was not decided (a search stopped at
+--max-states: *_UNDECIDED); --allow-undecided makes that 0.`,
 		Example: `  stateproof verify examples/order.json
   stateproof verify examples/order.json --json -o report.json
   stateproof verify examples/compare/rename-after.json --before-model examples/compare/rename-before.json --state-mapping examples/compare/rename-mapping.json
@@ -114,6 +136,7 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 		},
 	}
 	out.register(cmd)
+	out.registerAllowUndecided(cmd)
 	cmpf.register(cmd)
 	f := cmd.Flags()
 	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of every breadth-first search, in runtime states")
@@ -154,10 +177,8 @@ func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.Ve
 	if err := writeOutput(out.out, stdout, buf.Bytes()); err != nil {
 		return err
 	}
-	if v, _ := rep.Verdict(); v == report.Fail {
-		return &exitError{2}
-	}
-	return nil
+	v, _ := rep.Verdict()
+	return verdictExit(out, v, rep.Checks)
 }
 
 func runHashCheck(out outputFlags, stdout io.Writer, res *jsonmodel.Result, hex string) error {
