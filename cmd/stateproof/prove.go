@@ -90,11 +90,17 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 		}
 		opts.Layers = append(opts.Layers, l)
 	}
-	ctx, err := z3.NewContext()
-	if err != nil {
-		return err
+	// Only a CHC problem lives in a caller's context; a JSON model's
+	// prover makes its own, inside the time budget (one costs tens of
+	// milliseconds).
+	var ctx *z3.Context
+	if strings.HasSuffix(input, ".smt2") {
+		var err error
+		if ctx, err = z3.NewContext(); err != nil {
+			return err
+		}
+		defer ctx.Close()
 	}
-	defer ctx.Close()
 	p, err := loadProblem(ctx, input, f.rsc)
 	if err != nil {
 		return proveUsage(stderr, "%v", err)

@@ -21,9 +21,10 @@ type Property struct {
 // violation with the bounded model checker and replays it on the runtime
 // (JSON models); it returns false with a reason when it cannot confirm.
 type Problem struct {
-	Graph   *Graph
-	Props   []Property
-	Confirm func(p *Property, depth int) (ok bool, detail string, err error)
+	Graph *Graph
+	Props []Property
+	// Confirm gets what is left of the time budget, in milliseconds (>= 1).
+	Confirm func(p *Property, depth, timeoutMS int) (ok bool, detail string, err error)
 }
 
 // Options tune a proof attempt.
@@ -135,6 +136,12 @@ type attempt struct {
 	r        *Result
 	deadline time.Time
 }
+
+// expired reports that the time budget is spent.
+func (a *attempt) expired() bool { return time.Until(a.deadline) < time.Millisecond }
+
+// left is what remains of the time budget in milliseconds, at least 1.
+func (a *attempt) left() int { return int(max(time.Until(a.deadline).Milliseconds(), 1)) }
 
 func (a *attempt) checker() (*checker, error) {
 	return newChecker(a.ctx, a.p.Graph, a.opts.QueryTimeoutMS, a.deadline)
@@ -269,6 +276,9 @@ func (a *attempt) strengthen(open []int, phi []expr.Expr, bmc *bmcOutcome) (bool
 // the run that found k (the base case is the bounded search already done
 // to depth ≥ k−1).
 func (a *attempt) recheckK(phi []expr.Expr, k int) (bool, error) {
+	if a.expired() {
+		return false, nil
+	}
 	if a.p.Graph.Ctx != nil {
 		c, err := a.checker() // CHC terms live in their context: fresh solver instead
 		if err != nil {

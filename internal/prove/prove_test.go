@@ -324,3 +324,22 @@ func TestIntervalWidening(t *testing.T) {
 		t.Error("an infeasible guard must report no value left")
 	}
 }
+
+// Once the time budget is spent, a query is answered unknown (timeout)
+// without asking Z3: the layers still to run end at once instead of each
+// spending a minimal timeout on every query, and no answer after the
+// deadline decides anything.
+func TestNoQueryAfterTheDeadline(t *testing.T) {
+	p := chcProblem(t, counter)
+	c, err := newChecker(p.Graph.Ctx, p.Graph, 0, time.Now().Add(-time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := c.solve(c.enc.b.Bool(false), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Result != z3.Unknown || a.Reason != "timeout" || c.queries != 0 {
+		t.Errorf("answer %v (%s) after %d queries; want unknown (timeout) and no query", a.Result, a.Reason, c.queries)
+	}
+}
