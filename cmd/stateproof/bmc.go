@@ -20,6 +20,10 @@ import (
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
+// defaultMaxBound keeps a mistyped bound from unrolling for minutes: the
+// encoding grows linearly with it. --max-bound raises it.
+const defaultMaxBound = 10000
+
 type bmcFlags struct {
 	out          outputFlags
 	model        string
@@ -76,7 +80,7 @@ response horizon), 4 replay mismatch (result untrusted).`,
 	fl.StringVar(&f.check, "check", "", "the query `TEXT` inline (a check clause, optionally after init/assume clauses)")
 	fl.IntVar(&f.bound, "bound", 0, "without a query: check every state-predicate invariant of the model to depth `N`")
 	fl.IntVar(&f.timeoutMS, "timeout-ms", 0, "one total solver budget in milliseconds (default: none)")
-	fl.IntVar(&f.maxBound, "max-bound", 0, "refuse queries whose bound exceeds `N` (default: no limit)")
+	fl.IntVar(&f.maxBound, "max-bound", defaultMaxBound, "refuse queries (and --bound) whose bound exceeds `N`: the encoding grows with the bound")
 	fl.BoolVar(&f.shortest, "shortest", false, "solve bound by bound and report the first (shortest) model")
 	fl.BoolVar(&f.noIncomplete, "no-incomplete-check", false, "skip the response tail check (the result then says it was not checked)")
 	fl.StringVar(&f.explain, "explain", "none", "explain an infeasible scenario: none, formal or proof")
@@ -113,8 +117,10 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		return usageError(stderr, "--bound must be an integer >= 1")
 	case cmd.Flags().Changed("timeout-ms") && f.timeoutMS < 1:
 		return usageError(stderr, "--timeout-ms must be an integer >= 1")
-	case cmd.Flags().Changed("max-bound") && f.maxBound < 1:
+	case f.maxBound < 1:
 		return usageError(stderr, "--max-bound must be an integer >= 1")
+	case f.bound > f.maxBound:
+		return usageError(stderr, "--bound %d exceeds --max-bound %d: a bound that large unrolls the model %d times; raise --max-bound to allow it", f.bound, f.maxBound, f.bound)
 	case f.explain != "none" && f.explain != "formal" && f.explain != "proof":
 		return usageError(stderr, "--explain must be none, formal or proof (got %q)", f.explain)
 	}

@@ -236,3 +236,23 @@ func TestBMCCounterexampleMarksTheViolatingFrame(t *testing.T) {
 		}
 	}
 }
+
+// bmc refuses a bound over --max-bound (default 10000), for queries and
+// --bound alike; and its --timeout-ms covers the encoding, so a large
+// bound with a small budget ends in timeout instead of unrolling on.
+func TestBMCBoundLimits(t *testing.T) {
+	for _, args := range [][]string{
+		{"bmc", "../../examples/retry.json", "--bound", "10001"},
+		{"bmc", "../../examples/retry.json", "--check", `check reach <= 10001: active("DONE");`},
+		{"bmc", "../../examples/retry.json", "--bound", "30", "--max-bound", "20"},
+	} {
+		if _, stderr, code := runCLI(t, args...); code != 2 || !strings.Contains(stderr, "max-bound") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming --max-bound", args, code, stderr)
+		}
+	}
+	doc, code := bmcJSON(t, "../../examples/order.json", "--check", `check reach <= 5000: active("DONE") && retry == 99;`, "--timeout-ms", "50")
+	diags, _ := field(doc, "result", "diagnostics").([]any)
+	if code != 3 || field(doc, "result", "outcome") != "timeout" || len(diags) == 0 || diags[0] != "timeout:deadline_exhausted_while_encoding" {
+		t.Errorf("exit %d, outcome %v, diagnostics %v; want 3, timeout while encoding", code, field(doc, "result", "outcome"), diags)
+	}
+}

@@ -15,6 +15,9 @@ type framePred struct {
 func (p *problem) predicate(e expr.Expr, frames int) (framePred, error) {
 	var fp framePred
 	for i := 0; i < frames; i++ {
+		if err := p.checkCancelled(); err != nil {
+			return fp, err
+		}
 		v, err := p.lowerAt(e, i)
 		if err != nil {
 			return fp, err
