@@ -230,6 +230,12 @@ func countCTIs(comps []ComponentResult) int {
 // that order; done
 // reports that the open properties were proved.
 func (a *attempt) strengthen(open []int, phi []expr.Expr, bmc *bmcOutcome) (bool, error) {
+	if a.expired() {
+		// Each layer would spend time building its queries only to have
+		// them answered unknown: record that none ran.
+		a.log("strengthen", "skipped", time.Now(), "no time left")
+		return false, nil
+	}
 	if a.opts.layer("kind") && a.opts.MaxK >= 2 && bmc.Reason == "" && bmc.Depth >= a.opts.MaxK-1 {
 		t0 := time.Now()
 		c, err := a.checker()
@@ -254,13 +260,13 @@ func (a *attempt) strengthen(open []int, phi []expr.Expr, bmc *bmcOutcome) (bool
 		}
 		a.log("kind", "failed", t0, why)
 	}
-	if a.opts.layer("houdini") {
+	if a.opts.layer("houdini") && !a.expired() {
 		done, err := a.houdiniLayer(open, phi)
 		if done || err != nil {
 			return done, err
 		}
 	}
-	if a.opts.layer("intervals") {
+	if a.opts.layer("intervals") && !a.expired() {
 		done, err := a.intervalsLayer(open, phi)
 		if done || err != nil {
 			return done, err
