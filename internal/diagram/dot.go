@@ -1,0 +1,224 @@
+package diagram
+
+import (
+	"fmt"
+	"html"
+	"strings"
+)
+
+// Colours of the overlay. They differ in lightness as well as hue (the
+// Okabe–Ito blue and a ColorBrewer orange scale) and every role also has a
+// line style, so nothing depends on telling red from green.
+const (
+	colourPath      = "#0072b2"
+	colourVisited   = "#deebf7"
+	colourHighlight = "#fee6ce"
+	colourViolating = "#fdae6b"
+	colourStrong    = "#7f2704"
+)
+
+// DOT renders g as Graphviz source, with ov drawn on it when ov is not
+// nil. Every state, marker and edge carries an id attribute (states s0…,
+// edges e0… by their index in g.Edges), which the SVG output keeps, so a
+// page can find them.
+func DOT(g *Graph, ov *Overlay) string {
+	r := dotRenderer{g: g, ov: ov, ids: g.stateIDs(), nums: ov.stepNumbers(), visited: ov.visited(), composite: map[string]bool{}}
+	g.walk(func(s *State, _ int) {
+		if len(s.Children) > 0 {
+			r.composite[s.ID] = true
+		}
+	})
+	var b strings.Builder
+	b.WriteString("digraph machine {\n")
+	fmt.Fprintf(&b, "  graph [rankdir=LR, compound=true, fontname=\"Helvetica,Arial,sans-serif\", fontsize=12, label=%s, labelloc=t];\n", htmlLabel(g.Title, nil))
+	b.WriteString("  node [shape=box, style=\"rounded\", fontname=\"Helvetica,Arial,sans-serif\", fontsize=11];\n")
+	b.WriteString("  edge [fontname=\"Helvetica,Arial,sans-serif\", fontsize=10];\n")
+	r.scope(&b, "", g.States, 1)
+	for k, e := range g.Edges {
+		r.edge(&b, k, e)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+type dotRenderer struct {
+	g         *Graph
+	ov        *Overlay
+	ids       map[string]string
+	nums      map[int][]int
+	visited   map[string]bool
+	composite map[string]bool
+}
+
+// marker names the initial ("i") or final ("f") marker of a scope.
+func (r *dotRenderer) marker(kind, scope string) string {
+	if scope == "" {
+		return kind + "_top"
+	}
+	return kind + "_" + r.ids[scope]
+}
+
+func (r *dotRenderer) scope(b *strings.Builder, scope string, states []*State, depth int) {
+	ind := strings.Repeat("  ", depth)
+	init := r.marker("i", scope)
+	fmt.Fprintf(b, "%s%s [id=%q, shape=point, width=0.15, label=\"\"];\n", ind, init, init)
+	if r.needsFinal(scope, states) {
+		fin := r.marker("f", scope)
+		fmt.Fprintf(b, "%s%s [id=%q, shape=doublecircle, width=0.12, label=\"\", style=filled, fillcolor=black];\n", ind, fin, fin)
+	}
+	for _, s := range states {
+		id := r.ids[s.ID]
+		role := r.ov.role(s.ID, r.visited)
+		if len(s.Children) > 0 {
+			fmt.Fprintf(b, "%ssubgraph cluster_%s {\n", ind, id)
+			fmt.Fprintf(b, "%s  id=%q; class=%q; label=%s; style=%q; color=\"#555555\"; penwidth=%s; fillcolor=%q;\n",
+				ind, id, strings.TrimSpace("state "+role), htmlLabel(s.label(), s.Actions), clusterStyle(role, s.Pseudo), penwidth(role), fill(role))
+			r.scope(b, s.ID, s.Children, depth+1)
+			fmt.Fprintf(b, "%s}\n", ind)
+			continue
+		}
+		shape := "box"
+		if role == "violating" {
+			shape = "octagon"
+		}
+		periph := 1
+		if s.Final {
+			periph = 2
+		}
+		fmt.Fprintf(b, "%s%s [id=%q, class=%q, label=%s, shape=%s, peripheries=%d, style=%q, color=%q, fillcolor=%q, penwidth=%s];\n",
+			ind, id, id, strings.TrimSpace("state "+role), htmlLabel(s.label(), s.Actions), shape, periph, nodeStyle(role, s.Pseudo), border(role), fill(role), penwidth(role))
+	}
+	for _, s := range states {
+		if s.Final {
+			fmt.Fprintf(b, "%s%s -> %s [id=%q, class=\"marker\"];\n", ind, r.anchor(s.ID), r.marker("f", scope), "fe_"+r.ids[s.ID])
+		}
+	}
+}
+
+func (r *dotRenderer) needsFinal(scope string, states []*State) bool {
+	for _, s := range states {
+		if s.Final {
+			return true
+		}
+	}
+	for _, e := range r.g.Edges {
+		if e.Scope == scope && e.To == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// anchor is the node an edge to or from state id attaches to: the state
+// itself, or for a composite its initial marker (the edge is then clipped
+// at the cluster border).
+func (r *dotRenderer) anchor(id string) string {
+	if r.composite[id] {
+		return r.marker("i", id)
+	}
+	return r.ids[id]
+}
+
+func (r *dotRenderer) edge(b *strings.Builder, k int, e Edge) {
+	from, to := r.marker("i", e.Scope), r.marker("f", e.Scope)
+	var attrs []string
+	if e.From != "" {
+		from = r.anchor(e.From)
+		if r.composite[e.From] {
+			attrs = append(attrs, "ltail=cluster_"+r.ids[e.From])
+		}
+	}
+	if e.To != "" {
+		to = r.anchor(e.To)
+		if r.composite[e.To] {
+			attrs = append(attrs, "lhead=cluster_"+r.ids[e.To])
+		}
+	}
+	class := "transition"
+	label := e.Label
+	if ns := r.nums[k]; len(ns) > 0 {
+		class += " path"
+		label = numbersText(ns) + ": " + label
+		attrs = append(attrs, "color=\""+colourPath+"\"", "fontcolor=\""+colourPath+"\"", "penwidth=2.5")
+	}
+	if e.Forced {
+		attrs = append(attrs, "style=dashed")
+	}
+	if e.Source < 0 {
+		class = "marker"
+	}
+	attrs = append(attrs, fmt.Sprintf("id=\"e%d\"", k), fmt.Sprintf("class=%q", class))
+	if label != "" {
+		attrs = append(attrs, "label="+htmlLabel(label, nil))
+	}
+	fmt.Fprintf(b, "  %s -> %s [%s];\n", from, to, strings.Join(attrs, ", "))
+}
+
+// htmlLabel is a Graphviz HTML-like label: the title line, then one line
+// per extra entry. html.EscapeString makes every user character literal.
+func htmlLabel(title string, lines []string) string {
+	var b strings.Builder
+	b.WriteString("<")
+	b.WriteString(html.EscapeString(oneLine(title)))
+	for _, l := range lines {
+		b.WriteString("<BR/><FONT POINT-SIZE=\"9\">")
+		b.WriteString(html.EscapeString(oneLine(l)))
+		b.WriteString("</FONT>")
+	}
+	b.WriteString(">")
+	return b.String()
+}
+
+func nodeStyle(role string, pseudo bool) string {
+	s := "rounded"
+	if role != "" {
+		s += ",filled"
+	}
+	if role == "highlight" || pseudo {
+		s += ",dashed"
+	}
+	if role == "violating" {
+		s = "filled,bold"
+	}
+	return s
+}
+
+func clusterStyle(role string, pseudo bool) string {
+	s := "rounded"
+	if role != "" {
+		s += ",filled"
+	}
+	if role == "highlight" || pseudo {
+		s += ",dashed"
+	}
+	return s
+}
+
+func fill(role string) string {
+	switch role {
+	case "visited":
+		return colourVisited
+	case "highlight":
+		return colourHighlight
+	case "violating":
+		return colourViolating
+	}
+	return "white"
+}
+
+func border(role string) string {
+	if role == "violating" {
+		return colourStrong
+	}
+	return "#333333"
+}
+
+func penwidth(role string) string {
+	switch role {
+	case "violating":
+		return "3"
+	case "highlight":
+		return "2"
+	}
+	return "1"
+}

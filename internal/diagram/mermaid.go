@@ -1,0 +1,158 @@
+package diagram
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mattn/go-runewidth"
+)
+
+// maxEdgeLabel is the widest edge label (in display columns) Mermaid gets
+// inline; a longer guard moves into a note on the source state, and the
+// edge shows a reference to it.
+const maxEdgeLabel = 48
+
+// Mermaid renders g as a Mermaid stateDiagram-v2, with ov drawn on it when
+// ov is not nil: visited edges numbered in step order, and the violating,
+// highlighted and visited states in classes of their own.
+func Mermaid(g *Graph, ov *Overlay) string {
+	r := mermaidRenderer{g: g, ov: ov, ids: g.stateIDs(), nums: ov.stepNumbers(), visited: ov.visited(), notes: map[string][]string{}}
+	var b strings.Builder
+	b.WriteString("stateDiagram-v2\n")
+	if g.Title != "" {
+		fmt.Fprintf(&b, "  %%%% %s\n", oneLine(g.Title))
+	}
+	r.scope(&b, "", g.States, 1)
+	for _, s := range r.noteOrder {
+		fmt.Fprintf(&b, "  note right of %s\n", r.ids[s])
+		for _, line := range r.notes[s] {
+			fmt.Fprintf(&b, "    %s\n", mermaidText(line))
+		}
+		b.WriteString("  end note\n")
+	}
+	r.classes(&b)
+	return b.String()
+}
+
+type mermaidRenderer struct {
+	g         *Graph
+	ov        *Overlay
+	ids       map[string]string
+	nums      map[int][]int
+	visited   map[string]bool
+	notes     map[string][]string
+	noteOrder []string
+}
+
+// scope writes the states of one level and the edges its composite owns.
+func (r *mermaidRenderer) scope(b *strings.Builder, scope string, states []*State, depth int) {
+	ind := strings.Repeat("  ", depth)
+	for _, s := range states {
+		id := r.ids[s.ID]
+		if len(s.Children) == 0 {
+			fmt.Fprintf(b, "%sstate \"%s\" as %s\n", ind, mermaidText(s.label()), id)
+		} else {
+			fmt.Fprintf(b, "%sstate \"%s\" as %s {\n", ind, mermaidText(s.label()), id)
+			r.scope(b, s.ID, s.Children, depth+1)
+			fmt.Fprintf(b, "%s}\n", ind)
+		}
+		for _, a := range s.Actions {
+			fmt.Fprintf(b, "%s%s : %s\n", ind, id, mermaidText(a))
+		}
+	}
+	for k, e := range r.g.Edges {
+		if e.Scope != scope {
+			continue
+		}
+		from, to := "[*]", "[*]"
+		if e.From != "" {
+			from = r.ids[e.From]
+		}
+		if e.To != "" {
+			to = r.ids[e.To]
+		}
+		if label := r.edgeLabel(k, e); label != "" {
+			fmt.Fprintf(b, "%s%s --> %s : %s\n", ind, from, to, mermaidText(label))
+		} else {
+			fmt.Fprintf(b, "%s%s --> %s\n", ind, from, to)
+		}
+	}
+	for _, s := range states {
+		if s.Final {
+			fmt.Fprintf(b, "%s%s --> [*]\n", ind, r.ids[s.ID])
+		}
+	}
+}
+
+// edgeLabel is the label of edge k with its step numbers; a guard that
+// makes it too wide is moved into a note on the source state.
+func (r *mermaidRenderer) edgeLabel(k int, e Edge) string {
+	label := e.Label
+	if runewidth.StringWidth(label) > maxEdgeLabel && e.Guard != "" && e.From != "" {
+		ref := fmt.Sprintf("guard %d", k)
+		label = strings.Replace(label, "["+e.Guard+"]", "["+ref+"]", 1)
+		if _, ok := r.notes[e.From]; !ok {
+			r.noteOrder = append(r.noteOrder, e.From)
+		}
+		r.notes[e.From] = append(r.notes[e.From], ref+": "+e.Guard)
+	}
+	if ns := r.nums[k]; len(ns) > 0 {
+		label = "(" + numbersText(ns) + ") " + label
+	}
+	return label
+}
+
+// classes writes the overlay's class definitions and assignments, and the
+// pseudo-state style.
+func (r *mermaidRenderer) classes(b *strings.Builder) {
+	members := map[string][]string{}
+	r.g.walk(func(s *State, _ int) {
+		if s.Pseudo {
+			members["pseudo"] = append(members["pseudo"], r.ids[s.ID])
+		}
+		if role := r.ov.role(s.ID, r.visited); role != "" {
+			members[role] = append(members[role], r.ids[s.ID])
+		}
+	})
+	for _, c := range []struct{ name, style string }{
+		{"pseudo", "stroke-dasharray: 4 3"},
+		{"visited", "fill:#deebf7,stroke:#08519c,stroke-width:2px"},
+		{"highlight", "fill:#fee6ce,stroke:#a63603,stroke-width:3px,stroke-dasharray: 6 3"},
+		{"violating", "fill:#fdae6b,stroke:#7f2704,stroke-width:4px,font-weight:bold"},
+	} {
+		if len(members[c.name]) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "  classDef %s %s\n", c.name, c.style)
+		fmt.Fprintf(b, "  class %s %s\n", strings.Join(members[c.name], ","), c.name)
+	}
+}
+
+// mermaidText escapes text for a Mermaid label: characters the grammar
+// reads (quotes, colons, semicolons, arrows, braces, comment and entity
+// markers) become Mermaid entity codes, which the renderer turns back into
+// the characters; line breaks become spaces.
+func mermaidText(s string) string {
+	var b strings.Builder
+	for _, c := range oneLine(s) {
+		switch c {
+		case '"':
+			b.WriteString("#quot;")
+		case '#', ';', ':', '<', '>', '&', '{', '}', '[', ']', '%', '`', '|', '\\':
+			fmt.Fprintf(&b, "#%d;", c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// oneLine replaces line breaks and other control characters by spaces.
+func oneLine(s string) string {
+	return strings.Map(func(c rune) rune {
+		if c < ' ' || c == 0x7f || c == '\u2028' || c == '\u2029' {
+			return ' '
+		}
+		return c
+	}, s)
+}
