@@ -39,6 +39,7 @@ cap says "not decided", never "pass".`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newVerifyCmd(stdout, stderr), newComposeCmd(stdout, stderr), newBMCCmd(stdout, stderr), newProveCmd(stdout, stderr), newMCPCmd(), newGenCmd(stdout), newSimulateCmd(os.Stdin, stdout, stderr))
+	addPresentationCmds(root, stdout, stderr)
 	err := root.Execute()
 	var ee *exitError
 	switch {

@@ -19,10 +19,10 @@ const (
 
 // DOT renders g as Graphviz source, with ov drawn on it when ov is not
 // nil. Every state, marker and edge carries an id attribute (states s0…,
-// edges e0… by their index in g.Edges), which the SVG output keeps, so a
-// page can find them.
-func DOT(g *Graph, ov *Overlay) string {
-	r := dotRenderer{g: g, ov: ov, ids: g.stateIDs(), nums: ov.stepNumbers(), visited: ov.visited(), composite: map[string]bool{}}
+// edges e0… by their index in g.Edges, after idPrefix), which the SVG
+// output keeps, so a page holding several pictures can find them.
+func DOT(g *Graph, ov *Overlay, idPrefix string) string {
+	r := dotRenderer{g: g, ov: ov, ids: g.StateElementIDs(), nums: ov.stepNumbers(), visited: ov.visited(), composite: map[string]bool{}, prefix: idPrefix}
 	g.walk(func(s *State, _ int) {
 		if len(s.Children) > 0 {
 			r.composite[s.ID] = true
@@ -37,6 +37,9 @@ func DOT(g *Graph, ov *Overlay) string {
 	for k, e := range g.Edges {
 		r.edge(&b, k, e)
 	}
+	if ov != nil && len(ov.Frames) > 0 {
+		fmt.Fprintf(&b, "  { rank=sink; values [id=\"%svalues\", shape=plaintext, label=%s]; }\n", idPrefix, valuesTable(ov))
+	}
 	b.WriteString("}\n")
 	return b.String()
 }
@@ -48,6 +51,7 @@ type dotRenderer struct {
 	nums      map[int][]int
 	visited   map[string]bool
 	composite map[string]bool
+	prefix    string
 }
 
 // marker names the initial ("i") or final ("f") marker of a scope.
@@ -61,10 +65,10 @@ func (r *dotRenderer) marker(kind, scope string) string {
 func (r *dotRenderer) scope(b *strings.Builder, scope string, states []*State, depth int) {
 	ind := strings.Repeat("  ", depth)
 	init := r.marker("i", scope)
-	fmt.Fprintf(b, "%s%s [id=%q, shape=point, width=0.15, label=\"\"];\n", ind, init, init)
+	fmt.Fprintf(b, "%s%s [id=%q, shape=point, width=0.15, label=\"\"];\n", ind, init, r.prefix+init)
 	if r.needsFinal(scope, states) {
 		fin := r.marker("f", scope)
-		fmt.Fprintf(b, "%s%s [id=%q, shape=doublecircle, width=0.12, label=\"\", style=filled, fillcolor=black];\n", ind, fin, fin)
+		fmt.Fprintf(b, "%s%s [id=%q, shape=point, peripheries=2, width=0.14, label=\"\"];\n", ind, fin, r.prefix+fin)
 	}
 	for _, s := range states {
 		id := r.ids[s.ID]
@@ -72,7 +76,7 @@ func (r *dotRenderer) scope(b *strings.Builder, scope string, states []*State, d
 		if len(s.Children) > 0 {
 			fmt.Fprintf(b, "%ssubgraph cluster_%s {\n", ind, id)
 			fmt.Fprintf(b, "%s  id=%q; class=%q; label=%s; style=%q; color=\"#555555\"; penwidth=%s; fillcolor=%q;\n",
-				ind, id, strings.TrimSpace("state "+role), htmlLabel(s.label(), s.Actions), clusterStyle(role, s.Pseudo), penwidth(role), fill(role))
+				ind, r.prefix+id, strings.TrimSpace("state "+role), htmlLabel(s.label(), s.Actions), clusterStyle(role, s.Pseudo), penwidth(role), fill(role))
 			r.scope(b, s.ID, s.Children, depth+1)
 			fmt.Fprintf(b, "%s}\n", ind)
 			continue
@@ -81,16 +85,12 @@ func (r *dotRenderer) scope(b *strings.Builder, scope string, states []*State, d
 		if role == "violating" {
 			shape = "octagon"
 		}
-		periph := 1
-		if s.Final {
-			periph = 2
-		}
-		fmt.Fprintf(b, "%s%s [id=%q, class=%q, label=%s, shape=%s, peripheries=%d, style=%q, color=%q, fillcolor=%q, penwidth=%s];\n",
-			ind, id, id, strings.TrimSpace("state "+role), htmlLabel(s.label(), s.Actions), shape, periph, nodeStyle(role, s.Pseudo), border(role), fill(role), penwidth(role))
+		fmt.Fprintf(b, "%s%s [id=%q, class=%q, label=%s, shape=%s, style=%q, color=%q, fillcolor=%q, penwidth=%s];\n",
+			ind, id, r.prefix+id, strings.TrimSpace("state "+role), htmlLabel(s.label(), s.Actions), shape, nodeStyle(role, s.Pseudo), border(role), fill(role), penwidth(role))
 	}
 	for _, s := range states {
 		if s.Final {
-			fmt.Fprintf(b, "%s%s -> %s [id=%q, class=\"marker\"];\n", ind, r.anchor(s.ID), r.marker("f", scope), "fe_"+r.ids[s.ID])
+			fmt.Fprintf(b, "%s%s -> %s [id=%q, class=\"marker\"];\n", ind, r.anchor(s.ID), r.marker("f", scope), r.prefix+"fe_"+r.ids[s.ID])
 		}
 	}
 }
@@ -147,7 +147,7 @@ func (r *dotRenderer) edge(b *strings.Builder, k int, e Edge) {
 	if e.Source < 0 {
 		class = "marker"
 	}
-	attrs = append(attrs, fmt.Sprintf("id=\"e%d\"", k), fmt.Sprintf("class=%q", class))
+	attrs = append(attrs, fmt.Sprintf("id=\"%se%d\"", r.prefix, k), fmt.Sprintf("class=%q", class))
 	if label != "" {
 		attrs = append(attrs, "label="+htmlLabel(label, nil))
 	}
@@ -221,4 +221,29 @@ func penwidth(role string) string {
 		return "2"
 	}
 	return "1"
+}
+
+// valuesTable is the overlay's frames as a Graphviz HTML table: one row per
+// frame with the step that led to it, the state and every variable.
+func valuesTable(ov *Overlay) string {
+	var b strings.Builder
+	b.WriteString("<<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"3\">")
+	b.WriteString("<TR><TD><B>step</B></TD><TD><B>event</B></TD><TD><B>state</B></TD>")
+	for _, v := range ov.Vars {
+		b.WriteString("<TD><B>" + html.EscapeString(oneLine(v)) + "</B></TD>")
+	}
+	b.WriteString("</TR>")
+	for i, f := range ov.Frames {
+		step, event := "start", ""
+		if i > 0 && i-1 < len(ov.Steps) {
+			step, event = itoa(i), ov.Steps[i-1].Event
+		}
+		b.WriteString("<TR><TD>" + step + "</TD><TD>" + html.EscapeString(oneLine(event)) + "</TD><TD>" + html.EscapeString(oneLine(f.State)) + "</TD>")
+		for _, v := range f.Values {
+			b.WriteString("<TD>" + html.EscapeString(oneLine(v)) + "</TD>")
+		}
+		b.WriteString("</TR>")
+	}
+	b.WriteString("</TABLE>>")
+	return b.String()
 }

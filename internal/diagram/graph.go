@@ -57,10 +57,11 @@ func (g *Graph) walk(visit func(s *State, depth int)) {
 	rec(g.States, 0)
 }
 
-// stateIDs gives every state a short generated identifier (s0, s1, …) in
-// tree order: renderers use it instead of the user's id, which may hold
-// any character.
-func (g *Graph) stateIDs() map[string]string {
+// StateElementIDs gives every state a short generated identifier (s0, s1,
+// …) in tree order: renderers use it instead of the user's id, which may
+// hold any character, and the DOT and SVG output name the state's element
+// with it (after the id prefix).
+func (g *Graph) StateElementIDs() map[string]string {
 	ids := map[string]string{}
 	n := 0
 	g.walk(func(s *State, _ int) {

@@ -16,7 +16,7 @@ const maxEdgeLabel = 48
 // ov is not nil: visited edges numbered in step order, and the violating,
 // highlighted and visited states in classes of their own.
 func Mermaid(g *Graph, ov *Overlay) string {
-	r := mermaidRenderer{g: g, ov: ov, ids: g.stateIDs(), nums: ov.stepNumbers(), visited: ov.visited(), notes: map[string][]string{}}
+	r := mermaidRenderer{g: g, ov: ov, ids: g.StateElementIDs(), nums: ov.stepNumbers(), visited: ov.visited(), notes: map[string][]string{}}
 	var b strings.Builder
 	b.WriteString("stateDiagram-v2\n")
 	if g.Title != "" {
@@ -31,6 +31,9 @@ func Mermaid(g *Graph, ov *Overlay) string {
 		b.WriteString("  end note\n")
 	}
 	r.classes(&b)
+	if ov != nil {
+		mermaidValues(&b, ov)
+	}
 	return b.String()
 }
 
@@ -155,4 +158,25 @@ func oneLine(s string) string {
 		}
 		return c
 	}, s)
+}
+
+// mermaidValues writes the overlay's walk and values as comment lines:
+// Mermaid has no table, and the text stays with the picture.
+func mermaidValues(b *strings.Builder, ov *Overlay) {
+	if ov.Title != "" {
+		fmt.Fprintf(b, "  %%%% %s\n", oneLine(ov.Title))
+	}
+	for i, s := range ov.Steps {
+		fmt.Fprintf(b, "  %%%% step %d: %s --%s--> %s\n", i+1, oneLine(s.From), oneLine(s.Event), oneLine(s.To))
+	}
+	for i, f := range ov.Frames {
+		parts := make([]string, len(f.Values))
+		for k, v := range f.Values {
+			parts[k] = oneLine(ov.Vars[k]) + " = " + oneLine(v)
+		}
+		fmt.Fprintf(b, "  %%%% frame %d: %s %s\n", i, oneLine(f.State), strings.Join(parts, ", "))
+	}
+	if ov.FramesNote != "" {
+		fmt.Fprintf(b, "  %%%% %s\n", oneLine(ov.FramesNote))
+	}
 }

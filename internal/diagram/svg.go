@@ -11,8 +11,8 @@ import (
 // SVG lays g out with Graphviz's dot and returns the SVG document. Graphviz
 // runs as WebAssembly inside the process (github.com/goccy/go-graphviz on
 // wazero), so nothing has to be installed.
-func SVG(ctx context.Context, g *Graph, ov *Overlay) ([]byte, error) {
-	return LayoutSVG(ctx, DOT(g, ov))
+func SVG(ctx context.Context, g *Graph, ov *Overlay, idPrefix string) ([]byte, error) {
+	return LayoutSVG(ctx, DOT(g, ov, idPrefix))
 }
 
 // LayoutSVG lays out DOT source and returns the SVG document.
