@@ -36,6 +36,7 @@ type bmcFlags struct {
 	noIncomplete bool
 	explain      string
 	skipped      []string // --bound: invariants not checked, and why
+	jsonModel    *jsonmodel.Model
 	stderr       io.Writer
 }
 
@@ -100,7 +101,7 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		return usageError(stderr, "%v", err)
 	}
 	if f.out.format == "sarif" {
-		return usageError(stderr, "--format sarif is available for verify; bmc reports text or json")
+		return usageError(stderr, "--format sarif is available for verify; bmc reports text, json or html")
 	}
 	given := 0
 	for _, s := range []bool{f.queryFile != "", f.check != "", cmd.Flags().Changed("bound")} {
@@ -129,6 +130,7 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
 		return &exitError{2}
 	}
+	f.jsonModel = m
 	var queries []*query.Query
 	if f.bound > 0 {
 		queries, err = invariantQueries(m, sys, f.bound)
@@ -305,6 +307,9 @@ func aggregateExit(reports []*bmc.Report) int {
 }
 
 func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
+	if f.out.format == "html" {
+		return emitBMCHTML(f, stdout, reports)
+	}
 	var buf bytes.Buffer
 	if f.out.format == "json" {
 		var doc any = reports[0].JSON()

@@ -51,7 +51,10 @@ error finding exists but C1 was not decided; --allow-undecided makes that 0.`,
 				return fail("BAD_OPTION", err.Error())
 			}
 			if out.format == "sarif" {
-				return fail("BAD_OPTION", "--format sarif is available for verify; compose reports text or json")
+				return fail("BAD_OPTION", "--format sarif is available for verify; compose reports text, json or html")
+			}
+			if out.format == "html" && baselinePath != "" {
+				return fail("BAD_OPTION", "--format html reports findings; it cannot be combined with --baseline")
 			}
 			if opts.MaxStates < 1 {
 				return fail("BAD_OPTION", "--max-states must be an integer >= 1")
@@ -82,6 +85,9 @@ error finding exists but C1 was not decided; --allow-undecided makes that 0.`,
 			withProgress(stderr, "composing", func() error { rep = compose.Run(in, opts); return nil })
 			if base != nil {
 				return emitBaseline(out, stdout, stderr, report.ComposeSchema, baselinePath, base, rep.JSON())
+			}
+			if out.format == "html" {
+				return emitComposeHTML(out, stdout, rep, in)
 			}
 			return emitCompose(out, stdout, rep)
 		},

@@ -77,7 +77,7 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 		return proveUsage(stderr, "%v", err)
 	}
 	if f.out.format == "sarif" {
-		return proveUsage(stderr, "--format sarif is available for verify; prove reports text or json")
+		return proveUsage(stderr, "--format sarif is available for verify; prove reports text, json or html")
 	}
 	if f.maxK < 1 || f.bmcDepth < 1 || f.timeoutMS < 1 {
 		return proveUsage(stderr, "--k, --bmc-depth and --timeout-ms must be integers >= 1")
@@ -116,6 +116,9 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 	if err != nil {
 		fmt.Fprintf(stderr, "stateproof prove: %v\n", err)
 		return &exitError{2}
+	}
+	if f.out.format == "html" {
+		return emitProveHTML(f, input, stdout, res)
 	}
 	var buf bytes.Buffer
 	if f.out.format == "json" {

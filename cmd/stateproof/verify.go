@@ -25,7 +25,7 @@ type outputFlags struct {
 }
 
 func (o *outputFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&o.format, "format", "text", "output format: text, json, or sarif (verify only)")
+	c.Flags().StringVar(&o.format, "format", "text", "output format: text, json, sarif (verify only) or html (one self-contained page)")
 	c.Flags().BoolVar(&o.json, "json", false, "shorthand for --format json")
 	c.Flags().StringVarP(&o.out, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	c.Flags().StringVar(&o.color, "color", "auto", "colour text output: auto, always or never (auto honours NO_COLOR)")
@@ -52,8 +52,8 @@ func (o *outputFlags) resolve() error {
 	if o.json {
 		o.format = "json"
 	}
-	if o.format != "text" && o.format != "json" && o.format != "sarif" {
-		return fmt.Errorf("--format must be text, json or sarif (got %q)", o.format)
+	if o.format != "text" && o.format != "json" && o.format != "sarif" && o.format != "html" {
+		return fmt.Errorf("--format must be text, json, sarif or html (got %q)", o.format)
 	}
 	return nil
 }
@@ -103,8 +103,8 @@ error finding exists but some check was not decided (a search stopped at
 			if err := out.resolve(); err != nil {
 				return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
 			}
-			if out.format == "sarif" && (cmd.Flags().Changed("hash-check") || cmpf.baseline != "") {
-				return refuse(out, stdout, stderr, "BAD_OPTION", "--format sarif reports findings; it cannot be combined with --hash-check or --baseline")
+			if (out.format == "sarif" || out.format == "html") && (cmd.Flags().Changed("hash-check") || cmpf.baseline != "") {
+				return refuse(out, stdout, stderr, "BAD_OPTION", "--format "+out.format+" reports findings; it cannot be combined with --hash-check or --baseline")
 			}
 			if isFCSTM(args[0]) {
 				return verifyFCSTM(cmd, out, stdout, stderr, args[0])
@@ -161,6 +161,12 @@ func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.Ve
 			doc = report.SARIF(version, rep.Checks, rep.Findings, locate)
 		}
 		data, err := report.Indent(doc)
+		if err != nil {
+			return err
+		}
+		buf.Write(data)
+	case "html":
+		data, err := verifyHTML(name, rep, res)
 		if err != nil {
 			return err
 		}

@@ -2,8 +2,6 @@ package diagram
 
 import "strconv"
 
-
-
 // Graph is a machine to draw. States form a tree: a state with Children is
 // a composite drawn as a cluster around them. Edges connect states by ID;
 // an edge whose From (To) is empty starts (ends) at the initial (final)
@@ -81,6 +79,5 @@ func (g *Graph) byID(id string) *State {
 	})
 	return out
 }
-
 
 func itoa(n int) string { return strconv.Itoa(n) }

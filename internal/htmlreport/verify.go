@@ -1,0 +1,77 @@
+package htmlreport
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/stateproof/stateproof/internal/diagram"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
+)
+
+// verdictOf names a verify or compose verdict.
+func verdictOf(verdict, reason string) Verdict {
+	switch verdict {
+	case report.Pass:
+		return Verdict{"pass", "pass", reason}
+	case report.PassWithFindings:
+		return Verdict{"warn", "pass with findings", reason}
+	}
+	return Verdict{"fail", "fail", reason}
+}
+
+// Verify builds the page of a verify report. m is the validated model
+// (nil when validation failed: the page then lists the errors only).
+func Verify(ctx context.Context, name string, rep *report.VerifyReport, m *jsonmodel.Model, version string) (*Page, error) {
+	v, reason := rep.Verdict()
+	p := &Page{Kind: "verify", Input: name, Verdict: verdictOf(v, reason), Version: version, Notes: rep.NextSteps()}
+	p.Facts = append(p.Facts, fmt.Sprintf("model %s (hash spec %s), %d states, %d transitions, %d checks run", rep.ModelHash, rep.HashSpec, rep.States, rep.Transitions, rep.ChecksRun()))
+	if rep.Truncated {
+		p.Facts = append(p.Facts, fmt.Sprintf("some searches stopped at the cap of %d runtime states: what they did not decide is reported as not decided", rep.MaxStates))
+	}
+	var g *diagram.Graph
+	if m != nil {
+		g = diagram.FromJSON(m, filepath.Base(name))
+		fig, err := figure(ctx, g, "The machine of "+name, "m-")
+		if err != nil {
+			return nil, err
+		}
+		p.Figures = append(p.Figures, fig)
+	}
+	for i := range rep.Checks {
+		c := &rep.Checks[i]
+		grp := Group{ID: c.ID, Name: c.Name, Status: c.Status(), Detail: c.FullDetail()}
+		for k := range c.Findings {
+			it, err := p.item(ctx, g, m, &c.Findings[k])
+			if err != nil {
+				return nil, err
+			}
+			grp.Items = append(grp.Items, it)
+		}
+		p.Groups = append(p.Groups, grp)
+	}
+	if len(rep.Findings) > 0 {
+		grp := Group{ID: "", Name: "Other findings", Status: "info"}
+		for k := range rep.Findings {
+			it, err := p.item(ctx, g, m, &rep.Findings[k])
+			if err != nil {
+				return nil, err
+			}
+			grp.Items = append(grp.Items, it)
+		}
+		p.Groups = append(p.Groups, grp)
+	}
+	return p, nil
+}
+
+// item is one finding, with its walk when it has something to draw.
+func (p *Page) item(ctx context.Context, g *diagram.Graph, m *jsonmodel.Model, f *report.Finding) (Item, error) {
+	it := Item{Severity: f.Severity, Code: f.Code, Message: f.Message, Detail: f.Detail}
+	if g == nil {
+		return it, nil
+	}
+	w, err := p.newWalk(ctx, g, diagram.FindingOverlay(g, m, f))
+	it.Walk = w
+	return it, err
+}
