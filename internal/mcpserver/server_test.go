@@ -46,7 +46,7 @@ func TestToolsListed(t *testing.T) {
 	for _, tl := range tools.Tools {
 		names = append(names, tl.Name)
 	}
-	if strings.Join(names, ",") != "bmc,compose,simulate,verify" {
+	if strings.Join(names, ",") != "bmc,compose,draw,show,simulate,verify" {
 		t.Errorf("tools = %v", names)
 	}
 }
