@@ -155,18 +155,27 @@ func (r *dotRenderer) edge(b *strings.Builder, k int, e Edge) {
 }
 
 // htmlLabel is a Graphviz HTML-like label: the title line, then one line
-// per extra entry. html.EscapeString makes every user character literal.
+// per extra entry, each escaped by dotText.
 func htmlLabel(title string, lines []string) string {
 	var b strings.Builder
 	b.WriteString("<")
-	b.WriteString(html.EscapeString(oneLine(title)))
+	b.WriteString(dotText(title))
 	for _, l := range lines {
 		b.WriteString("<BR/><FONT POINT-SIZE=\"9\">")
-		b.WriteString(html.EscapeString(oneLine(l)))
+		b.WriteString(dotText(l))
 		b.WriteString("</FONT>")
 	}
 	b.WriteString(">")
 	return b.String()
+}
+
+// dotText makes user text literal in an HTML-like label: markup
+// characters become entities, and every backslash is doubled, because
+// Graphviz reads escapes (a backslash and N is the node's name, with G the
+// graph's) even in HTML labels, after decoding entities, and reads two
+// backslashes as one.
+func dotText(s string) string {
+	return strings.ReplaceAll(html.EscapeString(oneLine(s)), `\`, `\\`)
 }
 
 func nodeStyle(role string, pseudo bool) string {
@@ -230,7 +239,7 @@ func valuesTable(ov *Overlay) string {
 	b.WriteString("<<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"3\">")
 	b.WriteString("<TR><TD><B>step</B></TD><TD><B>event</B></TD><TD><B>state</B></TD>")
 	for _, v := range ov.Vars {
-		b.WriteString("<TD><B>" + html.EscapeString(oneLine(v)) + "</B></TD>")
+		b.WriteString("<TD><B>" + dotText(v) + "</B></TD>")
 	}
 	b.WriteString("</TR>")
 	for i, f := range ov.Frames {
@@ -238,9 +247,9 @@ func valuesTable(ov *Overlay) string {
 		if i > 0 && i-1 < len(ov.Steps) {
 			step, event = itoa(i), ov.Steps[i-1].Event
 		}
-		b.WriteString("<TR><TD>" + step + "</TD><TD>" + html.EscapeString(oneLine(event)) + "</TD><TD>" + html.EscapeString(oneLine(f.State)) + "</TD>")
+		b.WriteString("<TR><TD>" + step + "</TD><TD>" + dotText(event) + "</TD><TD>" + dotText(f.State) + "</TD>")
 		for _, v := range f.Values {
-			b.WriteString("<TD>" + html.EscapeString(oneLine(v)) + "</TD>")
+			b.WriteString("<TD>" + dotText(v) + "</TD>")
 		}
 		b.WriteString("</TR>")
 	}

@@ -134,7 +134,7 @@ func (r *mermaidRenderer) classes(b *strings.Builder) {
 // mermaidText escapes text for a Mermaid label: characters the grammar
 // reads (quotes, colons, semicolons, arrows, braces, comment and entity
 // markers) become Mermaid entity codes, which the renderer turns back into
-// the characters; line breaks become spaces.
+// the characters; control characters become their pictures (oneLine).
 func mermaidText(s string) string {
 	var b strings.Builder
 	for _, c := range oneLine(s) {
@@ -150,11 +150,19 @@ func mermaidText(s string) string {
 	return b.String()
 }
 
-// oneLine replaces line breaks and other control characters by spaces.
+// oneLine shows control characters (line breaks above all) as their
+// Unicode control pictures (␊ for a line feed): every format here is
+// line-oriented somewhere, and a name with a line break must not look
+// like the same name with a space.
 func oneLine(s string) string {
 	return strings.Map(func(c rune) rune {
-		if c < ' ' || c == 0x7f || c == '\u2028' || c == '\u2029' {
-			return ' '
+		switch {
+		case c < ' ':
+			return 0x2400 + c
+		case c == 0x7f:
+			return '\u2421'
+		case c == '\u2028' || c == '\u2029' || c == '\u0085':
+			return '\u2424'
 		}
 		return c
 	}, s)
