@@ -10,7 +10,7 @@ type labels struct {
 	open, close                             string // around a meaning
 	state, event, next, scenario, guard     string // column headers
 	frameState, frameEvent, frameNext, when string // form B frame
-	noScenario, terminal                    string
+	terminal, listSep                       string
 	fallbackA                               func(need, have int) string
 	list                                    func(need, have int) string
 }
@@ -21,7 +21,7 @@ func labelsFor(chinese bool) labels {
 			open: "（", close: "）",
 			state: "状态（含义）", event: "事件（含义）", next: "进入（含义）", scenario: "场景", guard: "条件",
 			frameState: "状态：", frameEvent: "发生：", frameNext: "进入：", when: "条件：",
-			noScenario: "（无场景说明）", terminal: "终态：",
+			terminal: "终态：", listSep: "、",
 			fallbackA: func(need, have int) string {
 				return fmt.Sprintf("（表格需要 %d 列，显示区只有 %d 列：按源状态分组显示）", need, have)
 			},
@@ -34,7 +34,7 @@ func labelsFor(chinese bool) labels {
 		open: " (", close: ")",
 		state: "state (meaning)", event: "event (meaning)", next: "next (meaning)", scenario: "scenario", guard: "guard",
 		frameState: "state: ", frameEvent: "event: ", frameNext: "next:  ", when: "when:  ",
-		noScenario: "(no scenario given)", terminal: "terminal: ",
+		terminal: "terminal: ", listSep: ", ",
 		fallbackA: func(need, have int) string {
 			return fmt.Sprintf("(the table needs %d columns, the display has %d: grouped by source state)", need, have)
 		},
@@ -84,7 +84,8 @@ func (p *presenter) formB() string {
 		}
 		s := p.scenario(t.From, t.Event, 0)
 		if s == "" {
-			s = p.l.noScenario
+			// No scenario: the bare ids say which transition this is.
+			s = t.From + " --" + t.Event + "--> " + t.To
 		}
 		fmt.Fprintf(&b, "%d. %s\n", i+1, s)
 		fmt.Fprintf(&b, "   %s%s\n", p.l.frameState, p.state(t.From, 0))
@@ -171,5 +172,8 @@ func (p *presenter) terminalLine() string {
 	if len(ts) == 0 {
 		return ""
 	}
-	return p.l.terminal + strings.Join(ts, ", ") + "\n"
+	if line := p.l.terminal + strings.Join(ts, p.l.listSep); width(line) <= p.width {
+		return line + "\n"
+	}
+	return strings.TrimSpace(p.l.terminal) + "\n  - " + strings.Join(ts, "\n  - ") + "\n"
 }
