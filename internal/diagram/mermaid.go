@@ -59,6 +59,16 @@ func (r *mermaidRenderer) scope(b *strings.Builder, scope string, states []*Stat
 			r.scope(b, s.ID, s.Children, depth+1)
 			fmt.Fprintf(b, "%s}\n", ind)
 		}
+		if len(s.Children) > 0 && len(s.Actions) > 0 {
+			// Mermaid gives a composite its label only: its actions
+			// go into a note.
+			fmt.Fprintf(b, "%snote right of %s\n", ind, id)
+			for _, a := range s.Actions {
+				fmt.Fprintf(b, "%s  %s\n", ind, mermaidText(a))
+			}
+			fmt.Fprintf(b, "%send note\n", ind)
+			continue
+		}
 		for _, a := range s.Actions {
 			fmt.Fprintf(b, "%s%s : %s\n", ind, id, mermaidText(a))
 		}
