@@ -167,8 +167,21 @@ func TestEveryExampleDraws(t *testing.T) {
 					t.Errorf("Mermaid declares %q not exactly once:\n%s", s.ID, mmd)
 				}
 			}
-			if n := strings.Count(mmd, " --> "); n != len(m.Transitions)+1+terminals(m) {
-				t.Errorf("Mermaid has %d edges, want %d transitions + the initial edge + %d final edges", n, len(m.Transitions), terminals(m))
+			pairs := map[[2]string]bool{}
+			for _, tr := range m.Transitions {
+				pairs[[2]string{tr.From, tr.To}] = true
+			}
+			if n := strings.Count(mmd, " --> "); n != len(pairs)+1+terminals(m) {
+				t.Errorf("Mermaid has %d edges, want %d state pairs + the initial edge + %d final edges", n, len(pairs), terminals(m))
+			}
+			for k := range m.Transitions {
+				label := g.Edges[k+1].Label
+				if len(label) > maxEdgeLabel { // the guard is in a note
+					label = strings.Replace(label, g.Edges[k+1].Guard, "guard "+itoa(k+1), 1)
+				}
+				if label := mermaidText(label); !strings.Contains(mmd, label) {
+					t.Errorf("Mermaid lacks the label %q of transition %d", label, k)
+				}
 			}
 			svg, err := SVG(context.Background(), g, nil, "")
 			if err != nil {

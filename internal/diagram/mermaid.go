@@ -73,21 +73,36 @@ func (r *mermaidRenderer) scope(b *strings.Builder, scope string, states []*Stat
 			fmt.Fprintf(b, "%s%s : %s\n", ind, id, mermaidText(a))
 		}
 	}
+	// Mermaid draws one edge per pair of states and keeps only the last
+	// label of parallel transitions, so they share one edge with their
+	// labels on separate lines.
+	type pair struct{ from, to string }
+	var order []pair
+	labels := map[pair][]string{}
 	for k, e := range r.g.Edges {
 		if e.Scope != scope {
 			continue
 		}
-		from, to := "[*]", "[*]"
+		p := pair{"[*]", "[*]"}
 		if e.From != "" {
-			from = r.ids[e.From]
+			p.from = r.ids[e.From]
 		}
 		if e.To != "" {
-			to = r.ids[e.To]
+			p.to = r.ids[e.To]
+		}
+		if _, ok := labels[p]; !ok {
+			order = append(order, p)
+			labels[p] = nil
 		}
 		if label := r.edgeLabel(k, e); label != "" {
-			fmt.Fprintf(b, "%s%s --> %s : %s\n", ind, from, to, mermaidText(label))
+			labels[p] = append(labels[p], mermaidText(label))
+		}
+	}
+	for _, p := range order {
+		if ls := labels[p]; len(ls) > 0 {
+			fmt.Fprintf(b, "%s%s --> %s : %s\n", ind, p.from, p.to, strings.Join(ls, "<br/>"))
 		} else {
-			fmt.Fprintf(b, "%s%s --> %s\n", ind, from, to)
+			fmt.Fprintf(b, "%s%s --> %s\n", ind, p.from, p.to)
 		}
 	}
 	for _, s := range states {
