@@ -1,6 +1,7 @@
 package diagram
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -105,6 +106,50 @@ async function renderAll(sources) {
 			if !strings.Contains(r.Text, l) {
 				t.Errorf("%s: the rendered diagram does not show %q; text: %q", c.name, l, r.Text)
 			}
+		}
+	}
+	for _, e := range b.Errors() {
+		t.Errorf("browser console: %s", e)
+	}
+}
+
+// TestSVGsRenderInBrowser opens the SVG of every example (and of the
+// hostile names and the nested machine) in Chromium: each must be read as
+// an SVG document, without an XML error or a console error, and lay out
+// with a non-empty size.
+func TestSVGsRenderInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	b := browsertest.Start(t)
+	dir := t.TempDir()
+	graphs := map[string]*Graph{"nested": FromFCSTM(nestedMachine(), "nested")}
+	for _, path := range append(exampleModels(t), "testdata/hostile.json") {
+		graphs[filepath.Base(filepath.Dir(path))+"-"+filepath.Base(path)] = FromJSON(loadModel(t, path), filepath.Base(path))
+	}
+	for name, g := range graphs {
+		svg, err := SVG(context.Background(), g, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, name+".svg")
+		if err := os.WriteFile(file, svg, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var root string
+		var errs int
+		var width float64
+		err = chromedp.Run(b.Ctx,
+			chromedp.Navigate(browsertest.FileURL(file)),
+			chromedp.Evaluate(`document.documentElement.localName`, &root),
+			chromedp.Evaluate(`document.getElementsByTagName("parsererror").length`, &errs),
+			chromedp.Evaluate(`document.documentElement.getBBox().width`, &width),
+		)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if root != "svg" || errs != 0 || width <= 0 {
+			t.Errorf("%s: root <%s>, %d XML errors, width %v", name, root, errs, width)
 		}
 	}
 	for _, e := range b.Errors() {
