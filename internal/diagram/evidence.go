@@ -44,20 +44,22 @@ func FindingOverlay(g *Graph, m *jsonmodel.Model, f *report.Finding) *Overlay {
 		}
 		return ov
 	}
-	if len(targets) == 0 {
+	// Without a path only the structural findings are pictures: the
+	// states of a closed cycle, a dead end, an unreachable state. (A
+	// state that ignores an event is a sentence, not a picture.)
+	switch {
+	case len(targets) == 0:
+		return nil
+	case strings.HasPrefix(f.Code, "S3_") || strings.HasPrefix(f.Code, "D4_"):
+		ov.HighlightNote = "closed cycle: no exit, no terminal state"
+	case strings.HasPrefix(f.Code, "S2_"):
+		ov.HighlightNote = "dead end: no outgoing transition"
+	case strings.HasPrefix(f.Code, "S1_"):
+		ov.HighlightNote = "unreachable"
+	default:
 		return nil
 	}
 	ov.Highlight = targets
-	switch {
-	case strings.HasPrefix(f.Code, "S3") || strings.HasPrefix(f.Code, "D4"):
-		ov.HighlightNote = "closed cycle: no exit, no terminal state"
-	case strings.HasPrefix(f.Code, "S2"):
-		ov.HighlightNote = "dead end: no outgoing transition"
-	case strings.HasPrefix(f.Code, "S1"):
-		ov.HighlightNote = "unreachable"
-	default:
-		ov.HighlightNote = "named by the finding"
-	}
 	return ov
 }
 

@@ -28,7 +28,7 @@ func exitVerdict(code int, reason string) Verdict {
 func BMC(ctx context.Context, name string, m *jsonmodel.Model, reports []*bmc.Report, exit int, text, version string) (*Page, error) {
 	p := &Page{Kind: "bmc", Input: name, Version: version, Text: text}
 	g := diagram.FromJSON(m, filepath.Base(name))
-	fig, err := figure(ctx, g, "The machine of "+name, "m-")
+	fig, err := figure(ctx, g, "The machine of "+name, "m_")
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/compose"
@@ -31,7 +32,7 @@ func Compose(ctx context.Context, rep *report.ComposeReport, in []compose.Input,
 			continue
 		}
 		graphs[i] = diagram.FromJSON(x.Result.Model, filepath.Base(x.Name))
-		fig, err := figure(ctx, graphs[i], fmt.Sprintf("machine %d: %s", i, x.Name), fmt.Sprintf("m%d-", i))
+		fig, err := figure(ctx, graphs[i], fmt.Sprintf("machine %d: %s", i, x.Name), fmt.Sprintf("m%d_", i))
 		if err != nil {
 			return nil, err
 		}
@@ -49,6 +50,7 @@ func Compose(ctx context.Context, rep *report.ComposeReport, in []compose.Input,
 		}
 		p.Groups = append(p.Groups, grp)
 	}
+	slices.SortStableFunc(p.Groups, func(a, b Group) int { return rank(a) - rank(b) })
 	return p, nil
 }
 
@@ -62,7 +64,7 @@ func (p *Page) composeItem(ctx context.Context, graphs []*diagram.Graph, f *repo
 			ov.Steps = append(ov.Steps, diagram.Step{From: s.From, Event: s.Event, To: s.To})
 		}
 		p.walks++
-		w := &Walk{ID: fmt.Sprintf("w%d-", p.walks)}
+		w := &Walk{ID: fmt.Sprintf("w%d_", p.walks)}
 		w.Rows = append(w.Rows, Row{State: firstState(f.Path)})
 		for i, s := range f.Path {
 			w.Rows = append(w.Rows, Row{Step: i + 1, From: s.From, Event: s.Event, State: s.To})
@@ -75,7 +77,7 @@ func (p *Page) composeItem(ctx context.Context, graphs []*diagram.Graph, f *repo
 			continue
 		}
 		ov := &diagram.Overlay{Violating: s}
-		svg, err := inlineSVG(ctx, graphs[i], ov, fmt.Sprintf("w%d-m%d-", p.walks, i))
+		svg, err := inlineSVG(ctx, graphs[i], ov, fmt.Sprintf("w%d_m%d_", p.walks, i))
 		if err != nil {
 			return it, err
 		}

@@ -91,7 +91,7 @@ func (p *Page) newWalk(ctx context.Context, g *diagram.Graph, ov *diagram.Overla
 		return nil, nil
 	}
 	p.walks++
-	w := &Walk{ID: fmt.Sprintf("w%d-", p.walks), Note: ov.HighlightNote, Vars: ov.Vars, Missing: ov.FramesNote}
+	w := &Walk{ID: fmt.Sprintf("w%d_", p.walks), Note: ov.HighlightNote, Vars: ov.Vars, Missing: ov.FramesNote}
 	if p.walks > maxWalks {
 		w.Capped = true
 	} else {

@@ -18,7 +18,7 @@ func Prove(ctx context.Context, name string, m *jsonmodel.Model, origin map[stri
 	var g *diagram.Graph
 	if m != nil {
 		g = diagram.FromJSON(m, filepath.Base(name))
-		fig, err := figure(ctx, g, "The machine of "+name, "m-")
+		fig, err := figure(ctx, g, "The machine of "+name, "m_")
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/stateproof/stateproof/internal/diagram"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
@@ -33,7 +34,7 @@ func Verify(ctx context.Context, name string, rep *report.VerifyReport, m *jsonm
 	var g *diagram.Graph
 	if m != nil {
 		g = diagram.FromJSON(m, filepath.Base(name))
-		fig, err := figure(ctx, g, "The machine of "+name, "m-")
+		fig, err := figure(ctx, g, "The machine of "+name, "m_")
 		if err != nil {
 			return nil, err
 		}
@@ -51,6 +52,9 @@ func Verify(ctx context.Context, name string, rep *report.VerifyReport, m *jsonm
 		}
 		p.Groups = append(p.Groups, grp)
 	}
+	// The worst first: checks with an error, then with a warning, in
+	// report order within each.
+	slices.SortStableFunc(p.Groups, func(a, b Group) int { return rank(a) - rank(b) })
 	if len(rep.Findings) > 0 {
 		grp := Group{ID: "", Name: "Other findings", Status: "info"}
 		for k := range rep.Findings {
@@ -63,6 +67,20 @@ func Verify(ctx context.Context, name string, rep *report.VerifyReport, m *jsonm
 		p.Groups = append(p.Groups, grp)
 	}
 	return p, nil
+}
+
+// rank orders groups: 0 with an error finding, 1 with a warning, 2 else.
+func rank(g Group) int {
+	r := 2
+	for _, it := range g.Items {
+		switch it.Severity {
+		case report.Error:
+			return 0
+		case report.Warning:
+			r = 1
+		}
+	}
+	return r
 }
 
 // item is one finding, with its walk when it has something to draw.
