@@ -82,6 +82,30 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 			t.Logf("screenshot: %s", shot)
 		})
 	}
+	t.Run("dark-mode", func(t *testing.T) {
+		var body, diagram, text string
+		var png []byte
+		err := chromedp.Run(b.Ctx,
+			emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}),
+			chromedp.Navigate(browsertest.FileURL(filepath.Join(dir, "verify.html"))),
+			chromedp.WaitReady("footer"),
+			chromedp.Evaluate(`getComputedStyle(document.body).backgroundColor`, &body),
+			chromedp.Evaluate(`getComputedStyle(document.querySelector(".diagram")).backgroundColor`, &diagram),
+			chromedp.Evaluate(`getComputedStyle(document.body).color`, &text),
+			chromedp.CaptureScreenshot(&png),
+			emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body != "rgb(22, 22, 22)" || text != "rgb(232, 232, 232)" || diagram != "rgb(255, 255, 255)" {
+			t.Errorf("dark mode: body %s on %s, pictures on %s (want light text on dark, pictures on white)", text, body, diagram)
+		}
+		os.WriteFile(filepath.Join(dir, "verify-dark.png"), png, 0o644)
+		if *screenshots != "" {
+			os.WriteFile(filepath.Join(*screenshots, "report-verify-dark.png"), png, 0o644)
+		}
+	})
 	t.Run("no-javascript", func(t *testing.T) {
 		out := filepath.Join(dir, "verify.html")
 		var hidden bool

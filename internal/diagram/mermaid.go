@@ -166,7 +166,7 @@ func mermaidText(s string) string {
 		switch c {
 		case '"':
 			b.WriteString("#quot;")
-		case '#', ';', ':', '<', '>', '&', '{', '}', '[', ']', '%', '`', '|', '\\':
+		case '#', ';', ':', '<', '>', '&', '{', '}', '%', '`', '|', '\\':
 			fmt.Fprintf(&b, "#%d;", c)
 		default:
 			b.WriteRune(c)
