@@ -30,7 +30,12 @@ func DOT(g *Graph, ov *Overlay, idPrefix string) string {
 	})
 	var b strings.Builder
 	b.WriteString("digraph machine {\n")
-	fmt.Fprintf(&b, "  graph [rankdir=LR, compound=true, fontname=\"Helvetica,Arial,sans-serif\", fontsize=12, label=%s, labelloc=t];\n", htmlLabel(g.Title, nil))
+	title := ""
+	if g.Title != "" {
+		// Graphviz 2.40 refuses an empty HTML label.
+		title = ", label=" + htmlLabel(g.Title, nil) + ", labelloc=t"
+	}
+	fmt.Fprintf(&b, "  graph [rankdir=LR, compound=true, fontname=\"Helvetica,Arial,sans-serif\", fontsize=12%s];\n", title)
 	b.WriteString("  node [shape=box, style=\"rounded\", fontname=\"Helvetica,Arial,sans-serif\", fontsize=11];\n")
 	b.WriteString("  edge [fontname=\"Helvetica,Arial,sans-serif\", fontsize=10];\n")
 	r.scope(&b, "", g.States, 1)
