@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stateproof/stateproof/internal/diagram"
+	"github.com/stateproof/stateproof/internal/fcstm/lint"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/report"
 	"github.com/stateproof/stateproof/internal/verify"
@@ -26,18 +29,21 @@ type drawFlags struct {
 func newDrawCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f drawFlags
 	cmd := &cobra.Command{
-		Use:   "draw MODEL.json [-o FILE] [--format svg|mermaid|dot] [--finding CODE [--index N]]",
+		Use:   "draw (MODEL.json | MODEL.fcstm) [-o FILE] [--format svg|mermaid|dot] [--finding CODE [--index N]]",
 		Short: "Draw the machine (Mermaid, Graphviz DOT or SVG), optionally with a finding on it",
-		Long: `draw renders the state machine of a JSON model: states (terminal states with
-an edge to the final marker), the initial marker, and every transition labelled
-"event [guard] / updates".
+		Long: `draw renders a state machine: for a JSON model its states (terminal states
+with an edge to the final marker), the initial marker, and every transition
+labelled "event [guard] / updates"; for an FCSTM model every composite state
+as a cluster around its children with its own initial and exit markers,
+pseudo states dashed, forced transitions dashed and marked "!", and the
+actions of each state listed on it.
 
 Formats: mermaid (stateDiagram-v2, for Markdown: GitHub renders it), dot
 (Graphviz source) and svg (laid out by Graphviz built into stateproof; nothing
 to install). Without --format the format follows the extension of -o (.svg,
 .dot or .gv, .mmd or .md), and is mermaid on stdout when there is no -o.
 
---finding CODE runs verify and draws the first finding with that code (the
+--finding CODE runs verify (for FCSTM: its lints) and draws the first finding with that code (the
 N-th with --index N, counted from 1) on the machine: the steps of its path
 numbered in order, the state where it ends marked, the states of a closed
 cycle or a dead end highlighted, and the variable values at every step in a
@@ -96,26 +102,9 @@ func runDraw(f *drawFlags, cmd *cobra.Command, path string, stdout, stderr io.Wr
 	if f.index < 1 {
 		return drawUsage(stderr, "--index must be an integer >= 1")
 	}
-	if strings.HasSuffix(path, ".fcstm") {
-		return drawUsage(stderr, "%s: drawing FCSTM machines needs the FCSTM front end, which this build does not have yet", path)
-	}
-	res, ref := readModel(path, "")
-	if ref != nil {
-		return drawUsage(stderr, "%s", ref.msg)
-	}
-	if !res.Valid() {
-		return drawUsage(stderr, "%s is not a valid model:\n  %s", path, strings.Join(res.Errors, "\n  "))
-	}
-	g := diagram.FromJSON(res.Model, filepath.Base(path))
-	var ov *diagram.Overlay
-	if f.finding != "" {
-		fd, err := pickFinding(res, f.finding, f.index)
-		if err != nil {
-			return drawUsage(stderr, "%s: %v", path, err)
-		}
-		if ov = diagram.FindingOverlay(g, res.Model, fd); ov == nil {
-			return drawUsage(stderr, "%s: finding %s names no state or path of the machine: nothing to draw on it", path, f.finding)
-		}
+	g, ov, err := drawModel(path, f)
+	if err != nil {
+		return drawUsage(stderr, "%v", err)
 	}
 	var data []byte
 	switch format {
@@ -131,10 +120,61 @@ func runDraw(f *drawFlags, cmd *cobra.Command, path string, stdout, stderr io.Wr
 	return writeOutput(f.out, stdout, data)
 }
 
-// pickFinding runs verify on res and returns the index-th finding (from 1)
-// with the given code.
-func pickFinding(res *jsonmodel.Result, code string, index int) (*report.Finding, error) {
-	rep := verify.Run(res, verify.DefaultOptions())
+// drawModel builds the graph of a JSON or FCSTM model, with the finding
+// --finding names drawn on it.
+func drawModel(path string, f *drawFlags) (*diagram.Graph, *diagram.Overlay, error) {
+	var g *diagram.Graph
+	var m *jsonmodel.Model
+	var rep *report.VerifyReport
+	if isFCSTM(path) {
+		res, err := lint.Check(path, model.Options{})
+		if err != nil {
+			return nil, nil, err
+		}
+		if res.Model == nil {
+			return nil, nil, fmt.Errorf("%s does not load:\n  %s", path, strings.Join(findingMessages(res.Report), "\n  "))
+		}
+		g, rep = diagram.FromFCSTM(res.Model, filepath.Base(path)), res.Report
+	} else {
+		res, ref := readModel(path, "")
+		if ref != nil {
+			return nil, nil, errors.New(ref.msg)
+		}
+		if !res.Valid() {
+			return nil, nil, fmt.Errorf("%s is not a valid model:\n  %s", path, strings.Join(res.Errors, "\n  "))
+		}
+		g, m = diagram.FromJSON(res.Model, filepath.Base(path)), res.Model
+		if f.finding != "" {
+			rep = verify.Run(res, verify.DefaultOptions())
+		}
+	}
+	if f.finding == "" {
+		return g, nil, nil
+	}
+	fd, err := pickFinding(rep, f.finding, f.index)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	ov := diagram.FindingOverlay(g, m, fd)
+	if ov == nil {
+		return nil, nil, fmt.Errorf("%s: finding %s names no state or path of the machine: nothing to draw on it", path, f.finding)
+	}
+	return g, ov, nil
+}
+
+// findingMessages lists the messages of every finding of rep.
+func findingMessages(rep *report.VerifyReport) []string {
+	var out []string
+	for _, fs := range findingLists(rep) {
+		for _, f := range fs {
+			out = append(out, f.Message)
+		}
+	}
+	return out
+}
+
+// pickFinding returns the index-th finding (from 1) of rep with the code.
+func pickFinding(rep *report.VerifyReport, code string, index int) (*report.Finding, error) {
 	var codes []string
 	n := 0
 	for _, fs := range findingLists(rep) {

@@ -77,3 +77,14 @@ func TestHTMLFormatRefusals(t *testing.T) {
 		t.Errorf("html to stdout: exit %d, %.30q", code, out)
 	}
 }
+
+func TestDrawAndHTMLForFCSTM(t *testing.T) {
+	out, stderr, code := runCLI(t, "draw", "../../examples/fcstm/door.fcstm", "--format", "dot")
+	if code != 0 || !strings.Contains(out, "subgraph cluster_s0 {") || !strings.Contains(out, "label=<[hold &gt;= 3]>") {
+		t.Errorf("exit %d %s:\n%s", code, stderr, out)
+	}
+	out, _, _ = runCLI(t, "verify", "../../examples/fcstm/door.fcstm", "--format", "html")
+	if !strings.HasPrefix(out, "<!DOCTYPE html>") || !strings.Contains(out, `id="m_s1"`) {
+		t.Errorf("FCSTM html report without the machine:\n%.500s", out)
+	}
+}

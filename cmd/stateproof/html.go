@@ -4,23 +4,39 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/bmc"
 	"github.com/stateproof/stateproof/internal/compose"
+	"github.com/stateproof/stateproof/internal/diagram"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/htmlreport"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/prove"
 	"github.com/stateproof/stateproof/internal/report"
 )
 
-// verifyHTML renders a verify report as one self-contained HTML page.
-func verifyHTML(name string, rep *report.VerifyReport, res *jsonmodel.Result) ([]byte, error) {
-	var m *jsonmodel.Model
-	if res != nil && res.Valid() {
-		m = res.Model
+// jsonPicture is what the HTML report draws of a JSON model: nothing for
+// an invalid one.
+func jsonPicture(name string, res *jsonmodel.Result) htmlreport.Picture {
+	if res == nil || !res.Valid() {
+		return htmlreport.Picture{}
 	}
-	p, err := htmlreport.Verify(context.Background(), name, rep, m, version)
+	return htmlreport.Picture{Graph: diagram.FromJSON(res.Model, filepath.Base(name)), Model: res.Model}
+}
+
+// fcstmPicture draws an FCSTM machine (nothing when it did not load).
+func fcstmPicture(name string, m *model.Model) htmlreport.Picture {
+	if m == nil {
+		return htmlreport.Picture{}
+	}
+	return htmlreport.Picture{Graph: diagram.FromFCSTM(m, filepath.Base(name))}
+}
+
+// verifyHTML renders a verify report as one self-contained HTML page.
+func verifyHTML(name string, rep *report.VerifyReport, pic htmlreport.Picture) ([]byte, error) {
+	p, err := htmlreport.Verify(context.Background(), name, rep, pic, version)
 	if err != nil {
 		return nil, err
 	}

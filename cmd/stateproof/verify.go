@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stateproof/stateproof/internal/htmlreport"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/report"
 	"github.com/stateproof/stateproof/internal/verify"
@@ -148,11 +149,11 @@ error finding exists but some check was not decided (a search stopped at
 }
 
 func emitVerify(out outputFlags, stdout io.Writer, name string, rep *report.VerifyReport, res *jsonmodel.Result) error {
-	return emitVerifyAt(out, stdout, name, rep, modelLocator(name, res.Raw, res.Model))
+	return emitVerifyAt(out, stdout, name, rep, modelLocator(name, res.Raw, res.Model), jsonPicture(name, res))
 }
 
 // emitVerifyAt writes a verify report; locate places findings for SARIF.
-func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.VerifyReport, locate func(*report.Finding) report.Location) error {
+func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.VerifyReport, locate func(*report.Finding) report.Location, pic htmlreport.Picture) error {
 	var buf bytes.Buffer
 	switch out.format {
 	case "json", "sarif":
@@ -166,7 +167,7 @@ func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.Ve
 		}
 		buf.Write(data)
 	case "html":
-		data, err := verifyHTML(name, rep, res)
+		data, err := verifyHTML(name, rep, pic)
 		if err != nil {
 			return err
 		}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/report"
 	"github.com/stateproof/stateproof/internal/verify"
@@ -57,6 +58,52 @@ func exampleModels(t testing.TB) []string {
 		t.Fatalf("found only %d example models", len(out))
 	}
 	return out
+}
+
+// fcstmExamples draws every FCSTM example under examples/fcstm.
+func fcstmExamples(t testing.TB) map[string]*Graph {
+	t.Helper()
+	paths, _ := filepath.Glob("../../examples/fcstm/*.fcstm")
+	if len(paths) < 5 {
+		t.Fatalf("found only %d FCSTM examples", len(paths))
+	}
+	out := map[string]*Graph{}
+	for _, p := range paths {
+		m, err := model.Load(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		out[filepath.Base(p)] = FromFCSTM(m, filepath.Base(p))
+	}
+	return out
+}
+
+// TestEveryFCSTMExampleDraws: every FCSTM example in all three formats;
+// every state is declared once in Mermaid and shown by name in the SVG,
+// every composite is a cluster.
+func TestEveryFCSTMExampleDraws(t *testing.T) {
+	for name, g := range fcstmExamples(t) {
+		t.Run(name, func(t *testing.T) {
+			mmd, dot := Mermaid(g, nil), DOT(g, nil, "")
+			svg, err := SVG(context.Background(), g, nil, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts := strings.Join(svgTexts(t, svg), "\n")
+			ids := g.StateElementIDs()
+			g.walk(func(s *State, _ int) {
+				if strings.Count(mmd, "state \""+mermaidText(s.label())+"\" as "+ids[s.ID]) != 1 {
+					t.Errorf("Mermaid does not declare %s once", s.ID)
+				}
+				if len(s.Children) > 0 && !strings.Contains(dot, "subgraph cluster_"+ids[s.ID]+" {") {
+					t.Errorf("composite %s is no cluster", s.ID)
+				}
+				if !strings.Contains(texts, s.label()) {
+					t.Errorf("the SVG does not show %q", s.label())
+				}
+			})
+		})
+	}
 }
 
 // finding returns the first finding of verify on m with the code.

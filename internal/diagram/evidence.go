@@ -17,8 +17,8 @@ import (
 const maxCandidates = 32
 
 // FindingOverlay draws a verify or compare finding on the graph of its
-// JSON model: its path (replayed from the initial runtime, for the
-// variable values), the state where the walk ends as the violating state,
+// model: its path (for a JSON model m, replayed from the initial runtime
+// for the variable values; m is nil for another front end), the state where the walk ends as the violating state,
 // and the states a finding without a path is about (a closed cycle, a
 // dead end, an unreachable state) highlighted. It returns nil when the
 // finding names nothing on the machine.
@@ -31,11 +31,16 @@ func FindingOverlay(g *Graph, m *jsonmodel.Model, f *report.Finding) *Overlay {
 			path[i] = [3]string{s.From, s.Event, s.To}
 		}
 		ov.Steps = MatchSteps(g, path)
-		replayPath(g, m, ov)
+		switch {
+		case m != nil:
+			replayPath(g, m, ov)
+		default:
+			ov.FramesNote = "no variable values: the path is drawn by its states and events"
+		}
 		switch {
 		case len(f.Path) > 0:
 			ov.Violating = f.Path[len(f.Path)-1].To
-		default:
+		case m != nil:
 			ov.Violating = m.Init
 		}
 		if len(targets) > 0 && !strings.HasPrefix(f.Code, "S7") && !strings.HasPrefix(f.Code, "A7") {

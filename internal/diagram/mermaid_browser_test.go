@@ -52,6 +52,11 @@ func TestMermaidRendersInTheRealRenderer(t *testing.T) {
 		}
 		cases = append(cases, diagramCase{path, Mermaid(g, nil), labels})
 	}
+	for name, g := range fcstmExamples(t) {
+		var labels []string
+		g.walk(func(s *State, _ int) { labels = append(labels, oneLine(s.label())) })
+		cases = append(cases, diagramCase{name, Mermaid(g, nil), labels})
+	}
 	for name, build := range goldenCases(t) {
 		g, ov := build()
 		var labels []string
@@ -123,7 +128,8 @@ func TestSVGsRenderInBrowser(t *testing.T) {
 	}
 	b := browsertest.Start(t)
 	dir := t.TempDir()
-	graphs := map[string]*Graph{"nested": FromFCSTM(nestedMachine(), "nested")}
+	graphs := fcstmExamples(t)
+	graphs["nested"] = FromFCSTM(nestedMachine(), "nested")
 	for _, path := range append(exampleModels(t), "testdata/hostile.json") {
 		graphs[filepath.Base(filepath.Dir(path))+"-"+filepath.Base(path)] = FromJSON(loadModel(t, path), filepath.Base(path))
 	}

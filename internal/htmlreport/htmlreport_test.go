@@ -3,10 +3,12 @@ package htmlreport
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/stateproof/stateproof/internal/diagram"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/verify"
 )
@@ -21,7 +23,7 @@ func verifyPage(t *testing.T, path string) string {
 	if err != nil || !res.Valid() {
 		t.Fatalf("%s: %v", path, err)
 	}
-	p, err := Verify(context.Background(), path, verify.Run(res, verify.DefaultOptions()), res.Model, "test")
+	p, err := Verify(context.Background(), path, verify.Run(res, verify.DefaultOptions()), Picture{Graph: diagram.FromJSON(res.Model, filepath.Base(path)), Model: res.Model}, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

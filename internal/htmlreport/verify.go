@@ -3,7 +3,6 @@ package htmlreport
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"github.com/stateproof/stateproof/internal/diagram"
@@ -22,18 +21,24 @@ func verdictOf(verdict, reason string) Verdict {
 	return Verdict{"fail", "fail", reason}
 }
 
-// Verify builds the page of a verify report. m is the validated model
-// (nil when validation failed: the page then lists the errors only).
-func Verify(ctx context.Context, name string, rep *report.VerifyReport, m *jsonmodel.Model, version string) (*Page, error) {
+// Picture is the machine a verify page draws: its graph (nil when the
+// model did not load: the page then lists the errors only) and, for a
+// JSON model, the model its paths are replayed on for the values.
+type Picture struct {
+	Graph *diagram.Graph
+	Model *jsonmodel.Model
+}
+
+// Verify builds the page of a verify report.
+func Verify(ctx context.Context, name string, rep *report.VerifyReport, pic Picture, version string) (*Page, error) {
 	v, reason := rep.Verdict()
 	p := &Page{Kind: "verify", Input: name, Verdict: verdictOf(v, reason), Version: version, Notes: rep.NextSteps()}
 	p.Facts = append(p.Facts, fmt.Sprintf("model %s (hash spec %s), %d states, %d transitions, %d checks run", rep.ModelHash, rep.HashSpec, rep.States, rep.Transitions, rep.ChecksRun()))
 	if rep.Truncated {
 		p.Facts = append(p.Facts, fmt.Sprintf("some searches stopped at the cap of %d runtime states: what they did not decide is reported as not decided", rep.MaxStates))
 	}
-	var g *diagram.Graph
-	if m != nil {
-		g = diagram.FromJSON(m, filepath.Base(name))
+	g, m := pic.Graph, pic.Model
+	if g != nil {
 		fig, err := figure(ctx, g, "The machine of "+name, "m_")
 		if err != nil {
 			return nil, err
