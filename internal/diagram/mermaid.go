@@ -52,26 +52,20 @@ func (r *mermaidRenderer) scope(b *strings.Builder, scope string, states []*Stat
 	ind := strings.Repeat("  ", depth)
 	for _, s := range states {
 		id := r.ids[s.ID]
-		if len(s.Children) == 0 {
-			fmt.Fprintf(b, "%sstate \"%s\" as %s\n", ind, mermaidText(s.label()), id)
-		} else {
-			fmt.Fprintf(b, "%sstate \"%s\" as %s {\n", ind, mermaidText(s.label()), id)
-			r.scope(b, s.ID, s.Children, depth+1)
-			fmt.Fprintf(b, "%s}\n", ind)
+		// The actions go into the label, one per line: Mermaid refuses a
+		// description on a composite, a note on a nested composite breaks
+		// its layout, and it does not decode entity codes in descriptions.
+		label := mermaidText(s.label())
+		for _, a := range s.Actions {
+			label += "<br/>" + mermaidText(a)
 		}
-		if len(s.Children) > 0 && len(s.Actions) > 0 {
-			// Mermaid gives a composite its label only: its actions
-			// go into a note.
-			fmt.Fprintf(b, "%snote right of %s\n", ind, id)
-			for _, a := range s.Actions {
-				fmt.Fprintf(b, "%s  %s\n", ind, mermaidText(a))
-			}
-			fmt.Fprintf(b, "%send note\n", ind)
+		if len(s.Children) == 0 {
+			fmt.Fprintf(b, "%sstate \"%s\" as %s\n", ind, label, id)
 			continue
 		}
-		for _, a := range s.Actions {
-			fmt.Fprintf(b, "%s%s : %s\n", ind, id, mermaidText(a))
-		}
+		fmt.Fprintf(b, "%sstate \"%s\" as %s {\n", ind, label, id)
+		r.scope(b, s.ID, s.Children, depth+1)
+		fmt.Fprintf(b, "%s}\n", ind)
 	}
 	// Mermaid draws one edge per pair of states and keeps only the last
 	// label of parallel transitions, so they share one edge with their

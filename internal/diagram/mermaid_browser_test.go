@@ -107,6 +107,11 @@ async function renderAll(sources) {
 			t.Errorf("%s: Mermaid refuses it: %s\n%s", c.name, r.Error, c.text)
 			continue
 		}
+		// Mermaid swaps entity codes for placeholders while parsing and
+		// back when rendering; a placeholder left over is garbage.
+		if strings.Contains(r.Text, "ﬂ°°") {
+			t.Errorf("%s: an entity code was not decoded: %q", c.name, r.Text)
+		}
 		for _, l := range c.labels {
 			if !strings.Contains(r.Text, l) {
 				t.Errorf("%s: the rendered diagram does not show %q; text: %q", c.name, l, r.Text)
