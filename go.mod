@@ -11,7 +11,6 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	go.yaml.in/yaml/v3 v3.0.4
-	golang.org/x/term v0.38.0
 	golang.org/x/term v0.48.0
 )
 
