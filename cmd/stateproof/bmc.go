@@ -21,6 +21,10 @@ import (
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
+// defaultMaxBound keeps a mistyped bound from unrolling for minutes: the
+// encoding grows linearly with it. --max-bound raises it.
+const defaultMaxBound = 10000
+
 type bmcFlags struct {
 	out          outputFlags
 	model        string
@@ -33,6 +37,7 @@ type bmcFlags struct {
 	noIncomplete bool
 	explain      string
 	skipped      []string // --bound: invariants not checked, and why
+	jsonModel    *jsonmodel.Model
 	stderr       io.Writer
 }
 
@@ -77,7 +82,7 @@ response horizon), 4 replay mismatch (result untrusted).`,
 	fl.StringVar(&f.check, "check", "", "the query `TEXT` inline (a check clause, optionally after init/assume clauses)")
 	fl.IntVar(&f.bound, "bound", 0, "without a query: check every state-predicate invariant of the model to depth `N`")
 	fl.IntVar(&f.timeoutMS, "timeout-ms", 0, "one total solver budget in milliseconds (default: none)")
-	fl.IntVar(&f.maxBound, "max-bound", 0, "refuse queries whose bound exceeds `N` (default: no limit)")
+	fl.IntVar(&f.maxBound, "max-bound", defaultMaxBound, "refuse queries (and --bound) whose bound exceeds `N`: the encoding grows with the bound")
 	fl.BoolVar(&f.shortest, "shortest", false, "solve bound by bound and report the first (shortest) model")
 	fl.BoolVar(&f.noIncomplete, "no-incomplete-check", false, "skip the response tail check (the result then says it was not checked)")
 	fl.StringVar(&f.explain, "explain", "none", "explain an infeasible scenario: none, formal or proof")
@@ -97,7 +102,7 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		return usageError(stderr, "%v", err)
 	}
 	if f.out.format == "sarif" {
-		return usageError(stderr, "--format sarif is available for verify; bmc reports text or json")
+		return usageError(stderr, "--format sarif is available for verify; bmc reports text, json or html")
 	}
 	given := 0
 	for _, s := range []bool{f.queryFile != "", f.check != "", cmd.Flags().Changed("bound")} {
@@ -114,8 +119,10 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		return usageError(stderr, "--bound must be an integer >= 1")
 	case cmd.Flags().Changed("timeout-ms") && report.CheckRange("timeoutMs", f.timeoutMS, 1, -1) != nil:
 		return usageError(stderr, "%s", optionMessage(report.CheckRange("timeoutMs", f.timeoutMS, 1, -1)))
-	case cmd.Flags().Changed("max-bound") && f.maxBound < 1:
+	case f.maxBound < 1:
 		return usageError(stderr, "--max-bound must be an integer >= 1")
+	case f.bound > f.maxBound:
+		return usageError(stderr, "--bound %d exceeds --max-bound %d: a bound that large unrolls the model %d times; raise --max-bound to allow it", f.bound, f.maxBound, f.bound)
 	case bmc.CheckExplain(f.explain) != nil:
 		return usageError(stderr, "--%v", bmc.CheckExplain(f.explain))
 	}
@@ -125,6 +132,7 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
 		return &exitError{2}
 	}
+	f.jsonModel = m
 	var queries []*query.Query
 	if f.bound > 0 {
 		queries, err = invariantQueries(m, sys, f.bound)
@@ -209,41 +217,17 @@ func checkOne(ctx *z3.Context, m *jsonmodel.Model, sys *sts.System, q *query.Que
 // invariantQueries turns each state-predicate invariant into a query of
 // the given bound: never-states as forbid, var-in-range as invariant with
 // its scope as an implication (the initial frame always in scope, as S7
-// decides it).
+// decides it). The queries are built as trees, with every variable written
+// var("…"), so no model name can read as the frame index, a constant or a
+// keyword.
 func invariantQueries(m *jsonmodel.Model, sys *sts.System, bound int) ([]*query.Query, error) {
 	var out []*query.Query
 	for _, inv := range m.Invariants {
-		var body expr.Expr
-		kind := query.Invariant
-		switch inv.Kind {
-		case jsonmodel.NeverStates:
-			kind = query.Forbid
-			for _, s := range inv.States {
-				body = orExpr(body, atom("active", s))
-			}
-		case jsonmodel.VarInRange:
-			x := &expr.Ident{Name: inv.Variable}
-			var rng expr.Expr
-			if inv.Min != nil {
-				rng = andExpr(rng, &expr.Binary{Op: expr.Ge, X: x, Y: &expr.IntLit{Value: *inv.Min}})
-			}
-			if inv.Max != nil {
-				rng = andExpr(rng, &expr.Binary{Op: expr.Le, X: x, Y: &expr.IntLit{Value: *inv.Max}})
-			}
-			body = rng
-			if inv.When != nil {
-				scope := atom("active", inv.When.State)
-				if inv.When.Guard != nil {
-					scope = jsonmodel.GuardExpr(inv.When.Guard, m)
-				}
-				first := &expr.Binary{Op: expr.Eq, X: &expr.Ident{Name: "cycle"}, Y: &expr.IntLit{Value: 0}}
-				body = &expr.Binary{Op: expr.Implies, X: orExpr(first, scope), Y: rng}
-			}
-		default:
+		body, kind, ok := invariantBody(m, &inv)
+		if !ok {
 			continue
 		}
-		text := fmt.Sprintf("// invariant %q: %s\ncheck %s <= %d: %s;\n", inv.ID, inv.Description, kind, bound, expr.Format(body))
-		q, err := query.Parse("<invariant "+inv.ID+">", text)
+		q, err := query.Build("<invariant "+inv.ID+">", &query.Query{Check: query.Check{Kind: kind, Bound: bound, Body: body}})
 		if err != nil {
 			return nil, fmt.Errorf("invariant %q: %w", inv.ID, err)
 		}
@@ -256,6 +240,41 @@ func invariantQueries(m *jsonmodel.Model, sys *sts.System, bound int) ([]*query.
 		return nil, fmt.Errorf("--bound: the model has no never-states or var-in-range invariant to check")
 	}
 	return out, nil
+}
+
+// invariantBody is the check body of a state-predicate invariant, and its
+// check kind; ok is false for the other kinds.
+func invariantBody(m *jsonmodel.Model, inv *jsonmodel.Invariant) (body expr.Expr, kind query.Kind, ok bool) {
+	switch inv.Kind {
+	case jsonmodel.NeverStates:
+		for _, s := range inv.States {
+			body = orExpr(body, atom("active", s))
+		}
+		return body, query.Forbid, true
+	case jsonmodel.VarInRange:
+		x := query.Var(inv.Variable)
+		var rng expr.Expr
+		if inv.Min != nil {
+			rng = andExpr(rng, &expr.Binary{Op: expr.Ge, X: x, Y: &expr.IntLit{Value: *inv.Min}})
+		}
+		if inv.Max != nil {
+			rng = andExpr(rng, &expr.Binary{Op: expr.Le, X: x, Y: &expr.IntLit{Value: *inv.Max}})
+		}
+		if rng == nil {
+			rng = &expr.BoolLit{Value: true} // no bound on either side
+		}
+		body = rng
+		if inv.When != nil {
+			scope := atom("active", inv.When.State)
+			if inv.When.Guard != nil {
+				scope = query.VarRefs(jsonmodel.GuardExpr(inv.When.Guard, m))
+			}
+			first := &expr.Binary{Op: expr.Eq, X: &expr.Ident{Name: "cycle"}, Y: &expr.IntLit{Value: 0}}
+			body = &expr.Binary{Op: expr.Implies, X: orExpr(first, scope), Y: rng}
+		}
+		return body, query.Invariant, true
+	}
+	return nil, 0, false
 }
 
 func atom(name, arg string) expr.Expr {
@@ -290,6 +309,9 @@ func aggregateExit(reports []*bmc.Report) int {
 }
 
 func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
+	if f.out.format == "html" {
+		return emitBMCHTML(f, stdout, reports)
+	}
 	var buf bytes.Buffer
 	if f.out.format == "json" {
 		var doc any = reports[0].JSON()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -168,5 +169,90 @@ func TestBMCExplainCLI(t *testing.T) {
 	doc, _ = bmcJSON(t, "../../examples/order.json", "--check", "check reach <= 2: true;")
 	if field(doc, "result", "feasibility", "refinement_status") != "not_requested" {
 		t.Errorf("no --explain: %v", field(doc, "result", "feasibility", "refinement_status"))
+	}
+}
+
+// namedCounter is a model whose variable called name goes from 0 to 1 in
+// one step; the invariant bounds it by max, in the scope of a guard on the
+// variable called scope (always true).
+func namedCounter(t *testing.T, name, scope string, max int) string {
+	t.Helper()
+	n, _ := json.Marshal(name)
+	sc, _ := json.Marshal(scope)
+	doc := `{"schemaVersion": 1, "init": "IDLE",
+  "states": [{"id": "IDLE"}, {"id": "DONE", "terminal": true}],
+  "transitions": [{"from": "IDLE", "event": "go", "to": "DONE", "updates": [{"variable": ` + string(n) + `, "op": "inc"}]}],
+  "variables": [{"name": ` + string(n) + `, "kind": "integer", "init": 0}, {"name": ` + string(sc) + `, "kind": "integer", "init": 0}],
+  "invariants": [{"id": "bounded", "description": "bounded", "kind": "var-in-range", "variable": ` + string(n) + `, "max": ` + strconv.Itoa(max) + `,
+    "when": {"variable": ` + string(sc) + `, "op": ">=", "value": 0}}]}`
+	return writeTemp(t, "named.json", doc)
+}
+
+// Variable names that are the frame index, constants, literals, keywords,
+// or not identifiers at all keep their meaning in the queries --bound
+// builds (and prove's confirmation of a counterexample): a violation in
+// one step is found, and an invariant that holds holds.
+func TestBMCBoundVariableNamesKeepTheirMeaning(t *testing.T) {
+	names := []string{"cycle", "pi", "E", "tau", "réessai", "true", "and", "x.y", "9x", "a b", "var", "active", "at", `q"uote\`, "where"}
+	for i, name := range names {
+		scope := names[(i+1)%len(names)]
+		doc, code := bmcJSON(t, namedCounter(t, name, scope, 0), "--bound", "3")
+		c := doc["checks"].([]any)[0].(map[string]any)
+		if code != 1 || field(c, "result", "outcome") != "property_violated" || field(c, "replay", "ok") != true {
+			t.Errorf("%q <= 0: exit %d, outcome %v, replay %v; want a replayed counterexample, exit 1", name, code, field(c, "result", "outcome"), field(c, "replay", "ok"))
+		}
+		doc, code = bmcJSON(t, namedCounter(t, name, scope, 1), "--bound", "3")
+		c = doc["checks"].([]any)[0].(map[string]any)
+		if code != 0 || field(c, "result", "outcome") != "property_satisfied" {
+			t.Errorf("%q <= 1: exit %d, outcome %v; want property_satisfied, exit 0", name, code, field(c, "result", "outcome"))
+		}
+		if _, stderr, code := runCLI(t, "prove", namedCounter(t, name, scope, 0)); code != 1 {
+			t.Errorf("prove %q <= 0: exit %d, want 1 (stderr %q)", name, code, stderr)
+		}
+		if _, stderr, code := runCLI(t, "prove", namedCounter(t, name, scope, 1)); code != 0 {
+			t.Errorf("prove %q <= 1: exit %d, want 0 (stderr %q)", name, code, stderr)
+		}
+	}
+}
+
+// A counterexample marks the frame that violates the property (frame 0
+// here, however long the trace), and the replay says it confirms the
+// trace, not the verdict.
+func TestBMCCounterexampleMarksTheViolatingFrame(t *testing.T) {
+	model := namedCounter(t, "x", "y", -1)
+	doc, code := bmcJSON(t, model, "--bound", "4")
+	c := doc["checks"].([]any)[0].(map[string]any)
+	if code != 1 || field(c, "witness", "property_frame") != float64(0) || field(c, "replay", "confirms") != "trace" {
+		t.Errorf("exit %d, property_frame %v, replay.confirms %v; want 1, 0, trace", code, field(c, "witness", "property_frame"), field(c, "replay", "confirms"))
+	}
+	doc, _ = bmcJSON(t, model, "--check", `check reach <= 3: active("DONE");`)
+	if got := field(doc, "witness", "property_frame"); got != float64(1) {
+		t.Errorf("reach DONE: property_frame %v, want 1", got)
+	}
+	out, _, _ := runCLI(t, "bmc", model, "--bound", "4")
+	for _, want := range []string{"the property is violated at frame 0):", "  0      IDLE   0  0   <- the property is violated\n", "confirms the trace, not the verdict"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// bmc refuses a bound over --max-bound (default 10000), for queries and
+// --bound alike; and its --timeout-ms covers the encoding, so a large
+// bound with a small budget ends in timeout instead of unrolling on.
+func TestBMCBoundLimits(t *testing.T) {
+	for _, args := range [][]string{
+		{"bmc", "../../examples/retry.json", "--bound", "10001"},
+		{"bmc", "../../examples/retry.json", "--check", `check reach <= 10001: active("DONE");`},
+		{"bmc", "../../examples/retry.json", "--bound", "30", "--max-bound", "20"},
+	} {
+		if _, stderr, code := runCLI(t, args...); code != 2 || !strings.Contains(stderr, "max-bound") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming --max-bound", args, code, stderr)
+		}
+	}
+	doc, code := bmcJSON(t, "../../examples/order.json", "--check", `check reach <= 5000: active("DONE") && retry == 99;`, "--timeout-ms", "50")
+	diags, _ := field(doc, "result", "diagnostics").([]any)
+	if code != 3 || field(doc, "result", "outcome") != "timeout" || len(diags) == 0 || diags[0] != "timeout:deadline_exhausted_while_encoding" {
+		t.Errorf("exit %d, outcome %v, diagnostics %v; want 3, timeout while encoding", code, field(doc, "result", "outcome"), diags)
 	}
 }

@@ -205,3 +205,36 @@ func TestBaselineCLI(t *testing.T) {
 		t.Errorf("cross-schema baseline: exit %d, %v", code, r)
 	}
 }
+
+// counterJSON counts without bound, so every capped search stops at its
+// cap; it has no error finding.
+const counterJSON = `{"schemaVersion": 1, "init": "RUN",
+ "states": [{"id": "RUN"}, {"id": "DONE", "terminal": true}],
+ "transitions": [{"from": "RUN", "event": "tick", "to": "RUN", "updates": [{"variable": "c", "op": "inc"}]},
+                 {"from": "RUN", "event": "stop", "to": "DONE"}],
+ "variables": [{"name": "c", "kind": "integer", "init": 0}],
+ "invariants": [{"id": "nonneg", "description": "c stays non-negative", "kind": "var-in-range", "variable": "c", "min": 0}]}`
+
+// A check not decided (a search stopped at its cap) with no error finding
+// exits 3 for verify and compose, and 0 with --allow-undecided; the
+// verdict string keeps its contract and its reason counts the checks.
+func TestUndecidedExitsThree(t *testing.T) {
+	counter := writeTemp(t, "counter.json", counterJSON)
+	other := writeTemp(t, "spin.json", `{"schemaVersion": 1, "init": "A", "states": [{"id": "A"}], "transitions": [{"from": "A", "event": "spin", "to": "A"}]}`)
+	for _, args := range [][]string{
+		{"verify", counter, "--max-states", "50"},
+		{"compose", counter, other, "--max-states", "50"},
+	} {
+		out, _, code := runCLI(t, append(args, "--json")...)
+		r := decodeReport(t, out)
+		if code != 3 || r["verdict"] != "pass_with_findings" || !strings.Contains(r["verdictReason"].(string), "not decided") {
+			t.Errorf("%v: exit %d, verdict %v (%v); want 3, pass_with_findings, \"… not decided\"", args, code, r["verdict"], r["verdictReason"])
+		}
+		if _, _, code := runCLI(t, append(args, "--allow-undecided")...); code != 0 {
+			t.Errorf("%v --allow-undecided: exit %d, want 0", args, code)
+		}
+	}
+	if out, _, _ := runCLI(t, "compose", counter, other, "--max-states", "50"); strings.Contains(out, "passed: C1") || !strings.Contains(out, "C1_UNDECIDED") {
+		t.Errorf("compose at its cap claims C1:\n%s", out)
+	}
+}

@@ -33,11 +33,12 @@ func newComposeCmd(stdout, stderr io.Writer) *cobra.Command {
 C1 reports composite states where no machine can move while one is not
 terminal, with the shortest path and, per machine, why each event is blocked.
 C2 reports rendezvous events that never fire (an error). --max-states caps the
-product; a capped search says so and proves no absence. The report follows the
-logicprobe/compose/v1 contract (--json).
+product; a capped search with no deadlock found is C1_UNDECIDED, never a pass.
+The report follows the logicprobe/compose/v1 contract (--json).
 
 Exit status: 0 for pass or pass_with_findings, 2 for fail, an invalid model or
-a refused input (with --baseline: 2 when the delta verdict is fail).`,
+a refused input (with --baseline: 2 when the delta verdict is fail), 3 when no
+error finding exists but C1 was not decided; --allow-undecided makes that 0.`,
 		Example: `  stateproof compose examples/compose/producer.json examples/compose/consumer.json --rendezvous put
   stateproof compose examples/compose/handshake-*.json --rendezvous req,ack --json
   stateproof compose machines/*.json --rendezvous req,ack --max-states 1000000`,
@@ -50,7 +51,10 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 				return fail("BAD_OPTION", err.Error())
 			}
 			if out.format == "sarif" {
-				return fail("BAD_OPTION", "--format sarif is available for verify; compose reports text or json")
+				return fail("BAD_OPTION", "--format sarif is available for verify; compose reports text, json or html")
+			}
+			if out.format == "html" && baselinePath != "" {
+				return fail("BAD_OPTION", "--format html reports findings; it cannot be combined with --baseline")
 			}
 			if err := opts.Validate(); err != nil {
 				return fail("BAD_OPTION", optionMessage(err))
@@ -82,10 +86,14 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 			if base != nil {
 				return emitBaseline(out, stdout, stderr, report.ComposeSchema, baselinePath, base, rep.JSON())
 			}
+			if out.format == "html" {
+				return emitComposeHTML(out, stdout, rep, in)
+			}
 			return emitCompose(out, stdout, rep)
 		},
 	}
 	out.register(cmd)
+	out.registerAllowUndecided(cmd)
 	f := cmd.Flags()
 	f.StringSliceVar(&rendezvous, "rendezvous", nil, "comma-separated `EVENTS` that synchronise the machines declaring them")
 	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of the product search, in composite states")
@@ -124,8 +132,6 @@ func emitCompose(out outputFlags, stdout io.Writer, rep *report.ComposeReport) e
 	if err := writeOutput(out.out, stdout, buf.Bytes()); err != nil {
 		return err
 	}
-	if v, _ := rep.Verdict(); v == report.Fail {
-		return &exitError{2}
-	}
-	return nil
+	v, _ := rep.Verdict()
+	return verdictExit(out, v, rep.Checks)
 }

@@ -22,6 +22,7 @@ line, as structured content:
   verify   logicprobe/verify/v1   (S1-S8, A1-A14; D1-D4 with beforeModel)
   compose  logicprobe/compose/v1  (C1, C2)
   bmc      stateproof/bmc/v1      (FBMCQ query; witnesses replayed)
+  simulate stateproof/simulate/v1 (FCSTM model run cycle by cycle)
 
 Register it with an MCP client as the command "stateproof mcp". Paths are read
 under --root only (default: the working directory); every file and every

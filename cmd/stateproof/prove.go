@@ -79,7 +79,7 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 		return proveUsage(stderr, "%v", err)
 	}
 	if f.out.format == "sarif" {
-		return proveUsage(stderr, "--format sarif is available for verify; prove reports text or json")
+		return proveUsage(stderr, "--format sarif is available for verify; prove reports text, json or html")
 	}
 	if f.maxK < 1 || f.bmcDepth < 1 || f.timeoutMS < 1 {
 		return proveUsage(stderr, "--k, --bmc-depth and --timeout-ms must be integers >= 1")
@@ -92,11 +92,17 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 		}
 		opts.Layers = append(opts.Layers, l)
 	}
-	ctx, err := z3.NewContext()
-	if err != nil {
-		return err
+	// Only a CHC problem lives in a caller's context; a JSON model's
+	// prover makes its own, inside the time budget (one costs tens of
+	// milliseconds).
+	var ctx *z3.Context
+	if strings.HasSuffix(input, ".smt2") {
+		var err error
+		if ctx, err = z3.NewContext(); err != nil {
+			return err
+		}
+		defer ctx.Close()
 	}
-	defer ctx.Close()
 	p, err := loadProblem(ctx, f.rd, input, f.rsc)
 	if err != nil {
 		return proveUsage(stderr, "%v", err)
@@ -115,6 +121,9 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 	if err != nil {
 		fmt.Fprintf(stderr, "stateproof prove: %v\n", err)
 		return &exitError{2}
+	}
+	if f.out.format == "html" {
+		return emitProveHTML(f, input, stdout, res)
 	}
 	var buf bytes.Buffer
 	if f.out.format == "json" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stateproof/stateproof/internal/htmlreport"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/report"
 	"github.com/stateproof/stateproof/internal/verify"
@@ -19,21 +20,41 @@ type outputFlags struct {
 	json   bool
 	out    string
 	color  string
+	// allowUndecided (verify and compose) exits 0 rather than 3 when no
+	// error finding exists but a check was not decided.
+	allowUndecided bool
 }
 
 func (o *outputFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&o.format, "format", "text", "output format: text, json, or sarif (verify only)")
+	c.Flags().StringVar(&o.format, "format", "text", "output format: text, json, sarif (verify only) or html (one self-contained page)")
 	c.Flags().BoolVar(&o.json, "json", false, "shorthand for --format json")
 	c.Flags().StringVarP(&o.out, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	c.Flags().StringVar(&o.color, "color", "auto", "colour text output: auto, always or never (auto honours NO_COLOR)")
+}
+
+func (o *outputFlags) registerAllowUndecided(c *cobra.Command) {
+	c.Flags().BoolVar(&o.allowUndecided, "allow-undecided", false, "exit 0 instead of 3 when no error finding exists but some check was not decided (a search stopped at its cap)")
+}
+
+// verdictExit is the exit status of a verify or compose report: 2 when it
+// fails, 3 when nothing failed but some check was not decided (unless
+// --allow-undecided), 0 otherwise.
+func verdictExit(out outputFlags, verdict string, checks []report.Check) error {
+	switch {
+	case verdict == report.Fail:
+		return &exitError{2}
+	case report.UndecidedChecks(checks) > 0 && !out.allowUndecided:
+		return &exitError{3}
+	}
+	return nil
 }
 
 func (o *outputFlags) resolve() error {
 	if o.json {
 		o.format = "json"
 	}
-	if o.format != "text" && o.format != "json" && o.format != "sarif" {
-		return fmt.Errorf("--format must be text, json or sarif (got %q)", o.format)
+	if o.format != "text" && o.format != "json" && o.format != "sarif" && o.format != "html" {
+		return fmt.Errorf("--format must be text, json, sarif or html (got %q)", o.format)
 	}
 	if o.color != "auto" && o.color != "always" && o.color != "never" {
 		return fmt.Errorf("--color must be auto, always or never (got %q)", o.color)
@@ -68,7 +89,9 @@ followed by structural lints (unreachable states, parent-level transitions
 that never fire, combo and action lints).
 
 Exit status: 0 for pass or pass_with_findings, 2 for fail, an invalid model or
-a refused input (with --baseline: 2 when the delta verdict is fail).`,
+a refused input (with --baseline: 2 when the delta verdict is fail), 3 when no
+error finding exists but some check was not decided (a search stopped at
+--max-states: *_UNDECIDED); --allow-undecided makes that 0.`,
 		Example: `  stateproof verify examples/order.json
   stateproof verify examples/order.json --json -o report.json
   stateproof verify examples/compare/rename-after.json --before-model examples/compare/rename-before.json --state-mapping examples/compare/rename-mapping.json
@@ -80,8 +103,8 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 			if err := out.resolve(); err != nil {
 				return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
 			}
-			if out.format == "sarif" && (cmd.Flags().Changed("hash-check") || cmpf.baseline != "") {
-				return refuse(out, stdout, stderr, "BAD_OPTION", "--format sarif reports findings; it cannot be combined with --hash-check or --baseline")
+			if (out.format == "sarif" || out.format == "html") && (cmd.Flags().Changed("hash-check") || cmpf.baseline != "") {
+				return refuse(out, stdout, stderr, "BAD_OPTION", "--format "+out.format+" reports findings; it cannot be combined with --hash-check or --baseline")
 			}
 			if isFCSTM(args[0]) {
 				return verifyFCSTM(cmd, out, stdout, stderr, args[0])
@@ -111,6 +134,7 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 		},
 	}
 	out.register(cmd)
+	out.registerAllowUndecided(cmd)
 	cmpf.register(cmd)
 	f := cmd.Flags()
 	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of every breadth-first search, in runtime states")
@@ -123,11 +147,11 @@ a refused input (with --baseline: 2 when the delta verdict is fail).`,
 }
 
 func emitVerify(out outputFlags, stdout io.Writer, name string, rep *report.VerifyReport, res *jsonmodel.Result) error {
-	return emitVerifyAt(out, stdout, name, rep, modelLocator(name, res.Raw, res.Model))
+	return emitVerifyAt(out, stdout, name, rep, modelLocator(name, res.Raw, res.Model), jsonPicture(name, res))
 }
 
 // emitVerifyAt writes a verify report; locate places findings for SARIF.
-func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.VerifyReport, locate func(*report.Finding) report.Location) error {
+func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.VerifyReport, locate func(*report.Finding) report.Location, pic htmlreport.Picture) error {
 	var buf bytes.Buffer
 	switch out.format {
 	case "json", "sarif":
@@ -136,6 +160,12 @@ func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.Ve
 			doc = report.SARIF(version, rep.Checks, rep.Findings, locate)
 		}
 		data, err := report.Indent(doc)
+		if err != nil {
+			return err
+		}
+		buf.Write(data)
+	case "html":
+		data, err := verifyHTML(name, rep, pic)
 		if err != nil {
 			return err
 		}
@@ -152,10 +182,8 @@ func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.Ve
 	if err := writeOutput(out.out, stdout, buf.Bytes()); err != nil {
 		return err
 	}
-	if v, _ := rep.Verdict(); v == report.Fail {
-		return &exitError{2}
-	}
-	return nil
+	v, _ := rep.Verdict()
+	return verdictExit(out, v, rep.Checks)
 }
 
 func runHashCheck(out outputFlags, stdout io.Writer, res *jsonmodel.Result, digest string) error {

@@ -32,5 +32,5 @@ func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, 
 		}
 		return err
 	}
-	return emitVerifyAt(out, stdout, path, res.Report, res.Locator())
+	return emitVerifyAt(out, stdout, path, res.Report, res.Locator(), fcstmPicture(path, res.Model))
 }

@@ -1,7 +1,9 @@
 package bmc
 
 import (
+	"context"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/expr"
@@ -62,5 +64,19 @@ func TestReachFailedAndReplay(t *testing.T) {
 	rep = runtime.Compile(m).Replay(r.Trace)
 	if rep.OK() || rep.Mismatches[0].Path != "frames[2].vars.retry" {
 		t.Errorf("tampered replay: %v", rep.Mismatches)
+	}
+}
+
+// The time budget covers the encoding: a solve whose Context is done (the
+// caller cancelled, or the budget ran out) stops unrolling at the next
+// frame and ends in timeout, never in a verdict.
+func TestCancelledWhileEncoding(t *testing.T) {
+	_, sys := loadModel(t, "../../examples/order.json")
+	q := &query.Query{Check: query.Check{Kind: query.Forbid, Bound: 3000, Body: &expr.BoolLit{Value: false}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := solve(t, sys, q, Options{Context: ctx})
+	if r.Outcome != "timeout" || r.Satisfied != nil || r.SolvedBound != 0 || !slices.Contains(r.Diagnostics, "timeout:deadline_exhausted_while_encoding") {
+		t.Errorf("outcome %s at bound %d, diagnostics %v; want timeout while encoding at bound 0", r.Outcome, r.SolvedBound, r.Diagnostics)
 	}
 }

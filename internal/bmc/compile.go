@@ -21,6 +21,13 @@ type problem struct {
 	// eventSupport marks (step, event) pairs the property reads, which
 	// makes them replay inputs (property_support).
 	eventSupport map[[2]int]bool
+	// frameHits are the per-frame disjuncts of the objective of reach,
+	// forbid and invariant (nil for the other kinds): the frames where a
+	// model meets the goal or violates the property.
+	frameHits []*z3.Term
+	// cancelled reports why the encoding must stop (nil: go on); it is
+	// checked once per frame.
+	cancelled func() error
 }
 
 // compile builds the problem up to bound n (which may be below the
@@ -41,6 +48,9 @@ func compile(ctx *z3.Context, sys *sts.System, q *query.Query) (*problem, error)
 // the new frames and steps.
 func (p *problem) unroll(n int) error {
 	for p.n < n {
+		if err := p.checkCancelled(); err != nil {
+			return err
+		}
 		if err := p.enc.Extend(); err != nil {
 			return err
 		}
@@ -48,6 +58,14 @@ func (p *problem) unroll(n int) error {
 		if err := p.assumeGroups(p.n); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkCancelled returns errCancelled once the solve's context is done.
+func (p *problem) checkCancelled() error {
+	if p.cancelled != nil && p.cancelled() != nil {
+		return errCancelled
 	}
 	return nil
 }

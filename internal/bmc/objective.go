@@ -15,6 +15,9 @@ type framePred struct {
 func (p *problem) predicate(e expr.Expr, frames int) (framePred, error) {
 	var fp framePred
 	for i := 0; i < frames; i++ {
+		if err := p.checkCancelled(); err != nil {
+			return fp, err
+		}
 		v, err := p.lowerAt(e, i)
 		if err != nil {
 			return fp, err
@@ -68,8 +71,10 @@ func (p *problem) objective() (phi, omega *z3.Term, err error) {
 		}
 	}
 	if c.Kind == query.MustReach || c.Kind == query.ExistsAlways {
+		p.frameHits = nil
 		return b.And(terms...), nil, b.Err()
 	}
+	p.frameHits = terms
 	return b.Or(terms...), nil, b.Err()
 }
 

@@ -178,10 +178,11 @@ func (rep *Report) witnessJSON() map[string]any {
 		"model_role": tr.Role, "verdict": verdict, "property": r.propertyJSON(),
 		"solver": map[string]any{"model_status": "sat", "primary_status": r.Status, "incomplete_status": nullable(r.IncompleteStatus),
 			"primary_reason": nil, "incomplete_reason": nil, "primary_elapsed_ms": r.ElapsedMS, "incomplete_elapsed_ms": incElapsed},
-		"initial":     map[string]any{"mode": tr.Initial.Mode, "state": nullable(tr.Initial.State), "sentinel": nullable(tr.Initial.Sentinel), "vars": varsJSON(tr.Initial.Vars)},
-		"frames":      frames,
-		"steps":       steps,
-		"diagnostics": []string{},
+		"initial":        map[string]any{"mode": tr.Initial.Mode, "state": nullable(tr.Initial.State), "sentinel": nullable(tr.Initial.Sentinel), "vars": varsJSON(tr.Initial.Vars)},
+		"frames":         frames,
+		"steps":          steps,
+		"property_frame": intOrNil(r.PropertyFrame),
+		"diagnostics":    []string{},
 	}
 }
 
@@ -200,6 +201,13 @@ func callsJSON(cs []trace.Call) []any {
 			"state": c.State, "active_leaf": c.ActiveLeaf, "named_ref": nullable(c.NamedRef), "snapshot": varsJSON(c.Snapshot)}
 	}
 	return out
+}
+
+func intOrNil(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 func replayJSON(rp *trace.Replay) map[string]any {
@@ -224,5 +232,7 @@ func replayJSON(rp *trace.Replay) map[string]any {
 		}
 		mm[i] = map[string]any{"path": m.Path, "expected": m.Expected, "actual": m.Actual, "message": m.Message, "tolerance": tol}
 	}
-	return map[string]any{"model_role": rp.Role, "ok": rp.OK(), "runtime_trace": map[string]any{"frames": frames, "steps": steps}, "mismatches": mm}
+	// "confirms" says what ok vouches for: the runtime reproduces the
+	// decoded trace; the verdict rests on the solver and the query.
+	return map[string]any{"model_role": rp.Role, "ok": rp.OK(), "confirms": "trace", "runtime_trace": map[string]any{"frames": frames, "steps": steps}, "mismatches": mm}
 }

@@ -1,6 +1,8 @@
 package bmc
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -13,9 +15,13 @@ import (
 
 // Options tune a solve.
 type Options struct {
-	// TimeoutMS is one monotonic budget for the whole solve (primary,
-	// feasibility, tail); 0 installs no timeout.
+	// TimeoutMS is one monotonic budget for the whole solve (encoding,
+	// primary, feasibility, tail); 0 installs no timeout.
 	TimeoutMS int
+	// Context, when not nil, cancels the solve: it is checked between
+	// frames while the encoding is unrolled and interrupts the solver. A
+	// cancelled or expired solve ends with the outcome timeout.
+	Context context.Context
 	// Shortest solves bound by bound on the same solver and stops at the
 	// first model, so the witness or counterexample is a shortest one.
 	Shortest bool
@@ -83,6 +89,11 @@ type Result struct {
 	// Trace is the decoded model, if any: the primary witness or
 	// counterexample, or the incomplete suffix of a response.
 	Trace *trace.Trace
+	// PropertyFrame is the first frame of Trace where the property of a
+	// reach, forbid or invariant check is met (witness) or violated
+	// (counterexample); nil for the other kinds, whose verdict is not one
+	// frame's.
+	PropertyFrame *int
 }
 
 // ModelRoles lists the roles of the available models.
@@ -99,7 +110,12 @@ type session struct {
 	deadline time.Time
 	budget   bool
 	start    time.Time
+	ctx      context.Context // the caller's Context with the deadline
 }
+
+// errCancelled stops the encoding when the budget runs out or the
+// caller cancels; solveAt turns it into the outcome timeout.
+var errCancelled = errors.New("bmc: cancelled")
 
 type checkResult struct {
 	status  string
@@ -123,6 +139,18 @@ func (s *session) check(lits []*z3.Term) (checkResult, error) {
 			return checkResult{}, err
 		}
 	}
+	if s.ctx.Err() != nil {
+		return checkResult{}, nil
+	}
+	// The interrupt must not outlive this check (the caller closes the
+	// Z3 context afterwards): wait for it when it has started.
+	interrupted := make(chan struct{})
+	stop := context.AfterFunc(s.ctx, func() { solver.Interrupt(); close(interrupted) })
+	defer func() {
+		if !stop() {
+			<-interrupted
+		}
+	}()
 	t0 := time.Now()
 	res, err := solver.CheckAssumptions(lits...)
 	if err != nil {
@@ -156,10 +184,17 @@ func Solve(ctx *z3.Context, sys *sts.System, q *query.Query, opts Options) (*Res
 	if err != nil {
 		return nil, err
 	}
-	s := &session{p: p, start: start, budget: opts.TimeoutMS > 0}
+	s := &session{p: p, start: start, budget: opts.TimeoutMS > 0, ctx: opts.Context}
+	if s.ctx == nil {
+		s.ctx = context.Background()
+	}
 	if s.budget {
 		s.deadline = start.Add(time.Duration(opts.TimeoutMS) * time.Millisecond)
+		var cancel context.CancelFunc
+		s.ctx, cancel = context.WithDeadline(s.ctx, s.deadline)
+		defer cancel()
 	}
+	p.cancelled = s.ctx.Err
 	r := &Result{Kind: q.Check.Kind, Polarity: q.Check.Kind.Polarity(), Bound: q.Check.Bound,
 		CaseLabel: q.Check.CaseLabel, Window: q.Check.Window, TimeoutMS: opts.TimeoutMS}
 	first := q.Check.Bound
@@ -199,10 +234,18 @@ func shortestApplies(k query.Kind) bool {
 // the result is decided.
 func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool, err error) {
 	p := s.p
-	if err := p.unroll(n); err != nil {
-		return false, err
+	err = p.unroll(n)
+	var phi, omega *z3.Term
+	if err == nil {
+		phi, omega, err = p.objective()
 	}
-	phi, omega, err := p.objective()
+	if errors.Is(err, errCancelled) {
+		// The budget ran out (or the caller cancelled) while encoding.
+		r.Status, r.Reason, r.SolvedBound = "timeout", "timeout", p.n
+		r.Diagnostics = append(r.Diagnostics, "timeout:deadline_exhausted_while_encoding")
+		s.finish(r)
+		return true, nil
+	}
 	if err != nil {
 		return false, err
 	}
@@ -235,6 +278,9 @@ func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool
 		if r.Trace, err = s.decodeModel(role); err != nil {
 			return false, err
 		}
+		if r.PropertyFrame, err = s.propertyFrame(); err != nil {
+			return false, err
+		}
 		s.finish(r)
 		return true, nil
 	case "unknown", "timeout":
@@ -254,6 +300,29 @@ func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool
 	}
 	s.finish(r)
 	return true, nil
+}
+
+// propertyFrame is the first frame at which the solver's current model
+// meets the objective's per-frame disjunct, or nil when there is none.
+func (s *session) propertyFrame() (*int, error) {
+	if s.p.frameHits == nil {
+		return nil, nil
+	}
+	m, err := s.p.enc.Solver.Model()
+	if err != nil {
+		return nil, fmt.Errorf("bmc: reading the model: %w", err)
+	}
+	d := decoder{p: s.p, m: m}
+	for i, t := range s.p.frameHits {
+		hit, err := d.bool(t)
+		if err != nil {
+			return nil, fmt.Errorf("bmc: evaluating the property at frame %d: %w", i, err)
+		}
+		if hit {
+			return &i, nil
+		}
+	}
+	return nil, nil
 }
 
 // feasibility runs steps 2 and 3 of §6.2 after an UNSAT main check.

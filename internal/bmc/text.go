@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/trace"
 )
 
@@ -60,12 +61,16 @@ func (rep *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "  note: %s\n", d)
 	}
 	if r.Trace != nil {
-		fmt.Fprintf(&b, "\n%s (%d steps):\n", strings.ReplaceAll(r.Trace.Role, "_", " "), len(r.Trace.Steps))
-		writeTrace(&b, r.Trace)
+		fmt.Fprintf(&b, "\n%s (%d steps", strings.ReplaceAll(r.Trace.Role, "_", " "), len(r.Trace.Steps))
+		if f := r.PropertyFrame; f != nil {
+			fmt.Fprintf(&b, "; %s at frame %d", frameVerb(r), *f)
+		}
+		b.WriteString("):\n")
+		writeTrace(&b, r.Trace, r.PropertyFrame, frameVerb(r))
 	}
 	if rep.Replay != nil {
 		if rep.Replay.OK() {
-			fmt.Fprintf(&b, "\nreplay: ok — the runtime reproduces all %d frames and %d steps\n", len(rep.Replay.Frames), len(rep.Replay.Steps))
+			fmt.Fprintf(&b, "\nreplay: ok — the runtime reproduces all %d frames and %d steps (this confirms the trace, not the verdict)\n", len(rep.Replay.Frames), len(rep.Replay.Steps))
 		} else {
 			fmt.Fprintf(&b, "\nreplay: MISMATCH — the runtime disagrees with the decoded trace:\n")
 			for _, m := range rep.Replay.Mismatches {
@@ -102,8 +107,17 @@ func orDash(s string) string {
 	return s
 }
 
-// writeTrace draws frames as table rows with each step between them.
-func writeTrace(b *strings.Builder, tr *trace.Trace) {
+// frameVerb says what happens at the property frame of r.
+func frameVerb(r *Result) string {
+	if r.Polarity == query.Counterexample {
+		return "the property is violated"
+	}
+	return "the goal is met"
+}
+
+// writeTrace draws frames as table rows with each step between them; the
+// row of frame mark (when not nil) ends with "<- " and what happens there.
+func writeTrace(b *strings.Builder, tr *trace.Trace, mark *int, what string) {
 	rows := [][]string{{"frame", "state"}}
 	if len(tr.Frames) > 0 {
 		for _, v := range tr.Frames[0].Vars {
@@ -140,6 +154,9 @@ func writeTrace(b *strings.Builder, tr *trace.Trace) {
 	}
 	line(rows[0])
 	for i := range tr.Frames {
+		if mark != nil && *mark == i {
+			rows[i+1][len(rows[i+1])-1] += "   <- " + what
+		}
 		line(rows[i+1])
 		if i < len(tr.Steps) {
 			s := tr.Steps[i]

@@ -17,8 +17,11 @@ const (
 	reasonEnabled      = "enabled"
 )
 
-// c1Deadlock reports each distinct tuple of state ids in which no machine
-// can move while at least one is non-terminal, at its shortest depth.
+// c1Deadlock reports each reachable composite runtime (machine states and
+// variables) in which no machine can move while at least one is
+// non-terminal, in breadth-first order, so each at its shortest depth. A
+// search stopped at its cap with no deadlock found is C1_UNDECIDED: it
+// cannot claim that no deadlock is reachable.
 func (p *product) c1Deadlock() report.Check {
 	c := report.Check{ID: "C1", Name: "Composition Deadlock"}
 	for _, n := range p.deadlocks {
@@ -30,10 +33,16 @@ func (p *product) c1Deadlock() report.Check {
 	}
 	if len(p.deadlocks) == 0 {
 		c.Detail = fmt.Sprintf("No reachable composite deadlock (%d composite states explored)%s", p.len(), capNote)
+		if p.truncated {
+			c.Detail = fmt.Sprintf("Not decided: no composite deadlock in the %d composite states explored%s", p.len(), capNote)
+			c.Findings = append(c.Findings, report.Finding{Code: "C1_UNDECIDED", Severity: report.Warning,
+				Message:  fmt.Sprintf("Could not decide the absence of composite deadlock: the search stopped at %d composite states; raise maxStates and re-run", p.cap),
+				Evidence: report.O("cap", p.cap, "explored", p.len(), "capKind", "maxStates")})
+		}
 		return c
 	}
 	c.Detail = fmt.Sprintf("Shortest counterexample (breadth-first): %d step(s); %s in %d composite states explored%s",
-		len(c.Findings[0].Path), plural(len(p.deadlocks), "deadlocked state tuple", "deadlocked state tuples"), p.len(), capNote)
+		len(c.Findings[0].Path), plural(len(p.deadlocks), "deadlocked composite runtime", "deadlocked composite runtimes"), p.len(), capNote)
 	return c
 }
 
@@ -42,10 +51,12 @@ func (p *product) deadlockFinding(n int) report.Finding {
 	t := p.tuple(n)
 	term := p.terminals(n)
 	states := make([]string, p.k)
+	vars := make([]any, p.k) // with states, what tells two deadlocks apart
 	per := make([]report.Obj, p.k)
 	var reasons []string
 	for i, l := range p.locals {
 		states[i] = l.mc.States[l.state(t[i])]
+		vars[i] = l.mc.VarsValue(l.runtime(t[i]))
 		var blocked []report.Obj
 		for e, name := range l.mc.Events {
 			reason := p.reason(i, e, t, term)
@@ -62,8 +73,8 @@ func (p *product) deadlockFinding(n int) report.Finding {
 	slices.Sort(reasons)
 	f := report.Finding{
 		Code: "C1_COMPOSITION_DEADLOCK", Severity: report.Error,
-		Message:  fmt.Sprintf("Composition deadlocks after %s in %s: no machine can move (%s)", plural(len(path), "step", "steps"), p.label(n), strings.Join(reasons, ", ")),
-		Evidence: report.O("steps", steps, "states", states, "depth", len(path), "perMachine", per, "reasons", nonNil(reasons)),
+		Message:  fmt.Sprintf("Composition deadlocks after %s in %s: no machine can move (%s)", plural(len(path), "step", "steps"), p.runtimeLabel(n), strings.Join(reasons, ", ")),
+		Evidence: report.O("steps", steps, "states", states, "depth", len(path), "perMachine", per, "reasons", nonNil(reasons), "vars", vars),
 		Path:     path, HasPath: true,
 	}
 	return f

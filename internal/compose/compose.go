@@ -114,6 +114,20 @@ func (p *product) label(n int) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
+// runtimeLabel renders a composite runtime: each machine's state id, and
+// its variables (canonical JSON) when it has any.
+func (p *product) runtimeLabel(n int) string {
+	t := p.tuple(n)
+	parts := make([]string, p.k)
+	for i, l := range p.locals {
+		parts[i] = l.mc.States[l.state(t[i])]
+		if len(l.mc.Vars) > 0 {
+			parts[i] += " " + string(jsonvalue.Canonical(l.mc.VarsValue(l.runtime(t[i])), false))
+		}
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
 // trace rebuilds the shortest path to node n: the composite path by state
 // tuples, and the steps of evidence (event and the machines that moved).
 func (p *product) trace(n int) ([]report.Step, []report.Obj) {

@@ -311,3 +311,42 @@ func TestGeneratedRings(t *testing.T) {
 		t.Errorf("%d composite states, truncated %v, %v", r.CompositeStates, r.Truncated, codes(r))
 	}
 }
+
+// A search stopped at its cap with no deadlock found does not pass C1: it
+// is C1_UNDECIDED, and the verdict reason counts the check as not decided.
+func TestC1UndecidedAtCap(t *testing.T) {
+	counter := `{"schemaVersion":1,"init":"RUN","states":[{"id":"RUN"}],"transitions":[
+	  {"from":"RUN","event":"tick","to":"RUN","updates":[{"variable":"c","op":"inc"}]}],
+	  "variables":[{"name":"c","kind":"integer","init":0}]}`
+	r := compose(t, 50, "", counter, machine("A", []string{"A -spin-> A"}, ""))
+	fs := findings(r, "C1")
+	if !r.Truncated || len(fs) != 1 || fs[0].Code != "C1_UNDECIDED" || r.Checks[0].Status() == report.Pass {
+		t.Fatalf("truncated %v, C1 %+v", r.Truncated, fs)
+	}
+	if v, reason := r.Verdict(); v == report.Pass || !strings.Contains(reason, "1 check not decided") {
+		t.Errorf("verdict %s (%s)", v, reason)
+	}
+	if n := report.UndecidedChecks(r.Checks); n != 1 {
+		t.Errorf("UndecidedChecks = %d", n)
+	}
+}
+
+// C1 reports one finding per deadlocked composite runtime: the same state
+// ids with different variable values are two deadlocks.
+func TestC1OneFindingPerCompositeRuntime(t *testing.T) {
+	m0 := `{"schemaVersion":1,"init":"A","states":[{"id":"A"},{"id":"B"}],"transitions":[
+	  {"from":"A","event":"inc","to":"A","guard":{"variable":"x","op":"<","value":1},"updates":[{"variable":"x","op":"inc"}]},
+	  {"from":"A","event":"stop","to":"B"}],
+	  "variables":[{"name":"x","kind":"integer","init":0}]}`
+	r := compose(t, 0, "", m0, machine("P", nil, ""))
+	fs := findings(r, "C1")
+	if len(fs) != 2 {
+		t.Fatalf("C1 findings %d, want 2: %+v", len(fs), fs)
+	}
+	for i, f := range fs {
+		want := fmt.Sprintf(`(B {"x":%d}, P)`, i)
+		if !strings.Contains(f.Message, want) || len(f.Path) != i+1 {
+			t.Errorf("finding %d: %q (path %d), want %s at depth %d", i, f.Message, len(f.Path), want, i+1)
+		}
+	}
+}

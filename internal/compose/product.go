@@ -34,9 +34,8 @@ type product struct {
 	expanded  int
 	truncated bool
 
-	deadlocks []int          // first node per distinct deadlocked state tuple
-	deadSeen  map[string]int // state tuple key → index into deadlocks
-	sync      []syncStats    // per event, for C2 (rendezvous events only)
+	deadlocks []int       // every deadlocked node (a composite runtime), breadth-first
+	sync      []syncStats // per event, for C2 (rendezvous events only)
 }
 
 // syncStats is what C2 reports about one rendezvous event.
@@ -50,7 +49,7 @@ type syncStats struct {
 const maxEnabledAt = 8
 
 func newProduct(mcs []*runtime.Machine, rendezvous []string, cap int) *product {
-	p := &product{k: len(mcs), cap: cap, deadSeen: map[string]int{}}
+	p := &product{k: len(mcs), cap: cap}
 	seen := map[string]bool{}
 	var names []string
 	for _, mc := range mcs {
@@ -171,7 +170,8 @@ func (p *product) run() {
 			}
 		}
 		if !moved && live {
-			p.recordDeadlock(n, cur)
+			// Nodes are distinct composite runtimes: each is a finding.
+			p.deadlocks = append(p.deadlocks, n)
 		}
 		p.expanded++
 	}
@@ -284,21 +284,6 @@ func (p *product) observeSync(cur []uint32, term []bool) {
 			st.coEnabled++
 		}
 	}
-}
-
-// recordDeadlock keeps the first (shortest) node of each distinct tuple of
-// per-machine state ids that cannot move.
-func (p *product) recordDeadlock(n int, cur []uint32) {
-	key := make([]byte, 0, 4*p.k)
-	for i, l := range p.locals {
-		s := l.state(cur[i])
-		key = append(key, byte(s), byte(s>>8), byte(s>>16), byte(s>>24))
-	}
-	if _, dup := p.deadSeen[string(key)]; dup {
-		return
-	}
-	p.deadSeen[string(key)] = len(p.deadlocks)
-	p.deadlocks = append(p.deadlocks, n)
 }
 
 // terminals returns the per-machine terminal flags of node n.

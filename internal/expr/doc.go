@@ -95,7 +95,7 @@
 // Int/Real comparison, banker's rounding, short-circuit && || =>, only
 // the selected branch of a conditional. An operation without a value
 // returns *Undefined with a Cause and the span of the operation: division
-// or modulo by zero, 0 ** -n, int ** -n, a negative shift count, a math
+// or modulo by zero, 0 ** -n, a negative shift count, a math
 // domain error (sqrt(-1), log(0), asin(2), a negative base with a
 // fractional exponent), and overflow. Eval never panics.
 //

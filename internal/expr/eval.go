@@ -16,7 +16,6 @@ const (
 	DivisionByZero            // a / 0
 	ModuloByZero              // a % 0
 	ZeroNegativePower         // 0 ** -n
-	NegativeIntExponent       // int ** negative int
 	NegativeShift             // a << -n, a >> -n
 	IntOverflow               // an Int result of more than MaxIntBits bits
 	FloatOverflow             // a float result that is infinite ("math range error")
@@ -33,7 +32,6 @@ var causeText = [...]string{
 	DivisionByZero:      "division by zero",
 	ModuloByZero:        "modulo by zero",
 	ZeroNegativePower:   "zero cannot be raised to a negative power",
-	NegativeIntExponent: "integer base with a negative integer exponent",
 	NegativeShift:       "negative shift count",
 	IntOverflow:         "integer result too large (over 65536 bits)",
 	FloatOverflow:       "float overflow",
@@ -94,9 +92,10 @@ func (m Vars) Atom(c *AtomCall) (Value, error) {
 //   - + - * on two Ints give an Int, otherwise a Real; / is true division
 //     and always gives a Real; % is floored modulo (the result has the
 //     divisor's sign) for Ints and Reals;
-//   - Int ** Int with a non-negative exponent is an Int; a negative
-//     exponent is undefined (0 ** -n and n ** -m alike); with a Real
-//     operand the result is a Real;
+//   - Int ** Int with a non-negative exponent is an Int; with a negative
+//     exponent it is the Real float(a) ** b, as in Python (2 ** -1 is 0.5,
+//     which the pyfcstm fixtures pin), and 0 ** -n is undefined; with a
+//     Real operand the result is a Real;
 //   - << >> & | ^ take Ints; >> floors; a negative shift count is undefined;
 //   - comparisons between Int and Real are exact;
 //   - &&, || and => short-circuit; xor, iff, == and != evaluate both sides;
@@ -421,7 +420,8 @@ func powInt(a, b int64) (Value, Cause, bool) {
 		if a == 0 {
 			return Value{}, ZeroNegativePower, true
 		}
-		return Value{}, NegativeIntExponent, true
+		// Python: a negative exponent makes the power a float; |result| <= 1.
+		return RealVal(math.Pow(float64(a), float64(b))), 0, true
 	}
 	switch a {
 	case 0, 1:
@@ -547,7 +547,13 @@ func bigPow(a, b *big.Int) (Value, Cause) {
 		if a.Sign() == 0 {
 			return Value{}, ZeroNegativePower
 		}
-		return Value{}, NegativeIntExponent
+		// Python: a negative exponent makes the power a float.
+		fa, ok := BigIntVal(a).Float()
+		if !ok {
+			return Value{}, IntTooLargeForFloat
+		}
+		fb, _ := BigIntVal(b).Float()
+		return RealVal(math.Pow(fa, fb)), 0
 	}
 	if a.CmpAbs(big.NewInt(1)) <= 0 { // 0, 1, -1: the result stays small
 		if b.Sign() == 0 {

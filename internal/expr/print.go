@@ -22,7 +22,9 @@ import (
 //   - a conditional nested in the "then" branch or in a range end.
 //
 // Parsing the result gives a tree Equal to e, for every tree the parser
-// can produce (round trip). Trees built by code print the same way; a
+// can produce (round trip). An identifier that is not a plain name (see
+// IsPlainName) prints as var("…"), so that no variable name built by code
+// reads back as a keyword, a constant or a different expression. Trees built by code print the same way; a
 // negative literal prints as a sign and a number, and so reads back as a
 // Unary.
 func Format(e Expr) string {
@@ -211,6 +213,12 @@ func leafText(e Expr) string {
 	case *Const:
 		return n.Name
 	case *Ident:
+		if !IsPlainName(n.Name) {
+			// A name the scanner would not read back as this identifier
+			// (a keyword, a constant, "x.y", "9x", "réessai") is written
+			// as the atom var("…"), which front ends read as the variable.
+			return "var(" + quote(n.Name) + ")"
+		}
 		return n.Name
 	case *Wildcard:
 		return "*"
@@ -269,4 +277,19 @@ func quote(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// IsPlainName reports whether name reads back as the identifier name: an
+// ASCII letter or "_" followed by letters, digits or "_", and not reserved
+// (IsReserved).
+func IsPlainName(name string) bool {
+	if name == "" || IsReserved(name) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !isLetter(c) && (i == 0 || !isDigit(c)) {
+			return false
+		}
+	}
+	return true
 }

@@ -68,6 +68,8 @@ func New(version string, cfg Config) *mcp.Server {
 	verifyTool, composeTool, bmcTool := srv.verifyTool, srv.composeTool, srv.bmcTool
 	mcp.AddTool(s, &mcp.Tool{Name: "verify", Description: "Verify a JSON state-machine model (schema v1): structural checks S1-S8, adversarial probes A1-A14, and with beforeModel the regression checks D1-D4. Also an FCSTM model (path ending in .fcstm, or its source text as a string in model): parsed, constructed and linted, load errors located by file:line:col. Returns the logicprobe/verify/v1 report; read `verdict` (pass, pass_with_findings, fail) and quote the findings' `path`. A finding whose code ends in _UNDECIDED means not decided, never pass."}, verifyTool)
 	mcp.AddTool(s, &mcp.Tool{Name: "compose", Description: "Run two or more JSON models together and look for composition deadlocks (C1) and rendezvous that never fire (C2). Returns the logicprobe/compose/v1 report."}, composeTool)
+	mcp.AddTool(s, &mcp.Tool{Name: "simulate", Description: simulateDescription}, srv.simulateTool)
+	srv.addPresentationTools(s)
 	mcp.AddTool(s, &mcp.Tool{Name: "bmc", Description: "Bounded model checking with Z3: ask whether something can (reach, cover, exists_always) or must (forbid, invariant, must_reach, response) happen within N steps, in the FBMCQ query language. Returns the stateproof/bmc/v1 result; a witness is replayed on the runtime (`replay.ok`)."}, bmcTool)
 	return s
 }

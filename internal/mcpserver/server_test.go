@@ -65,7 +65,7 @@ func TestToolsListed(t *testing.T) {
 	for _, tl := range tools.Tools {
 		names = append(names, tl.Name)
 	}
-	if strings.Join(names, ",") != "bmc,compose,verify" {
+	if strings.Join(names, ",") != "bmc,compose,draw,show,simulate,verify" {
 		t.Errorf("tools = %v", names)
 	}
 }
@@ -115,5 +115,31 @@ func TestBMCAndCompose(t *testing.T) {
 		map[string]any{"path": "examples/compose/handshake-server.json"}}, "rendezvous": []any{"req", "ack"}})
 	if out["schema"] != "logicprobe/compose/v1" || out["verdict"] != "fail" {
 		t.Errorf("compose = %v %v", out["schema"], out["verdict"])
+	}
+}
+
+func TestSimulate(t *testing.T) {
+	cs := connect(t)
+	src := "def int n = 0;\nstate R {\n  state A { during { n = n + 1; } }\n  state B;\n  [*] -> A;\n  A -> B :: Go effect { n = n * 1000000000000; }\n}\n"
+	out, _ := call(t, cs, "simulate", map[string]any{"source": src, "cycles": []any{[]any{}, []any{"Go"}, []any{"Nope"}}})
+	cycles, _ := out["cycles"].([]any)
+	if out["schema"] != "stateproof/simulate/v1" || len(cycles) != 3 {
+		t.Fatalf("report %v", out)
+	}
+	second := cycles[1].(map[string]any)
+	third := cycles[2].(map[string]any)
+	if second["state"] != "R.B" || third["error"] == nil {
+		t.Errorf("cycles %v", cycles)
+	}
+	if n := second["vars"].(map[string]any)["n"]; n != float64(1e12) {
+		t.Errorf("n = %v", n)
+	}
+	out, _ = call(t, cs, "simulate", map[string]any{"source": "state R { state A; }", "cycles": []any{}})
+	if e, _ := out["error"].(map[string]any); e == nil || e["class"] != "validation" {
+		t.Errorf("load failure: %v", out)
+	}
+	out, _ = call(t, cs, "simulate", map[string]any{"source": src, "initState": "R.B", "initVars": map[string]any{"n": 7}, "cycles": []any{[]any{}}})
+	if c := out["cycles"].([]any)[0].(map[string]any); c["state"] != "R.B" || c["vars"].(map[string]any)["n"] != float64(7) {
+		t.Errorf("hot start: %v", out)
 	}
 }

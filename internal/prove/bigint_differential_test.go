@@ -92,7 +92,7 @@ func TestBigStepsEnginesAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pr, err := Prove(p, Options{TimeoutMS: 2000})
+		pr, err := Prove(p, Options{TimeoutMS: 10000})
 		if err != nil {
 			t.Fatalf("seed %d: prove: %v", seed, err)
 		}

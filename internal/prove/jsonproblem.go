@@ -93,11 +93,13 @@ func holdsInitially(m *jsonmodel.Model, rng expr.Expr) bool {
 // confirmer re-finds a violation of one property with the bounded model
 // checker (a forbid query at the depth the prover's search found it) and
 // replays the decoded trace on the runtime.
-func confirmer(m *jsonmodel.Model, g *Graph) func(*Property, int) (bool, string, error) {
-	return func(p *Property, depth int) (bool, string, error) {
-		state := g.Nodes[p.Node].Name
-		text := fmt.Sprintf("check forbid <= %d: active(%q) && !(%s);\n", max(depth, 1), state, expr.Format(p.Formula))
-		q, err := query.Parse("<prove "+p.ID+">", text)
+func confirmer(m *jsonmodel.Model, g *Graph) func(*Property, int, int) (bool, string, error) {
+	return func(p *Property, depth, timeoutMS int) (bool, string, error) {
+		// Built as a tree, variables as var("…"): a variable named cycle,
+		// pi or true keeps its meaning (see query.VarRefs).
+		active := &expr.AtomCall{Name: "active", Args: []expr.Arg{{Value: &expr.StringLit{Value: g.Nodes[p.Node].Name}}}}
+		body := bin(expr.Land, active, &expr.Unary{Op: expr.Not, X: query.VarRefs(p.Formula)})
+		q, err := query.Build("<prove "+p.ID+">", &query.Query{Check: query.Check{Kind: query.Forbid, Bound: max(depth, 1), Body: body}})
 		if err != nil {
 			return false, "", fmt.Errorf("confirming %s: %w", p.ID, err)
 		}
@@ -109,7 +111,7 @@ func confirmer(m *jsonmodel.Model, g *Graph) func(*Property, int) (bool, string,
 			return false, "", err
 		}
 		defer ctx.Close()
-		rep, err := bmcjson.Check(ctx, m, g.Sys, q, bmc.Options{Shortest: true, TimeoutMS: 10000}, g.Name, "")
+		rep, err := bmcjson.Check(ctx, m, g.Sys, q, bmc.Options{Shortest: true, TimeoutMS: timeoutMS}, g.Name, "")
 		if err != nil {
 			return false, "", fmt.Errorf("confirming %s: %w", p.ID, err)
 		}

@@ -12,6 +12,9 @@ import (
 // triple rule on the final RSCs with a fresh checker, then RSC_n → φ_n for
 // every node. It shares no state with the layer that produced the RSCs.
 func (a *attempt) recheck(rsc, phi []expr.Expr) (bool, string, error) {
+	if a.expired() {
+		return false, "the time budget ran out before the independent re-check", nil
+	}
 	ctx := a.ctx
 	if a.p.Graph.Ctx == nil {
 		fresh, err := z3.NewContext()
@@ -107,7 +110,7 @@ func (a *attempt) violation(open []int, out *bmcOutcome) ([]int, error) {
 			violated = append(violated, i)
 			continue
 		}
-		ok, detail, err := a.p.Confirm(pr, o.Depth)
+		ok, detail, err := a.p.Confirm(pr, o.Depth, a.left())
 		if err != nil {
 			return nil, err
 		}

@@ -21,9 +21,10 @@ type Property struct {
 // violation with the bounded model checker and replays it on the runtime
 // (JSON models); it returns false with a reason when it cannot confirm.
 type Problem struct {
-	Graph   *Graph
-	Props   []Property
-	Confirm func(p *Property, depth int) (ok bool, detail string, err error)
+	Graph *Graph
+	Props []Property
+	// Confirm gets what is left of the time budget, in milliseconds (>= 1).
+	Confirm func(p *Property, depth, timeoutMS int) (ok bool, detail string, err error)
 }
 
 // Options tune a proof attempt.
@@ -136,6 +137,12 @@ type attempt struct {
 	deadline time.Time
 }
 
+// expired reports that the time budget is spent.
+func (a *attempt) expired() bool { return time.Until(a.deadline) < time.Millisecond }
+
+// left is what remains of the time budget in milliseconds, at least 1.
+func (a *attempt) left() int { return int(max(time.Until(a.deadline).Milliseconds(), 1)) }
+
 func (a *attempt) checker() (*checker, error) {
 	return newChecker(a.ctx, a.p.Graph, a.opts.QueryTimeoutMS, a.deadline)
 }
@@ -223,6 +230,12 @@ func countCTIs(comps []ComponentResult) int {
 // that order; done
 // reports that the open properties were proved.
 func (a *attempt) strengthen(open []int, phi []expr.Expr, bmc *bmcOutcome) (bool, error) {
+	if a.expired() {
+		// Each layer would spend time building its queries only to have
+		// them answered unknown: record that none ran.
+		a.log("strengthen", "skipped", time.Now(), "no time left")
+		return false, nil
+	}
 	if a.opts.layer("kind") && a.opts.MaxK >= 2 && bmc.Reason == "" && bmc.Depth >= a.opts.MaxK-1 {
 		t0 := time.Now()
 		c, err := a.checker()
@@ -247,13 +260,13 @@ func (a *attempt) strengthen(open []int, phi []expr.Expr, bmc *bmcOutcome) (bool
 		}
 		a.log("kind", "failed", t0, why)
 	}
-	if a.opts.layer("houdini") {
+	if a.opts.layer("houdini") && !a.expired() {
 		done, err := a.houdiniLayer(open, phi)
 		if done || err != nil {
 			return done, err
 		}
 	}
-	if a.opts.layer("intervals") {
+	if a.opts.layer("intervals") && !a.expired() {
 		done, err := a.intervalsLayer(open, phi)
 		if done || err != nil {
 			return done, err
@@ -269,6 +282,9 @@ func (a *attempt) strengthen(open []int, phi []expr.Expr, bmc *bmcOutcome) (bool
 // the run that found k (the base case is the bounded search already done
 // to depth ≥ k−1).
 func (a *attempt) recheckK(phi []expr.Expr, k int) (bool, error) {
+	if a.expired() {
+		return false, nil
+	}
 	if a.p.Graph.Ctx != nil {
 		c, err := a.checker() // CHC terms live in their context: fresh solver instead
 		if err != nil {

@@ -229,6 +229,18 @@ func TestRSCFileErrors(t *testing.T) {
 	}
 }
 
+// An RSC printed by expr.Format reads back as itself, also for a
+// variable whose name is not a plain identifier (printed var("…")).
+func TestRSCReadsVarAtoms(t *testing.T) {
+	p := chcProblem(t, counter)
+	f := &expr.Binary{Op: expr.Ge, X: &expr.Ident{Name: "x0"}, Y: &expr.IntLit{Value: 0}}
+	src := "rsc \"c\": var(\"x0\") >= 0;"
+	props, err := ParseRSC("f.rsc", src, p.Graph)
+	if err != nil || len(props) != 1 || !expr.Equal(props[0].Formula, f) {
+		t.Fatalf("%s: props %+v, err %v", src, props, err)
+	}
+}
+
 var timeZero = time.Time{}
 
 // A var-in-range scoped to another state still holds the initial runtime to
@@ -310,5 +322,24 @@ func TestIntervalWidening(t *testing.T) {
 	}
 	if an.refine(box{{0, 1}}, bin(expr.Gt, ident("x"), lit(5)), true) {
 		t.Error("an infeasible guard must report no value left")
+	}
+}
+
+// Once the time budget is spent, a query is answered unknown (timeout)
+// without asking Z3: the layers still to run end at once instead of each
+// spending a minimal timeout on every query, and no answer after the
+// deadline decides anything.
+func TestNoQueryAfterTheDeadline(t *testing.T) {
+	p := chcProblem(t, counter)
+	c, err := newChecker(p.Graph.Ctx, p.Graph, 0, time.Now().Add(-time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := c.solve(c.enc.b.Bool(false), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Result != z3.Unknown || a.Reason != "timeout" || c.queries != 0 {
+		t.Errorf("answer %v (%s) after %d queries; want unknown (timeout) and no query", a.Result, a.Reason, c.queries)
 	}
 }

@@ -59,6 +59,7 @@ func rscStatement(file, src string, off int, g *Graph) (Property, int, error) {
 	if err != nil {
 		return Property{}, 0, fmt.Errorf("%s:%w", file, err)
 	}
+	e = varAtomsToIdents(e)
 	if err := checkRSC(e, g, node); err != nil {
 		return Property{}, 0, fmt.Errorf("%s:%w", file, err)
 	}
@@ -124,4 +125,27 @@ func lineCol(src string, off int) (int, int) {
 	line := 1 + strings.Count(src[:off], "\n")
 	col := off - strings.LastIndexByte(src[:off], '\n')
 	return line, col
+}
+
+// varAtomsToIdents reads var("name") as the variable name: expr.Format
+// writes a variable that way when its name is not a plain identifier (a
+// keyword, a constant, "x.y"), so a printed RSC reads back as it was.
+func varAtomsToIdents(e expr.Expr) expr.Expr {
+	switch n := e.(type) {
+	case *expr.AtomCall:
+		if n.Name == "var" && len(n.Args) == 1 && n.Args[0].Kind == expr.ArgPositional {
+			if lit, ok := n.Args[0].Value.(*expr.StringLit); ok {
+				return &expr.Ident{Loc: n.Loc, Name: lit.Value}
+			}
+		}
+	case *expr.Unary:
+		n.X = varAtomsToIdents(n.X)
+	case *expr.Binary:
+		n.X, n.Y = varAtomsToIdents(n.X), varAtomsToIdents(n.Y)
+	case *expr.Conditional:
+		n.Cond, n.Then, n.Else = varAtomsToIdents(n.Cond), varAtomsToIdents(n.Then), varAtomsToIdents(n.Else)
+	case *expr.FuncCall:
+		n.Arg = varAtomsToIdents(n.Arg)
+	}
+	return e
 }

@@ -149,7 +149,7 @@ func runSpacer(c *checker, phi []expr.Expr, budget time.Duration) (*spacerAnswer
 	if err := s.SetTimeout(uint32(budget.Milliseconds())); err != nil {
 		return nil, err
 	}
-	timer := time.AfterFunc(budget+50*time.Millisecond, s.Interrupt)
+	timer := time.AfterFunc(budget+2*time.Millisecond, s.Interrupt)
 	t0 := time.Now()
 	r, err := s.Check()
 	timer.Stop()

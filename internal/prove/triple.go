@@ -77,6 +77,12 @@ func newChecker(ctx *z3.Context, g *Graph, timeoutMS int, deadline time.Time) (*
 	return &checker{g: g, enc: newEncoder(ctx, g), solver: s, timeoutMS: timeoutMS, deadline: deadline}, nil
 }
 
+// expired reports that the overall deadline has passed (less than a
+// millisecond left).
+func (c *checker) expired() bool {
+	return !c.deadline.IsZero() && time.Until(c.deadline) < time.Millisecond
+}
+
 // budget installs the per-query timeout, bounded by the overall deadline.
 func (c *checker) budget(s *z3.Solver) error {
 	ms := int64(c.timeoutMS)
@@ -149,6 +155,12 @@ func (c *checker) solveOn(s *z3.Solver, f *z3.Term, pre, post []*z3.Term) (*answ
 	if f == nil {
 		return nil, fmt.Errorf("prove: building query: %w", c.enc.b.Err())
 	}
+	if c.expired() {
+		// The budget is spent: answer unknown without asking Z3, so the
+		// layers still to run end at once instead of each spending a
+		// minimal timeout on every query.
+		return &answer{Result: z3.Unknown, Reason: "timeout", Pre: pre, Post: post}, nil
+	}
 	if err := s.Push(); err != nil {
 		return nil, err
 	}
@@ -160,6 +172,12 @@ func (c *checker) solveOn(s *z3.Solver, f *z3.Term, pre, post []*z3.Term) (*answ
 		return nil, fmt.Errorf("prove: asserting query: %w", err)
 	}
 	c.queries++
+	if !c.deadline.IsZero() {
+		// Z3 does not always honour its timeout promptly; an interrupt
+		// at the deadline keeps the total budget.
+		timer := time.AfterFunc(time.Until(c.deadline)+2*time.Millisecond, s.Interrupt)
+		defer timer.Stop()
+	}
 	r, err := s.Check()
 	if err != nil {
 		return nil, fmt.Errorf("prove: solver: %w", err)

@@ -34,18 +34,7 @@ func quote(s string) string { return expr.Format(&expr.StringLit{Value: s}) }
 func formatExpr(e expr.Expr) string { return expr.Format(e) }
 
 // isPlainIdent reports whether s can be written as a bare name.
-func isPlainIdent(s string) bool {
-	if s == "" || keywords[s] || expr.IsReserved(s) {
-		return false
-	}
-	for i, c := range []byte(s) {
-		letter := c == '_' || (c|0x20) >= 'a' && (c|0x20) <= 'z'
-		if !letter && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
-}
+func isPlainIdent(s string) bool { return !keywords[s] && expr.IsPlainName(s) }
 
 func formatInit(b *strings.Builder, in *Init) {
 	b.WriteString("init ")

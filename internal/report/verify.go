@@ -221,9 +221,26 @@ func Verdict(checks []Check) (verdict, reason string) {
 	case errs > 0:
 		return Fail, fmt.Sprintf("%d error finding(s) (first: %s)", errs, first)
 	case warns > 0:
-		return PassWithFindings, fmt.Sprintf("no error findings; %d warning finding(s)", warns)
+		reason = fmt.Sprintf("no error findings; %d warning finding(s)", warns)
+		if n := UndecidedChecks(checks); n > 0 {
+			reason += fmt.Sprintf("; %d %s not decided", n, map[bool]string{true: "check", false: "checks"}[n == 1])
+		}
+		return PassWithFindings, reason
 	}
 	return Pass, "no error or warning findings"
+}
+
+// UndecidedChecks is the number of checks with an undecided finding: a
+// search stopped at its cap, so the check neither passed nor failed. The
+// CLI exits 3 when no error finding exists and this is not zero.
+func UndecidedChecks(checks []Check) int {
+	n := 0
+	for i := range checks {
+		if slices.ContainsFunc(checks[i].Findings, func(f Finding) bool { return f.Undecided() }) {
+			n++
+		}
+	}
+	return n
 }
 
 // Counts returns the numbers of error and warning findings.

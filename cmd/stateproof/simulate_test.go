@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/fcstm/simulate"
+)
+
+const doorModel = "../../internal/fcstm/simulate/testdata/door.fcstm"
+
+// simulateWithInput runs the simulate command with stdin.
+func simulateWithInput(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd := newSimulateCmd(strings.NewReader(stdin), &out, &errb)
+	cmd.SetArgs(args)
+	cmd.SetOut(&out)
+	cmd.SetErr(&errb)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	code := 0
+	if err := cmd.Execute(); err != nil {
+		var ee *exitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("simulate: %v", err)
+		}
+		code = ee.code
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestSimulateGolden(t *testing.T) {
+	events := "; Door.Request; Door.Opening.Done; Timeout; Obstacle"
+	out, errs, code := runCLI(t, "simulate", doorModel, "--events", events)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "simulate-door.txt", out)
+	out, _, code = runCLI(t, "simulate", doorModel, "--events", events, "--json")
+	if code != 0 || !json.Valid([]byte(out)) {
+		t.Fatalf("exit %d, JSON valid %v", code, json.Valid([]byte(out)))
+	}
+	golden(t, "simulate-door.json", out)
+}
+
+func TestSimulateExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	steps := filepath.Join(dir, "steps.json")
+	if err := os.WriteFile(steps, []byte(`[[], ["Door.Request"], ["Nope"]]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.fcstm")
+	if err := os.WriteFile(bad, []byte("state Root {\n  state A;\n  [*] -> Missing;\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string // in stdout, or stderr for code 2 without --json
+	}{
+		{"a raising cycle still prints the trace", []string{"--steps", steps, "--json"}, 1, `"class": "event"`},
+		{"both sources", []string{"--steps", steps, "--events", "a"}, 2, "cannot be combined"},
+		{"bad steps", []string{"--events", "a,,b"}, 2, "empty event name"},
+		{"bad init vars", []string{"--init-vars", `{"motor": "x"}`, "--events", ""}, 2, "$.motor"},
+		{"hot start lacking vars", []string{"--init-state", "Door.Open", "--init-vars", `{"motor": 1}`, "--events", ""}, 2, "lacks open_count, temperature"},
+		{"hot start, JSON error object", []string{"--init-state", "Door.Nowhere", "--init-vars", `{"motor": 1, "open_count": 0, "temperature": 0.0}`, "--json", "--events", ""}, 2, `"class": "init"`},
+		{"hot start", []string{"--init-state", "Door.Open", "--init-vars", `{"motor": 1, "open_count": 12345678901234567, "temperature": 0.5}`, "--json", "--events", "Remove"}, 0, `"open_count": 12345678901234567`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, code := runCLI(t, append([]string{"simulate", doorModel}, tc.args...)...)
+			if code != tc.code || !strings.Contains(out+errs, tc.want) {
+				t.Errorf("exit %d (want %d); output lacks %q:\n%s%s", code, tc.code, tc.want, out, errs)
+			}
+		})
+	}
+	out, _, code := runCLI(t, "simulate", bad, "--json", "--events", "")
+	var doc struct {
+		Schema string
+		Error  struct {
+			Class     string
+			Line, Col int
+		}
+	}
+	if code != 2 || json.Unmarshal([]byte(out), &doc) != nil || doc.Schema != "stateproof/simulate/v1" || doc.Error.Class != "validation" || doc.Error.Line < 1 || doc.Error.Col < 1 {
+		t.Errorf("load failure: exit %d, %s", code, out)
+	}
+	_, errs, code := runCLI(t, "simulate", bad, "--events", "")
+	if code != 2 || !strings.Contains(errs, "^") {
+		t.Errorf("load failure as text: exit %d, %s", code, errs)
+	}
+}
+
+// Without --events or --steps and with a standard input that is not a
+// terminal, each line is a cycle.
+func TestSimulateLinesFromStdin(t *testing.T) {
+	out, errs, code := simulateWithInput(t, "\nDoor.Request\nDone Bogus\n", doorModel, "--json")
+	var doc struct{ Cycles []struct{ State *string } }
+	if code != 1 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Cycles) != 3 || *doc.Cycles[1].State != "Door.Opening" {
+		t.Errorf("exit %d: %s %s", code, out, errs)
+	}
+}
+
+// An empty --events is one cycle without events; standard input is not read.
+func TestSimulateEmptyEvents(t *testing.T) {
+	out, errs, code := simulateWithInput(t, "Door.Request\nDone\n", doorModel, "--json", "--events", "")
+	var doc struct{ Cycles []struct{ Events []string } }
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Cycles) != 1 || len(doc.Cycles[0].Events) != 0 {
+		t.Errorf("exit %d: %s %s", code, out, errs)
+	}
+}
+
+// The interactive loop over a line editor: keys in, a cycle per Enter,
+// Tab completing an event name, "quit" leaving.
+func TestSimulateShellLoop(t *testing.T) {
+	m, err := model.Load(doorModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := simulate.Start(m, "door", simulate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	keys := strings.NewReader("\rDoor.Req\t\rvars\rquit\r")
+	if err := shellLoop(sess, struct {
+		io.Reader
+		io.Writer
+	}{keys, &out}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(sess.Report().Cycles); n != 2 || *sess.Report().Cycles[1].State != "Door.Opening" {
+		t.Fatalf("%d cycles, output:\n%s", n, out.String())
+	}
+	if !strings.Contains(out.String(), "Door.Opening> ") || !strings.Contains(out.String(), "motor = 1") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}

@@ -1,0 +1,228 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+)
+
+// actions runs a list of lifecycle actions of one slot. host is the state
+// the calls report (the state executing them) and the active leaf.
+func (s *search) actions(c *ctx, list []*model.Action, host, leaf *stateInfo, stage Stage) error {
+	for _, a := range list {
+		if err := s.action(c, a, host, leaf, stage, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// duringChain runs a leaf's during chain: the ancestors' ">> during
+// before" aspects from the root down, the leaf's own during, the
+// ancestors' ">> during after" aspects back up. Pseudo leaves run only
+// their own during.
+func (s *search) duringChain(c *ctx, leaf *stateInfo) error {
+	if leaf.st.Pseudo {
+		return s.actions(c, leaf.st.During, leaf, leaf, StageDuring)
+	}
+	var chain [MaxDepth + 1]*stateInfo
+	n := 0
+	for a := leaf.parent; a != nil && n < len(chain); a = a.parent {
+		chain[n] = a
+		n++
+	}
+	for i := n - 1; i >= 0; i-- {
+		for _, a := range chain[i].st.AspectBefore {
+			if err := s.action(c, a, leaf, leaf, StageDuring, leaf.st.Path); err != nil {
+				return err
+			}
+		}
+	}
+	if err := s.actions(c, leaf.st.During, leaf, leaf, StageDuring); err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		for _, a := range chain[i].st.AspectAfter {
+			if err := s.action(c, a, leaf, leaf, StageDuring, leaf.st.Path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// action runs one action: records it, then runs its statements or records
+// its abstract call. aspectLeaf is the leaf an aspect runs for.
+func (s *search) action(c *ctx, a *model.Action, host, leaf *stateInfo, stage Stage, aspectLeaf string) error {
+	r := a.Resolved()
+	if r.Kind == model.Concrete && len(r.Ops) == 0 && a.Kind != model.Ref {
+		return nil
+	}
+	rec := Action{Role: a.Role, State: a.State.Path, Name: a.Name, Abstract: r.Kind == model.Abstract, Leaf: aspectLeaf}
+	if a.Kind == model.Ref && a.Target != nil {
+		rec.Ref = r.Path
+	}
+	c.actions = append(c.actions, rec)
+	switch r.Kind {
+	case model.Concrete:
+		return s.block(c, r.Ops)
+	case model.Abstract:
+		if r.Path == "" {
+			return nil // an anonymous abstract action has no handler
+		}
+		call := AbstractCall{Action: r.Path, Stage: stage, State: host.st.Path, ActiveLeaf: leaf.st.Path}
+		if a.Kind == model.Ref && a.Name != "" {
+			call.NamedRef = a.Path
+		}
+		c.calls = append(c.calls, pendingCall{call: call, vars: append([]expr.Value(nil), c.vars...)})
+	}
+	return nil
+}
+
+// block runs an operation block: statements in order over the persistent
+// variables and block-local temporaries, then the writeback of every
+// persistent variable it assigned, converted to its declared type.
+func (s *search) block(c *ctx, ops []model.Stmt) error {
+	env := varEnv{ix: s.ix, vars: c.vars}
+	var assigned []assignment
+	if err := s.stmts(&env, ops, &assigned); err != nil {
+		return err
+	}
+	for _, a := range assigned {
+		v, ok := expr.Convert(c.vars[a.idx], s.ix.varTypes[a.idx])
+		if !ok {
+			mv := s.ix.m.Vars[a.idx]
+			return errorf(ClassWriteback, a.pos, nil, "variable '%s' is %s: cannot store %s (non-integer float from operation block writeback)", mv.Name, typeName(mv.Type), c.vars[a.idx])
+		}
+		c.vars[a.idx] = v
+	}
+	return nil
+}
+
+// assignment is a persistent variable a block assigned, with its last
+// assignment (where a writeback failure is reported).
+type assignment struct {
+	idx int
+	pos model.Pos
+}
+
+func (s *search) stmts(env *varEnv, ops []model.Stmt, assigned *[]assignment) error {
+	for _, op := range ops {
+		switch op := op.(type) {
+		case *model.Assign:
+			v, err := expr.Eval(op.Value, *env)
+			if err != nil {
+				return exprError(op.Pos, err, fmt.Sprintf("operation assignment to '%s' evaluation failed", op.Name))
+			}
+			if v.Type() == expr.Bool {
+				return errorf(ClassExpression, op.Pos, nil, "operation assignment to '%s' evaluation failed: a condition is not a number", op.Name)
+			}
+			if i, ok := env.ix.varIdx[op.Name]; ok && !op.Temp {
+				env.vars[i] = v
+				noteAssignment(assigned, i, op.Pos)
+				continue
+			}
+			env.setTemp(op.Name, v)
+		case *model.If:
+			body := op.Else
+			for _, b := range op.Branches {
+				v, err := expr.Eval(b.Cond, *env)
+				if err != nil {
+					return exprError(op.Pos, err, "if-block condition evaluation failed")
+				}
+				if v.Type() != expr.Bool {
+					return errorf(ClassExpression, op.Pos, nil, "if-block condition evaluation failed: the condition is %s", v.Type())
+				}
+				if v.Bool() {
+					body = b.Body
+					break
+				}
+			}
+			if err := s.stmts(env, body, assigned); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func noteAssignment(assigned *[]assignment, idx int, pos model.Pos) {
+	for i := range *assigned {
+		if (*assigned)[i].idx == idx {
+			(*assigned)[i].pos = pos
+			return
+		}
+	}
+	*assigned = append(*assigned, assignment{idx, pos})
+}
+
+func typeName(t model.VarType) string {
+	if t == model.Float {
+		return "float"
+	}
+	return "int"
+}
+
+// varEnv is the valuation of guards and statements: the persistent
+// variables, then the block's temporaries.
+type varEnv struct {
+	ix    *index
+	vars  []expr.Value
+	temps *[]temp
+}
+
+type temp struct {
+	name string
+	v    expr.Value
+}
+
+func (e varEnv) Value(name string) (expr.Value, bool) {
+	if i, ok := e.ix.varIdx[name]; ok {
+		return e.vars[i], true
+	}
+	if e.temps != nil {
+		for _, t := range *e.temps {
+			if t.name == name {
+				return t.v, true
+			}
+		}
+	}
+	return expr.Value{}, false
+}
+
+func (e varEnv) Atom(call *expr.AtomCall) (expr.Value, error) {
+	return expr.Vars(nil).Atom(call)
+}
+
+func (e *varEnv) setTemp(name string, v expr.Value) {
+	if e.temps == nil {
+		e.temps = new([]temp)
+	}
+	for i := range *e.temps {
+		if (*e.temps)[i].name == name {
+			(*e.temps)[i].v = v
+			return
+		}
+	}
+	*e.temps = append(*e.temps, temp{name, v})
+}
+
+// exprError wraps an evaluation failure; the cause's text follows what
+// failed so that "division by zero" reads as such.
+func exprError(pos model.Pos, err error, what string) *Error {
+	var u *expr.Undefined
+	if errors.As(err, &u) {
+		msg := u.Cause.String()
+		if u.Detail != "" {
+			msg += " in " + u.Detail
+		}
+		return errorf(ClassExpression, pos, err, "%s: %s", what, msg)
+	}
+	var te *expr.TypeError
+	if errors.As(err, &te) {
+		return errorf(ClassExpression, pos, err, "%s: %s", what, te.Msg)
+	}
+	return errorf(ClassExpression, pos, err, "%s: %v", what, err)
+}

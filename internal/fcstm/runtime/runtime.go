@@ -1,0 +1,265 @@
+package runtime
+
+import (
+	"hash/maphash"
+	"slices"
+	"strings"
+
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+)
+
+// Options configures a Runtime.
+type Options struct {
+	// InitialState, when set, is a hot start: the stack is built down to
+	// this state (a dotted path from the root) without running any action.
+	// A composite waits for its initial transition in the first cycle,
+	// without its plain "during before". InitialVars must then give every
+	// variable.
+	InitialState string
+	// InitialVars overrides variable initialisers (cold start) or gives
+	// every variable (hot start). Values must be Ints or Reals; an integral
+	// Real is accepted for an int variable.
+	InitialVars map[string]expr.Value
+	// Handlers implement abstract actions, by action path.
+	Handlers  map[string]Handler
+	ErrorMode ErrorMode
+}
+
+// Runtime is an FCSTM machine being executed. It is not safe for
+// concurrent use.
+type Runtime struct {
+	ix       *index
+	frames   []frame
+	vars     []expr.Value
+	started  bool // a cycle has entered the root (or a hot start built the stack)
+	ended    bool
+	handlers map[string]Handler
+	errMode  ErrorMode
+	seed     maphash.Seed
+	events   []bool // scratch: present events of the running cycle
+}
+
+// New prepares m for execution. It fails with a ClassInit error for a bad
+// initial state or variable, or an initialiser that has no value or does
+// not fit its variable, and with ClassLimit for a hot-start state deeper
+// than MaxDepth.
+func New(m *model.Model, opts Options) (*Runtime, error) {
+	ix := newIndex(m)
+	r := &Runtime{ix: ix, handlers: opts.Handlers, errMode: opts.ErrorMode, seed: maphash.MakeSeed(), events: make([]bool, len(ix.events))}
+	for name := range opts.InitialVars {
+		if _, ok := ix.varIdx[name]; !ok {
+			return nil, errorf(ClassInit, model.Pos{}, nil, "initial_vars['%s']: the model has no variable %s", name, name)
+		}
+	}
+	r.vars = make([]expr.Value, len(m.Vars))
+	var missing []string
+	for i, v := range m.Vars {
+		if given, ok := opts.InitialVars[v.Name]; ok {
+			val, err := initialValue(v, given)
+			if err != nil {
+				return nil, err
+			}
+			r.vars[i] = val
+			continue
+		}
+		if opts.InitialState != "" {
+			missing = append(missing, v.Name)
+			continue
+		}
+		val, err := evalInitialiser(v)
+		if err != nil {
+			return nil, err
+		}
+		r.vars[i] = val
+	}
+	if len(missing) > 0 {
+		return nil, errorf(ClassInit, model.Pos{}, nil, "a hot start needs every variable; initial_vars lacks %s", strings.Join(missing, ", "))
+	}
+	if opts.InitialState != "" {
+		if err := r.hotStart(opts.InitialState); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func (r *Runtime) hotStart(path string) error {
+	target := r.ix.byPath[path]
+	if target == nil {
+		return errorf(ClassInit, model.Pos{}, nil, "initial_state %s: no such state", path)
+	}
+	if target.depth > MaxDepth {
+		return errorf(ClassLimit, target.st.Pos, nil, "initial_state %s exceeds the structural stack-depth safety limit (%d frames, limit %d)", path, target.depth, MaxDepth)
+	}
+	r.frames = make([]frame, target.depth)
+	for s := target; s != nil; s = s.parent {
+		r.frames[s.depth-1] = frame{s: s, mode: active}
+	}
+	if !target.leaf() {
+		r.frames[len(r.frames)-1].mode = initWait
+	}
+	r.started = true
+	return nil
+}
+
+// initialValue checks a supplied initial value against its variable.
+func initialValue(v *model.Variable, given expr.Value) (expr.Value, error) {
+	switch given.Type() {
+	case expr.Bool:
+		return expr.Value{}, errorf(ClassInit, v.Pos, nil, "initial_vars['%s'] must not be bool", v.Name)
+	case expr.Int, expr.Real:
+	default:
+		return expr.Value{}, errorf(ClassInit, v.Pos, nil, "initial_vars['%s'] must be int or float", v.Name)
+	}
+	val, ok := expr.Convert(given, varType(v))
+	if !ok {
+		return expr.Value{}, errorf(ClassInit, v.Pos, nil, "initial_vars['%s']: variable '%s' is int type, cannot assign float %s", v.Name, v.Name, given)
+	}
+	return val, nil
+}
+
+// evalInitialiser returns a variable's initial value, converted to its
+// type: construction evaluated it, or recorded why it has none (InitErr),
+// which only a cold start needs to report.
+func evalInitialiser(v *model.Variable) (expr.Value, error) {
+	if v.InitErr != nil {
+		return expr.Value{}, errorf(ClassInit, v.InitErr.Pos, nil, "%s", v.InitErr.Message)
+	}
+	val := v.Init
+	if !val.Type().IsNumeric() && v.InitExpr != nil {
+		var err error
+		val, err = expr.Eval(v.InitExpr, expr.Vars(nil))
+		if err != nil {
+			e := exprError(v.Pos, err, "the initial value of '"+v.Name+"' cannot be computed")
+			e.Class = ClassInit
+			return expr.Value{}, e
+		}
+	}
+	if !val.Type().IsNumeric() {
+		return expr.Value{}, errorf(ClassInit, v.Pos, nil, "variable '%s' has no numeric initial value", v.Name)
+	}
+	out, ok := expr.Convert(val, varType(v))
+	if !ok {
+		return expr.Value{}, errorf(ClassInit, v.Pos, nil, "Variable '%s' is int type, cannot assign float %s", v.Name, val)
+	}
+	return out, nil
+}
+
+func varType(v *model.Variable) expr.Type {
+	if v.Type == model.Float {
+		return expr.Real
+	}
+	return expr.Int
+}
+
+// Model returns the model being executed.
+func (r *Runtime) Model() *model.Model { return r.ix.m }
+
+// State returns the path of the current state: the root before the first
+// committed cycle of a cold start, "" once ended.
+func (r *Runtime) State() string {
+	switch {
+	case r.ended:
+		return ""
+	case len(r.frames) == 0:
+		return r.ix.root.st.Path
+	}
+	return r.frames[len(r.frames)-1].s.st.Path
+}
+
+// Ended reports whether the machine has terminated.
+func (r *Runtime) Ended() bool { return r.ended }
+
+// Vars returns a copy of the persistent variables.
+func (r *Runtime) Vars() map[string]expr.Value { return r.varMap(r.vars) }
+
+// Values returns the persistent variables in declaration order (a copy).
+func (r *Runtime) Values() []expr.Value { return slices.Clone(r.vars) }
+
+func (r *Runtime) varMap(vals []expr.Value) map[string]expr.Value {
+	m := make(map[string]expr.Value, len(vals))
+	for i, v := range vals {
+		m[r.ix.varNames[i]] = v
+	}
+	return m
+}
+
+// Cycle runs one macro step with the given input events (docs/fcstm.md,
+// "The runtime cycle"). On an error the runtime is unchanged and the
+// returned Cycle holds the resolved events when resolution succeeded. Once
+// the machine has ended, Cycle does nothing (and resolves nothing).
+func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
+	if r.ended {
+		return &Cycle{Ended: true}, nil
+	}
+	resolved, err := r.resolveEvents(inputs)
+	if err != nil {
+		return &Cycle{State: r.State()}, err
+	}
+	out := &Cycle{}
+	for _, i := range resolved {
+		out.Events = append(out.Events, r.ix.events[i].Path)
+	}
+	clear(r.events)
+	for _, i := range resolved {
+		r.events[i] = true
+	}
+	s := &search{ix: r.ix, events: r.events, seed: r.seed}
+	c := &ctx{frames: slices.Clone(r.frames), vars: slices.Clone(r.vars)}
+	ok := true
+	if !r.started {
+		err = s.enter(c, r.ix.root)
+	}
+	if err == nil {
+		ok, err = s.run(c)
+	}
+	if err != nil {
+		out.State = r.State()
+		return out, err
+	}
+	if !ok {
+		out.Delta = true
+		out.State = r.State()
+		out.Unconsumed = out.Events
+		return out, nil
+	}
+	if err := r.callHandlers(c, out); err != nil {
+		out.State = r.State()
+		return out, err
+	}
+	r.frames, r.vars, r.started = c.frames, c.vars, true
+	r.ended = len(c.frames) == 0
+	out.Ended, out.State, out.Actions = r.ended, r.State(), c.actions
+	for _, i := range c.consumed {
+		out.Consumed = append(out.Consumed, r.ix.events[i].Path)
+	}
+	for _, e := range out.Events {
+		if !slices.Contains(out.Consumed, e) {
+			out.Unconsumed = append(out.Unconsumed, e)
+		}
+	}
+	return out, nil
+}
+
+// callHandlers turns the committed path's abstract calls into the trace
+// and calls the handlers registered for them.
+func (r *Runtime) callHandlers(c *ctx, out *Cycle) error {
+	for i := range c.calls {
+		call := c.calls[i].call
+		call.Vars = r.varMap(c.calls[i].vars)
+		out.Calls = append(out.Calls, call)
+		h := r.handlers[call.Action]
+		if h == nil {
+			continue
+		}
+		if err := h.Handle(&out.Calls[len(out.Calls)-1]); err != nil {
+			if r.errMode == Log {
+				out.HandlerErrors = append(out.HandlerErrors, err)
+				continue
+			}
+			return errorf(ClassHandler, model.Pos{}, err, "abstract handler of %s (%s in %s) failed: %v", call.Action, call.Stage, call.State, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,355 @@
+package runtime
+
+import (
+	"hash/maphash"
+	"math"
+
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+)
+
+// Search limits (docs/fcstm.md, "The inner loop").
+const (
+	// MaxSteps bounds the inner-loop iterations along one search path.
+	MaxSteps = 1000
+	// MaxDepth bounds the stack: frames from the root to the current state.
+	MaxDepth = 64
+	// MaxWork bounds the inner-loop iterations of one whole search, over
+	// all the continuations it tries, so that a cycle's work is bounded
+	// even when every choice has several candidates.
+	MaxWork = 100 * MaxSteps
+)
+
+type mode uint8
+
+const (
+	active        mode = iota
+	afterEntry         // a leaf that has just run its during chain
+	initWait           // a composite that must take an initial transition
+	postChildExit      // a composite whose child has left through [*]
+)
+
+type frame struct {
+	s       *stateInfo
+	mode    mode
+	pending bool // the composite's plain "during before" has not run yet
+}
+
+// ctx is one search path: the state being built and what it has done.
+// Clones share the prefixes of the append-only slices.
+type ctx struct {
+	frames   []frame
+	vars     []expr.Value
+	steps    int
+	seen     []signature
+	actions  []Action
+	calls    []pendingCall
+	consumed []int
+}
+
+// pendingCall is an abstract call recorded on a search path; its variables
+// become a map only once the path is committed.
+type pendingCall struct {
+	call AbstractCall
+	vars []expr.Value
+}
+
+type signature struct {
+	hash   uint64
+	frames []frame
+	vars   []expr.Value
+}
+
+func capped[T any](s []T) []T { return s[:len(s):len(s)] }
+
+func (c *ctx) clone() *ctx {
+	return &ctx{
+		frames:   append([]frame(nil), c.frames...),
+		vars:     append([]expr.Value(nil), c.vars...),
+		steps:    c.steps,
+		seen:     capped(c.seen),
+		actions:  capped(c.actions),
+		calls:    capped(c.calls),
+		consumed: capped(c.consumed),
+	}
+}
+
+func (c *ctx) top() *frame { return &c.frames[len(c.frames)-1] }
+
+// search is one cycle's search: the index, the input events and the work done.
+type search struct {
+	ix     *index
+	events []bool // by event number: present in this cycle
+	work   int
+	seed   maphash.Seed
+}
+
+// run continues the inner loop on c until it stops: true when c reached a
+// stoppable leaf or ended the machine, false when this path fails (a dead
+// end, no candidate, a repeated configuration). c holds the continuation
+// on success.
+func (s *search) run(c *ctx) (bool, error) {
+	for {
+		if len(c.frames) == 0 {
+			return true, nil
+		}
+		top := c.top()
+		if !top.s.st.Stoppable() {
+			// Only these configurations can recur within a cycle: a
+			// stoppable leaf stops as soon as it has been entered.
+			if c.repeats(s.seed) {
+				return false, nil
+			}
+		}
+		c.steps++
+		s.work++
+		switch {
+		case c.steps > MaxSteps:
+			return false, errorf(ClassLimit, model.Pos{}, nil, "the cycle exceeds the step safety limit (%d steps) without reaching a stoppable state", MaxSteps)
+		case len(c.frames) > MaxDepth:
+			return false, errorf(ClassLimit, model.Pos{}, nil, "the cycle exceeds the structural stack-depth safety limit (%d frames) at %s", MaxDepth, top.s.st.Path)
+		case s.work > MaxWork:
+			return false, errorf(ClassLimit, model.Pos{}, nil, "the cycle's search exceeds its work limit (%d steps over all continuations tried)", MaxWork)
+		}
+		st := top.s
+		switch {
+		case st.deadEnd():
+			return false, nil
+		case st.leaf() && top.mode == afterEntry:
+			top.mode = active
+			if st.st.Stoppable() {
+				return true, nil
+			}
+		case st.leaf():
+			ok, err := s.choose(c, st.out, s.takeTransition)
+			if ok || err != nil || st.st.Pseudo {
+				// A pseudo state cannot stay: without a transition its
+				// path fails (its during does not run again).
+				return ok, err
+			}
+			if err := s.duringChain(c, st); err != nil {
+				return false, err
+			}
+			c.top().mode = afterEntry
+		case top.mode == initWait:
+			return s.choose(c, st.inits, s.takeInitial)
+		case top.mode == postChildExit:
+			return s.choose(c, st.out, s.takeTransition)
+		default:
+			return false, errorf(ClassLimit, st.st.Pos, nil, "internal error: composite %s is on top of the stack without a child", st.st.Path)
+		}
+	}
+}
+
+// choose tries the enabled candidates in order, each on a clone of c, and
+// adopts the first whose continuation succeeds.
+func (s *search) choose(c *ctx, cands []edge, take func(*ctx, edge) error) (bool, error) {
+	for _, e := range cands {
+		if on, err := s.enabled(c, e); err != nil || !on {
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
+		cl := c.clone()
+		if err := take(cl, e); err != nil {
+			return false, err
+		}
+		ok, err := s.run(cl)
+		if err != nil {
+			return false, err
+		}
+		if ok {
+			*c = *cl
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// enabled tests a transition's event (first) and then its guard.
+func (s *search) enabled(c *ctx, e edge) (bool, error) {
+	if e.event >= 0 && !s.events[e.event] {
+		return false, nil
+	}
+	if e.t.Guard == nil {
+		return true, nil
+	}
+	v, err := expr.Eval(e.t.Guard, varEnv{s.ix, c.vars, nil})
+	if err != nil {
+		return false, exprError(e.t.Pos, err, "transition guard evaluation failed")
+	}
+	if v.Type() != expr.Bool {
+		return false, errorf(ClassExpression, e.t.Pos, nil, "transition guard evaluation failed: the guard is %s, not a condition", v.Type())
+	}
+	return v.Bool(), nil
+}
+
+// takeTransition leaves the state on top (a leaf, or a composite whose
+// child has exited) through e.
+func (s *search) takeTransition(c *ctx, e edge) error {
+	src := c.top().s
+	if err := s.actions(c, src.st.Exit, src, src, StageExit); err != nil {
+		return err
+	}
+	if err := s.effect(c, e, src.st.Name); err != nil {
+		return err
+	}
+	c.frames = c.frames[:len(c.frames)-1]
+	return s.arrive(c, e)
+}
+
+// takeInitial takes an initial transition of the composite on top.
+func (s *search) takeInitial(c *ctx, e edge) error {
+	if err := s.effect(c, e, Exit); err != nil {
+		return err
+	}
+	return s.arrive(c, e)
+}
+
+// arrive finishes a transition in the composite now on top: into a
+// sibling, or out through [*].
+func (s *search) arrive(c *ctx, e edge) error {
+	owner := c.top()
+	if e.to == nil {
+		return s.exitToParent(c)
+	}
+	if owner.pending && !e.to.st.Pseudo {
+		// The plain "during before" waits until a routing chain of pseudo
+		// states reaches a real child.
+		owner.pending = false
+		os := owner.s
+		if err := s.actions(c, os.st.DuringBefore, os, os, StageDuring); err != nil {
+			return err
+		}
+	}
+	return s.enter(c, e.to)
+}
+
+// exitToParent ends the composite on top's child: its plain "during
+// after", then post_child_exit, or the end of the machine at the root.
+func (s *search) exitToParent(c *ctx) error {
+	owner := c.top()
+	owner.pending = false
+	os := owner.s
+	if err := s.actions(c, os.st.DuringAfter, os, os, StageDuring); err != nil {
+		return err
+	}
+	if os.parent != nil {
+		c.top().mode = postChildExit
+		return nil
+	}
+	if err := s.actions(c, os.st.Exit, os, os, StageExit); err != nil {
+		return err
+	}
+	c.frames = c.frames[:0]
+	return nil
+}
+
+// enter pushes st and runs its entry (docs/fcstm.md, "Entering a state").
+func (s *search) enter(c *ctx, st *stateInfo) error {
+	c.frames = append(c.frames, frame{s: st, mode: active})
+	if st.deadEnd() {
+		return nil // the loop fails here; nothing runs
+	}
+	if err := s.actions(c, st.st.Enter, st, st, StageEnter); err != nil {
+		return err
+	}
+	if st.leaf() {
+		if err := s.duringChain(c, st); err != nil {
+			return err
+		}
+		c.top().mode = afterEntry
+		return nil
+	}
+	top := c.top()
+	top.mode, top.pending = initWait, true
+	return nil
+}
+
+// effect runs a transition's effect and records its event as consumed.
+func (s *search) effect(c *ctx, e edge, from string) error {
+	if e.event >= 0 && !containsInt(c.consumed, e.event) {
+		c.consumed = append(c.consumed, e.event)
+	}
+	if len(e.t.Effect) == 0 {
+		return nil
+	}
+	to := Exit
+	if e.to != nil {
+		to = e.to.st.Name
+	}
+	owner := e.t.Owner
+	c.actions = append(c.actions, Action{Role: RoleEffect, State: owner.Path, From: from, To: to})
+	return s.block(c, e.t.Effect)
+}
+
+func containsInt(s []int, x int) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// repeats records c's configuration on its path and reports whether it
+// was already there.
+func (c *ctx) repeats(seed maphash.Seed) bool {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	var buf [8]byte
+	put := func(x uint64) {
+		for i := range buf {
+			buf[i] = byte(x >> (8 * i))
+		}
+		h.Write(buf[:])
+	}
+	for _, f := range c.frames {
+		p := uint64(0)
+		if f.pending {
+			p = 1
+		}
+		put(uint64(f.s.id)<<8 | uint64(f.mode)<<1 | p)
+	}
+	for _, v := range c.vars {
+		if v.Type() == expr.Real {
+			put(math.Float64bits(v.Real()))
+		} else {
+			put(uint64(v.Int()))
+		}
+	}
+	sum := h.Sum64()
+	for _, sg := range c.seen {
+		if sg.hash == sum && sameFrames(sg.frames, c.frames) && sameValues(sg.vars, c.vars) {
+			return true
+		}
+	}
+	c.seen = append(c.seen, signature{hash: sum, frames: append([]frame(nil), c.frames...), vars: append([]expr.Value(nil), c.vars...)})
+	return false
+}
+
+func sameFrames(a, b []frame) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValues compares variable values exactly: same type, same number.
+func sameValues(a, b []expr.Value) bool {
+	for i := range a {
+		if a[i].Type() != b[i].Type() {
+			return false
+		}
+		if c, ok := expr.Compare(a[i], b[i]); !ok || c != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,78 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/fcstm/simulate"
+)
+
+// SimulateInput is the input of the simulate tool.
+type SimulateInput struct {
+	Source    string         `json:"source,omitempty" jsonschema:"the FCSTM model text inline"`
+	Path      string         `json:"path,omitempty" jsonschema:"path of an .fcstm file, instead of source"`
+	Cycles    [][]string     `json:"cycles" jsonschema:"the cycles to run, each an array of event paths (full, relative to the current state, .x/..x from its ancestors, /x from the root); [] is a cycle without events"`
+	InitState string         `json:"initState,omitempty" jsonschema:"hot start at this state (a dotted path), without enter actions; initVars must then give every variable"`
+	InitVars  map[string]any `json:"initVars,omitempty" jsonschema:"initial variable values (numbers; \"inf\", \"-inf\", \"nan\" for non-finite floats)"`
+}
+
+const simulateDescription = "Run an FCSTM model cycle by cycle. Returns the stateproof/simulate/v1 report: per cycle the state reached, `delta` (no progress), consumed and unconsumed events, the variables, the actions executed in order and the abstract calls with their context; a cycle that raised has `error` (its state and vars are the unchanged pre-cycle values). A model that does not load returns only `error` (class parse or validation, with line and col)."
+
+func (srv *server) simulateTool(_ context.Context, _ *mcp.CallToolRequest, in SimulateInput) (*mcp.CallToolResult, Report, error) {
+	var m *model.Model
+	var name string
+	var err error
+	switch {
+	case in.Source != "" && in.Path != "":
+		return nil, nil, fmt.Errorf("give the model as source or by path, not both")
+	case in.Path != "":
+		name = in.Path
+		m, err = model.LoadWith(in.Path, model.Options{ReadFile: srv.cfg.Files.ReadFile})
+	case in.Source != "":
+		name = "<inline model>"
+		m, err = model.Parse(name, in.Source, model.Options{ReadFile: noImports})
+	default:
+		return nil, nil, fmt.Errorf("no model: give `source` (FCSTM text) or `path`")
+	}
+	if err != nil {
+		out, err := exactReport(&simulate.Report{Schema: simulate.Schema, Model: name, Error: simulate.LoadError(err)})
+		return nil, out, err
+	}
+	opts := simulate.Options{InitialState: in.InitState}
+	if in.InitVars != nil {
+		data, err := json.Marshal(in.InitVars)
+		if err != nil {
+			return nil, nil, err
+		}
+		if opts.InitialVars, err = simulate.ParseInitVars(data); err != nil {
+			return nil, nil, fmt.Errorf("initVars: %w", err)
+		}
+	}
+	rep, _ := simulate.Run(m, name, in.Cycles, opts) // a start failure is the report's error
+	out, err := exactReport(rep)
+	return nil, out, err
+}
+
+// noImports refuses imports of an inline model: they would be read
+// relative to the server's working directory.
+func noImports(path string) ([]byte, error) {
+	return nil, fmt.Errorf("an inline model cannot import %s; pass the model by path", path)
+}
+
+// exactReport converts the report to the structured result keeping its
+// numbers exact (integers of any size stay integers).
+func exactReport(rep *simulate.Report) (Report, error) {
+	data, err := rep.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out Report
+	return out, dec.Decode(&out)
+}
