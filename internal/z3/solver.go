@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"math"
+	"sync"
 	"time"
 	"unsafe"
 )
@@ -236,11 +237,13 @@ func (s *Solver) check(op string, assumptions []*Term) (Result, error) {
 	}
 	var r C.Z3_lbool
 	start := time.Now()
+	stop := s.watchdog()
 	if len(as) == 0 {
 		r = C.Z3_solver_check(c.z, s.s)
 	} else {
 		r = C.Z3_solver_check_assumptions(c.z, s.s, C.uint(len(as)), ptr(as))
 	}
+	stop()
 	s.lastElapsed = time.Since(start)
 	if err := c.lastError(op); err != nil {
 		return Unknown, err
@@ -254,14 +257,43 @@ func (s *Solver) check(op string, assumptions []*Term) (Result, error) {
 	return Unknown, nil
 }
 
+// watchdog enforces an installed timeout from the Go side: Z3 4.8.12's own
+// timer occasionally never fires (a non-linear check was seen running for
+// minutes past a 200 ms timeout), so a check still running at twice its
+// timeout plus 100 ms is interrupted, which Z3 honours as a cancellation
+// (Unknown, reason "timeout" below). The returned function disarms it; the
+// interrupt is only sent while the check is still running.
+func (s *Solver) watchdog() (stop func()) {
+	if s.timeout <= 0 {
+		return func() {}
+	}
+	var mu sync.Mutex
+	running := true
+	t := time.AfterFunc(2*s.timeout+100*time.Millisecond, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if running {
+			s.Interrupt()
+		}
+	})
+	return func() {
+		mu.Lock()
+		running = false
+		mu.Unlock()
+		t.Stop()
+	}
+}
+
 // ReasonUnknown explains the last Unknown result, e.g. "timeout" or
 // "(incomplete (theory arithmetic))". It is "" if the solver is unusable.
 //
 // A check stopped by the timeout parameter reads exactly "timeout". (Z3
 // 4.8.12's incremental core reports such a stop as "canceled", as it does
-// for an exhausted "rlimit"; since this binding never interrupts a check,
+// for an exhausted "rlimit"; since the binding interrupts a check only
+// past its timeout,
 // "canceled" after a check that ran at least as long as the installed
-// timeout is reported as "timeout".)
+// timeout — whether Z3's timer or the binding's watchdog stopped it — is
+// reported as "timeout".)
 func (s *Solver) ReasonUnknown() string {
 	c, err := s.begin("Solver.ReasonUnknown")
 	if err != nil {
