@@ -178,6 +178,9 @@ func (enc *Encoding) Extend() error {
 	for _, src := range sys.Sources() {
 		cases := sys.Cases[src]
 		for k := range cases {
+			if cases[k].Kind == sts.Error {
+				continue
+			}
 			t := b.boolConst(fmt.Sprintf("C_%d_%s", i, cases[k].Label))
 			sels = append(sels, Selector{Source: src, Index: k, Case: &cases[k], Term: t})
 		}
@@ -199,21 +202,33 @@ func (enc *Encoding) Extend() error {
 }
 
 // stepUnits builds T_i: one implication per case, exactly one selector,
-// and the event discipline.
+// and the event discipline. An Error case has no selector: its antecedent
+// is excluded outright (error steps are invisible, docs/fcstm.md).
 func (enc *Encoding) stepUnits(i int) ([]*z3.Term, error) {
 	b := &enc.b
 	sys := enc.Sys
 	var units []*z3.Term
 	var selTerms []*z3.Term
-	enabled := map[int][]*z3.Term{} // per source: enabling conditions, for priorities
-	for _, sel := range enc.Sels[i] {
-		selTerms = append(selTerms, sel.Term)
-		body, en, err := enc.caseBody(i, sel, enabled[sel.Source])
-		if err != nil {
-			return nil, fmt.Errorf("smt: case %s: %w", sel.Case.Label, err)
+	sels := enc.Sels[i]
+	for _, src := range sys.Sources() {
+		cases := sys.Cases[src]
+		ante := make([]*z3.Term, 0, len(cases)) // per case of the source, for priorities
+		for k := range cases {
+			c := &cases[k]
+			a, body, err := enc.caseBody(i, c, ante)
+			if err != nil {
+				return nil, fmt.Errorf("smt: case %s: %w", c.Label, err)
+			}
+			ante = append(ante, a)
+			if c.Kind == sts.Error {
+				units = append(units, b.not(a))
+				continue
+			}
+			sel := sels[0]
+			sels = sels[1:]
+			selTerms = append(selTerms, sel.Term)
+			units = append(units, b.implies(sel.Term, b.and(a, body)))
 		}
-		enabled[sel.Source] = append(enabled[sel.Source], en)
-		units = append(units, b.implies(sel.Term, body))
 	}
 	units = append(units, b.exactlyOne(selTerms))
 	if sys.OneEventPerStep && len(enc.Events[i]) > 0 {
@@ -222,61 +237,115 @@ func (enc *Encoding) stepUnits(i int) ([]*z3.Term, error) {
 	return units, b.err
 }
 
-// caseBody is what selecting a case at step i implies; en is the case's
-// enabling condition (for the priority of later cases).
-func (enc *Encoding) caseBody(i int, sel Selector, earlier []*z3.Term) (body, en *z3.Term, err error) {
+// caseEnv is the symbolic state of a case part-way through its effects.
+type caseEnv struct {
+	enc   *Encoding
+	cur   []*z3.Term
+	temps map[string]*z3.Term
+}
+
+func (ce *caseEnv) scope() Scope {
+	return Scope{Var: func(name string) *z3.Term {
+		if k := ce.enc.Sys.VarIndex(name); k >= 0 {
+			return ce.cur[k]
+		}
+		return ce.temps[name]
+	}}
+}
+
+// caseBody returns the antecedent of case c at step i (A_{i,k}: location,
+// guard, conditions at their anchors, events, priorities over the earlier
+// antecedents ante) and what selecting it implies (definedness of the
+// effects, the next frame).
+func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.Term, err error) {
 	b := &enc.b
-	c := sel.Case
-	pre := Scope{Var: enc.VarScope(i)}
-	parts := []*z3.Term{b.eq(enc.States[i], b.intVal(int64(c.Source)))}
-	en = b.True()
+	ce := &caseEnv{enc: enc, cur: append([]*z3.Term(nil), enc.Vars[i]...), temps: map[string]*z3.Term{}}
+	conds := []*z3.Term{b.eq(enc.States[i], b.intVal(int64(c.Source)))}
 	if c.Guard != nil {
-		g, err := enc.Lower(c.Guard, pre)
+		g, err := enc.Lower(c.Guard, ce.scope())
 		if err != nil {
 			return nil, nil, err
 		}
-		en = b.and(g.Def, g.T)
+		conds = append(conds, g.Def, g.T)
 	}
-	parts = append(parts, en)
 	for _, lit := range c.Events {
 		e := enc.Events[i][lit.Event]
 		if !lit.Present {
 			e = b.not(e)
 		}
-		parts = append(parts, e)
+		conds = append(conds, e)
 	}
 	for _, p := range c.Priority {
-		if p < len(earlier) {
-			parts = append(parts, b.not(earlier[p]))
+		if p < len(ante) {
+			conds = append(conds, b.not(ante[p]))
 		}
 	}
-	// Effects run in order over the values assigned so far.
-	cur := append([]*z3.Term(nil), enc.Vars[i]...)
-	for _, eff := range c.Effects {
-		sc := Scope{Var: func(name string) *z3.Term {
-			if k := enc.Sys.VarIndex(name); k >= 0 {
-				return cur[k]
+	var parts []*z3.Term
+	next := 0 // the next condition to read
+	readConds := func(after int) error {
+		for ; next < len(c.Conds) && c.Conds[next].After <= after; next++ {
+			t, err := enc.cond(&c.Conds[next], ce)
+			if err != nil {
+				return err
 			}
-			return nil
-		}}
-		v, err := enc.Lower(eff.Value, sc)
+			conds = append(conds, t)
+		}
+		return nil
+	}
+	// Effects run in order over the values assigned so far.
+	for k, eff := range c.Effects {
+		if err := readConds(k); err != nil {
+			return nil, nil, err
+		}
+		v, err := enc.Lower(eff.Value, ce.scope())
 		if err != nil {
 			return nil, nil, err
 		}
 		parts = append(parts, v.Def)
+		if eff.Temp != "" {
+			ce.temps[eff.Temp] = v.T
+			continue
+		}
 		if enc.Sys.Vars[eff.Var].Sort == sts.Real {
 			v.T = b.toReal(v.T)
 		}
-		cur[eff.Var] = v.T
+		ce.cur[eff.Var] = v.T
 	}
-	for k := range cur {
-		parts = append(parts, b.eq(enc.Vars[i+1][k], cur[k]))
+	if err := readConds(len(c.Effects)); err != nil {
+		return nil, nil, err
+	}
+	if next < len(c.Conds) {
+		return nil, nil, fmt.Errorf("condition %d is anchored after effect %d of %d", next, c.Conds[next].After, len(c.Effects))
+	}
+	for k := range ce.cur {
+		if enc.Sys.Vars[k].Sort == sts.Int && ce.cur[k].SortKind() == z3.SortReal {
+			return nil, nil, fmt.Errorf("variable %s ends the case with a real value", enc.Sys.Vars[k].Name)
+		}
+		parts = append(parts, b.eq(enc.Vars[i+1][k], ce.cur[k]))
 	}
 	parts = append(parts,
 		b.eq(enc.States[i+1], b.intVal(int64(c.Target))),
 		b.iff(enc.Delta[i], b.boolVal(c.Delta)),
 		b.iff(enc.Gamma[i], b.boolVal(c.Gamma)))
-	return b.and(parts...), en, b.err
+	return b.and(conds...), b.and(parts...), b.err
+}
+
+// cond lowers one anchored condition in the case environment.
+func (enc *Encoding) cond(c *sts.Cond, ce *caseEnv) (*z3.Term, error) {
+	b := &enc.b
+	v, err := enc.Lower(c.Expr, ce.scope())
+	if err != nil {
+		return nil, err
+	}
+	switch c.Mode {
+	case sts.Holds:
+		return b.and(v.Def, v.T), nil
+	case sts.Fails:
+		return b.and(v.Def, b.not(v.T)), nil
+	case sts.Defined:
+		return v.Def, nil
+	}
+	return b.not(v.Def), nil
 }
 
 // Unroll extends the encoding to n steps.

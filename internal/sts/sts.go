@@ -99,10 +99,36 @@ const (
 	Initial
 	Absorb
 	Delta // the machine stays put: a semantic delta, or a JSON stutter
+	// Error is a situation in which the runtime raises (a division by
+	// zero, a non-integral value written back to an int variable). Its
+	// antecedent takes part in priorities, but it is never selected:
+	// error steps are invisible to queries (docs/fcstm.md, known gaps).
+	Error
 )
 
 func (k CaseKind) String() string {
-	return [...]string{"transition", "fallback", "initial", "absorb", "delta"}[k]
+	return [...]string{"transition", "fallback", "initial", "absorb", "delta", "error"}[k]
+}
+
+// CondMode is what a Cond requires of its expression.
+type CondMode uint8
+
+// Condition modes. Holds and Fails include the expression's definedness.
+const (
+	Holds     CondMode = iota // defined and true
+	Fails                     // defined and false
+	Defined                   // defined (its value does not matter)
+	Undefined                 // its evaluation raises
+)
+
+// Cond is a condition a case reads part-way through its effects: Expr is
+// evaluated over the variables (and temporaries) after Effects[:After].
+// FCSTM guards read the values left by the action blocks before them.
+type Cond struct {
+	After int
+	Expr  expr.Expr
+	Mode  CondMode
+	Src   Source
 }
 
 // EventLit requires an input event present (Present) or absent.
@@ -112,9 +138,13 @@ type EventLit struct {
 }
 
 // Effect assigns Value (over the variables as updated so far in the case)
-// to Var. Effects run in order.
+// to Var, or to the case-local temporary Temp when Temp is set. Effects run
+// in order. A value is stored as computed: an Int variable may hold a real
+// value between effects, and the case must store an integral Int value by
+// its last effect (FCSTM writes floor(x) back after checking floor(x) == x).
 type Effect struct {
 	Var   int
+	Temp  string
 	Value expr.Expr
 	Src   Source
 }
@@ -143,9 +173,13 @@ type Case struct {
 	// Guard is the enabling condition over pre-state variables; nil is true.
 	Guard    expr.Expr
 	GuardSrc Source
-	Events   []EventLit
+	// Conds are further enabling conditions read between effects.
+	Conds  []Cond
+	Events []EventLit
 	// Priority lists indexes (into the same source's cases) of cases that
-	// must be disabled for this one to be selected.
+	// must be disabled for this one to be selected: their whole antecedent
+	// (location, guard, conditions, events and their own priorities) is
+	// false.
 	Priority []int
 	Effects  []Effect
 	Calls    []Call
