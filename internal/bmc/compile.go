@@ -130,6 +130,7 @@ func (p *problem) initGroups() error {
 			havoc[h.Name] = true
 		}
 	}
+	p.enc.SetStart(start)
 	p.group(&smt.Group{ID: "initial.target", Stage: smt.Init, Role: "initial_fact", Frame: 0, Src: p.clauseSrc(in),
 		Formula: b.Eq(p.enc.States[0], b.Int(int64(start)))})
 	for k, v := range p.sys.Vars {

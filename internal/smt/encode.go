@@ -59,6 +59,7 @@ type Encoding struct {
 	Sels   [][]Selector // per step, in System.Sources() order
 
 	Groups  []*Group
+	start   int        // the start source (System.StepSources)
 	axioms  []*z3.Term // side conditions of fresh symbols (sqrt), asserted with the next step relation
 	symbols int
 	nfresh  int
@@ -71,13 +72,17 @@ func NewEncoding(ctx *z3.Context, sys *sts.System) (*Encoding, error) {
 	if err != nil {
 		return nil, fmt.Errorf("smt: creating solver: %w", err)
 	}
-	enc := &Encoding{b: builder{ctx: ctx}, Sys: sys, Solver: s}
+	enc := &Encoding{b: builder{ctx: ctx}, Sys: sys, Solver: s, start: sys.Start}
 	enc.addFrame()
 	if enc.b.err != nil {
 		return nil, enc.b.err
 	}
 	return enc, nil
 }
+
+// SetStart sets the start source of the run (by default System.Start),
+// which decides the cases of each step; call it before Extend.
+func (enc *Encoding) SetStart(id int) { enc.start = id }
 
 // Bound is the number of steps unrolled so far.
 func (enc *Encoding) Bound() int { return len(enc.Delta) }
@@ -175,7 +180,7 @@ func (enc *Encoding) Extend() error {
 	enc.Gamma = append(enc.Gamma, b.boolConst(fmt.Sprintf("Gamma_%d", i)))
 	enc.symbols += len(evs) + 2
 	var sels []Selector
-	for _, src := range sys.Sources() {
+	for _, src := range sys.StepSources(i, enc.start) {
 		cases := sys.Cases[src]
 		for k := range cases {
 			if cases[k].Kind == sts.Error {
@@ -210,7 +215,7 @@ func (enc *Encoding) stepUnits(i int) ([]*z3.Term, error) {
 	var units []*z3.Term
 	var selTerms []*z3.Term
 	sels := enc.Sels[i]
-	for _, src := range sys.Sources() {
+	for _, src := range sys.StepSources(i, enc.start) {
 		cases := sys.Cases[src]
 		ante := make([]*z3.Term, 0, len(cases)) // per case of the source, for priorities
 		for k := range cases {
@@ -316,6 +321,10 @@ func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.
 	}
 	if next < len(c.Conds) {
 		return nil, nil, fmt.Errorf("condition %d is anchored after effect %d of %d", next, c.Conds[next].After, len(c.Effects))
+	}
+	if c.Kind == sts.Error {
+		// Never selected: only its antecedent matters.
+		return b.and(conds...), b.True(), b.err
 	}
 	for k := range ce.cur {
 		if enc.Sys.Vars[k].Sort == sts.Int && ce.cur[k].SortKind() == z3.SortReal {

@@ -208,6 +208,32 @@ type System struct {
 	// OneEventPerStep makes exactly one input event true at every step
 	// (JSON semantics); otherwise events are free inputs (FCSTM).
 	OneEventPerStep bool
+	// StartOnly makes the first step have only the cases of the start
+	// source, and later steps only those of the recurrent sources: every
+	// source not in Entry, plus the start (whose delta case leaves the
+	// frame on it). FCSTM counts its cases so (docs/fcstm.md). Otherwise
+	// every step has every case (JSON).
+	StartOnly bool
+	// Entry lists the sources only a start occupies: the init sentinel
+	// and the states a hot start may begin in without a cycle ending
+	// there (FCSTM composites).
+	Entry map[int]bool
+}
+
+// StepSources returns the sources whose cases step i has, for a run that
+// starts at start, in Sources order.
+func (s *System) StepSources(i, start int) []int {
+	all := s.Sources()
+	if !s.StartOnly {
+		return all
+	}
+	out := all[:0]
+	for _, src := range all {
+		if (i == 0 && src == start) || (i > 0 && (!s.Entry[src] || src == start)) {
+			out = append(out, src)
+		}
+	}
+	return out
 }
 
 // Location returns the location with the given id, or nil.

@@ -19,7 +19,6 @@ var roles = map[model.ActionRole]string{
 
 var stages = map[model.ActionStage]string{model.StageEnter: "enter", model.StageDuring: "during", model.StageExit: "exit"}
 
-
 func source(p model.Pos) sts.Source { return sts.Source{File: p.File, Line: p.Line, Col: p.Col} }
 
 // actions runs one slot's actions; host is the state executing them and
@@ -229,7 +228,7 @@ func (l *lowering) defined(p *path, e expr.Expr, src sts.Source) {
 		return
 	}
 	c := sts.Cond{After: len(p.effects), Expr: e, Mode: sts.Defined, Src: src}
-	l.errorCase(p, c)
+	l.errorCase(p, sts.Cond{After: c.After, Expr: e, Mode: sts.Undefined, Src: src})
 	p.conds = append(p.conds, c)
 }
 

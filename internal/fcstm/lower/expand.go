@@ -97,7 +97,7 @@ func (l *lowering) run(p *path) error {
 		case p.steps > runtime.MaxSteps || len(p.frames) > runtime.MaxDepth:
 			// The runtime raises a search-limit error on this path: an
 			// error step, like a division by zero.
-			l.errorCase(p, sts.Cond{After: len(p.effects), Expr: &expr.BoolLit{}, Mode: sts.Holds, Src: source(n.st.Pos)})
+			l.errorCase(p, sts.Cond{After: len(p.effects), Expr: &expr.BoolLit{Value: true}, Mode: sts.Holds, Src: source(n.st.Pos)})
 			return nil
 		case l.work > maxWork:
 			return &Error{Pos: l.srcPos(), Msg: fmt.Sprintf("expanding one cycle from %s exceeds the work limit (%d steps)", l.sys.LocationName(l.src), maxWork)}
@@ -215,15 +215,15 @@ func (l *lowering) condition(p *path, e expr.Expr, pos model.Pos, m sts.CondMode
 	}
 	c := sts.Cond{After: len(p.effects), Expr: e, Mode: m, Src: source(pos)}
 	if partial(e) {
-		l.errorCase(p, c)
+		l.errorCase(p, sts.Cond{After: c.After, Expr: e, Mode: sts.Undefined, Src: c.Src})
 	}
 	p.conds = append(p.conds, c)
 	return nil
 }
 
-// errorCase adds the case in which evaluating c's expression raises.
+// errorCase adds the case in which the runtime raises at this point of p:
+// when c holds (in its mode).
 func (l *lowering) errorCase(p *path, c sts.Cond) {
-	c.Mode = sts.Undefined
 	l.add(sts.Case{Kind: sts.Error, Source: l.src, Target: l.src,
 		Conds: append(slices.Clip(p.conds), c), Events: slices.Clone(p.events), Priority: slices.Clone(p.priority),
 		Effects: slices.Clone(p.effects), Src: c.Src})

@@ -73,7 +73,7 @@ type lowering struct {
 // persistent variable, and the macro-step cases of every source.
 func Lower(m *model.Model) (*sts.System, error) {
 	l := &lowering{m: m, events: map[string]int{}, vars: map[string]int{}}
-	l.sys = &sts.System{Name: m.File, Cases: map[int][]sts.Case{}, Start: sts.InitID}
+	l.sys = &sts.System{Name: m.File, Cases: map[int][]sts.Case{}, Start: sts.InitID, StartOnly: true, Entry: map[int]bool{sts.InitID: true}}
 	l.index()
 	if err := l.checkModel(); err != nil {
 		return nil, err
@@ -183,6 +183,7 @@ func (l *lowering) expandAll() error {
 				return err
 			}
 		case !n.leaf():
+			l.sys.Entry[n.st.ID] = true
 			// A hot start into a composite: its initial transition runs
 			// in the first cycle, without its plain "during before".
 			if err := l.expand(n.st.ID, func(p *path) error {

@@ -1,8 +1,8 @@
 package lower
 
 import (
-	"path/filepath"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
