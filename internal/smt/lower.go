@@ -214,17 +214,28 @@ func (l *lowerer) floorMod(a, c *z3.Term) *z3.Term {
 	return b.ite(b.arith(">", c, zero), r, b.ite(b.eq(r, zero), zero, b.arith("+", r, c)))
 }
 
+// MaxExponent is the largest constant exponent ** accepts; the power is
+// built by repeated squaring, so its size grows with the exponent's bits.
+const MaxExponent = 1 << 16
+
 func (l *lowerer) pow(n *expr.Binary, x, y Value) Value {
 	k, ok := n.Y.(*expr.IntLit)
-	if !ok || k.Big != nil || k.Value < 0 || k.Value > 64 {
+	if !ok || k.Big != nil || k.Value < 0 || k.Value > MaxExponent {
 		return l.fail(&Unsupported{Form: "** with a non-constant or negative exponent", Span: n.Loc})
 	}
-	if k.Value == 0 {
-		return Value{T: l.oneLike(x.T), Def: x.Def}
-	}
-	out := x.T
-	for i := int64(1); i < k.Value; i++ {
-		out = l.b.arith("*", out, x.T)
+	out := l.oneLike(x.T)
+	first := true
+	for sq, e := x.T, k.Value; e > 0; e >>= 1 {
+		if e&1 == 1 {
+			if first {
+				out, first = sq, false
+			} else {
+				out = l.b.arith("*", out, sq)
+			}
+		}
+		if e > 1 {
+			sq = l.b.arith("*", sq, sq)
+		}
 	}
 	return Value{T: out, Def: x.Def}
 }

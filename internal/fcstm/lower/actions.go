@@ -132,11 +132,10 @@ func (l *lowering) stmts(env *blockEnv, ops []model.Stmt, on expr.Expr, assigned
 	for _, op := range ops {
 		switch op := op.(type) {
 		case *model.Assign:
-			t, err := l.typeOf(env, op.Value, op.Pos)
+			val, t, err := l.typeOf(env, op.Value, op.Pos)
 			if err != nil {
 				return err
 			}
-			val := op.Value
 			k, persistent := l.vars[op.Name]
 			persistent = persistent && !op.Temp
 			if on != nil {
@@ -188,10 +187,10 @@ func (l *lowering) ifStmt(env *blockEnv, op *model.If, on expr.Expr, assigned *[
 	rem := on // no earlier branch taken
 	var conds []expr.Expr
 	for _, br := range op.Branches {
-		if _, err := l.typeOf(env, br.Cond, op.Pos); err != nil {
+		c, _, err := l.typeOf(env, br.Cond, op.Pos)
+		if err != nil {
 			return err
 		}
-		var c expr.Expr = br.Cond
 		if rem != nil {
 			c = &expr.Conditional{Cond: rem, Then: c, Else: &expr.BoolLit{}}
 		}
@@ -232,23 +231,25 @@ func (l *lowering) defined(p *path, e expr.Expr, src sts.Source) {
 	p.conds = append(p.conds, c)
 }
 
-// typeOf checks that e is supported and returns its static type.
-func (l *lowering) typeOf(env *blockEnv, e expr.Expr, pos model.Pos) (expr.Type, error) {
+// typeOf checks that e is supported and returns it with its constant
+// powers folded, and its static type.
+func (l *lowering) typeOf(env *blockEnv, e expr.Expr, pos model.Pos) (expr.Expr, expr.Type, error) {
+	e = fold(e)
 	types := map[expr.Expr]expr.Type{}
 	t, err := expr.CheckTypes(e, env, types)
 	if uerr := unsupported(e, types, pos); uerr != nil {
-		return expr.Invalid, uerr
+		return nil, expr.Invalid, uerr
 	}
 	if err != nil {
 		// The runtime raises a type error when it evaluates e; an exact
 		// encoding would need run-time types.
-		return expr.Invalid, &Error{Pos: pos, Unsupported: true, Msg: err.Error()}
+		return nil, expr.Invalid, &Error{Pos: pos, Unsupported: true, Msg: err.Error()}
 	}
-	return t, nil
+	return e, t, nil
 }
 
-// supported checks a guard read on path p.
-func (l *lowering) supported(p *path, e expr.Expr, pos model.Pos) error {
-	_, err := l.typeOf(&blockEnv{l: l, p: p, temps: map[string]expr.Type{}}, e, pos)
-	return err
+// supported checks a guard read on path p and returns it folded.
+func (l *lowering) supported(p *path, e expr.Expr, pos model.Pos) (expr.Expr, error) {
+	e, _, err := l.typeOf(&blockEnv{l: l, p: p, temps: map[string]expr.Type{}}, e, pos)
+	return e, err
 }

@@ -210,7 +210,8 @@ func (l *lowering) choose(p *path, cands []edge, take func(*path, edge) error, n
 // writeback check) in mode; a condition that can fail at run time first
 // splits off the error case of its evaluation.
 func (l *lowering) condition(p *path, e expr.Expr, pos model.Pos, m sts.CondMode) error {
-	if err := l.supported(p, e, pos); err != nil {
+	e, err := l.supported(p, e, pos)
+	if err != nil {
 		return err
 	}
 	c := sts.Cond{After: len(p.effects), Expr: e, Mode: m, Src: source(pos)}

@@ -159,6 +159,9 @@ func valueLit(v expr.Value) expr.Expr {
 	if v.Type() == expr.Real {
 		return &expr.FloatLit{Value: v.Real()}
 	}
+	if !v.IsInt64() {
+		return &expr.IntLit{Big: v.BigInt()}
+	}
 	return &expr.IntLit{Value: v.Int()}
 }
 

@@ -1,12 +1,15 @@
 package lower
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/fcstm/fcstmtest"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/sts"
 )
@@ -100,23 +103,45 @@ func TestUnsupportedIsRefusedWithItsLine(t *testing.T) {
 	}
 }
 
-func TestCorpusSmoke(t *testing.T) {
-	dir := "/work/shared/fixtures/pyfcstm-semantics/cases"
-	files, _ := filepath.Glob(dir + "/*.fcstm")
+// The pyfcstm semantic corpus under its BMC policy: every hard_pass model
+// lowers, and every expected_unsupported one is refused as unsupported.
+// (That each fixture's own trace is SAT and replays is the alignment test
+// still to come.)
+func TestCorpusPolicy(t *testing.T) {
+	files := fcstmtest.SharedModels(t)
+	raw, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(files[0])), "bmc-policy.tsv"))
+	if err != nil {
+		t.Fatalf("the corpus has no bmc-policy.tsv: %v", err)
+	}
+	policy := map[string]string{}
+	for _, line := range strings.Split(string(raw), "\n")[1:] {
+		if f := strings.Split(line, "\t"); len(f) >= 2 {
+			policy[f[0]] = f[1]
+		}
+	}
+	counts := map[string]int{}
 	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".fcstm")
+		mode := policy[name]
+		if mode != "hard_pass" && mode != "expected_unsupported" {
+			continue
+		}
 		m, err := model.Load(f)
 		if err != nil {
+			t.Errorf("%s: the model does not build: %v", name, err)
 			continue
 		}
-		sys, err := Lower(m)
-		if err != nil {
-			t.Logf("%s: %v", filepath.Base(f), err)
-			continue
+		_, err = Lower(m)
+		var le *Error
+		switch {
+		case mode == "hard_pass" && err != nil:
+			t.Errorf("%s (hard_pass): %v", name, err)
+		case mode == "expected_unsupported" && (!errors.As(err, &le) || !le.Unsupported):
+			t.Errorf("%s (expected_unsupported): lowered with error %v", name, err)
 		}
-		n := 0
-		for _, cs := range sys.Cases {
-			n += len(cs)
-		}
-		t.Logf("%s: %d cases", filepath.Base(f), n)
+		counts[mode]++
+	}
+	if counts["hard_pass"] != 168 || counts["expected_unsupported"] != 10 {
+		t.Errorf("policy counts %v, want 168 hard_pass and 10 expected_unsupported", counts)
 	}
 }

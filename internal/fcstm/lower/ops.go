@@ -5,6 +5,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/smt"
 )
 
 // supportedFuncs are the math functions with an exact encoding.
@@ -13,8 +14,8 @@ var supportedFuncs = map[expr.Func]bool{
 	expr.Trunc: true, expr.Round: true, expr.Sqrt: true,
 }
 
-// maxExponent is the largest constant exponent expanded into products.
-const maxExponent = 64
+// maxExponent is the largest constant exponent with an exact encoding.
+const maxExponent = smt.MaxExponent
 
 // unsupported reports the first operator of e that has no exact encoding
 // (docs/fcstm.md, known gaps): bitwise and shift operators, a modulo of a
@@ -90,7 +91,7 @@ func (l *lowering) checkModel() error {
 	for _, n := range l.nodes {
 		for _, t := range n.st.Transitions {
 			if t.Guard != nil {
-				if err := l.supported(p, t.Guard, t.Pos); err != nil {
+				if _, err := l.supported(p, t.Guard, t.Pos); err != nil {
 					return err
 				}
 			}
@@ -120,4 +121,61 @@ func (l *lowering) checkStmts(p *path, ops []model.Stmt) error {
 	saved := l.cases
 	defer func() { l.cases = saved }()
 	return l.block(q, ops)
+}
+
+// fold replaces every constant power in e by its value, computed by the
+// runtime's own evaluator (so that `3 ** (30 + 4)` or `2 ** -1` mean
+// exactly what they mean at run time). A constant power the evaluator
+// refuses (an overflow, a bad exponent) stays as written. e itself is not
+// changed: the model's trees are shared with the runtime.
+func fold(e expr.Expr) expr.Expr {
+	switch n := e.(type) {
+	case *expr.Binary:
+		x, y := fold(n.X), fold(n.Y)
+		if n.Op == expr.Pow && constant(x) && constant(y) {
+			if v, err := expr.Eval(&expr.Binary{Loc: n.Loc, Op: n.Op, X: x, Y: y}, expr.Vars(nil)); err == nil && v.Type().IsNumeric() {
+				lit := valueLit(v)
+				setLoc(lit, n.Loc)
+				return lit
+			}
+		}
+		if x != n.X || y != n.Y {
+			return &expr.Binary{Loc: n.Loc, Op: n.Op, X: x, Y: y}
+		}
+	case *expr.Unary:
+		if x := fold(n.X); x != n.X {
+			return &expr.Unary{Loc: n.Loc, Op: n.Op, X: x}
+		}
+	case *expr.Conditional:
+		c, x, y := fold(n.Cond), fold(n.Then), fold(n.Else)
+		if c != n.Cond || x != n.Then || y != n.Else {
+			return &expr.Conditional{Loc: n.Loc, Cond: c, Then: x, Else: y}
+		}
+	case *expr.FuncCall:
+		if x := fold(n.Arg); x != n.Arg {
+			return &expr.FuncCall{Loc: n.Loc, Fn: n.Fn, Arg: x}
+		}
+	}
+	return e
+}
+
+// constant reports whether e reads no variable.
+func constant(e expr.Expr) bool {
+	ok := true
+	expr.Inspect(e, func(n expr.Expr) bool {
+		if _, id := n.(*expr.Ident); id {
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+func setLoc(e expr.Expr, sp expr.Span) {
+	switch n := e.(type) {
+	case *expr.IntLit:
+		n.Loc = sp
+	case *expr.FloatLit:
+		n.Loc = sp
+	}
 }
