@@ -131,8 +131,15 @@ func (enc *Encoding) domain(i int) {
 				opts = append(opts, b.eq(s, b.intVal(int64(id))))
 			}
 		}
-	} else if _, ok := enc.Sys.Cases[sts.TerminatedID]; ok {
-		opts = append(opts, b.eq(s, b.intVal(sts.TerminatedID)))
+	} else {
+		if _, ok := enc.Sys.Cases[sts.TerminatedID]; ok {
+			opts = append(opts, b.eq(s, b.intVal(sts.TerminatedID)))
+		}
+		if enc.start == sts.InitID {
+			// A semantic delta of the cold start leaves later frames on
+			// the init sentinel.
+			opts = append(opts, b.eq(s, b.intVal(sts.InitID)))
+		}
 	}
 	n := int64(len(enc.Sys.Locations))
 	opts = append(opts, b.and(b.arith(">=", s, b.intVal(0)), b.arith("<", s, b.intVal(n))))

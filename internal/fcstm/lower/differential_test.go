@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -164,10 +165,10 @@ func explore(t *testing.T, m *model.Model, n int) map[string]int {
 	return depth
 }
 
-// replay drives the runtime with the witness's input events from a cold
-// start and compares every frame.
-func replay(m *model.Model, tr *trace.Trace) error {
-	r, err := runtime.New(m, runtime.Options{})
+// replay drives the runtime, started with opts, with the witness's input
+// events and compares every frame.
+func replay(m *model.Model, tr *trace.Trace, opts runtime.Options) error {
+	r, err := runtime.New(m, opts)
 	if err != nil {
 		return err
 	}
@@ -197,7 +198,7 @@ func replay(m *model.Model, tr *trace.Trace) error {
 		vals := r.Vars()
 		for _, v := range f.Vars {
 			got := vals[v.Name]
-			if fmt.Sprint(got) != fmt.Sprint(v.Value) {
+			if !sameNumber(got, v.Value) {
 				return fmt.Errorf("step %d (%s): %s = %v, the runtime has %v", i, st.CaseLabel, v.Name, v.Value, got)
 			}
 		}
@@ -254,10 +255,22 @@ func TestDifferentialReach(t *testing.T) {
 				t.Fatalf("seed %d: reach %s: bmc says %s, the runtime says reachable=%v\n%s\n%s", seed, name, res.Outcome, want, src, dump(sys))
 			}
 			if res.Trace != nil {
-				if err := replay(m, res.Trace); err != nil {
+				if err := replay(m, res.Trace, runtime.Options{}); err != nil {
 					t.Fatalf("seed %d: reach %s: replay: %v\n%s\n%s", seed, name, err, src, dump(sys))
 				}
 			}
 		}
 	}
+}
+
+// sameNumber compares a runtime value with a decoded one: integers
+// exactly, floats within 1e-9 (the encoding computes exact rationals).
+func sameNumber(got expr.Value, want any) bool {
+	switch w := want.(type) {
+	case int64:
+		return got.Type() == expr.Int && got.Int() == w
+	case float64:
+		return got.Type() == expr.Real && math.Abs(got.Real()-w) <= 1e-9*math.Max(1, math.Abs(w))
+	}
+	return false
 }

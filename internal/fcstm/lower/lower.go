@@ -185,13 +185,16 @@ func (l *lowering) expandAll() error {
 			}); err != nil {
 				return err
 			}
-		case !n.leaf():
-			l.sys.Entry[n.st.ID] = true
+		default:
 			// A hot start into a composite: its initial transition runs
-			// in the first cycle, without its plain "during before".
+			// in the first cycle, without its plain "during before". One
+			// into a pseudo leaf tries its transitions (none: a delta).
+			l.sys.Entry[n.st.ID] = true
 			if err := l.expand(n.st.ID, func(p *path) error {
 				p.frames = stackTo(n)
-				p.frames[len(p.frames)-1].mode = initWait
+				if !n.leaf() {
+					p.frames[len(p.frames)-1].mode = initWait
+				}
 				return l.run(p)
 			}); err != nil {
 				return err
