@@ -239,7 +239,7 @@ func (enc *Encoding) stepUnits(i int) ([]*z3.Term, error) {
 			sel := sels[0]
 			sels = sels[1:]
 			selTerms = append(selTerms, sel.Term)
-			units = append(units, b.implies(sel.Term, b.and(a, body)))
+			units = append(units, b.implies(sel.Term, body))
 		}
 	}
 	units = append(units, b.exactlyOne(selTerms))
@@ -267,8 +267,8 @@ func (ce *caseEnv) scope() Scope {
 
 // caseBody returns the antecedent of case c at step i (A_{i,k}: location,
 // guard, conditions at their anchors, events, priorities over the earlier
-// antecedents ante) and what selecting it implies (definedness of the
-// effects, the next frame).
+// antecedents ante) and what selecting it implies: the antecedent, the
+// definedness of the effects and the next frame, as one flat conjunction.
 func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.Term, err error) {
 	b := &enc.b
 	ce := &caseEnv{enc: enc, cur: append([]*z3.Term(nil), enc.Vars[i]...), temps: map[string]*z3.Term{}}
@@ -278,7 +278,7 @@ func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.
 		if err != nil {
 			return nil, nil, err
 		}
-		conds = append(conds, g.Def, g.T)
+		conds = append(conds, b.and(g.Def, g.T))
 	}
 	for _, lit := range c.Events {
 		e := enc.Events[i][lit.Event]
@@ -331,7 +331,7 @@ func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.
 	}
 	if c.Kind == sts.Error {
 		// Never selected: only its antecedent matters.
-		return b.and(conds...), b.True(), b.err
+		return b.and(conds...), b.False(), b.err
 	}
 	for k := range ce.cur {
 		if enc.Sys.Vars[k].Sort == sts.Int && ce.cur[k].SortKind() == z3.SortReal {
@@ -343,7 +343,7 @@ func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.
 		b.eq(enc.States[i+1], b.intVal(int64(c.Target))),
 		b.iff(enc.Delta[i], b.boolVal(c.Delta)),
 		b.iff(enc.Gamma[i], b.boolVal(c.Gamma)))
-	return b.and(conds...), b.and(parts...), b.err
+	return b.and(conds...), b.and(append(conds, parts...)...), b.err
 }
 
 // cond lowers one anchored condition in the case environment.
