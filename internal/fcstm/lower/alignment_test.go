@@ -164,7 +164,7 @@ func alignFixture(t *testing.T, ctx *z3.Context, f string) {
 	}
 	last := &expr.Binary{Op: expr.Eq, X: &expr.Ident{Name: "cycle"}, Y: &expr.IntLit{Value: int64(n)}}
 	q.Check = query.Check{Kind: query.Reach, Bound: n, Body: last}
-	res, err := bmc.Solve(ctx, sys, q, bmc.Options{})
+	res, err := bmc.Solve(ctx, sys, q, bmc.Options{TimeoutMS: solveTimeoutMS})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func alignFixture(t *testing.T, ctx *z3.Context, f string) {
 		return
 	}
 	q.Check.Body = &expr.Binary{Op: expr.Land, X: last, Y: &expr.Unary{Op: expr.Not, X: conj(end)}}
-	res, err = bmc.Solve(ctx, sys, q, bmc.Options{})
+	res, err = bmc.Solve(ctx, sys, q, bmc.Options{TimeoutMS: solveTimeoutMS})
 	if err != nil {
 		t.Fatal(err)
 	}
