@@ -154,7 +154,7 @@ func (l *lowering) repeats(p *path) (bool, error) {
 	return false, nil
 }
 
-// choose tries the candidates in order (docs/fcstm.md, "The inner loop").
+// choose tries the candidates in order (docs/fcstm.md, "The runtime cycle").
 // The branch that takes a candidate continues to the end of the cycle; the
 // branch that goes on to the next candidate requires that no case of the
 // taken branch holds (declaration order, first accepted wins, validation
