@@ -53,6 +53,13 @@ func Start(t testing.TB) *Browser {
 	if bin == "" {
 		Unavailable(t, "no chromium on PATH (apt-get install -y chromium)")
 	}
+	// The profile directory is removed by hand after the browser is
+	// stopped: Chromium's helper processes can still be writing to it for
+	// a moment, which makes t.TempDir's own cleanup fail the test.
+	profile, err := os.MkdirTemp("", "stateproof-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(bin),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
@@ -61,13 +68,18 @@ func Start(t testing.TB) *Browser {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("allow-file-access-from-files", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 1000),
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
-	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancel()
+		cancelAlloc()
+		removeProfile(t, profile)
+	})
 	b := &Browser{Ctx: ctx}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		switch e := ev.(type) {
@@ -112,4 +124,18 @@ func FileURL(path string) string {
 		abs = path
 	}
 	return "file://" + filepath.ToSlash(abs)
+}
+
+// removeProfile deletes a stopped browser's profile directory, retrying
+// while helper processes finish writing; a directory that still cannot be
+// removed is logged, not a test failure (it is under the system's temp dir).
+func removeProfile(t testing.TB, dir string) {
+	var err error
+	for range 20 {
+		if err = os.RemoveAll(dir); err == nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("leaving the browser profile %s: %v", dir, err)
 }
