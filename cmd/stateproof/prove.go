@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -23,6 +25,9 @@ type proveFlags struct {
 	timeoutMS int
 	layers    string
 	rd        input.Reader
+	stats     bool
+	cert      string
+	workers   int
 }
 
 func newProveCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -38,20 +43,24 @@ Inputs: a JSON model (its never-states and var-in-range invariants become
 RSCs), optionally with --rsc FILE of statements  rsc "STATE": EXPR;  or a
 linear CHC problem in SMT-LIB2 (.smt2; predicates become nodes).
 
-Layers, cheapest first: the triple rule per strongly connected component; a
-bounded search that tells a real counterexample to induction from a spurious
-one; k-induction; Houdini over mined candidates; Spacer (Z3's CHC engine).
-Every proof is re-checked by the triple rule on a fresh solver; every
-violation is a trace from the start (for JSON models found again by bmc and
-replayed on the runtime). Frame semantics: an unassigned variable keeps its
-value.
+Layers, under one budget: Spacer (Z3's CHC engine) starts first, beside the
+others on a multi-core machine; the triple rule per strongly connected
+component; a bounded search that tells a real counterexample to induction
+from a spurious one; k-induction; learning from sampled reachable states
+(affine, parity, modular, bound and phase-split candidates kept by
+Houdini); Houdini over mined candidates; interval propagation. Every proof
+is re-checked by the triple rule on a fresh solver (--certificate writes
+it for another solver); every violation is a trace from the start (for
+JSON models found again by bmc and replayed on the runtime). Frame
+semantics: an unassigned variable keeps its value.
 
 Exit status: 0 all proved, 1 a confirmed violation, 2 usage or input error,
 3 unknown.`,
 		Example: `  stateproof prove examples/retry.json
   stateproof prove examples/retry.json --rsc examples/retry.rsc
   stateproof prove examples/retry.json --infer
-  stateproof prove bench/fib.smt2 --json`,
+  stateproof prove bench/fib.smt2 --json
+  stateproof prove bench/counter2.smt2 --stats --certificate counter2.cert.smt2`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.rd = inputReader(cmd)
@@ -65,7 +74,10 @@ Exit status: 0 all proved, 1 a confirmed violation, 2 usage or input error,
 	fl.IntVar(&f.maxK, "k", 4, "maximum k of k-induction (Wahl's numbering: 1 is ordinary induction)")
 	fl.IntVar(&f.bmcDepth, "bmc-depth", 12, "depth of the bounded search that classifies counterexamples to induction")
 	fl.IntVar(&f.timeoutMS, "timeout-ms", 10000, "total budget in milliseconds (Spacer gets what is left)")
-	fl.StringVar(&f.layers, "layers", "triple,kind,houdini,intervals,spacer", "strengthening layers to run, comma-separated")
+	fl.BoolVar(&f.stats, "stats", false, "also print, per layer, the time spent and whether it contributed (always in --json)")
+	fl.StringVar(&f.cert, "certificate", "", "when proved, write the RSCs to `FILE` as an SMT-LIB2 script another solver can re-check (unsat = valid)")
+	fl.IntVar(&f.workers, "workers", 0, "layers run at once (1: in turn; 0: 2 on a multi-core machine)")
+	fl.StringVar(&f.layers, "layers", strings.Join(prove.AllLayers, ","), "layers to run, comma-separated")
 	return cmd
 }
 
@@ -81,14 +93,14 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 	if f.out.format == "sarif" {
 		return proveUsage(stderr, "--format sarif is available for verify; prove reports text, json or html")
 	}
-	if f.maxK < 1 || f.bmcDepth < 1 || f.timeoutMS < 1 {
-		return proveUsage(stderr, "--k, --bmc-depth and --timeout-ms must be integers >= 1")
+	if f.maxK < 1 || f.bmcDepth < 1 || f.timeoutMS < 1 || f.workers < 0 {
+		return proveUsage(stderr, "--k, --bmc-depth and --timeout-ms must be integers >= 1, --workers >= 0")
 	}
-	opts := prove.Options{MaxK: f.maxK, BMCDepth: f.bmcDepth, TimeoutMS: f.timeoutMS, Infer: f.infer}
+	opts := prove.Options{MaxK: f.maxK, BMCDepth: f.bmcDepth, TimeoutMS: f.timeoutMS, Infer: f.infer, Workers: f.workers}
 	for _, l := range strings.Split(f.layers, ",") {
 		l = strings.TrimSpace(l)
-		if l != "triple" && l != "kind" && l != "houdini" && l != "intervals" && l != "spacer" {
-			return proveUsage(stderr, "unknown layer %q (triple, kind, houdini, intervals, spacer)", l)
+		if !slices.Contains(prove.AllLayers, l) {
+			return proveUsage(stderr, "unknown layer %q (%s)", l, strings.Join(prove.AllLayers, ", "))
 		}
 		opts.Layers = append(opts.Layers, l)
 	}
@@ -135,6 +147,21 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 		}
 	} else if err := res.WriteText(&buf); err != nil {
 		return err
+	} else if f.stats {
+		if err := res.WriteStats(&buf); err != nil {
+			return err
+		}
+	}
+	if f.cert != "" && res.Verdict == "proved" {
+		text, err := p.Certificate(res)
+		if err != nil {
+			fmt.Fprintf(stderr, "stateproof prove: --certificate: %v\n", err)
+			return &exitError{2}
+		}
+		if err := os.WriteFile(f.cert, []byte(text), 0o644); err != nil {
+			fmt.Fprintf(stderr, "stateproof prove: --certificate: %v\n", err)
+			return &exitError{2}
+		}
 	}
 	if err := writeOutput(f.out.out, stdout, buf.Bytes()); err != nil {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,34 @@ func TestVerifyProve(t *testing.T) {
 	}
 	if strings.Contains(out, "A7_UNDECIDED") || !strings.Contains(out, "A7_PROVED_BY_INDUCTION") {
 		t.Errorf("A7 should follow the proof:\n%s", out)
+	}
+}
+
+// --stats prints the per-layer table with the layer that proved marked,
+// --json carries the same, and --certificate writes an SMT-LIB2 script.
+func TestProveStatsAndCertificate(t *testing.T) {
+	cert := t.TempDir() + "/c.smt2"
+	out, stderr, code := runCLI(t, "prove", "--stats", "--certificate", cert, "../../bench/counter2.smt2")
+	if code != 0 || !strings.Contains(out, "stats (per layer") || !strings.Contains(out, "yes") {
+		t.Fatalf("exit %d (stderr %q):\n%s", code, stderr, out)
+	}
+	data, err := os.ReadFile(cert)
+	if err != nil || !strings.Contains(string(data), "(check-sat)") || !strings.Contains(string(data), "(assert") {
+		t.Fatalf("certificate %q: %v", data, err)
+	}
+	out, _, _ = runCLI(t, "prove", "--json", "../../bench/counter2.smt2")
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	stats, _ := doc["stats"].([]any)
+	contributed := 0
+	for _, s := range stats {
+		if s.(map[string]any)["contributed"] == true {
+			contributed++
+		}
+	}
+	if len(stats) == 0 || contributed != 1 {
+		t.Errorf("stats %v: want one contributing layer", stats)
 	}
 }

@@ -79,19 +79,22 @@ func BenchmarkSpacerAlone(b *testing.B) {
 }
 
 func spacerAlone(tb testing.TB, p *Problem, budget time.Duration) *spacerAnswer {
-	ctx := p.Graph.Ctx
-	if ctx == nil {
-		var err error
-		if ctx, err = z3.NewContext(); err != nil {
+	text := p.source
+	if text == "" {
+		ctx, err := z3.NewContext()
+		if err != nil {
 			tb.Fatal(err)
 		}
 		defer ctx.Close()
+		c, err := newChecker(ctx, p.Graph, 0, time.Time{})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if text, err = hornText(c, (&attempt{p: p}).target(allProps(p))); err != nil {
+			tb.Fatal(err)
+		}
 	}
-	c, err := newChecker(ctx, p.Graph, 0, time.Time{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ans, err := runSpacer(c, (&attempt{p: p}).target(allProps(p)), budget)
+	ans, err := runSpacer(text, nil, nil, budget, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

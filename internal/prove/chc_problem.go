@@ -16,7 +16,7 @@ func CHCProblem(ctx *z3.Context, name, src string) (*Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Problem{Graph: g}
+	p := &Problem{Graph: g, reload: func(ctx *z3.Context) (*Graph, error) { return ParseCHC(ctx, name, src) }, source: src}
 	if g.ErrorNode < 0 {
 		return p, nil
 	}

@@ -8,12 +8,19 @@
 // models (package sts) and linear CHC problems (SMT-LIB2 Horn clauses) both
 // become a Graph, so the triple rule exists in one place (triple.go).
 //
-// Layers run cheapest first: the triple rule on the given RSCs per strongly
-// connected component in condensation order; a bounded search from the
-// start to tell a counterexample to induction (CTI) that is real from one
-// that is spurious; k-induction; Houdini over mined candidates; interval
-// propagation with widening (JSON models); Spacer (Z3's CHC engine). Nothing is reported proved unless the final RSCs pass
-// an independent re-check by the triple rule, and nothing is reported
-// violated unless a bounded search from the start produced the trace (and,
-// for JSON models, the runtime replayed it).
+// The layers form a portfolio under one budget (Options.TimeoutMS):
+// Spacer (Z3's CHC engine) starts first, on its own goroutine and Z3
+// context when two workers are allowed, else for a short first slice; the
+// triple rule on the given RSCs per strongly connected component in
+// condensation order; a bounded search from the start (a slice of the
+// budget, deeper at the end) to tell a counterexample to induction (CTI)
+// that is real from one that is spurious; k-induction; learning (samples
+// of reachable states propose affine, parity, modular, bound and
+// phase-split candidates; Houdini keeps the inductive subset); Houdini
+// over mined candidates; interval propagation with widening (JSON
+// models). The first certified answer stops the rest. Nothing is reported
+// proved unless the final RSCs pass an independent re-check by the triple
+// rule, and nothing is reported violated unless a bounded search from the
+// start produced the trace (and, for JSON models, the runtime replayed
+// it).
 package prove

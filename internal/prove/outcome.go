@@ -3,14 +3,16 @@ package prove
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // recheck is the independent re-check of a proof (induction.md §7.7): the
-// triple rule on the final RSCs with a fresh checker, then RSC_n → φ_n for
-// every node. It shares no state with the layer that produced the RSCs.
+// triple rule on the final RSCs with a fresh checker (a fresh context for
+// JSON models), then RSC_n → φ_n for every node. It shares no state with
+// the layer that produced the RSCs.
 func (a *attempt) recheck(rsc, phi []expr.Expr) (bool, string, error) {
 	if a.expired() {
 		return false, "the time budget ran out before the independent re-check", nil
@@ -24,17 +26,25 @@ func (a *attempt) recheck(rsc, phi []expr.Expr) (bool, string, error) {
 		defer fresh.Close()
 		ctx = fresh
 	}
-	c, err := newChecker(ctx, a.p.Graph, a.opts.QueryTimeoutMS, a.deadline)
+	return recheckRSC(ctx, a.p.Graph, rsc, phi, a.opts.QueryTimeoutMS, a.deadline, a.stop)
+}
+
+// recheckRSC applies the triple rule to rsc on graph g (whose terms, for a
+// CHC problem, live in ctx) and checks that each RSC implies its node's
+// property.
+func recheckRSC(ctx *z3.Context, g *Graph, rsc, phi []expr.Expr, timeoutMS int, deadline time.Time, stop *stopper) (bool, string, error) {
+	c, err := newChecker(ctx, g, timeoutMS, deadline)
 	if err != nil {
 		return false, "", err
 	}
+	c.stop = stop
 	_, status, err := c.verifyAll(rsc)
 	if err != nil {
 		return false, "", err
 	}
 	for n, s := range status {
 		if s != Verified {
-			return false, fmt.Sprintf("the RSC of %s is %s under the triple rule", a.p.Graph.Nodes[n].Name, s), nil
+			return false, fmt.Sprintf("the RSC of %s is %s under the triple rule", g.Nodes[n].Name, s), nil
 		}
 	}
 	for n := range phi {
@@ -58,7 +68,7 @@ func (a *attempt) recheck(rsc, phi []expr.Expr) (bool, string, error) {
 			return false, "", err
 		}
 		if ans.Result != z3.Unsat {
-			return false, fmt.Sprintf("the RSC of %s does not imply the property (%s)", a.p.Graph.Nodes[n].Name, ans.Result), nil
+			return false, fmt.Sprintf("the RSC of %s does not imply the property (%s)", g.Nodes[n].Name, ans.Result), nil
 		}
 	}
 	return true, "", nil
@@ -71,6 +81,7 @@ func (a *attempt) proved(open []int, method string, rsc []expr.Expr, k int) {
 		pr.Status, pr.Method = Verified, method
 	}
 	a.r.K = k
+	a.r.rsc, a.r.phi = rsc, a.target(open)
 	a.r.Certificate = nil
 	for n, f := range rsc {
 		a.r.Certificate = append(a.r.Certificate, NodeRSC{Node: a.p.Graph.Nodes[n].Name, RSC: format(f)})

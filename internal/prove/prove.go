@@ -2,6 +2,7 @@ package prove
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/stateproof/stateproof/internal/expr"
@@ -25,6 +26,23 @@ type Problem struct {
 	Props []Property
 	// Confirm gets what is left of the time budget, in milliseconds (>= 1).
 	Confirm func(p *Property, depth, timeoutMS int) (ok bool, detail string, err error)
+	// reload builds the graph again in another context (CHC problems,
+	// whose clauses are terms of one context), for layers that run on
+	// their own goroutine.
+	reload func(*z3.Context) (*Graph, error)
+	source string // the CHC problem's text
+}
+
+// graphIn returns the problem's graph usable in ctx: the graph itself
+// when it holds no terms (JSON models), else a fresh parse.
+func (p *Problem) graphIn(ctx *z3.Context) (*Graph, error) {
+	if p.Graph.Ctx == nil {
+		return p.Graph, nil
+	}
+	if p.reload == nil {
+		return nil, fmt.Errorf("prove: the graph of %s cannot be rebuilt in another context", p.Graph.Name)
+	}
+	return p.reload(ctx)
 }
 
 // Options tune a proof attempt.
@@ -33,8 +51,17 @@ type Options struct {
 	BMCDepth       int      // bounded search depth for classifying CTIs; default 12
 	TimeoutMS      int      // total budget; default 10000
 	QueryTimeoutMS int      // per solver query; default 1200
-	Layers         []string // triple, kind, houdini, intervals, spacer; default all
+	Layers         []string // triple, kind, houdini, learn, intervals, spacer; default all
 	Infer          bool     // also report the strongest RSCs Houdini finds per node
+	// Workers is how many layers may run at once: 1 runs them in turn
+	// (Spacer in two slices); 0 means 2 when the machine has two or more
+	// CPUs. Each concurrent layer has its own Z3 context.
+	Workers int
+	// SpacerSliceMS is Spacer's first slice when layers run in turn;
+	// default 300.
+	SpacerSliceMS int
+	// Parallel is derived from Workers.
+	Parallel bool
 }
 
 func (o *Options) defaults() {
@@ -52,9 +79,19 @@ func (o *Options) defaults() {
 		o.QueryTimeoutMS = 2000
 	}
 	if len(o.Layers) == 0 {
-		o.Layers = []string{"triple", "kind", "houdini", "intervals", "spacer"}
+		o.Layers = AllLayers
+	}
+	if o.Workers <= 0 {
+		o.Workers = min(2, runtime.NumCPU())
+	}
+	o.Parallel = o.Workers >= 2
+	if o.SpacerSliceMS <= 0 {
+		o.SpacerSliceMS = 300
 	}
 }
+
+// AllLayers are the layers Prove runs by default, in order.
+var AllLayers = []string{"triple", "kind", "learn", "houdini", "intervals", "spacer"}
 
 func (o *Options) layer(name string) bool {
 	for _, l := range o.Layers {
@@ -135,6 +172,9 @@ type attempt struct {
 	ctx      *z3.Context
 	r        *Result
 	deadline time.Time
+	// stop is the current round's stopper: a layer on another goroutine
+	// that certifies a proof stops the layers of this one.
+	stop *stopper
 }
 
 // expired reports that the time budget is spent.
@@ -144,7 +184,11 @@ func (a *attempt) expired() bool { return time.Until(a.deadline) < time.Millisec
 func (a *attempt) left() int { return int(max(time.Until(a.deadline).Milliseconds(), 1)) }
 
 func (a *attempt) checker() (*checker, error) {
-	return newChecker(a.ctx, a.p.Graph, a.opts.QueryTimeoutMS, a.deadline)
+	c, err := newChecker(a.ctx, a.p.Graph, a.opts.QueryTimeoutMS, a.deadline)
+	if err == nil {
+		c.stop = a.stop
+	}
+	return c, err
 }
 
 // target is the per-node conjunction of the open properties.
@@ -166,9 +210,32 @@ func (a *attempt) log(layer, outcome string, t0 time.Time, detail string) {
 }
 
 // round runs the layers on the open properties and returns those found
-// violated (with a confirmed trace).
+// violated (with a confirmed trace). Spacer starts first beside the
+// others (or for a short slice after the triple rule), then the triple rule, the bounded search,
+// k-induction, Houdini, learning and intervals; the first certified proof
+// ends the round.
 func (a *attempt) round(open []int) ([]int, error) {
 	phi := a.target(open)
+	a.stop = &stopper{}
+	var sp *spacerRun
+	launch := func() error {
+		if !a.opts.layer("spacer") {
+			return nil
+		}
+		var err error
+		sp, err = a.launchSpacer(phi, len(open) == len(a.p.Props))
+		return err
+	}
+	if a.opts.Parallel {
+		if err := launch(); err != nil {
+			return nil, err
+		}
+	}
+	defer func() {
+		if sp != nil {
+			sp.cancel()
+		}
+	}()
 	c, err := a.checker()
 	if err != nil {
 		return nil, err
@@ -185,21 +252,85 @@ func (a *attempt) round(open []int) ([]int, error) {
 		return nil, nil
 	}
 	a.log("triple", "ctis", t0, fmt.Sprintf("%d queries; %d CTIs", c.queries, countCTIs(comps)))
+	if !a.opts.Parallel {
+		if err := launch(); err != nil { // the first slice, after the cheap triple rule
+			return nil, err
+		}
+	} else if sp != nil {
+		// Spacer's head start: what it solves at once is not slowed down
+		// by the bounded search competing for the machine.
+		select {
+		case <-sp.done:
+		case <-time.After(min(spacerHeadStart, time.Until(a.deadline)/50)):
+		}
+	}
+	if done, err := a.takeReady(sp, open); done || err != nil {
+		return nil, err
+	}
 	t0 = time.Now()
-	out, err := searchViolation(c, phi, a.opts.BMCDepth)
+	out, err := a.bmc(phi, a.opts.BMCDepth, time.Until(a.deadline)/bmcShare)
 	if err != nil {
 		return nil, err
 	}
 	if out.Found {
 		a.log("bmc", "violation", t0, fmt.Sprintf("depth %d", out.Depth))
+		if sp != nil {
+			sp.cancel()
+		}
+		a.stop = &stopper{} // the search was not stopped: confirm the trace
 		return a.violation(open, out)
 	}
 	a.log("bmc", "none", t0, fmt.Sprintf("no violation within depth %d%s", out.Depth, suffix(out.Reason)))
-	if done, err := a.strengthen(open, phi, out); done || err != nil {
+	if done, err := a.strengthen(open, phi, out, sp); done || err != nil {
 		return nil, err
+	}
+	if left := time.Until(a.deadline); left > 50*time.Millisecond && (out.Reason != "" || sp != nil && sp.unsafe()) {
+		// escalate: the first search was cut short, or Spacer knows a
+		// counterexample exists; search deeper for its trace
+		t0 = time.Now()
+		a.stop = &stopper{}
+		deeper, err := a.bmc(phi, 4*a.opts.BMCDepth, left)
+		if err != nil {
+			return nil, err
+		}
+		if deeper.Found {
+			a.log("bmc", "violation", t0, fmt.Sprintf("depth %d", deeper.Depth))
+			return a.violation(open, deeper)
+		}
+		a.log("bmc", "none", t0, fmt.Sprintf("no violation within depth %d%s", deeper.Depth, suffix(deeper.Reason)))
+		out = deeper
 	}
 	a.unknown(open, out)
 	return nil, nil
+}
+
+// spacerHeadStart is how long the other layers wait for a parallel Spacer
+// after the triple rule.
+const spacerHeadStart = 150 * time.Millisecond
+
+// bmcShare: the first bounded search gets a 1/bmcShare slice of the
+// budget, so that it cannot starve the layers that prove; a deeper one
+// runs at the end with what is left.
+const bmcShare = 8
+
+// bmc runs the bounded search to depth within slice (and the deadline).
+func (a *attempt) bmc(phi []expr.Expr, depth int, slice time.Duration) (*bmcOutcome, error) {
+	c, err := a.checker()
+	if err != nil {
+		return nil, err
+	}
+	if end := time.Now().Add(slice); end.Before(c.deadline) {
+		c.deadline = end
+	}
+	return searchViolation(c, phi, depth)
+}
+
+// takeReady records Spacer's outcome if it has one.
+func (a *attempt) takeReady(sp *spacerRun, open []int) (bool, error) {
+	if sp == nil {
+		return false, nil
+	}
+	return a.take(sp, open)
 }
 
 func suffix(reason string) string {
@@ -226,55 +357,91 @@ func countCTIs(comps []ComponentResult) int {
 	return n
 }
 
-// strengthen runs k-induction, Houdini, interval propagation and Spacer in
-// that order; done
-// reports that the open properties were proved.
-func (a *attempt) strengthen(open []int, phi []expr.Expr, bmc *bmcOutcome) (bool, error) {
+// ran reports whether layer ran to its end in this attempt (proved or
+// failed, not cut short).
+func (a *attempt) ran(layer string) bool {
+	for _, l := range a.r.Layers {
+		if l.Layer == layer && (l.Outcome == "proved" || l.Outcome == "failed") {
+			return true
+		}
+	}
+	return false
+}
+
+// strengthen runs k-induction, learning, Houdini and interval propagation
+// in that order, checking between them whether Spacer has proved the
+// properties, then gives Spacer the rest of the budget; done reports that
+// the open properties were proved.
+func (a *attempt) strengthen(open []int, phi []expr.Expr, bmc *bmcOutcome, sp *spacerRun) (bool, error) {
 	if a.expired() {
 		// Each layer would spend time building its queries only to have
 		// them answered unknown: record that none ran.
 		a.log("strengthen", "skipped", time.Now(), "no time left")
 		return false, nil
 	}
-	if a.opts.layer("kind") && a.opts.MaxK >= 2 && bmc.Reason == "" && bmc.Depth >= a.opts.MaxK-1 {
-		t0 := time.Now()
-		c, err := a.checker()
-		if err != nil {
-			return false, err
-		}
-		k, why, err := kInduction(c, phi, a.opts.MaxK)
-		if err != nil {
-			return false, err
-		}
-		if k > 0 {
-			ok, err := a.recheckK(phi, k)
-			if err != nil {
-				return false, err
+	layers := []struct {
+		name string
+		run  func() (bool, error)
+	}{
+		{"kind", func() (bool, error) { return a.kindLayer(open, phi, bmc) }},
+		{"learn", func() (bool, error) { return a.learnLayer(open, phi) }},
+		{"houdini", func() (bool, error) {
+			if a.opts.layer("learn") && a.ran("learn") {
+				return false, nil // learning's candidates include Houdini's
 			}
-			if ok {
-				a.log("kind", "proved", t0, fmt.Sprintf("k = %d; re-checked on a fresh solver", k))
-				a.proved(open, fmt.Sprintf("k-induction (k=%d)", k), phi, k)
-				return true, nil
-			}
-			why = fmt.Sprintf("k = %d did not pass the re-check", k)
-		}
-		a.log("kind", "failed", t0, why)
+			return a.houdiniLayer(open, phi)
+		}},
+		{"intervals", func() (bool, error) { return a.intervalsLayer(open, phi) }},
 	}
-	if a.opts.layer("houdini") && !a.expired() {
-		done, err := a.houdiniLayer(open, phi)
-		if done || err != nil {
+	for _, l := range layers {
+		if done, err := a.takeReady(sp, open); done || err != nil {
+			return done, err
+		}
+		if sp != nil && sp.unsafe() {
+			break // a counterexample exists: no proof to look for, the time goes to its trace
+		}
+		if !a.opts.layer(l.name) || a.stop.isStopped() || !time.Now().Before(a.deadline) {
+			continue
+		}
+		if done, err := l.run(); done || err != nil {
 			return done, err
 		}
 	}
-	if a.opts.layer("intervals") && !a.expired() {
-		done, err := a.intervalsLayer(open, phi)
-		if done || err != nil {
-			return done, err
+	if sp == nil {
+		return false, nil
+	}
+	return a.finishSpacer(sp, open, phi)
+}
+
+// kindLayer tries k-induction when the bounded search covered its base
+// case, and re-checks a success on a fresh solver.
+func (a *attempt) kindLayer(open []int, phi []expr.Expr, bmc *bmcOutcome) (bool, error) {
+	maxK := min(a.opts.MaxK, bmc.Depth+1) // the search covered the base case up to here
+	if maxK < 2 {
+		return false, nil
+	}
+	t0 := time.Now()
+	c, err := a.checker()
+	if err != nil {
+		return false, err
+	}
+	k, why, err := kInduction(c, phi, maxK)
+	if err != nil {
+		return false, err
+	}
+	if k > 0 {
+		ok, err := a.recheckK(phi, k)
+		if err != nil {
+			return false, err
 		}
+		if ok {
+			a.log("kind", "proved", t0, fmt.Sprintf("k = %d; re-checked on a fresh solver", k))
+			a.proved(open, fmt.Sprintf("k-induction (k=%d)", k), phi, k)
+			return true, nil
+		}
+		why = fmt.Sprintf("k = %d did not pass the re-check", k)
 	}
-	if a.opts.layer("spacer") {
-		return a.spacerLayer(open, phi)
-	}
+	a.log("kind", "failed", t0, why)
 	return false, nil
 }
 

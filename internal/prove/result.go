@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/stateproof/stateproof/internal/expr"
 )
 
 // Schema is the JSON report schema of prove.
@@ -48,6 +50,8 @@ type Result struct {
 	Inferred    []NodeRSC
 	Layers      []LayerLog
 	ElapsedMS   float64
+
+	rsc, phi []expr.Expr // the certificate and the properties it proves
 }
 
 func (r *Result) finish() {
@@ -135,7 +139,7 @@ func (r *Result) JSON() map[string]any {
 	}
 	doc := map[string]any{"schema": Schema, "input": r.Input, "verdict": r.Verdict, "exit_code": r.ExitCode(),
 		"frame_semantics": "an unassigned variable keeps its value", "properties": props, "components": comps,
-		"layers": layers, "elapsed_ms": r.ElapsedMS, "certificate": nil}
+		"layers": layers, "stats": statsJSON(r), "elapsed_ms": r.ElapsedMS, "certificate": nil}
 	if r.Certificate != nil {
 		doc["certificate"] = map[string]any{"k": max(r.K, 1), "rscs": rscsJSON(r.Certificate)}
 	}
@@ -218,4 +222,56 @@ func ctiText(x *CTI) string {
 		return fmt.Sprintf("start %s → %s %s; %s", x.Transition, x.Node, assignText(x.Post), x.Reason)
 	}
 	return fmt.Sprintf("%s --%s--> %s %s; %s", assignText(x.Pre), x.Transition, x.Node, assignText(x.Post), x.Reason)
+}
+
+// LayerStat sums what one layer did in a Prove call.
+type LayerStat struct {
+	Layer       string
+	Runs        int
+	ElapsedMS   float64
+	Contributed bool // its answer is the verdict's evidence
+}
+
+// Stats is the time spent per layer, in the order the layers first ran,
+// and whether each contributed to the verdict: the layer that proved, or
+// the bounded search that found a violation.
+func (r *Result) Stats() []LayerStat {
+	var out []LayerStat
+	at := map[string]int{}
+	for _, l := range r.Layers {
+		i, ok := at[l.Layer]
+		if !ok {
+			i = len(out)
+			at[l.Layer] = i
+			out = append(out, LayerStat{Layer: l.Layer})
+		}
+		out[i].Runs++
+		out[i].ElapsedMS += l.ElapsedMS
+		out[i].Contributed = out[i].Contributed || l.Outcome == "proved" || l.Outcome == "violation"
+	}
+	return out
+}
+
+// WriteStats renders Stats as a table.
+func (r *Result) WriteStats(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("\n  stats (per layer: runs, time, contributed):\n")
+	for _, s := range r.Stats() {
+		mark := "no"
+		if s.Contributed {
+			mark = "yes"
+		}
+		fmt.Fprintf(&b, "    %-9s %2d %10.1f ms  %s\n", s.Layer, s.Runs, s.ElapsedMS, mark)
+	}
+	fmt.Fprintf(&b, "    %-9s %2s %10.1f ms\n", "total", "", r.ElapsedMS)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func statsJSON(r *Result) []any {
+	out := []any{}
+	for _, s := range r.Stats() {
+		out = append(out, map[string]any{"layer": s.Layer, "runs": s.Runs, "elapsed_ms": s.ElapsedMS, "contributed": s.Contributed})
+	}
+	return out
 }

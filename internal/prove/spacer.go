@@ -15,12 +15,19 @@ import (
 // (induction.md §7.5): a predicate R_n per node, a clause per start and per
 // edge, and a query per node property. Relations are the encoder's terms,
 // printed by Z3, with every state copy and clause-local constant bound by
-// the clause's forall.
+// the clause's forall. The error node of a CHC problem gets no predicate:
+// its property is that it is unreachable, so edges into it are queries
+// (head false), and without a property there they are left out (its RSC
+// is then true, which every edge into it establishes).
 func hornText(c *checker, phi []expr.Expr) (string, error) {
 	g, e := c.g, c.enc
+	isErr := func(n int) bool { return n == g.ErrorNode }
 	var b strings.Builder
 	b.WriteString("(set-logic HORN)\n")
 	for n := range g.Nodes {
+		if isErr(n) {
+			continue
+		}
 		var sorts []string
 		for _, k := range g.Nodes[n].Vars {
 			sorts = append(sorts, sortText(g.Vars[k].Sort))
@@ -40,24 +47,38 @@ func hornText(c *checker, phi []expr.Expr) (string, error) {
 		e.locals = nil
 		fmt.Fprintf(&b, "(assert (forall (%s) (=> (and true %s) %s)))\n", binders, strings.Join(body, " "), head)
 	}
+	head := func(n int) (string, bool) {
+		if isErr(n) {
+			return "false", phi[n] != nil
+		}
+		return predAppText(g, n, post), true
+	}
 	for si, s := range g.Starts {
 		e.locals = nil
+		h, keep := head(s.Node)
+		if !keep {
+			continue
+		}
 		rel, err := e.start(si, post)
 		if err != nil {
 			return "", err
 		}
-		clause([]string{rel.String()}, predAppText(g, s.Node, post))
+		clause([]string{rel.String()}, h)
 	}
 	for ei, ed := range g.Edges {
 		e.locals = nil
+		h, keep := head(ed.To)
+		if !keep {
+			continue
+		}
 		rel, err := e.edge(ei, pre, post)
 		if err != nil {
 			return "", err
 		}
-		clause([]string{predAppText(g, ed.From, pre), rel.String()}, predAppText(g, ed.To, post))
+		clause([]string{predAppText(g, ed.From, pre), rel.String()}, h)
 	}
 	for n, f := range phi {
-		if f == nil {
+		if f == nil || isErr(n) {
 			continue
 		}
 		e.locals = nil
@@ -121,15 +142,21 @@ type spacerAnswer struct {
 	Elapsed time.Duration
 }
 
-// runSpacer solves the Horn clauses with Z3's HORN solver within budget.
-// Z3 4.8.12 may not honour the timeout inside Spacer, so a timer also
-// interrupts the check.
-func runSpacer(c *checker, phi []expr.Expr, budget time.Duration) (*spacerAnswer, error) {
-	text, err := hornText(c, phi)
+// runSpacer solves Horn clauses (hornText of graph g) with Z3's HORN
+// solver within budget, in a context of its own, so it may run on its own
+// goroutine; stop interrupts it, and so does a timer when the budget is
+// spent. pred names node n's predicate in text. With g nil the
+// interpretation is not read (text need not be
+// hornText's: Spacer alone on a problem file).
+func runSpacer(text string, g *Graph, pred func(int) string, budget time.Duration, stop *stopper) (*spacerAnswer, error) {
+	if budget < time.Millisecond {
+		return &spacerAnswer{Status: "unknown", Reason: "no time left"}, nil
+	}
+	ctx, err := z3.NewContext()
 	if err != nil {
 		return nil, err
 	}
-	ctx := c.enc.ctx
+	defer ctx.Close()
 	fs, err := ctx.ParseSMTLIB2String(text)
 	if err != nil {
 		return nil, fmt.Errorf("spacer: parsing the generated clauses: %w", err)
@@ -143,16 +170,18 @@ func runSpacer(c *checker, phi []expr.Expr, budget time.Duration) (*spacerAnswer
 			return nil, err
 		}
 	}
-	if budget < time.Millisecond {
-		return &spacerAnswer{Status: "unknown", Reason: "no time left"}, nil
-	}
-	if err := s.SetTimeout(uint32(budget.Milliseconds())); err != nil {
-		return nil, err
+	// No Z3 timeout on this solver: with Z3 4.8.12, a solver timeout in one
+	// context while another context's checks have timeouts of their own
+	// makes those checks stall until they time out. A timer interrupts the
+	// check instead.
+	if !stop.enter(s) {
+		return &spacerAnswer{Status: "unknown", Reason: "stopped"}, nil
 	}
 	timer := time.AfterFunc(budget+2*time.Millisecond, s.Interrupt)
 	t0 := time.Now()
 	r, err := s.Check()
 	timer.Stop()
+	stop.leave()
 	ans := &spacerAnswer{Elapsed: time.Since(t0)}
 	if err != nil {
 		return nil, fmt.Errorf("spacer: %w", err)
@@ -163,77 +192,119 @@ func runSpacer(c *checker, phi []expr.Expr, budget time.Duration) (*spacerAnswer
 		return ans, nil
 	case z3.Unknown:
 		ans.Status, ans.Reason = "unknown", s.ReasonUnknown()
-		if ans.Reason == "canceled" || ans.Reason == "interrupted from keyboard" || ans.Elapsed >= budget {
+		switch {
+		case stop.isStopped():
+			ans.Reason = "stopped"
+		case ans.Reason == "canceled" || ans.Reason == "interrupted from keyboard" || ans.Elapsed >= budget:
 			ans.Reason = "timeout"
 		}
 		return ans, nil
 	}
 	ans.Status = "safe"
+	if g == nil {
+		return ans, nil
+	}
 	m, err := s.Model()
 	if err != nil {
 		return nil, err
 	}
-	for n := range c.g.Nodes {
-		body, _, err := m.FuncElse(predName(n))
+	for n := range g.Nodes {
+		f, err := interpretation(ctx, m, g, n, pred(n))
 		if err != nil {
-			ans.RSC = append(ans.RSC, nil) // not interpreted: true (re-checked anyway)
-			continue
-		}
-		f, err := termExpr(body, c.g.Nodes[n].Names, 0)
-		if err != nil {
-			return &spacerAnswer{Status: "unknown", Reason: "cannot read Spacer's interpretation of " + c.g.Nodes[n].Name + ": " + err.Error(), Elapsed: ans.Elapsed}, nil
+			return &spacerAnswer{Status: "unknown", Reason: "cannot read Spacer's interpretation of " + g.Nodes[n].Name + ": " + err.Error(), Elapsed: ans.Elapsed}, nil
 		}
 		ans.RSC = append(ans.RSC, f)
 	}
 	return ans, nil
 }
 
-// spacerLayer runs Spacer with the remaining budget and re-checks its
-// interpretations by the triple rule.
-func (a *attempt) spacerLayer(open []int, phi []expr.Expr) (bool, error) {
-	t0 := time.Now()
-	c, err := a.checker()
+// interpretation reads the model's formula for node n (predicate name)
+// as an RSC. The error
+// node has no predicate (see hornText): false. A predicate the model does
+// not mention was sliced away as irrelevant to the queries: true (the
+// re-check decides). A nullary predicate is a constant of the model. A
+// quantified interpretation (Z3 builds one for a predicate its
+// preprocessing inlined) is closed over fresh constants for the arguments
+// and its quantifiers are eliminated (Z3's qe tactic) before it is read.
+func interpretation(ctx *z3.Context, m *z3.Model, g *Graph, n int, name string) (expr.Expr, error) {
+	if n == g.ErrorNode {
+		return &expr.BoolLit{Value: false}, nil
+	}
+	node := &g.Nodes[n]
+	var body *z3.Term
+	var err error
+	if len(node.Vars) == 0 {
+		body, err = m.ConstInterp(name)
+	} else {
+		body, _, err = m.FuncElse(name)
+		if err != nil && strings.Contains(err.Error(), "does not interpret") {
+			body, err = nil, nil
+		}
+	}
+	if err != nil || body == nil {
+		return nil, err
+	}
+	if !body.HasQuantifier() {
+		return termExpr(body, node.Names, 0)
+	}
+	args := make([]*z3.Term, len(node.Vars))
+	consts := map[string]string{}
+	for i, k := range node.Vars {
+		name := fmt.Sprintf("arg!%d", i)
+		switch g.Vars[k].Sort {
+		case sts.Bool:
+			args[i], err = ctx.BoolConst(name)
+		case sts.Real:
+			args[i], err = ctx.RealConst(name)
+		default:
+			args[i], err = ctx.IntConst(name)
+		}
+		if err != nil {
+			return nil, err
+		}
+		consts[name] = node.Names[i]
+	}
+	closed, err := body.SubstituteVars(args...)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	ans, err := runSpacer(c, phi, time.Until(a.deadline))
+	qf, err := ctx.EliminateQuantifiers(closed)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	switch ans.Status {
-	case "unsafe":
-		a.log("spacer", "unsafe", t0, "Spacer found the clauses unsatisfiable (a counterexample exists beyond the bounded search)")
-		return false, nil
-	case "unknown":
-		a.log("spacer", "unknown", t0, ans.Reason)
-		return false, nil
-	}
-	ok, why, err := a.recheck(ans.RSC, phi)
-	if err != nil {
-		return false, err
-	}
-	if !ok {
-		a.log("spacer", "failed", t0, "Spacer's interpretation did not pass the re-check: "+why)
-		return false, nil
-	}
-	a.log("spacer", "proved", t0, "re-checked by the triple rule")
-	a.proved(open, "spacer", ans.RSC, 0)
-	return true, nil
+	return constExpr(qf, consts, 0)
 }
 
 // termExpr converts a Z3 interpretation (linear arithmetic over de Bruijn
 // variables, variable i being argument i) into an expression over names.
 func termExpr(t *z3.Term, names []string, depth int) (expr.Expr, error) {
+	return (&termReader{vars: names}).read(t, depth)
+}
+
+// constExpr converts a quantifier-free formula over constants, renaming
+// them by consts.
+func constExpr(t *z3.Term, consts map[string]string, depth int) (expr.Expr, error) {
+	return (&termReader{consts: consts}).read(t, depth)
+}
+
+// termReader reads linear arithmetic terms into expressions: de Bruijn
+// variable i is vars[i], an uninterpreted constant c is consts[c].
+type termReader struct {
+	vars   []string
+	consts map[string]string
+}
+
+func (r *termReader) read(t *z3.Term, depth int) (expr.Expr, error) {
 	if depth > 200 {
 		return nil, fmt.Errorf("formula too deep")
 	}
 	switch t.Kind() {
 	case z3.KindVar:
 		i, err := t.VarIndex()
-		if err != nil || i >= len(names) {
+		if err != nil || i >= len(r.vars) {
 			return nil, fmt.Errorf("bad variable in %s", t)
 		}
-		return ident(names[i]), nil
+		return ident(r.vars[i]), nil
 	case z3.KindNumeral:
 		v, err := t.Int()
 		if err != nil {
@@ -247,13 +318,20 @@ func termExpr(t *z3.Term, names []string, depth int) (expr.Expr, error) {
 	default:
 		return nil, fmt.Errorf("unsupported term %s", t)
 	}
+	if t.DeclKind() == z3.DeclUninterpreted && t.NumArgs() == 0 {
+		name, err := t.DeclName()
+		if nm, ok := r.consts[name]; ok && err == nil {
+			return ident(nm), nil
+		}
+		return nil, fmt.Errorf("unknown constant %s", t)
+	}
 	args, err := t.Args()
 	if err != nil {
 		return nil, err
 	}
 	xs := make([]expr.Expr, len(args))
 	for i, a := range args {
-		if xs[i], err = termExpr(a, names, depth+1); err != nil {
+		if xs[i], err = r.read(a, depth+1); err != nil {
 			return nil, err
 		}
 	}

@@ -2,7 +2,6 @@ package prove
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/stateproof/stateproof/internal/expr"
@@ -67,6 +66,7 @@ type checker struct {
 	timeoutMS int
 	deadline  time.Time
 	queries   int
+	stop      *stopper // nil: never stopped from outside
 }
 
 func newChecker(ctx *z3.Context, g *Graph, timeoutMS int, deadline time.Time) (*checker, error) {
@@ -83,8 +83,12 @@ func (c *checker) expired() bool {
 	return !c.deadline.IsZero() && time.Until(c.deadline) < time.Millisecond
 }
 
-// budget installs the per-query timeout, bounded by the overall deadline.
-func (c *checker) budget(s *z3.Solver) error {
+// budget is the per-query time limit, bounded by the overall deadline
+// (0: none). It is enforced by interrupting the check from a timer rather
+// than by Z3's timeout parameter: with Z3 4.8.12, solver timeouts in one
+// context stall the checks of another context running at the same time
+// (Spacer on its own goroutine uses timers internally).
+func (c *checker) budget() time.Duration {
 	ms := int64(c.timeoutMS)
 	if !c.deadline.IsZero() {
 		left := time.Until(c.deadline).Milliseconds()
@@ -95,10 +99,7 @@ func (c *checker) budget(s *z3.Solver) error {
 			ms = 1
 		}
 	}
-	if ms <= 0 {
-		return nil
-	}
-	return s.SetTimeout(uint32(min(ms, math.MaxUint32)))
+	return time.Duration(max(ms, 0)) * time.Millisecond
 }
 
 // check decides SAT(RSC_p(pre) ∧ g ∧ r(pre, post) ∧ ¬RSC_n(post)) for an
@@ -165,20 +166,22 @@ func (c *checker) solveOn(s *z3.Solver, f *z3.Term, pre, post []*z3.Term) (*answ
 		return nil, err
 	}
 	defer s.Pop(1)
-	if err := c.budget(s); err != nil {
-		return nil, err
-	}
 	if err := s.Assert(f); err != nil {
 		return nil, fmt.Errorf("prove: asserting query: %w", err)
 	}
 	c.queries++
-	if !c.deadline.IsZero() {
-		// Z3 does not always honour its timeout promptly; an interrupt
-		// at the deadline keeps the total budget.
-		timer := time.AfterFunc(time.Until(c.deadline)+2*time.Millisecond, s.Interrupt)
-		defer timer.Stop()
+	if !c.stop.enter(s) {
+		return &answer{Result: z3.Unknown, Reason: "stopped", Pre: pre, Post: post}, nil
+	}
+	var timer *time.Timer
+	if d := c.budget(); d > 0 {
+		timer = time.AfterFunc(d, s.Interrupt)
 	}
 	r, err := s.Check()
+	if timer != nil {
+		timer.Stop()
+	}
+	c.stop.leave()
 	if err != nil {
 		return nil, fmt.Errorf("prove: solver: %w", err)
 	}
@@ -190,8 +193,11 @@ func (c *checker) solveOn(s *z3.Solver, f *z3.Term, pre, post []*z3.Term) (*answ
 		}
 	case z3.Unknown:
 		a.Reason = s.ReasonUnknown()
-		if a.Reason == "canceled" {
+		if a.Reason == "canceled" || a.Reason == "interrupted from keyboard" {
 			a.Reason = "timeout"
+			if c.stop.isStopped() {
+				a.Reason = "stopped"
+			}
 		}
 	}
 	return a, nil

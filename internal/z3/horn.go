@@ -104,3 +104,25 @@ func (t *Term) SubstituteVars(to ...*Term) (*Term, error) {
 	}
 	return c.result(op, C.Z3_substitute_vars(c.z, t.ast, C.uint(len(as)), ptr(as)))
 }
+
+// ConstInterp returns the model's value of the constant (or nullary
+// predicate) called name, or nil when the model does not interpret it.
+func (m *Model) ConstInterp(name string) (*Term, error) {
+	const op = "Model.ConstInterp"
+	if m == nil || m.ctx == nil {
+		return nil, argError(op, "nil Model")
+	}
+	c := m.ctx
+	if err := c.begin(op); err != nil {
+		return nil, err
+	}
+	n := int(C.Z3_model_get_num_consts(c.z, m.m))
+	for i := 0; i < n; i++ {
+		d := C.Z3_model_get_const_decl(c.z, m.m, C.uint(i))
+		if c.symbolString(C.Z3_get_decl_name(c.z, d)) != name {
+			continue
+		}
+		return c.result(op, C.Z3_model_get_const_interp(c.z, m.m, d))
+	}
+	return nil, nil
+}

@@ -1,0 +1,63 @@
+package prove
+
+import (
+	"sync"
+
+	"github.com/stateproof/stateproof/internal/z3"
+)
+
+// stopper lets one goroutine stop the solver calls of another: a layer
+// that has found a certified answer stops the layers still running. Each
+// goroutine owns its Z3 context; the only cross-goroutine call is
+// Solver.Interrupt, made under the lock while the owner is inside Check
+// (so the context is alive), which Z3 allows.
+type stopper struct {
+	mu      sync.Mutex
+	stopped bool
+	cur     *z3.Solver
+}
+
+// enter registers s as running; false means the work was stopped.
+func (st *stopper) enter(s *z3.Solver) bool {
+	if st == nil {
+		return true
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.stopped {
+		return false
+	}
+	st.cur = s
+	return true
+}
+
+func (st *stopper) leave() {
+	if st == nil {
+		return
+	}
+	st.mu.Lock()
+	st.cur = nil
+	st.mu.Unlock()
+}
+
+// stop makes every later enter fail and interrupts the running check.
+func (st *stopper) stop() {
+	if st == nil {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.stopped = true
+	if st.cur != nil {
+		st.cur.Interrupt()
+	}
+}
+
+func (st *stopper) isStopped() bool {
+	if st == nil {
+		return false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.stopped
+}
