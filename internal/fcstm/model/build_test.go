@@ -115,3 +115,31 @@ func TestBuildCollectsAllErrors(t *testing.T) {
 		t.Errorf("snippet %q", s)
 	}
 }
+
+// An imported unit that declares its event, mapped onto an event the host
+// declares, shares the host's event: one event, the host's declaration.
+func TestImportedDeclarationSharesHostEvent(t *testing.T) {
+	fs := memFS{"counter.fcstm": "state Counter { event Tick; state Run; [*] -> Run; Run -> Run : Tick; }"}
+	src := `state Host { event Tick named "host tick"; import "counter.fcstm" as C { event /Tick -> /Tick; } [*] -> C; }`
+	m, err := Parse("host.fcstm", src, Options{ReadFile: fs.read})
+	if err != nil {
+		t.Fatalf("a mapped declaration must share the host event: %v", err)
+	}
+	ev := m.EventByPath["Host.Tick"]
+	if ev == nil || ev.Display != "host tick" || ev.Pos.File != "host.fcstm" {
+		t.Fatalf("Host.Tick = %+v, want the host's declaration", ev)
+	}
+	var run *Transition
+	for _, tr := range m.StateByPath["Host.C"].Transitions {
+		if tr.From != nil && tr.From.Name == "Run" {
+			run = tr
+		}
+	}
+	if run == nil || run.Event != ev {
+		t.Fatalf("the unit's transition must fire on Host.Tick, got %+v", run)
+	}
+	// Declared twice in one file stays an error.
+	if _, err := Parse("dup.fcstm", "state R { event Go; event Go; state A; [*] -> A; }", Options{}); firstError(err) == nil || firstError(err).Code != "E_DUPLICATE_EVENT" {
+		t.Fatalf("a repeated declaration in one file: got %v", err)
+	}
+}

@@ -79,7 +79,11 @@ func (b *builder) resolveEvent(u *unit, scope *State, p ast.Path) *Event {
 // events (event Go; inside S is S.Go).
 func (b *builder) collectEvents() {
 	b.importEventMaps()
-	declared := map[string]bool{}
+	// An event declared twice in one file is an error; an imported unit's
+	// declaration that an event mapping puts onto an event declared
+	// elsewhere is how the two share it, and the first declaration keeps
+	// its position and text.
+	declared := map[string]*unit{}
 	for _, s := range b.order {
 		inf := b.info[s]
 		for _, it := range inf.decl.Items {
@@ -88,11 +92,13 @@ func (b *builder) collectEvents() {
 				continue
 			}
 			ev := b.event(inf.unit, s.Path+"."+d.Name.Name, d.Name.Pos)
-			if declared[ev.Path] {
-				b.errorf(inf.unit, "E_DUPLICATE_EVENT", d.Name.Pos, "event %s is declared twice", ev.Path)
+			if first, seen := declared[ev.Path]; seen {
+				if first == inf.unit {
+					b.errorf(inf.unit, "E_DUPLICATE_EVENT", d.Name.Pos, "event %s is declared twice", ev.Path)
+				}
 				continue
 			}
-			declared[ev.Path] = true
+			declared[ev.Path] = inf.unit
 			ev.Pos = inf.unit.pos(d.Name.Pos)
 			if d.Display != "" {
 				ev.Display = d.Display
