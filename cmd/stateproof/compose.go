@@ -97,6 +97,7 @@ error finding exists but C1 was not decided; --allow-undecided makes that 0.`,
 	f := cmd.Flags()
 	f.StringSliceVar(&rendezvous, "rendezvous", nil, "comma-separated `EVENTS` that synchronise the machines declaring them")
 	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of the product search, in composite states")
+	f.IntVar(&opts.MaxFindings, "max-findings", opts.MaxFindings, "list at most `N` findings per check, counting the rest (0 lists all)")
 	f.StringVar(&opts.HashSpec, "hash-spec", opts.HashSpec, "hash spec of the machine hashes: v1, or v0")
 	f.StringVar(&baselinePath, "baseline", "", "print what changed since the earlier compose report in `FILE` instead of the report")
 	return cmd

@@ -16,10 +16,18 @@ type Options struct {
 	MaxStates  int      // cap of the product search (default 10000)
 	HashSpec   string   // "v0" or "v1" (default), for the machine hashes
 	Rendezvous []string // events that synchronise the machines declaring them
+	// MaxFindings is how many findings each check lists (0: all); the
+	// rest are counted in the check's detail and the summary.
+	MaxFindings int
 }
 
+// DefaultMaxFindings is the default number of findings listed per check.
+const DefaultMaxFindings = 1000
+
 // DefaultOptions returns the defaults.
-func DefaultOptions() Options { return Options{MaxStates: 10000, HashSpec: "v1"} }
+func DefaultOptions() Options {
+	return Options{MaxStates: 10000, HashSpec: "v1", MaxFindings: DefaultMaxFindings}
+}
 
 // Input is one machine: its file name (for text output) and what the front
 // end made of it.
@@ -83,6 +91,10 @@ func Run(in []Input, opts Options) *report.ComposeReport {
 	p.run()
 	r.CompositeStates, r.Truncated = p.len(), p.truncated
 	r.Checks = []report.Check{p.c1Deadlock(), p.c2Sync(opts.Rendezvous)}
+	r.MaxFindings = opts.MaxFindings
+	for i := range r.Checks {
+		r.Checks[i].Limit(opts.MaxFindings)
+	}
 	return r
 }
 
@@ -162,6 +174,9 @@ func plural(n int, one, many string) string {
 // (shared by the command line and the MCP server).
 func (o Options) Validate() error {
 	if err := report.CheckMaxStates(o.MaxStates); err != nil {
+		return err
+	}
+	if err := report.CheckRange("maxFindings", o.MaxFindings, 0, -1); err != nil {
 		return err
 	}
 	return report.CheckHashSpec(o.HashSpec)

@@ -350,3 +350,43 @@ func TestC1OneFindingPerCompositeRuntime(t *testing.T) {
 		}
 	}
 }
+
+// MaxFindings lists at most N findings per check and counts the rest, so
+// a product with many deadlocked runtimes keeps a usable report while the
+// verdict and totals stay exact.
+func TestMaxFindingsListsAndCounts(t *testing.T) {
+	m0 := `{"schemaVersion":1,"init":"A","states":[{"id":"A"},{"id":"B"}],"transitions":[
+	  {"from":"A","event":"inc","to":"A","guard":{"variable":"x","op":"<","value":9},"updates":[{"variable":"x","op":"inc"}]},
+	  {"from":"A","event":"stop","to":"B"}],
+	  "variables":[{"name":"x","kind":"integer","init":0}]}`
+	var in []Input
+	for i, m := range []string{m0, machine("P", nil, "")} {
+		res, err := jsonmodel.Decode([]byte(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = append(in, Input{Name: fmt.Sprintf("m%d.json", i), Result: res})
+	}
+	opts := DefaultOptions()
+	opts.MaxFindings = 3
+	r := Run(in, opts)
+	var c1 *report.Check
+	for i := range r.Checks {
+		if r.Checks[i].ID == "C1" {
+			c1 = &r.Checks[i]
+		}
+	}
+	if c1 == nil || len(c1.Findings) != 3 || c1.Unlisted.Total() != 7 || c1.Count(report.Error) != 10 {
+		t.Fatalf("C1 listed %d, unlisted %d, errors %d; want 3, 7, 10", len(c1.Findings), c1.Unlisted.Total(), c1.Count(report.Error))
+	}
+	if v, _ := r.Verdict(); v != report.Fail {
+		t.Errorf("verdict %s, want fail", v)
+	}
+	if got := r.JSON().Get("summary").(report.Obj).Get("unlistedFindings"); got != 7 {
+		t.Errorf("summary.unlistedFindings = %v, want 7", got)
+	}
+	opts.MaxFindings = -1
+	if err := opts.Validate(); err == nil {
+		t.Error("maxFindings -1 must be refused")
+	}
+}

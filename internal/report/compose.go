@@ -27,6 +27,7 @@ type ComposeReport struct {
 	CompositeStates int
 	Truncated       bool
 	MaxStates       int
+	MaxFindings     int // findings listed per check (0: all)
 	Checks          []Check
 }
 
@@ -109,6 +110,7 @@ func (r *ComposeReport) JSON() Obj {
 	summary := Obj{{"machineCount", len(r.Machines)}, {"machines", machines}, {"compositeStates", r.CompositeStates}, {"errors", errs}, {"warnings", warns}}
 	if r.Valid {
 		summary = append(summary, KV{"truncated", r.Truncated})
+		summary = append(summary, KV{"maxFindings", r.MaxFindings}, KV{"unlistedFindings", UnlistedTotal(r.Checks)})
 	}
 	checks := make([]Obj, len(r.Checks))
 	for i := range r.Checks {
