@@ -19,6 +19,10 @@ type Options struct {
 	// MaxFindings is how many findings each check lists (0: all); the
 	// rest are counted in the check's detail and the summary.
 	MaxFindings int
+	// Done, when closed, stops the product search as its cap would (the
+	// report says truncated, so nothing built on it passes): a cancelled
+	// request stops its work. Nil never stops.
+	Done <-chan struct{}
 }
 
 // DefaultMaxFindings is the default number of findings listed per check.
@@ -88,6 +92,7 @@ func Run(in []Input, opts Options) *report.ComposeReport {
 		mcs[i] = runtime.Compile(x.Result.Model)
 	}
 	p := newProduct(mcs, opts.Rendezvous, opts.MaxStates)
+	p.done = opts.Done
 	p.run()
 	r.CompositeStates, r.Truncated = p.len(), p.truncated
 	r.Checks = []report.Check{p.c1Deadlock(), p.c2Sync(opts.Rendezvous)}

@@ -390,3 +390,37 @@ func TestMaxFindingsListsAndCounts(t *testing.T) {
 		t.Error("maxFindings -1 must be refused")
 	}
 }
+
+// A closed Done stops the product search as the cap would: the report is
+// truncated, C1 is not decided, and nothing passes.
+func TestDoneStopsTheProductSearch(t *testing.T) {
+	ring := func(n int) string { // a counter that never deadlocks
+		return fmt.Sprintf(`{"schemaVersion":1,"init":"A","states":[{"id":"A"}],"transitions":[
+		  {"from":"A","event":"t","to":"A","guard":{"variable":"x","op":"<","value":%d},"updates":[{"variable":"x","op":"inc"}]},
+		  {"from":"A","event":"t","to":"A","guard":{"variable":"x","op":">=","value":%d},"updates":[{"variable":"x","op":"set","value":0}]}],
+		  "variables":[{"name":"x","kind":"integer","init":0}]}`, n, n)
+	}
+	var in []Input
+	for i, m := range []string{ring(200), ring(300)} {
+		res, err := jsonmodel.Decode([]byte(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = append(in, Input{Name: fmt.Sprintf("m%d.json", i), Result: res})
+	}
+	opts := DefaultOptions()
+	opts.MaxStates = 1000000
+	if r := Run(in, opts); r.Truncated || r.CompositeStates != 201*301 {
+		t.Fatalf("the full search: truncated %v, %d states", r.Truncated, r.CompositeStates)
+	}
+	done := make(chan struct{})
+	close(done)
+	opts.Done = done
+	r := Run(in, opts)
+	if !r.Truncated || r.CompositeStates >= 201*301 {
+		t.Fatalf("cancelled: truncated %v, %d states", r.Truncated, r.CompositeStates)
+	}
+	if v, _ := r.Verdict(); v == report.Pass || len(findings(r, "C1")) == 0 || findings(r, "C1")[0].Code != "C1_UNDECIDED" {
+		t.Errorf("a cancelled search must not pass: %v %+v", v, findings(r, "C1"))
+	}
+}

@@ -24,6 +24,7 @@ type product struct {
 	locals []*local
 	events []event
 	cap    int
+	done   <-chan struct{} // closed: stop as the cap would
 
 	tuples     []uint32
 	table      []uint64 // hash tag in the high 32 bits, node+1 in the low 32
@@ -135,6 +136,20 @@ func (p *product) rehash() {
 // runtimes. Successor order: events in sorted union-alphabet order; for a
 // non-rendezvous event, machines in index order; for a rendezvous, the
 // cross product of the participants' outcomes in machine order.
+// cancelPoll is how many composite states the search expands between
+// looks at done.
+const cancelPoll = 1024
+
+// cancelled reports whether p.done is closed.
+func (p *product) cancelled() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
 func (p *product) run() {
 	root := make([]uint32, p.k)
 	for i, l := range p.locals {
@@ -148,6 +163,10 @@ func (p *product) run() {
 	term := make([]bool, p.k)
 	for p.expanded < p.len() {
 		n := p.expanded
+		if p.done != nil && n%cancelPoll == 0 && p.cancelled() {
+			p.truncated = true
+			return
+		}
 		copy(cur, p.tuple(n))
 		live := false
 		for i, l := range p.locals {

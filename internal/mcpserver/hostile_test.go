@@ -166,3 +166,21 @@ func TestCancelledRequestStops(t *testing.T) {
 		t.Errorf("bmc: %v", err)
 	}
 }
+
+// A request cancelled while bmc is unrolling or solving stops it: the
+// query below runs for many seconds uncancelled (3000 frames); cancelled
+// after 100 ms it must end far sooner, with the cancellation as its error.
+func TestCancelledBMCStopsWhileRunning(t *testing.T) {
+	s := &server{Config{Files: repoFiles(t)}}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, _, err := s.bmcTool(ctx, nil, BMCInput{Input: Input{Path: "examples/order.json"}, Query: `check reach <= 3000: active("DONE") && retry == 99;`})
+	if err != context.Canceled {
+		t.Fatalf("bmc: %v, want context.Canceled", err)
+	}
+	// Generous: the point is that the work stopped, not how fast.
+	if elapsed := time.Since(start); elapsed > 30*time.Second {
+		t.Errorf("a cancelled bmc request ran %v", elapsed)
+	}
+}

@@ -185,6 +185,7 @@ func (s *server) composeTool(ctx context.Context, _ *mcp.CallToolRequest, in Com
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
+	opts.Done = ctx.Done()
 	rep := compose.Run(machines, opts)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -230,8 +231,12 @@ func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInpu
 		return nil, nil, err
 	}
 	defer zctx.Close()
+	opts.Context = ctx // a cancelled request interrupts the encoding and the solver
 	rep, err := bmcjson.Check(zctx, res.Model, sys, q, opts, name, "")
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
 	out, err := asReport(rep.JSON())
