@@ -70,7 +70,7 @@ func TestBMCOutcomesAndExitCodes(t *testing.T) {
 		if got := field(doc, "replay", "ok"); got != c.replay {
 			t.Errorf("%v: replay.ok = %v, want %v", c.args, got, c.replay)
 		}
-		if doc["schema"] != "github.com/stateproof/stateproof/bmc/v1" {
+		if doc["schema"] != "stateproof/bmc/v1" {
 			t.Errorf("schema = %v", doc["schema"])
 		}
 	}

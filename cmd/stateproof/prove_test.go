@@ -35,7 +35,7 @@ func TestProveJSONReport(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc["schema"] != "github.com/stateproof/stateproof/prove/v1" || doc["exit_code"] != float64(code) || code != 1 {
+	if doc["schema"] != "stateproof/prove/v1" || doc["exit_code"] != float64(code) || code != 1 {
 		t.Fatalf("schema %v exit %v/%d", doc["schema"], doc["exit_code"], code)
 	}
 	found := false

@@ -5,7 +5,7 @@ import (
 )
 
 // Schema is the report contract id of `stateproof bmc --json`.
-const Schema = "github.com/stateproof/stateproof/bmc/v1"
+const Schema = "stateproof/bmc/v1"
 
 // ExitCode maps an outcome to the process exit code (DESIGN.md): 0 holds
 // or witness found, 1 negative verdict, 3 inconclusive, and 4 whenever the

@@ -9,7 +9,7 @@ import (
 )
 
 // Schema is the JSON report schema of prove.
-const Schema = "github.com/stateproof/stateproof/prove/v1"
+const Schema = "stateproof/prove/v1"
 
 // Violated is the status of a property with a confirmed trace.
 const Violated = "violated"
