@@ -1,3 +1,5 @@
+//go:build !gendocs
+
 // Command stateproof checks state machines before they ship: explicit-state
 // verification of JSON models (verify), with bounded model checking and
 // induction to follow. Run `stateproof help` for the commands.

@@ -35,29 +35,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			code = 2
 		}
 	}()
-	root := &cobra.Command{
-		Use:   "stateproof",
-		Short: "Verify state machines: explicit-state checks, with evidence",
-		Long: `stateproof checks state machines before they ship and answers with evidence:
-findings carry the shortest counterexample path, and a search that stops at a
-cap says "not decided", never "pass".`,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Version:       buildVersion(),
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if n, err := cmd.Flags().GetInt64(maxInputFlag); err == nil && n < 1 {
-				return fmt.Errorf("--%s must be an integer >= 1 (got %d)", maxInputFlag, n)
-			}
-			return nil
-		},
-	}
-	root.SetVersionTemplate("stateproof {{.Version}}\n")
-	root.PersistentFlags().Int64(maxInputFlag, input.DefaultMaxBytes, "refuse any input file larger than `N` bytes")
+	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	root.AddCommand(newVerifyCmd(stdout, stderr), newComposeCmd(stdout, stderr), newBMCCmd(stdout, stderr), newProveCmd(stdout, stderr), newMCPCmd(), newGenCmd(stdout), newSimulateCmd(os.Stdin, stdout, stderr))
-	addPresentationCmds(root, stdout, stderr)
 	err := root.Execute()
 	var ee *exitError
 	switch {
@@ -97,6 +76,34 @@ func optionMessage(err error) string {
 		b.WriteRune(r)
 	}
 	return b.String() + " " + oe.Problem
+}
+
+// newRootCmd builds the command tree; the command reference in docs/cli is
+// generated from it (gendocs.go).
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "stateproof",
+		Short: "Verify state machines: explicit-state checks, with evidence",
+		Long: `stateproof checks state machines before they ship and answers with evidence:
+findings carry the shortest counterexample path, and a search that stops at a
+cap says "not decided", never "pass".`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       buildVersion(),
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if n, err := cmd.Flags().GetInt64(maxInputFlag); err == nil && n < 1 {
+				return fmt.Errorf("--%s must be an integer >= 1 (got %d)", maxInputFlag, n)
+			}
+			return nil
+		},
+	}
+	root.SetVersionTemplate("stateproof {{.Version}}\n")
+	root.PersistentFlags().Int64(maxInputFlag, input.DefaultMaxBytes, "refuse any input file larger than `N` bytes")
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(newVerifyCmd(stdout, stderr), newComposeCmd(stdout, stderr), newBMCCmd(stdout, stderr), newProveCmd(stdout, stderr), newMCPCmd(), newGenCmd(stdout), newSimulateCmd(os.Stdin, stdout, stderr))
+	addPresentationCmds(root, stdout, stderr)
+	return root
 }
 
 // writeOutput writes data to path atomically (a temporary file in the same
