@@ -101,7 +101,7 @@ cap says "not decided", never "pass".`,
 	root.PersistentFlags().Int64(maxInputFlag, input.DefaultMaxBytes, "refuse any input file larger than `N` bytes")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newVerifyCmd(stdout, stderr), newComposeCmd(stdout, stderr), newBMCCmd(stdout, stderr), newProveCmd(stdout, stderr), newMCPCmd(), newGenCmd(stdout), newSimulateCmd(os.Stdin, stdout, stderr))
+	root.AddCommand(newVerifyCmd(stdout, stderr), newComposeCmd(stdout, stderr), newBMCCmd(stdout, stderr), newProveCmd(stdout, stderr), newMCPCmd(), newGenCmd(stdout), newSimulateCmd(os.Stdin, stdout, stderr), newSchemaCmd(stdout))
 	addPresentationCmds(root, stdout, stderr)
 	return root
 }
