@@ -12,7 +12,6 @@ import (
 	"github.com/stateproof/stateproof/internal/bmc"
 	"github.com/stateproof/stateproof/internal/bmcjson"
 	"github.com/stateproof/stateproof/internal/explain"
-	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/query"
@@ -21,9 +20,6 @@ import (
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
-// defaultMaxBound keeps a mistyped bound from unrolling for minutes: the
-// encoding grows linearly with it. --max-bound raises it.
-const defaultMaxBound = 10000
 
 type bmcFlags struct {
 	out          outputFlags
@@ -82,7 +78,7 @@ response horizon), 4 replay mismatch (result untrusted).`,
 	fl.StringVar(&f.check, "check", "", "the query `TEXT` inline (a check clause, optionally after init/assume clauses)")
 	fl.IntVar(&f.bound, "bound", 0, "without a query: check every state-predicate invariant of the model to depth `N`")
 	fl.IntVar(&f.timeoutMS, "timeout-ms", 0, "one total solver budget in milliseconds (default: none)")
-	fl.IntVar(&f.maxBound, "max-bound", defaultMaxBound, "refuse queries (and --bound) whose bound exceeds `N`: the encoding grows with the bound")
+	fl.IntVar(&f.maxBound, "max-bound", bmcjson.DefaultMaxBound, "refuse queries (and --bound) whose bound exceeds `N`: the encoding grows with the bound")
 	fl.BoolVar(&f.shortest, "shortest", false, "solve bound by bound and report the first (shortest) model")
 	fl.BoolVar(&f.noIncomplete, "no-incomplete-check", false, "skip the response tail check (the result then says it was not checked)")
 	fl.StringVar(&f.explain, "explain", "none", "explain an infeasible scenario: none, formal or proof")
@@ -135,12 +131,7 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 	f.jsonModel = m
 	var queries []*query.Query
 	if f.bound > 0 {
-		queries, err = invariantQueries(m, sys, f.bound)
-		for _, inv := range m.Invariants {
-			if inv.Kind != jsonmodel.NeverStates && inv.Kind != jsonmodel.VarInRange {
-				f.skipped = append(f.skipped, fmt.Sprintf("invariant %q (%s) is not a state predicate; --bound checks never-states and var-in-range only (verify decides it)", inv.ID, inv.Kind))
-			}
-		}
+		queries, f.skipped, err = bmcjson.InvariantQueries(m, sys, f.bound)
 	} else {
 		queries, err = f.loadQuery(rd, sys)
 	}
@@ -214,100 +205,6 @@ func checkOne(ctx *z3.Context, m *jsonmodel.Model, sys *sts.System, q *query.Que
 	return rep, err
 }
 
-// invariantQueries turns each state-predicate invariant into a query of
-// the given bound: never-states as forbid, var-in-range as invariant with
-// its scope as an implication (the initial frame always in scope, as S7
-// decides it). The queries are built as trees, with every variable written
-// var("…"), so no model name can read as the frame index, a constant or a
-// keyword.
-func invariantQueries(m *jsonmodel.Model, sys *sts.System, bound int) ([]*query.Query, error) {
-	var out []*query.Query
-	for _, inv := range m.Invariants {
-		body, kind, ok := invariantBody(m, &inv)
-		if !ok {
-			continue
-		}
-		q, err := query.Build("<invariant "+inv.ID+">", &query.Query{Check: query.Check{Kind: kind, Bound: bound, Body: body}})
-		if err != nil {
-			return nil, fmt.Errorf("invariant %q: %w", inv.ID, err)
-		}
-		if err := query.Bind(q, sys, query.BindOptions{}); err != nil {
-			return nil, fmt.Errorf("invariant %q: %w", inv.ID, err)
-		}
-		out = append(out, q)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("--bound: the model has no never-states or var-in-range invariant to check")
-	}
-	return out, nil
-}
-
-// invariantBody is the check body of a state-predicate invariant, and its
-// check kind; ok is false for the other kinds.
-func invariantBody(m *jsonmodel.Model, inv *jsonmodel.Invariant) (body expr.Expr, kind query.Kind, ok bool) {
-	switch inv.Kind {
-	case jsonmodel.NeverStates:
-		for _, s := range inv.States {
-			body = orExpr(body, atom("active", s))
-		}
-		return body, query.Forbid, true
-	case jsonmodel.VarInRange:
-		x := query.Var(inv.Variable)
-		var rng expr.Expr
-		if inv.Min != nil {
-			rng = andExpr(rng, &expr.Binary{Op: expr.Ge, X: x, Y: &expr.IntLit{Value: *inv.Min}})
-		}
-		if inv.Max != nil {
-			rng = andExpr(rng, &expr.Binary{Op: expr.Le, X: x, Y: &expr.IntLit{Value: *inv.Max}})
-		}
-		if rng == nil {
-			rng = &expr.BoolLit{Value: true} // no bound on either side
-		}
-		body = rng
-		if inv.When != nil {
-			scope := atom("active", inv.When.State)
-			if inv.When.Guard != nil {
-				scope = query.VarRefs(jsonmodel.GuardExpr(inv.When.Guard, m))
-			}
-			first := &expr.Binary{Op: expr.Eq, X: &expr.Ident{Name: "cycle"}, Y: &expr.IntLit{Value: 0}}
-			body = &expr.Binary{Op: expr.Implies, X: orExpr(first, scope), Y: rng}
-		}
-		return body, query.Invariant, true
-	}
-	return nil, 0, false
-}
-
-func atom(name, arg string) expr.Expr {
-	return &expr.AtomCall{Name: name, Args: []expr.Arg{{Value: &expr.StringLit{Value: arg}}}}
-}
-
-func orExpr(a, b expr.Expr) expr.Expr {
-	if a == nil {
-		return b
-	}
-	return &expr.Binary{Op: expr.Lor, X: a, Y: b}
-}
-
-func andExpr(a, b expr.Expr) expr.Expr {
-	if a == nil {
-		return b
-	}
-	return &expr.Binary{Op: expr.Land, X: a, Y: b}
-}
-
-// aggregateExit combines the exit codes of several checks: a replay
-// mismatch first, then a negative verdict, then an inconclusive one.
-func aggregateExit(reports []*bmc.Report) int {
-	code := 0
-	rank := map[int]int{0: 0, 3: 1, 1: 2, 4: 3}
-	for _, r := range reports {
-		if c := r.ExitCode(); rank[c] > rank[code] {
-			code = c
-		}
-	}
-	return code
-}
-
 func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 	if f.out.format == "html" {
 		return emitBMCHTML(f, stdout, reports)
@@ -316,15 +213,7 @@ func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 	if f.out.format == "json" {
 		var doc any = reports[0].JSON()
 		if f.bound > 0 {
-			all := make([]any, len(reports))
-			for i, r := range reports {
-				all[i] = r.JSON()
-			}
-			skipped := f.skipped
-			if skipped == nil {
-				skipped = []string{}
-			}
-			doc = map[string]any{"schema": bmc.Schema, "bound": f.bound, "checks": all, "skipped": skipped, "exit_code": aggregateExit(reports)}
+			doc = bmcjson.BoundJSON(f.bound, reports, f.skipped)
 		}
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
@@ -348,7 +237,7 @@ func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 	if err := writeOutput(f.out.out, stdout, buf.Bytes()); err != nil {
 		return err
 	}
-	if code := aggregateExit(reports); code != 0 {
+	if code := bmcjson.AggregateExit(reports); code != 0 {
 		return &exitError{code}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/bmcjson"
 	"github.com/stateproof/stateproof/internal/compose"
 	"github.com/stateproof/stateproof/internal/diagram"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
@@ -75,7 +76,7 @@ func emitBMCHTML(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 			return err
 		}
 	}
-	code := aggregateExit(reports)
+	code := bmcjson.AggregateExit(reports)
 	p, err := htmlreport.BMC(context.Background(), f.model, f.jsonModel, reports, code, text.String(), version)
 	if err != nil {
 		return err

@@ -14,15 +14,21 @@ func newMCPCmd() *cobra.Command {
 	var rootDir string
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve verify, compose and bmc to coding agents over MCP (stdio)",
+		Short: "Serve verify, compose, bmc, prove and simulate to coding agents over MCP (stdio)",
 		Long: `mcp runs a Model Context Protocol server on stdin/stdout. Its tools take a
 model inline or by path and return the same report contracts as the command
 line, as structured content:
 
   verify   logicprobe/verify/v1   (S1-S8, A1-A14; D1-D4 with beforeModel)
   compose  logicprobe/compose/v1  (C1, C2)
-  bmc      stateproof/bmc/v1      (FBMCQ query; witnesses replayed)
+  bmc      stateproof/bmc/v1      (an FBMCQ query, or bound: the model's
+                                   invariants to that depth; witnesses replayed)
+  prove    stateproof/prove/v1    (per-state invariants for every execution)
   simulate stateproof/simulate/v1 (FCSTM model run cycle by cycle)
+
+Each tool's output schema is the JSON Schema of its contract (stateproof
+schema NAME), and the server's instructions say which tool answers which
+question.
 
 Register it with an MCP client as the command "stateproof mcp". Paths are read
 under --root only (default: the working directory); every file and every

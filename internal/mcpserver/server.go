@@ -43,7 +43,8 @@ type ComposeInput struct {
 // BMCInput is the input of the bmc tool.
 type BMCInput struct {
 	Input
-	Query     string `json:"query" jsonschema:"an FBMCQ query, e.g. check reach <= 6: active(\"SHIPPED\");"`
+	Query     string `json:"query,omitempty" jsonschema:"an FBMCQ query, e.g. check reach <= 6: active(\"SHIPPED\"); (or give bound)"`
+	Bound     *int   `json:"bound,omitempty" jsonschema:"instead of a query: check every never-states and var-in-range invariant of the model to this depth"`
 	TimeoutMS *int   `json:"timeoutMs,omitempty" jsonschema:"total solver budget in milliseconds"`
 	Shortest  bool   `json:"shortest,omitempty" jsonschema:"return a shortest witness or counterexample"`
 	Explain   string `json:"explain,omitempty" jsonschema:"for an infeasible scenario: none (default), formal or proof"`
@@ -63,14 +64,15 @@ type server struct{ cfg Config }
 
 // New returns the stateproof MCP server with its tools registered.
 func New(version string, cfg Config) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "stateproof", Version: version}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "stateproof", Version: version}, &mcp.ServerOptions{Instructions: instructions})
 	srv := &server{cfg}
 	verifyTool, composeTool, bmcTool := srv.verifyTool, srv.composeTool, srv.bmcTool
-	mcp.AddTool(s, &mcp.Tool{Name: "verify", Description: "Verify a JSON state-machine model (schema v1): structural checks S1-S8, adversarial probes A1-A14, and with beforeModel the regression checks D1-D4. Also an FCSTM model (path ending in .fcstm, or its source text as a string in model): parsed, constructed and linted, load errors located by file:line:col. Returns the logicprobe/verify/v1 report; read `verdict` (pass, pass_with_findings, fail) and quote the findings' `path`. A finding whose code ends in _UNDECIDED means not decided, never pass."}, verifyTool)
-	mcp.AddTool(s, &mcp.Tool{Name: "compose", Description: "Run two or more JSON models together and look for composition deadlocks (C1) and rendezvous that never fire (C2). Returns the logicprobe/compose/v1 report."}, composeTool)
-	mcp.AddTool(s, &mcp.Tool{Name: "simulate", Description: simulateDescription}, srv.simulateTool)
+	mcp.AddTool(s, &mcp.Tool{Name: "verify", Description: "Verify a JSON state-machine model (schema v1): structural checks S1-S8, adversarial probes A1-A14, and with beforeModel the regression checks D1-D4. Also an FCSTM model (path ending in .fcstm, or its source text as a string in model): parsed, constructed and linted, load errors located by file:line:col. Returns the logicprobe/verify/v1 report; read `verdict` (pass, pass_with_findings, fail) and quote the findings' `path`. A finding whose code ends in _UNDECIDED means not decided, never pass.", OutputSchema: contract("verify")}, verifyTool)
+	mcp.AddTool(s, &mcp.Tool{Name: "compose", Description: "Run two or more JSON models together and look for composition deadlocks (C1) and rendezvous that never fire (C2). Returns the logicprobe/compose/v1 report.", OutputSchema: contract("compose")}, composeTool)
+	mcp.AddTool(s, &mcp.Tool{Name: "simulate", Description: simulateDescription, OutputSchema: contract("simulate")}, srv.simulateTool)
 	srv.addPresentationTools(s)
-	mcp.AddTool(s, &mcp.Tool{Name: "bmc", Description: "Bounded model checking with Z3: ask whether something can (reach, cover, exists_always) or must (forbid, invariant, must_reach, response) happen within N steps, in the FBMCQ query language. Returns the stateproof/bmc/v1 result; a witness is replayed on the runtime (`replay.ok`)."}, bmcTool)
+	mcp.AddTool(s, &mcp.Tool{Name: "bmc", Description: "Bounded model checking with Z3: ask whether something can (reach, cover, exists_always) or must (forbid, invariant, must_reach, response) happen within N steps, in the FBMCQ query language, or with bound (no query) check every never-states and var-in-range invariant of the model to that depth. Returns the stateproof/bmc/v1 result; a witness is replayed on the runtime (`replay.ok`).", OutputSchema: contract("bmc")}, bmcTool)
+	mcp.AddTool(s, proveTool, srv.proveHandler)
 	return s
 }
 
@@ -208,6 +210,14 @@ func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInpu
 	if err := bmc.CheckExplain(opts.Explain); err != nil {
 		return nil, nil, err
 	}
+	if (in.Query == "") == (in.Bound == nil) {
+		return nil, nil, fmt.Errorf("give exactly one of query (an FBMCQ query) or bound (check the model's invariants to that depth)")
+	}
+	if in.Bound != nil {
+		if err := report.CheckRange("bound", *in.Bound, 1, bmcjson.DefaultMaxBound); err != nil {
+			return nil, nil, err
+		}
+	}
 	res, name, err := s.decode(&in.Input)
 	if err != nil {
 		return nil, nil, err
@@ -216,12 +226,21 @@ func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInpu
 		return nil, nil, fmt.Errorf("%s is not a valid model: %v", name, res.Errors)
 	}
 	sys := res.Model.Lower(name)
-	q, err := query.Parse("<query>", in.Query)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := query.Bind(q, sys, query.BindOptions{}); err != nil {
-		return nil, nil, err
+	var queries []*query.Query
+	var skipped []string
+	if in.Bound != nil {
+		if queries, skipped, err = bmcjson.InvariantQueries(res.Model, sys, *in.Bound); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		q, err := query.Parse("<query>", in.Query)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := query.Bind(q, sys, query.BindOptions{MaxBound: bmcjson.DefaultMaxBound}); err != nil {
+			return nil, nil, err
+		}
+		queries = []*query.Query{q}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -232,13 +251,21 @@ func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInpu
 	}
 	defer zctx.Close()
 	opts.Context = ctx // a cancelled request interrupts the encoding and the solver
-	rep, err := bmcjson.Check(zctx, res.Model, sys, q, opts, name, "")
-	if err != nil {
-		return nil, nil, err
+	var reports []*bmc.Report
+	for _, q := range queries {
+		rep, err := bmcjson.Check(zctx, res.Model, sys, q, opts, name, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		reports = append(reports, rep)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	out, err := asReport(rep.JSON())
+	var doc any = reports[0].JSON()
+	if in.Bound != nil {
+		doc = bmcjson.BoundJSON(*in.Bound, reports, skipped)
+	}
+	out, err := asReport(doc)
 	return nil, out, err
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stateproof/stateproof/internal/input"
+	"github.com/stateproof/stateproof/internal/schematest"
 )
 
 func connect(t *testing.T) *mcp.ClientSession {
@@ -50,6 +51,9 @@ func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any)
 		t.Fatalf("%s: %v", tool, err)
 	}
 	data, _ := json.Marshal(res.StructuredContent)
+	if !res.IsError {
+		schematest.Report(t, tool, data)
+	}
 	var out map[string]any
 	json.Unmarshal(data, &out)
 	return out, res
@@ -65,7 +69,7 @@ func TestToolsListed(t *testing.T) {
 	for _, tl := range tools.Tools {
 		names = append(names, tl.Name)
 	}
-	if strings.Join(names, ",") != "bmc,compose,draw,show,simulate,verify" {
+	if strings.Join(names, ",") != "bmc,compose,draw,prove,show,simulate,verify" {
 		t.Errorf("tools = %v", names)
 	}
 }

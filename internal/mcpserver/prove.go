@@ -1,0 +1,63 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/stateproof/stateproof/internal/prove"
+	"github.com/stateproof/stateproof/internal/report"
+)
+
+// ProveInput is the input of the prove tool.
+type ProveInput struct {
+	Input
+	RSC       string `json:"rsc,omitempty" jsonschema:"reachable state constraints to prove instead of the model's invariants, e.g. rsc \"WAIT\": retry >= 0 && retry <= 3;"`
+	Infer     bool   `json:"infer,omitempty" jsonschema:"also return the strongest constraints found per state"`
+	TimeoutMS *int   `json:"timeoutMs,omitempty" jsonschema:"total budget in milliseconds (default 10000)"`
+}
+
+var proveTool = &mcp.Tool{
+	Name:         "prove",
+	Description:  "Prove per-state invariants (reachable state constraints) for every execution, however long: the model's never-states and var-in-range invariants, or the rsc statements given. Returns the stateproof/prove/v1 report: verdict proved (with a certificate re-checked on a fresh solver), violated (with a trace from the start, replayed on the runtime) or unknown (with the reason).",
+	OutputSchema: contract("prove"),
+}
+
+func (s *server) proveHandler(ctx context.Context, _ *mcp.CallToolRequest, in ProveInput) (*mcp.CallToolResult, Report, error) {
+	opts := prove.Options{Infer: in.Infer}
+	if in.TimeoutMS != nil {
+		if err := report.CheckRange("timeoutMs", *in.TimeoutMS, 1, -1); err != nil {
+			return nil, nil, err
+		}
+		opts.TimeoutMS = *in.TimeoutMS
+	}
+	res, name, err := s.decode(&in.Input)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !res.Valid() {
+		return nil, nil, fmt.Errorf("%s is not a valid model: %v", name, res.Errors)
+	}
+	p, err := prove.JSONProblem(res.Model, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if in.RSC != "" {
+		if p.Props, err = prove.ParseRSC("<rsc>", in.RSC, p.Graph); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(p.Props) == 0 && !in.Infer {
+		return nil, nil, fmt.Errorf("%s has no never-states or var-in-range invariant to prove: give rsc statements or infer", name)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	r, err := prove.Prove(p, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := asReport(r.JSON())
+	return nil, out, err
+}

@@ -1,0 +1,91 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stateproof/stateproof/schemas"
+)
+
+func TestProveTool(t *testing.T) {
+	cs := connect(t)
+	out, _ := call(t, cs, "prove", map[string]any{"path": "../../examples/retry.json"})
+	if out["schema"] != "stateproof/prove/v1" || out["verdict"] != "proved" || out["certificate"] == nil {
+		t.Errorf("prove retry.json = %v %v", out["verdict"], out["certificate"])
+	}
+	out, _ = call(t, cs, "prove", map[string]any{"path": "../../bench/retry-unbounded-unsafe.json"})
+	if out["verdict"] != "violated" {
+		t.Errorf("prove unsafe = %v", out["verdict"])
+	}
+	out, _ = call(t, cs, "prove", map[string]any{"path": "../../examples/retry.json", "rsc": `rsc "WAIT": retry <= 2;`})
+	if out["verdict"] != "violated" {
+		t.Errorf("retry <= 2 at WAIT = %v (the third retry waits with 3)", out["verdict"])
+	}
+	for _, bad := range []map[string]any{
+		{"path": "../../examples/retry.json", "rsc": `rsc "NOPE": true;`},
+		{"path": "../../examples/retry.json", "timeoutMs": -1},
+		{},
+	} {
+		if _, res := call(t, cs, "prove", bad); !res.IsError {
+			t.Errorf("%v: not a tool error", bad)
+		}
+	}
+}
+
+func TestBMCBound(t *testing.T) {
+	cs := connect(t)
+	out, _ := call(t, cs, "bmc", map[string]any{"path": "../../examples/retry.json", "bound": 6})
+	checks, _ := out["checks"].([]any)
+	if out["schema"] != "stateproof/bmc/v1" || out["bound"] != float64(6) || len(checks) == 0 || out["exit_code"] != float64(0) {
+		t.Errorf("bmc bound = %v", out)
+	}
+	for _, bad := range []map[string]any{
+		{"path": "../../examples/retry.json"},
+		{"path": "../../examples/retry.json", "bound": 3, "query": "check reach <= 1: true;"},
+		{"path": "../../examples/retry.json", "bound": -2},
+	} {
+		if _, res := call(t, cs, "bmc", bad); !res.IsError {
+			t.Errorf("%v: not a tool error", bad)
+		}
+	}
+}
+
+// TestToolContracts: every tool declares its report's JSON Schema as its
+// output schema, and the instructions name every tool.
+func TestToolContracts(t *testing.T) {
+	cs := connect(t)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"verify": "verify", "compose": "compose", "bmc": "bmc", "prove": "prove"}
+	for _, tl := range tools.Tools {
+		name, ok := want[tl.Name]
+		if !ok {
+			continue
+		}
+		delete(want, tl.Name)
+		got, _ := json.Marshal(tl.OutputSchema)
+		var g, w map[string]any
+		json.Unmarshal(got, &g)
+		data, _ := schemas.Get(name)
+		json.Unmarshal(data, &w)
+		if g["$id"] != w["$id"] || g["$id"] == nil {
+			t.Errorf("%s: output schema %v, want %v", tl.Name, g["$id"], w["$id"])
+		}
+		if tl.InputSchema == nil {
+			t.Errorf("%s: no input schema", tl.Name)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("tools missing: %v", want)
+	}
+	init := cs.InitializeResult()
+	for _, tool := range []string{"verify", "compose", "bmc", "prove"} {
+		if !strings.Contains(init.Instructions, "-> "+tool) {
+			t.Errorf("the instructions do not say when to use %s: %q", tool, init.Instructions)
+		}
+	}
+}
