@@ -1,21 +1,24 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stateproof/stateproof/internal/clidoc"
 )
 
 // TestCLIReferenceCurrent fails when docs/cli differs from what the cobra
 // commands generate: regenerate with `go generate ./cmd/stateproof`.
 func TestCLIReferenceCurrent(t *testing.T) {
-	pages, err := referencePages()
+	pages, err := clidoc.Pages(newRootCmd(io.Discard, io.Discard))
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := referencePages()
+	again, err := clidoc.Pages(newRootCmd(io.Discard, io.Discard))
 	if err != nil {
 		t.Fatal(err)
 	}

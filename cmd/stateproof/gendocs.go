@@ -4,7 +4,10 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
+
+	"github.com/stateproof/stateproof/internal/clidoc"
 )
 
 // With the gendocs tag this package is the generator of the command
@@ -15,7 +18,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: go run -tags gendocs ./cmd/stateproof DIR")
 		os.Exit(2)
 	}
-	if err := writeReference(os.Args[1]); err != nil {
+	if err := clidoc.Write(os.Args[1], newRootCmd(io.Discard, io.Discard)); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -1,5 +1,8 @@
 package main
 
+// The command reference in docs/cli is generated from newRootCmd.
+//go:generate go run -tags gendocs . ../../docs/cli
+
 import (
 	"errors"
 	"fmt"

@@ -1,11 +1,12 @@
-package main
-
-//go:generate go run -tags gendocs . ../../docs/cli
+// Package clidoc renders stateproof's command reference — Markdown pages and
+// man pages — from its cobra command tree, deterministically (no dates, no
+// "auto generated" lines), for docs/cli. The stateproof binary does not link
+// it: only the gendocs build of cmd/stateproof and the tests use it.
+package clidoc
 
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -14,13 +15,12 @@ import (
 	"github.com/spf13/cobra/doc"
 )
 
-// referencePages renders the command reference: one Markdown page per
+// Pages renders the command reference of root: one Markdown page per
 // command (docs/cli/*.md) and one man page per command (docs/cli/man/*.1),
 // keyed by their path relative to the reference directory. The pages carry
 // no date and no "auto generated" line, so regenerating an unchanged tree
-// gives the same bytes (TestCLIReferenceCurrent checks the copy in docs/).
-func referencePages() (map[string][]byte, error) {
-	root := newRootCmd(io.Discard, io.Discard)
+// gives the same bytes (cmd/stateproof's TestCLIReferenceCurrent checks the copy in docs/cli).
+func Pages(root *cobra.Command) (map[string][]byte, error) {
 	disableAutoGenTag(root)
 	dir, err := os.MkdirTemp("", "stateproof-cli-reference")
 	if err != nil {
@@ -66,9 +66,9 @@ func disableAutoGenTag(c *cobra.Command) {
 	}
 }
 
-// writeReference replaces the reference in dir with freshly generated pages.
-func writeReference(dir string) error {
-	pages, err := referencePages()
+// Write replaces the reference in dir with freshly generated pages.
+func Write(dir string, root *cobra.Command) error {
+	pages, err := Pages(root)
 	if err != nil {
 		return err
 	}
