@@ -58,7 +58,7 @@ response horizon), 4 replay mismatch (result untrusted).`,
 		Example: `  stateproof bmc examples/order.json -q examples/queries/order-paid.fbmcq
   stateproof bmc examples/order.json --check 'check reach <= 6: active("SHIPPED") && retry == 2;' --json
   stateproof bmc examples/retry.json --bound 20
-  stateproof bmc -i examples/order.json -q q.fbmcq --shortest
+  stateproof bmc -i examples/order.json -q QUERY.fbmcq --shortest   # QUERY.fbmcq: your query
   stateproof bmc examples/order.json -q examples/queries/order-impossible.fbmcq --explain proof`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -55,7 +55,7 @@ func TestBMCOutcomesAndExitCodes(t *testing.T) {
 		replay  any // true, false, or nil when there is no model
 	}{
 		{[]string{"../../examples/order.json", "--check", `check reach <= 6: active("SHIPPED") && retry == 2;`}, "witness_found", 0, true},
-		{[]string{"-i", "../../examples/order.json", "-q", "../../examples/order-paid.fbmcq"}, "property_satisfied", 0, nil},
+		{[]string{"-i", "../../examples/order.json", "-q", "../../examples/queries/order-paid.fbmcq"}, "property_satisfied", 0, nil},
 		{[]string{"../../examples/order.json", "-q", "../../examples/queries/order-shipping-responds.fbmcq"}, "property_violated", 1, true},
 		{[]string{"../../examples/order.json", "-q", "../../examples/queries/order-impossible.fbmcq"}, "scenario_infeasible", 3, nil},
 		{[]string{"../../examples/order.json", "--check", `check reach <= 3: active("DONE") && retry == 3;`}, "no_witness", 1, nil},

@@ -28,7 +28,7 @@ func TestReportsSatisfySchemas(t *testing.T) {
 		t.Fatal(err)
 	}
 	runs := [][]string{
-		{"bmc", "../../examples/order.json", "-q", "../../examples/order-paid.fbmcq"},
+		{"bmc", "../../examples/order.json", "-q", "../../examples/queries/order-paid.fbmcq"},
 		{"bmc", "../../examples/retry.json", "--bound", "6"},
 		{"bmc", "../../examples/order.json", "--check", `check reach <= 8: active("SHIPPED") && retry == 2;`, "--shortest"},
 		{"prove", "../../examples/retry.json"},
