@@ -1,7 +1,6 @@
 package z3
 
 /*
-#cgo LDFLAGS: -lz3
 #include <stdlib.h>
 #include <z3.h>
 
@@ -83,7 +82,13 @@ func enqueueRelease(a cleanupArg) {
 
 // NewContext creates a Z3 context with reference-counted objects and an error
 // handler that never aborts the process.
+//
+// It loads libz3 on first use; without it the error wraps ErrNotInstalled
+// and says how to install it.
 func NewContext() (*Context, error) {
+	if err := load(); err != nil {
+		return nil, err
+	}
 	cfg := C.Z3_mk_config()
 	if cfg == nil {
 		return nil, &Error{Op: "NewContext", Kind: ErrorException, Message: "Z3_mk_config failed"}
@@ -222,7 +227,11 @@ func (c *Context) symbolString(s C.Z3_symbol) string {
 	return C.GoString(C.Z3_get_symbol_string(c.z, s))
 }
 
-// Version reports the version of the linked libz3, e.g. "4.8.12.0".
+// Version reports the version of the loaded libz3, e.g. "4.8.12.0", or ""
+// when libz3 cannot be loaded.
 func Version() string {
+	if load() != nil {
+		return ""
+	}
 	return C.GoString(C.Z3_get_full_version())
 }
