@@ -11,7 +11,7 @@ import (
 
 // TestReportsSatisfySchemas runs every kind of JSON report the CLI writes —
 // bmc (each example query, the explanation corpus, --bound), prove, verify
-// comparisons, baselines and refusals — and validates each against the
+// comparisons, baselines, refusals, FCSTM models and FCSTM load errors — and validates each against the
 // schema its "schema" field names. (The golden verify and compose reports
 // are validated by the schemas package.)
 func TestReportsSatisfySchemas(t *testing.T) {
@@ -49,6 +49,15 @@ func TestReportsSatisfySchemas(t *testing.T) {
 	for _, q := range explain {
 		runs = append(runs, []string{"bmc", "../../examples/latch.json", "-q", q, "--explain", "proof"})
 	}
+	fcstm, _ := filepath.Glob("../../examples/fcstm/*.fcstm")
+	for _, m := range fcstm {
+		runs = append(runs, []string{"verify", m})
+	}
+	broken := filepath.Join(dir, "broken.fcstm")
+	if err := os.WriteFile(broken, []byte("state Root {\n  [*] -> Missing;\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runs = append(runs, []string{"verify", broken})
 	if len(queries) < 5 || len(explain) < 10 {
 		t.Fatalf("found %d example queries and %d explanation queries", len(queries), len(explain))
 	}
