@@ -60,7 +60,7 @@ func TestToolContracts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"verify": "verify", "compose": "compose", "bmc": "bmc", "prove": "prove"}
+	want := map[string]string{"verify": "verify", "compose": "compose", "bmc": "bmc", "prove": "prove", "simulate": "simulate"}
 	for _, tl := range tools.Tools {
 		name, ok := want[tl.Name]
 		if !ok {
@@ -83,7 +83,7 @@ func TestToolContracts(t *testing.T) {
 		t.Errorf("tools missing: %v", want)
 	}
 	init := cs.InitializeResult()
-	for _, tool := range []string{"verify", "compose", "bmc", "prove"} {
+	for _, tool := range []string{"verify", "compose", "bmc", "prove", "simulate"} {
 		if !strings.Contains(init.Instructions, "-> "+tool) {
 			t.Errorf("the instructions do not say when to use %s: %q", tool, init.Instructions)
 		}
