@@ -20,7 +20,6 @@ import (
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
-
 type bmcFlags struct {
 	out          outputFlags
 	model        string
@@ -44,7 +43,7 @@ func newBMCCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Bounded model checking with Z3: witnesses decoded and replayed on the runtime",
 		Long: `bmc asks whether something can (or must) happen within N steps, with Z3.
 
-A query (FBMCQ, see reference/bmc.md §3) names one check — reach, forbid,
+A query (FBMCQ, see docs/queries.md) names one check — reach, forbid,
 invariant, must_reach, exists_always, cover or response — with optional init
 and assume clauses. A satisfying model is decoded into a trace and replayed on
 the runtime; the report says whether the runtime agrees.

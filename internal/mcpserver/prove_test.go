@@ -11,21 +11,21 @@ import (
 
 func TestProveTool(t *testing.T) {
 	cs := connect(t)
-	out, _ := call(t, cs, "prove", map[string]any{"path": "../../examples/retry.json"})
+	out, _ := call(t, cs, "prove", map[string]any{"path": "examples/retry.json"})
 	if out["schema"] != "stateproof/prove/v1" || out["verdict"] != "proved" || out["certificate"] == nil {
 		t.Errorf("prove retry.json = %v %v", out["verdict"], out["certificate"])
 	}
-	out, _ = call(t, cs, "prove", map[string]any{"path": "../../bench/retry-unbounded-unsafe.json"})
+	out, _ = call(t, cs, "prove", map[string]any{"path": "bench/retry-unbounded-unsafe.json"})
 	if out["verdict"] != "violated" {
 		t.Errorf("prove unsafe = %v", out["verdict"])
 	}
-	out, _ = call(t, cs, "prove", map[string]any{"path": "../../examples/retry.json", "rsc": `rsc "WAIT": retry <= 2;`})
+	out, _ = call(t, cs, "prove", map[string]any{"path": "examples/retry.json", "rsc": `rsc "WAIT": retry <= 2;`})
 	if out["verdict"] != "violated" {
 		t.Errorf("retry <= 2 at WAIT = %v (the third retry waits with 3)", out["verdict"])
 	}
 	for _, bad := range []map[string]any{
-		{"path": "../../examples/retry.json", "rsc": `rsc "NOPE": true;`},
-		{"path": "../../examples/retry.json", "timeoutMs": -1},
+		{"path": "examples/retry.json", "rsc": `rsc "NOPE": true;`},
+		{"path": "examples/retry.json", "timeoutMs": -1},
 		{},
 	} {
 		if _, res := call(t, cs, "prove", bad); !res.IsError {
@@ -36,15 +36,15 @@ func TestProveTool(t *testing.T) {
 
 func TestBMCBound(t *testing.T) {
 	cs := connect(t)
-	out, _ := call(t, cs, "bmc", map[string]any{"path": "../../examples/retry.json", "bound": 6})
+	out, _ := call(t, cs, "bmc", map[string]any{"path": "examples/retry.json", "bound": 6})
 	checks, _ := out["checks"].([]any)
 	if out["schema"] != "stateproof/bmc/v1" || out["bound"] != float64(6) || len(checks) == 0 || out["exit_code"] != float64(0) {
 		t.Errorf("bmc bound = %v", out)
 	}
 	for _, bad := range []map[string]any{
-		{"path": "../../examples/retry.json"},
-		{"path": "../../examples/retry.json", "bound": 3, "query": "check reach <= 1: true;"},
-		{"path": "../../examples/retry.json", "bound": -2},
+		{"path": "examples/retry.json"},
+		{"path": "examples/retry.json", "bound": 3, "query": "check reach <= 1: true;"},
+		{"path": "examples/retry.json", "bound": -2},
 	} {
 		if _, res := call(t, cs, "bmc", bad); !res.IsError {
 			t.Errorf("%v: not a tool error", bad)
