@@ -32,7 +32,7 @@ func TestArchitectureInvariants(t *testing.T) {
 		t.Skip("no go command on PATH")
 	}
 	symbolic := []string{"smt", "z3", "bmc", "bmcjson", "query", "prove", "explain"}
-	for _, pkg := range []string{"runtime", "explore", "verify", "compose"} {
+	for _, pkg := range []string{"runtime", "explore", "verify", "compose", "fcstm/runtime", "fcstm/simulate"} {
 		d := deps(t, pkg)
 		for _, s := range symbolic {
 			if d[s] {
