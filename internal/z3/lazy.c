@@ -9,6 +9,10 @@
 #include <string.h>
 #include <z3.h>
 
+static __typeof__(Z3_apply_result_dec_ref) *p_Z3_apply_result_dec_ref;
+static __typeof__(Z3_apply_result_get_num_subgoals) *p_Z3_apply_result_get_num_subgoals;
+static __typeof__(Z3_apply_result_get_subgoal) *p_Z3_apply_result_get_subgoal;
+static __typeof__(Z3_apply_result_inc_ref) *p_Z3_apply_result_inc_ref;
 static __typeof__(Z3_ast_to_string) *p_Z3_ast_to_string;
 static __typeof__(Z3_ast_vector_dec_ref) *p_Z3_ast_vector_dec_ref;
 static __typeof__(Z3_ast_vector_get) *p_Z3_ast_vector_get;
@@ -46,6 +50,11 @@ static __typeof__(Z3_get_sort_kind) *p_Z3_get_sort_kind;
 static __typeof__(Z3_get_symbol_int) *p_Z3_get_symbol_int;
 static __typeof__(Z3_get_symbol_kind) *p_Z3_get_symbol_kind;
 static __typeof__(Z3_get_symbol_string) *p_Z3_get_symbol_string;
+static __typeof__(Z3_goal_assert) *p_Z3_goal_assert;
+static __typeof__(Z3_goal_dec_ref) *p_Z3_goal_dec_ref;
+static __typeof__(Z3_goal_formula) *p_Z3_goal_formula;
+static __typeof__(Z3_goal_inc_ref) *p_Z3_goal_inc_ref;
+static __typeof__(Z3_goal_size) *p_Z3_goal_size;
 static __typeof__(Z3_inc_ref) *p_Z3_inc_ref;
 static __typeof__(Z3_is_algebraic_number) *p_Z3_is_algebraic_number;
 static __typeof__(Z3_is_app) *p_Z3_is_app;
@@ -65,6 +74,7 @@ static __typeof__(Z3_mk_div) *p_Z3_mk_div;
 static __typeof__(Z3_mk_eq) *p_Z3_mk_eq;
 static __typeof__(Z3_mk_false) *p_Z3_mk_false;
 static __typeof__(Z3_mk_ge) *p_Z3_mk_ge;
+static __typeof__(Z3_mk_goal) *p_Z3_mk_goal;
 static __typeof__(Z3_mk_gt) *p_Z3_mk_gt;
 static __typeof__(Z3_mk_iff) *p_Z3_mk_iff;
 static __typeof__(Z3_mk_implies) *p_Z3_mk_implies;
@@ -88,13 +98,17 @@ static __typeof__(Z3_mk_solver) *p_Z3_mk_solver;
 static __typeof__(Z3_mk_solver_for_logic) *p_Z3_mk_solver_for_logic;
 static __typeof__(Z3_mk_string_symbol) *p_Z3_mk_string_symbol;
 static __typeof__(Z3_mk_sub) *p_Z3_mk_sub;
+static __typeof__(Z3_mk_tactic) *p_Z3_mk_tactic;
 static __typeof__(Z3_mk_true) *p_Z3_mk_true;
 static __typeof__(Z3_mk_unary_minus) *p_Z3_mk_unary_minus;
 static __typeof__(Z3_mk_xor) *p_Z3_mk_xor;
 static __typeof__(Z3_model_dec_ref) *p_Z3_model_dec_ref;
 static __typeof__(Z3_model_eval) *p_Z3_model_eval;
+static __typeof__(Z3_model_get_const_decl) *p_Z3_model_get_const_decl;
+static __typeof__(Z3_model_get_const_interp) *p_Z3_model_get_const_interp;
 static __typeof__(Z3_model_get_func_decl) *p_Z3_model_get_func_decl;
 static __typeof__(Z3_model_get_func_interp) *p_Z3_model_get_func_interp;
+static __typeof__(Z3_model_get_num_consts) *p_Z3_model_get_num_consts;
 static __typeof__(Z3_model_get_num_funcs) *p_Z3_model_get_num_funcs;
 static __typeof__(Z3_model_inc_ref) *p_Z3_model_inc_ref;
 static __typeof__(Z3_model_to_string) *p_Z3_model_to_string;
@@ -127,6 +141,9 @@ static __typeof__(Z3_solver_to_string) *p_Z3_solver_to_string;
 static __typeof__(Z3_sort_to_ast) *p_Z3_sort_to_ast;
 static __typeof__(Z3_sort_to_string) *p_Z3_sort_to_string;
 static __typeof__(Z3_substitute_vars) *p_Z3_substitute_vars;
+static __typeof__(Z3_tactic_apply) *p_Z3_tactic_apply;
+static __typeof__(Z3_tactic_dec_ref) *p_Z3_tactic_dec_ref;
+static __typeof__(Z3_tactic_inc_ref) *p_Z3_tactic_inc_ref;
 static __typeof__(Z3_to_app) *p_Z3_to_app;
 
 // stateproof_z3_load opens the library at path and resolves every entry
@@ -143,6 +160,10 @@ int stateproof_z3_load(const char *path, char *err, size_t n) {
 		dlclose(h); \
 		return -1; \
 	}
+	RESOLVE(Z3_apply_result_dec_ref)
+	RESOLVE(Z3_apply_result_get_num_subgoals)
+	RESOLVE(Z3_apply_result_get_subgoal)
+	RESOLVE(Z3_apply_result_inc_ref)
 	RESOLVE(Z3_ast_to_string)
 	RESOLVE(Z3_ast_vector_dec_ref)
 	RESOLVE(Z3_ast_vector_get)
@@ -180,6 +201,11 @@ int stateproof_z3_load(const char *path, char *err, size_t n) {
 	RESOLVE(Z3_get_symbol_int)
 	RESOLVE(Z3_get_symbol_kind)
 	RESOLVE(Z3_get_symbol_string)
+	RESOLVE(Z3_goal_assert)
+	RESOLVE(Z3_goal_dec_ref)
+	RESOLVE(Z3_goal_formula)
+	RESOLVE(Z3_goal_inc_ref)
+	RESOLVE(Z3_goal_size)
 	RESOLVE(Z3_inc_ref)
 	RESOLVE(Z3_is_algebraic_number)
 	RESOLVE(Z3_is_app)
@@ -199,6 +225,7 @@ int stateproof_z3_load(const char *path, char *err, size_t n) {
 	RESOLVE(Z3_mk_eq)
 	RESOLVE(Z3_mk_false)
 	RESOLVE(Z3_mk_ge)
+	RESOLVE(Z3_mk_goal)
 	RESOLVE(Z3_mk_gt)
 	RESOLVE(Z3_mk_iff)
 	RESOLVE(Z3_mk_implies)
@@ -222,13 +249,17 @@ int stateproof_z3_load(const char *path, char *err, size_t n) {
 	RESOLVE(Z3_mk_solver_for_logic)
 	RESOLVE(Z3_mk_string_symbol)
 	RESOLVE(Z3_mk_sub)
+	RESOLVE(Z3_mk_tactic)
 	RESOLVE(Z3_mk_true)
 	RESOLVE(Z3_mk_unary_minus)
 	RESOLVE(Z3_mk_xor)
 	RESOLVE(Z3_model_dec_ref)
 	RESOLVE(Z3_model_eval)
+	RESOLVE(Z3_model_get_const_decl)
+	RESOLVE(Z3_model_get_const_interp)
 	RESOLVE(Z3_model_get_func_decl)
 	RESOLVE(Z3_model_get_func_interp)
+	RESOLVE(Z3_model_get_num_consts)
 	RESOLVE(Z3_model_get_num_funcs)
 	RESOLVE(Z3_model_inc_ref)
 	RESOLVE(Z3_model_to_string)
@@ -261,9 +292,28 @@ int stateproof_z3_load(const char *path, char *err, size_t n) {
 	RESOLVE(Z3_sort_to_ast)
 	RESOLVE(Z3_sort_to_string)
 	RESOLVE(Z3_substitute_vars)
+	RESOLVE(Z3_tactic_apply)
+	RESOLVE(Z3_tactic_dec_ref)
+	RESOLVE(Z3_tactic_inc_ref)
 	RESOLVE(Z3_to_app)
 #undef RESOLVE
 	return 0;
+}
+
+void Z3_apply_result_dec_ref(Z3_context c, Z3_apply_result r) {
+	p_Z3_apply_result_dec_ref(c, r);
+}
+
+unsigned Z3_apply_result_get_num_subgoals(Z3_context c, Z3_apply_result r) {
+	return p_Z3_apply_result_get_num_subgoals(c, r);
+}
+
+Z3_goal Z3_apply_result_get_subgoal(Z3_context c, Z3_apply_result r, unsigned i) {
+	return p_Z3_apply_result_get_subgoal(c, r, i);
+}
+
+void Z3_apply_result_inc_ref(Z3_context c, Z3_apply_result r) {
+	p_Z3_apply_result_inc_ref(c, r);
 }
 
 Z3_string Z3_ast_to_string(Z3_context c, Z3_ast a) {
@@ -414,6 +464,26 @@ Z3_string Z3_get_symbol_string(Z3_context c, Z3_symbol s) {
 	return p_Z3_get_symbol_string(c, s);
 }
 
+void Z3_goal_assert(Z3_context c, Z3_goal g, Z3_ast a) {
+	p_Z3_goal_assert(c, g, a);
+}
+
+void Z3_goal_dec_ref(Z3_context c, Z3_goal g) {
+	p_Z3_goal_dec_ref(c, g);
+}
+
+Z3_ast Z3_goal_formula(Z3_context c, Z3_goal g, unsigned idx) {
+	return p_Z3_goal_formula(c, g, idx);
+}
+
+void Z3_goal_inc_ref(Z3_context c, Z3_goal g) {
+	p_Z3_goal_inc_ref(c, g);
+}
+
+unsigned Z3_goal_size(Z3_context c, Z3_goal g) {
+	return p_Z3_goal_size(c, g);
+}
+
 void Z3_inc_ref(Z3_context c, Z3_ast a) {
 	p_Z3_inc_ref(c, a);
 }
@@ -488,6 +558,10 @@ Z3_ast Z3_mk_false(Z3_context c) {
 
 Z3_ast Z3_mk_ge(Z3_context c, Z3_ast t1, Z3_ast t2) {
 	return p_Z3_mk_ge(c, t1, t2);
+}
+
+Z3_goal Z3_mk_goal(Z3_context c, bool models, bool unsat_cores, bool proofs) {
+	return p_Z3_mk_goal(c, models, unsat_cores, proofs);
 }
 
 Z3_ast Z3_mk_gt(Z3_context c, Z3_ast t1, Z3_ast t2) {
@@ -582,6 +656,10 @@ Z3_ast Z3_mk_sub(Z3_context c, unsigned num_args, Z3_ast const args[]) {
 	return p_Z3_mk_sub(c, num_args, args);
 }
 
+Z3_tactic Z3_mk_tactic(Z3_context c, Z3_string name) {
+	return p_Z3_mk_tactic(c, name);
+}
+
 Z3_ast Z3_mk_true(Z3_context c) {
 	return p_Z3_mk_true(c);
 }
@@ -602,12 +680,24 @@ Z3_bool_opt Z3_model_eval(Z3_context c, Z3_model m, Z3_ast t, bool model_complet
 	return p_Z3_model_eval(c, m, t, model_completion, v);
 }
 
+Z3_func_decl Z3_model_get_const_decl(Z3_context c, Z3_model m, unsigned i) {
+	return p_Z3_model_get_const_decl(c, m, i);
+}
+
+Z3_ast_opt Z3_model_get_const_interp(Z3_context c, Z3_model m, Z3_func_decl a) {
+	return p_Z3_model_get_const_interp(c, m, a);
+}
+
 Z3_func_decl Z3_model_get_func_decl(Z3_context c, Z3_model m, unsigned i) {
 	return p_Z3_model_get_func_decl(c, m, i);
 }
 
 Z3_func_interp_opt Z3_model_get_func_interp(Z3_context c, Z3_model m, Z3_func_decl f) {
 	return p_Z3_model_get_func_interp(c, m, f);
+}
+
+unsigned Z3_model_get_num_consts(Z3_context c, Z3_model m) {
+	return p_Z3_model_get_num_consts(c, m);
 }
 
 unsigned Z3_model_get_num_funcs(Z3_context c, Z3_model m) {
@@ -736,6 +826,18 @@ Z3_string Z3_sort_to_string(Z3_context c, Z3_sort s) {
 
 Z3_ast Z3_substitute_vars(Z3_context c, Z3_ast a, unsigned num_exprs, Z3_ast const to[]) {
 	return p_Z3_substitute_vars(c, a, num_exprs, to);
+}
+
+Z3_apply_result Z3_tactic_apply(Z3_context c, Z3_tactic t, Z3_goal g) {
+	return p_Z3_tactic_apply(c, t, g);
+}
+
+void Z3_tactic_dec_ref(Z3_context c, Z3_tactic g) {
+	p_Z3_tactic_dec_ref(c, g);
+}
+
+void Z3_tactic_inc_ref(Z3_context c, Z3_tactic t) {
+	p_Z3_tactic_inc_ref(c, t);
 }
 
 Z3_app Z3_to_app(Z3_context c, Z3_ast a) {
