@@ -1,4 +1,4 @@
-; Bradley's pgm1 (induction.md benchmark #3): x, y := 1, 1; while *: x, y := x + 1, y + x.
+; Bradley's pgm1 (bench/README.md): x, y := 1, 1; while *: x, y := x + 1, y + x.
 ; Property y >= 1: not k-inductive for any k; x >= 0 strengthens it.
 (set-logic HORN)
 (declare-fun inv (Int Int) Bool)

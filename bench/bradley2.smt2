@@ -1,4 +1,4 @@
-; Bradley's pgm2 (induction.md benchmark #4): x, y := 1, 1; while *: x, y := x + y, y + x.
+; Bradley's pgm2 (bench/README.md): x, y := 1, 1; while *: x, y := x + y, y + x.
 ; Property y >= 1: x >= 0 alone is not inductive (CTI (0, -1)); x >= 0 /\ y >= 1 is.
 (set-logic HORN)
 (declare-fun inv (Int Int) Bool)

@@ -1,4 +1,4 @@
-; Two-node counter (induction.md benchmark #6) with N = 1,000,000:
+; Two-node counter (bench/README.md) with N = 1,000,000:
 ; start -> L0 with x = y = 0; L0 -> L0 when x < N: x++, y += 2; L0 -> L1 when x >= N.
 ; Property at L1: y = 2N. No k works; L0: y = 2x /\ x <= N, L1: y = 2N are inductive.
 (set-logic HORN)

@@ -1,4 +1,4 @@
-; Wahl's Fibonacci, benchmark form (induction.md §4.1, benchmark #1).
+; Wahl's Fibonacci, benchmark form (bench/README.md).
 ; a, b := 1, 1; loop: a, b := b, a + b.  Property: a > 0.
 ; Not 1-inductive (CTI (a, b) = (1, 0)); 2-inductive; a >= 1 /\ b >= 1 is inductive.
 (set-logic HORN)

@@ -1,4 +1,4 @@
-; Tinelli's resettable counter (induction.md §5.3, benchmark #5), parameter n >= 1, input r.
+; Tinelli's resettable counter (bench/README.md), parameter n >= 1, input r.
 ; c := 1; loop: if r or c = n then c := 1 else c := c + 1.  Property c <= n + 1.
 ; Not 1-inductive (CTI (c, n) = (2, 1)); c <= n + 1 /\ n >= 1 is 2-inductive.
 (set-logic HORN)

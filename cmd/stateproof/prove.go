@@ -37,7 +37,7 @@ func newProveCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Prove reachable state constraints for every execution (induction, Houdini, Spacer)",
 		Long: `prove proves per-state invariants (reachable state constraints, RSCs) for all
 executions, or returns a real counterexample trace, or says why it could not
-decide (reference/induction.md).
+decide (docs/rsc.md).
 
 Inputs: a JSON model (its never-states and var-in-range invariants become
 RSCs), optionally with --rsc FILE of statements  rsc "STATE": EXPR;  or a

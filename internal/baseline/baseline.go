@@ -1,5 +1,5 @@
 // Package baseline compares a verify or compose report with an earlier one
-// (reference verify-checks.md §12) and says which findings were added,
+// (docs/models.md) and says which findings were added,
 // removed or changed, with a delta verdict: a new error fails.
 //
 // Both reports are read the same way, from their JSON: the current report

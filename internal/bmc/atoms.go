@@ -10,7 +10,7 @@ import (
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
-// atom lowers an observation atom at frame i (bmc.md §3.7, §14). Binding
+// atom lowers an observation atom at frame i (docs/queries.md). Binding
 // has already checked names, arities and contexts; the checks here only
 // guard against an unbound query reaching the engine.
 func (p *problem) atom(a *expr.AtomCall, i int) (smt.Value, error) {

@@ -107,7 +107,7 @@ func (p *problem) lowerAt(e expr.Expr, i int) (smt.Value, error) {
 
 func (p *problem) group(g *smt.Group) { p.enc.AddGroup(g) }
 
-// initGroups builds I_0 (bmc.md §4.3): the start location, the initial
+// initGroups builds I_0 (docs/architecture.md): the start location, the initial
 // value of every variable not havocked, and the `where` condition.
 func (p *problem) initGroups() error {
 	b := p.b

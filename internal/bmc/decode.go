@@ -11,7 +11,7 @@ import (
 )
 
 // decodeModel projects the solver's current model onto the public trace
-// (bmc.md §8, equation 3). It runs no satisfiability check. A model that
+// (docs/architecture.md, equation 3). It runs no satisfiability check. A model that
 // does not project cleanly (a state outside the domain, not exactly one
 // selected case) is a hard error: a partial trace is never manufactured.
 func (s *session) decodeModel(role string) (*trace.Trace, error) {

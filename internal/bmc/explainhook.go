@@ -21,7 +21,7 @@ type Check struct {
 // ExplainRequest is what an explainer of an infeasible scenario needs: the
 // tracked groups (in Enc), the query and system they came from, where the
 // staged solve lost satisfiability, and a check that spends the solve's
-// one monotonic budget (bmc.md §6.3), so explanation probes cannot outlive
+// one monotonic budget (docs/queries.md), so explanation probes cannot outlive
 // --timeout-ms.
 type ExplainRequest struct {
 	Mode        string // formal or proof
@@ -32,7 +32,7 @@ type ExplainRequest struct {
 	Check       func(lits []*z3.Term) (Check, error)
 }
 
-// RefinementCheck is one row of feasibility.refinement_checks (§12.8).
+// RefinementCheck is one row of feasibility.refinement_checks.
 type RefinementCheck struct {
 	Name, Status, Reason string
 	ElapsedMS            float64
@@ -44,7 +44,7 @@ type Explanation interface {
 	Text() string
 }
 
-// Refinement is the explanation ledger of a solve (§12.8): the status and
+// Refinement is the explanation ledger of a solve: the status and
 // reason mirror the explanation's; Explanation is nil when none was built.
 type Refinement struct {
 	Status, Reason string

@@ -31,7 +31,7 @@ func (p *problem) predicate(e expr.Expr, frames int) (framePred, error) {
 // good is G_i(p) = D_i ∧ P_i.
 func (p *problem) good(fp framePred, i int) *z3.Term { return p.b.And(fp.d[i], fp.p[i]) }
 
-// objective builds Φ_q at the current bound n (bmc.md §5.2) and, for
+// objective builds Φ_q at the current bound n (docs/queries.md) and, for
 // response, the tail observation Ω (nil when trivially false).
 func (p *problem) objective() (phi, omega *z3.Term, err error) {
 	b := p.b
@@ -78,7 +78,7 @@ func (p *problem) objective() (phi, omega *z3.Term, err error) {
 	return b.Or(terms...), nil, b.Err()
 }
 
-// response builds Φ and Ω of §5.3 for `trigger t -> within W r`.
+// response builds Φ and Ω for `trigger t -> within W r`.
 func (p *problem) response() (phi, omega *z3.Term, err error) {
 	b := p.b
 	n, w := p.n, p.q.Check.Window

@@ -7,7 +7,7 @@ import (
 // Schema is the report contract id of `stateproof bmc --json`.
 const Schema = "stateproof/bmc/v1"
 
-// ExitCode maps an outcome to the process exit code (DESIGN.md): 0 holds
+// ExitCode maps an outcome to the process exit code (docs/architecture.md): 0 holds
 // or witness found, 1 negative verdict, 3 inconclusive, and 4 whenever the
 // replay disagreed, whatever the outcome.
 func ExitCode(outcome string, replayOK bool) int {
@@ -24,7 +24,7 @@ func ExitCode(outcome string, replayOK bool) int {
 }
 
 // Incomplete reports whether an outcome is inconclusive for want of an
-// answer (the `incomplete` flag of §7.2).
+// answer (the `incomplete` flag).
 func Incomplete(outcome string) bool {
 	switch outcome {
 	case "incomplete", "feasibility_unknown", "feasibility_timeout", "unknown", "timeout":
@@ -86,7 +86,7 @@ func (r *Result) propertyJSON() map[string]any {
 	return p
 }
 
-// JSON renders the report as §10 shapes it (maps, so that encoding sorts
+// JSON renders the report as shapes it (maps, so that encoding sorts
 // the keys recursively).
 func (rep *Report) JSON() map[string]any {
 	r := rep.Result

@@ -28,7 +28,7 @@ type Options struct {
 	// NoIncompleteCheck disables the response tail check.
 	NoIncompleteCheck bool
 	// Explain is the requested explanation depth of an infeasible
-	// scenario (bmc.md §12): "" or "none", "formal", "proof".
+	// scenario (docs/queries.md): "" or "none", "formal", "proof".
 	Explain string
 	// Explainer builds the explanation; bmc calls it only when the scenario
 	// is infeasible and Explain asks for one. It is a hook rather than an
@@ -36,7 +36,7 @@ type Options struct {
 	Explainer Explainer
 }
 
-// Stage is the feasibility record of one stage (bmc.md §6.2).
+// Stage is the feasibility record of one stage (docs/queries.md).
 type Stage struct {
 	Status    string   // sat, unsat, unknown, timeout; "" when not checked
 	Origin    string   // checked, inferred, not_checked
@@ -82,7 +82,7 @@ type Result struct {
 	// (equation 5 of seed 002).
 	Symbols int
 
-	// Refinement is the explanation ledger (bmc.md §12.8); nil when no
+	// Refinement is the explanation ledger (docs/queries.md); nil when no
 	// explanation was requested.
 	Refinement *Refinement
 
@@ -325,7 +325,7 @@ func (s *session) propertyFrame() (*int, error) {
 	return nil, nil
 }
 
-// feasibility runs steps 2 and 3 of §6.2 after an UNSAT main check.
+// feasibility runs steps 2 and 3 after an UNSAT main check.
 func (s *session) feasibility(r *Result, all []*z3.Term) error {
 	p := s.p
 	f := &r.Feasibility
@@ -383,7 +383,7 @@ func checked(c checkResult) Stage {
 	return Stage{Status: c.status, Origin: "checked", Reason: c.reason, ElapsedMS: &e}
 }
 
-// tail runs the response tail check Ψ (§6.2 step 4).
+// tail runs the response tail check Ψ.
 func (s *session) tail(r *Result, omega *z3.Term, all []*z3.Term, opts Options) error {
 	switch {
 	case omega == nil:
@@ -418,7 +418,7 @@ func (s *session) tail(r *Result, omega *z3.Term, all []*z3.Term, opts Options) 
 	return nil
 }
 
-// finish derives the outcome and verdict (§7).
+// finish derives the outcome and verdict.
 func (s *session) finish(r *Result) {
 	r.Outcome, r.Satisfied = outcome(r)
 }

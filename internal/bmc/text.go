@@ -22,7 +22,7 @@ var headlines = map[string]string{
 	"feasibility_timeout": "SCENARIO FEASIBILITY TIMEOUT; PROPERTY NOT EVALUATED",
 }
 
-// Headline is the first line of the text report (bmc.md §11).
+// Headline is the first line of the text report (docs/reports.md).
 func (rep *Report) Headline() string {
 	r := rep.Result
 	h := headlines[r.Outcome]

@@ -9,7 +9,7 @@ import (
 	"github.com/stateproof/stateproof/internal/report"
 )
 
-// The C1 census reasons (§10.2).
+// The C1 census reasons.
 const (
 	reasonNeedsPartner = "rendezvous-needs-partner"
 	reasonNotReady     = "rendezvous-partner-not-ready"

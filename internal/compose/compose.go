@@ -11,7 +11,7 @@ import (
 	"github.com/stateproof/stateproof/internal/runtime"
 )
 
-// Options are the compose options (§1, §10).
+// Options are the compose options.
 type Options struct {
 	MaxStates  int      // cap of the product search (default 10000)
 	HashSpec   string   // "v0" or "v1" (default), for the machine hashes
@@ -104,7 +104,7 @@ func Run(in []Input, opts Options) *report.ComposeReport {
 }
 
 // undeclaredRendezvous: every --rendezvous event must be in some machine's
-// alphabet, or it is a reference that resolves to nothing (§10.1).
+// alphabet, or it is a reference that resolves to nothing.
 func undeclaredRendezvous(in []Input, rendezvous []string) []string {
 	var msgs []string
 	for _, e := range rendezvous {

@@ -1,5 +1,5 @@
 // Package compose checks two or more JSON models run together (reference
-// verify-checks.md §10): C1 Composition Deadlock and C2 Rendezvous Sync.
+// docs/models.md): C1 Composition Deadlock and C2 Rendezvous Sync.
 //
 // A composite state is the tuple of the machines' runtimes. A
 // non-rendezvous event moves exactly one non-terminal machine; a listed

@@ -4,7 +4,7 @@ import (
 	"github.com/stateproof/stateproof/internal/smt"
 )
 
-// classified is the outcome of §12.2: the classification ("" when a probe
+// classified is the outcome: the classification ("" when a probe
 // did not decide), the core scope, and the groups the scope admits.
 type classified struct {
 	classification string

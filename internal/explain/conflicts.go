@@ -5,7 +5,7 @@ import (
 	"math/big"
 )
 
-// The constructor's conflict rules (§12.7): each proposes a contradiction
+// The constructor's conflict rules: each proposes a contradiction
 // from facts about one slot, one frame or one identity.
 
 func (d *deriver) intervalIntersection() []application {

@@ -6,7 +6,7 @@ import (
 	"math/big"
 )
 
-// This file is the constructor's side of the rule catalogue (§12.7): it
+// This file is the constructor's side of the rule catalogue: it
 // proposes applications and their conclusions. Whether a conclusion really
 // follows is decided elsewhere — by package rulecheck, which shares no code
 // with this file, or by the solver.
@@ -130,7 +130,7 @@ func internalFact(f fact) fact {
 }
 
 // catalogue lists the rules in their catalogue order (Decision: the
-// saturation order of §12.7 step 2).
+// saturation order).
 var catalogue = []func(d *deriver) []application{
 	(*deriver).caseCondition,
 	(*deriver).transitionAssignment,

@@ -1,4 +1,4 @@
-// Package explain says why a bounded scenario is infeasible (bmc.md §12):
+// Package explain says why a bounded scenario is infeasible (docs/queries.md):
 // which part of the input is in conflict (a classification decided by the
 // stage where satisfiability is lost and at most two probes), which clauses
 // (a core over tracked groups, minimised by deletion under the solve's one

@@ -9,7 +9,7 @@ import (
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
-// Explanation is the explanation object of §12.5.
+// Explanation is the explanation object.
 type Explanation struct {
 	RequestedMode, AchievedMode string
 	Status                      string // complete, partial, unknown, timeout
@@ -56,7 +56,7 @@ func newSolverIO(req *bmc.ExplainRequest) *solverIO {
 	}
 }
 
-// ledger collects the refinement_checks rows (§12.8).
+// ledger collects the refinement_checks rows.
 type ledger struct{ rows []bmc.RefinementCheck }
 
 func (l *ledger) add(name, status, reason string, elapsed float64) {
@@ -101,7 +101,7 @@ func explainWith(req *bmc.ExplainRequest, io *solverIO) (*bmc.Refinement, error)
 }
 
 // finish builds the proof (proof mode) and the narrative, and decides the
-// achieved mode and status by the delivery table of §12.5.
+// achieved mode and status by the delivery table.
 func finish(req *bmc.ExplainRequest, ex *Explanation, core *coreResult, io *solverIO, led *ledger, src *sources) error {
 	var why string
 	if req.Mode == "proof" {
@@ -156,7 +156,7 @@ func joinReasons(rs []string) string {
 	return out
 }
 
-// aggregates are the group families the probes combine (§12.1).
+// aggregates are the group families the probes combine.
 type aggregates struct {
 	domain, transition, initial, environment []*smt.Group
 }

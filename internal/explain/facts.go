@@ -13,8 +13,8 @@ import (
 	"github.com/stateproof/stateproof/internal/sts"
 )
 
-// fact is a normalised fact: a kind and its fields, as JSON shapes them
-// (§12.4). Maps keep the canonical JSON that deduplicates conclusions.
+// fact is a normalised fact: a kind and its fields, as JSON shapes them.
+// Maps keep the canonical JSON that deduplicates conclusions.
 type fact map[string]any
 
 func (f fact) kind() string { s, _ := f["kind"].(string); return s }
@@ -23,7 +23,7 @@ func structural() fact { return fact{"kind": "structural_constraint"} }
 
 // sources reads facts and spans from what the groups were built from: the
 // query's clauses and the system's declarations (JSON models have no
-// other front end yet, bmc.md §14).
+// other front end yet, docs/architecture.md).
 type sources struct {
 	sys *sts.System
 	q   *query.Query

@@ -9,15 +9,14 @@ import (
 	"github.com/stateproof/stateproof/internal/smt"
 )
 
-// Core is the published core object (§12.3).
+// Core is the published core object.
 type Core struct {
 	Scope, FormulaSummary       string
 	Reduction, SubsetMinimality string
 	Items                       []Item
 }
 
-// Item is one core member with its location, exact excerpt and fact
-// (§12.4).
+// Item is one core member with its location, exact excerpt and fact.
 type Item struct {
 	Group               *smt.Group
 	ID, Stage, Category string
@@ -54,7 +53,7 @@ func publishCore(c *coreResult, src *sources) *Core {
 var digits = regexp.MustCompile(`\.\d{4}`)
 
 // category is the stable id without its numbers and names (Decision), with
-// definedness groups as definedness.<parent category> (§12.1).
+// definedness groups as definedness.<parent category>.
 func category(id string) string {
 	c := digits.ReplaceAllString(id, "")
 	if strings.HasPrefix(c, "initial.variable.") {
@@ -80,7 +79,7 @@ func (s *sources) item(g *smt.Group) Item {
 	}
 	switch {
 	case g.Role == "domain_rule" || g.Role == "transition_rule":
-		// Domain groups and whole step relations are generated (§12.1).
+		// Domain groups and whole step relations are generated.
 		it.SourceKind = "generated"
 	case strings.HasPrefix(g.ID, "assumption.") || strings.HasPrefix(g.ID, "initial.where") || (g.ID == "initial.target" && s.q.Init != nil):
 		it.SourceKind, it.Path = "fbmcq", g.Src.File

@@ -5,7 +5,7 @@ import (
 )
 
 // Narrative is rendered from the published core and its facts alone, or
-// from the published proof (§12.6): no file read, no solver.
+// from the published proof: no file read, no solver.
 type Narrative struct {
 	DerivationStatus string // complete, partial, structural_only, not_available
 	Headline         string

@@ -10,7 +10,7 @@ import (
 	"github.com/stateproof/stateproof/internal/smt"
 )
 
-// Proof is the published proof object (§12.7).
+// Proof is the published proof object.
 type Proof struct {
 	Scope  string
 	RootID string
@@ -72,7 +72,7 @@ func (r *rowAcc) emit(l *ledger, name string) {
 	l.add(name, st, r.reason, r.elapsed)
 }
 
-// buildProof runs the search of §12.7: one input per member (refusing
+// buildProof runs the search: one input per member (refusing
 // duplicate facts), saturation, pruning to the root's cone (refusing a
 // proof that leaves a member unused), and verification of every node. It
 // returns nil and the reason when no proof can be published.

@@ -13,7 +13,7 @@ func nullable(s string) any {
 	return s
 }
 
-// JSON renders the explanation object of §12.5.
+// JSON renders the explanation object.
 func (ex *Explanation) JSON() map[string]any {
 	out := map[string]any{
 		"requested_mode": ex.RequestedMode, "achieved_mode": ex.AchievedMode, "status": ex.Status,
@@ -92,7 +92,7 @@ func (n *Narrative) json() map[string]any {
 		"reasoning_steps": steps, "review_surfaces": n.ReviewSurfaces}
 }
 
-// Text renders the section a person reads top to bottom (§12.9): the
+// Text renders the section a person reads top to bottom: the
 // headline, depth, classification, what to edit, the core items with their
 // excerpts, and the proof as numbered sentences.
 func (ex *Explanation) Text() string {

@@ -41,7 +41,7 @@ type Search struct {
 // channel poll per node would cost more than some expansions.
 const cancelPoll = 1024
 
-// Explore is the plain reachability search of §4.4.
+// Explore is the plain reachability search.
 func Explore(m *runtime.Machine, cap int) *Graph {
 	return Search{Machine: m, Cap: cap}.Run()
 }

@@ -226,7 +226,7 @@ func (op Op) IsComparison() bool { return op >= Eq && op <= Ge }
 // IsLogical reports whether op is a boolean connective (&& || xor => iff).
 func (op Op) IsLogical() bool { return op >= Land && op <= Iff }
 
-// Func is a built-in unary math function (fcstm.md §1).
+// Func is a built-in unary math function (docs/fcstm.md).
 type Func uint8
 
 // The math functions.

@@ -5,7 +5,7 @@
 // concrete evaluator (eval.go, value.go) and a canonical printer
 // (print.go). Lowering to Z3 is not here: it lives in package smt.
 //
-// # Lexical level (fcstm.md §1, bmc.md §3.1)
+// # Lexical level (docs/fcstm.md, docs/queries.md)
 //
 // Integers [0-9]+ and 0x…; floats 1. 1.5 .5 3e2 1.5e-3 (a "." followed by
 // "." ends a number, so 1..3 is 1 .. 3); identifiers [A-Za-z_][A-Za-z0-9_]*;
@@ -18,7 +18,7 @@
 //
 // # Grammar
 //
-// The reference gives two grammars, numeric and condition (fcstm.md §2.7),
+// The reference gives two grammars, numeric and condition (docs/fcstm.md),
 // that never mix sorts. Here they are one grammar with one precedence
 // table, loosest first; sorts are separated by Check instead of by the
 // parser, which lets generic atoms such as active("S") (bool) and
@@ -27,7 +27,7 @@
 //	 1  (c) ? a : b          condition in parentheses; branches are full
 //	                         expressions; only at the top of an expression,
 //	                         in parentheses, in a branch or an argument
-//	 2  =>  implies          right            §2.7 cond level 2
+//	 2  =>  implies          right            cond level 2
 //	 3  ||  or               left             cond level 3
 //	 4  xor                  left             cond level 4
 //	 5  &&  and              left             cond level 5
@@ -61,10 +61,10 @@
 //   - A conditional used as an operand needs parentheses:
 //     "1 + ((c) ? 1 : 2)"; "1 + (c) ? 1 : 2" is a syntax error.
 //
-// Math functions (fcstm.md §1): sin cos tan asin acos atan sinh cosh tanh
+// Math functions (docs/fcstm.md): sin cos tan asin acos atan sinh cosh tanh
 // asinh acosh atanh sqrt cbrt exp log log10 log2 log1p abs ceil floor
 // round trunc sign, exactly one argument. Any other name followed by "(" is
-// an atom call (bmc.md §3.2, §3.7) with arguments
+// an atom call (docs/queries.md) with arguments
 //
 //	arg   = name "=" value | "where" expr | value
 //	value = "*" | [expr] ".." [expr] | expr
@@ -75,21 +75,21 @@
 // "+2" as a Unary so that relative step points stay distinct from
 // absolute ones. A bare name is an Ident, "cycle" included; binding atoms
 // and reserved query names is the query package's job (Env, Valuation).
-// There is no "//" operator: "//" starts a comment (fcstm.md §1); floor
+// There is no "//" operator: "//" starts a comment (docs/fcstm.md); floor
 // division is floor(a / b).
 //
-// # Types (bmc.md §3.6, fcstm.md §5)
+// # Types (docs/queries.md, docs/fcstm.md)
 //
 // Int, Real and Bool (String only for string literals as atom arguments).
 // + - * % ** give Int on two Ints and Real otherwise (Int is promoted); /
 // always gives Real; & | ^ << >> take Ints only (a float operand is a type
-// error, fcstm.md §5 Decision); comparisons take numerics; == and != take
+// error, docs/fcstm.md Decision); comparisons take numerics; == and != take
 // two numerics or two bools; the logical operators take bools; a
 // conditional's branches are both numeric (joined) or both bool. abs keeps
 // its operand's type, ceil floor round trunc sign give Int, the other
 // functions Real.
 //
-// # Evaluation (fcstm.md §5)
+// # Evaluation (docs/fcstm.md)
 //
 // Python-like: true division, floored modulo (for Ints and Reals), exact
 // Int/Real comparison, banker's rounding, short-circuit && || =>, only
@@ -118,7 +118,7 @@
 // # Printing
 //
 // Format prints canonical text (symbol operators, single spaces, double
-// quotes, lowercase booleans; bmc.md §3.11) with minimal parentheses plus
+// quotes, lowercase booleans; docs/queries.md) with minimal parentheses plus
 // a few for readability; parsing the output gives an Equal tree. The
 // round trip is tested over a corpus, random trees and a fuzz target.
 //

@@ -10,7 +10,7 @@ import (
 type Cause uint8
 
 // Causes of an undefined result. The runtime maps them to the errors the
-// FCSTM semantics raise (fcstm.md §5).
+// FCSTM semantics raise (docs/fcstm.md).
 const (
 	_                   Cause = iota
 	DivisionByZero            // a / 0
@@ -87,7 +87,7 @@ func (m Vars) Atom(c *AtomCall) (Value, error) {
 	return Value{}, typeErrorf(c.Loc, "unknown function %q", c.Name)
 }
 
-// Eval evaluates e with Python-like semantics (fcstm.md §5):
+// Eval evaluates e with Python-like semantics (docs/fcstm.md):
 //
 //   - + - * on two Ints give an Int, otherwise a Real; / is true division
 //     and always gives a Real; % is floored modulo (the result has the

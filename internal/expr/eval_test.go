@@ -43,7 +43,7 @@ func TestEvalValues(t *testing.T) {
 		{"2 + 3", IntVal(5)}, {"2 - 3", IntVal(-1)}, {"2 * 3", IntVal(6)},
 		{"2 + 0.5", RealVal(2.5)}, {"x - f", RealVal(4.5)}, {"f * 2", RealVal(5)},
 		{"-x", IntVal(-7)}, {"+x", IntVal(7)}, {"-f", RealVal(-2.5)},
-		// / is true division, always a float (fcstm.md §5)
+		// / is true division, always a float (docs/fcstm.md)
 		{"7 / 2", RealVal(3.5)}, {"-6 / 2", RealVal(-3)}, {"6 / 3", RealVal(2)}, {"1 / 3", RealVal(1.0 / 3)},
 		{"f / 2", RealVal(1.25)}, {"9007199254740993 / 1", RealVal(9007199254740992)},
 		{"9223372036854775807 / 3", RealVal(3074457345618258602.3333)},
@@ -180,8 +180,8 @@ func TestEvalUndefined(t *testing.T) {
 }
 
 func TestEvalShortCircuit(t *testing.T) {
-	// The right operand is not evaluated when the left decides (fcstm.md §5,
-	// bmc.md §3.6): neither its undefinedness nor an unknown name matters.
+	// The right operand is not evaluated when the left decides (docs/fcstm.md,
+	// docs/queries.md): neither its undefinedness nor an unknown name matters.
 	for _, c := range []struct {
 		src  string
 		want bool

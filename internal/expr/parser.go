@@ -17,7 +17,7 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return e.Span.Start.String() + ": " + e.Msg }
 
-// Operator precedence, loosest to tightest (fcstm.md §2.7, merged into one
+// Operator precedence, loosest to tightest (docs/fcstm.md, merged into one
 // table; see doc.go). The printer uses the same numbers.
 const (
 	precCond    = 1  // (c) ? a : b
@@ -327,7 +327,7 @@ func (p *Parser) operand(min int) (Expr, int) {
 }
 
 // unary parses prefix signs, which bind tighter than "**": -2 ** 2 is
-// (-2) ** 2 (fcstm.md §2.7).
+// (-2) ** 2 (docs/fcstm.md).
 func (p *Parser) unary() (Expr, int) {
 	t := p.tok
 	if t.Kind != ADD && t.Kind != SUB {

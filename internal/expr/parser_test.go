@@ -18,7 +18,7 @@ func mustParse(t *testing.T, src string) Expr {
 // TestPrecedence pins the merged precedence table (doc.go) level by level.
 func TestPrecedence(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
-		// numeric levels, fcstm.md §2.7 (loosest first: | ^ & shifts + * ** unary)
+		// numeric levels, docs/fcstm.md (loosest first: | ^ & shifts + * ** unary)
 		{"a | b ^ c", "(| a (^ b c))"},
 		{"a ^ b & c", "(^ a (& b c))"},
 		{"a & b << c", "(& a (<< b c))"},
@@ -32,7 +32,7 @@ func TestPrecedence(t *testing.T) {
 		{"a - b + c", "(+ (- a b) c)"},
 		{"a / b * c % d", "(% (* (/ a b) c) d)"},
 		{"a ** b ** c", "(** a (** b c))"},
-		{"-2 ** 2", "(** (- 2) 2)"}, // unary binds tighter than ** (fcstm.md §2.7)
+		{"-2 ** 2", "(** (- 2) 2)"}, // unary binds tighter than ** (docs/fcstm.md)
 		{"2 ** -1", "(** 2 (- 1))"},
 		{"-a * b", "(* (- a) b)"},
 		{"- - a", "(- (- a))"},

@@ -16,7 +16,7 @@ import (
 // reader does:
 //
 //   - a negated binary expression: !(x > 0), not !x > 0;
-//   - a signed base of "**": (-2) ** 2 (fcstm.md §2.7);
+//   - a signed base of "**": (-2) ** 2 (docs/fcstm.md);
 //   - a sign applied to a sign: -(-x);
 //   - a comparison compared with ==, != or iff: (x > 0) == (y > 0);
 //   - a conditional nested in the "then" branch or in a range end.

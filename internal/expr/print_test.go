@@ -47,7 +47,7 @@ func TestFormatCanonical(t *testing.T) {
 		{"(a-b)-c", "a - b - c"},
 		{"a**(b**c)", "a ** b ** c"},
 		{"(a**b)**c", "(a ** b) ** c"},
-		{"-2**2", "(-2) ** 2"}, // explicit, as fcstm.md §2.7 asks
+		{"-2**2", "(-2) ** 2"}, // explicit, as docs/fcstm.md asks
 		{"-(2**2)", "-(2 ** 2)"},
 		{"- -x", "-(-x)"},
 		{"x - -1", "x - -1"},

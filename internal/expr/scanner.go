@@ -313,7 +313,7 @@ func (s *Scanner) skipSpace() (Token, bool) {
 }
 
 // number scans INT, HEX_INT or FLOAT. A "." directly followed by another
-// "." is not part of the number, so "1..3" is 1, "..", 3 (bmc.md §3.1).
+// "." is not part of the number, so "1..3" is 1, "..", 3 (docs/queries.md).
 func (s *Scanner) number() (Kind, string) {
 	if s.peek(0) == '0' && (s.peek(1) == 'x' || s.peek(1) == 'X') {
 		s.advance(2)

@@ -80,7 +80,7 @@ func TestScanNumbers(t *testing.T) {
 	} {
 		checkTokens(t, c.src, 0, []tokWant{{c.kind, c.src, "1:1"}, {EOF, "", "1:" + itoa(len(c.src)+1)}})
 	}
-	// A "." followed by "." ends the number: 1..3 is a range (bmc.md §3.1).
+	// A "." followed by "." ends the number: 1..3 is a range (docs/queries.md).
 	checkTokens(t, "1..3", 0, []tokWant{{INT, "1", "1:1"}, {DOTDOT, "..", "1:2"}, {INT, "3", "1:4"}, {EOF, "", "1:5"}})
 	checkTokens(t, "1.5..+2", 0, []tokWant{{FLOAT, "1.5", "1:1"}, {DOTDOT, "..", "1:4"}, {ADD, "+", "1:6"}, {INT, "2", "1:7"}, {EOF, "", "1:8"}})
 	checkTokens(t, "..5", 0, []tokWant{{DOTDOT, "..", "1:1"}, {INT, "5", "1:3"}, {EOF, "", "1:4"}})

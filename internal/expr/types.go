@@ -138,7 +138,7 @@ func CheckArgs(c *AtomCall, params []Type, env Env) error {
 }
 
 // Check type-checks e in env and returns its type. Numeric and boolean
-// expressions never mix (bmc.md §3.6); an Int operand is promoted to Real
+// expressions never mix (docs/queries.md); an Int operand is promoted to Real
 // where the other operand is Real. A string literal, "*" or a range is only
 // valid as an atom argument.
 func Check(e Expr, env Env) (Type, error) { return CheckTypes(e, env, nil) }
@@ -215,7 +215,7 @@ func (c *checker) node(e Expr) (Type, error) {
 	return Invalid, typeErrorf(e.Span(), "unknown expression node %T", e)
 }
 
-// funcResult is the result type of a math function (fcstm.md §5): abs
+// funcResult is the result type of a math function (docs/fcstm.md): abs
 // keeps its operand's type, ceil/floor/round/trunc/sign give Int, the rest
 // give Real.
 func funcResult(fn Func, arg Type) Type {

@@ -184,7 +184,7 @@ func cmpIntFloat(i int64, f float64) int {
 }
 
 // Convert converts v for storage in a variable of type t (FCSTM writeback,
-// fcstm.md §5): to Real any numeric value that a float64 can hold (an Int
+// docs/fcstm.md): to Real any numeric value that a float64 can hold (an Int
 // too large for one cannot be stored, as Python's float(int) overflows);
 // to Int an Int, or a Real with an integral value (exactly, at any size);
 // to Bool only a Bool. It returns false when the value cannot be stored

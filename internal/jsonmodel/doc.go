@@ -1,5 +1,5 @@
 // Package jsonmodel is the front end for JSON state-machine models, schema
-// v1 (seed 004; reference/verify-checks.md §2–§3 and §5).
+// v1 (seed 004; docs/models.md).
 //
 // It owns every user-facing complaint about a model file: Decode refuses
 // input that is not JSON, and Validate checks the closed schema, references,

@@ -8,7 +8,7 @@ import (
 	"github.com/stateproof/stateproof/internal/sts"
 )
 
-// Lower builds the symbolic transition system of the model (bmc.md §14):
+// Lower builds the symbolic transition system of the model (docs/architecture.md):
 // one location per state, one event input per alphabet event (sorted, as
 // the runtime orders them) with exactly one event per step, and per state
 // one case per outgoing transition plus a stutter case that holds when no
@@ -88,7 +88,7 @@ func (m *Model) transitionCase(sys *sts.System, file string, t *Transition, ordi
 	return c
 }
 
-// enabling is A' of bmc.md §14: the guard of a guarded transition, and for
+// enabling is A' of docs/architecture.md: the guard of a guarded transition, and for
 // a default branch the negation of every guard of its group.
 func (m *Model) enabling(t *Transition) expr.Expr {
 	if t.Guard != nil {

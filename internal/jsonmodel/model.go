@@ -73,7 +73,7 @@ type Variable struct {
 // GuardKind tells which of the four guard shapes a node has.
 type GuardKind uint8
 
-// The guard shapes of §2.5.
+// The guard shapes.
 const (
 	GuardLeaf GuardKind = iota
 	GuardAll

@@ -12,7 +12,7 @@ import (
 // fields beyond it would not mean the same thing to the JavaScript engine.
 const maxSafeInteger = 1<<53 - 1
 
-// The closed key sets of §3.2.
+// The closed key sets.
 var (
 	modelKeys      = []string{"schemaVersion", "init", "states", "transitions", "variables", "invariants", "concurrentPairs", "boundaryChecks", "resourcePairs", "idempotentEvents", "tickEvents", "narrative"}
 	stateKeys      = []string{"id", "terminal", "onEntry", "onExit", "maxTicks"}

@@ -8,7 +8,7 @@ import (
 )
 
 // invariantKeys is the closed key set of each invariant kind, besides id,
-// description and kind (§2.6).
+// description and kind.
 var invariantKeys = map[string][]string{
 	NeverStates:      {"states"},
 	VarInRange:       {"variable", "min", "max", "when"},

@@ -36,7 +36,7 @@ func mustParse(t *testing.T, s string) *Value {
 	return v
 }
 
-// The vectors of verify-checks.md §5.6.
+// The vectors of docs/models.md.
 func TestHashVectors(t *testing.T) {
 	modelA := `{"schemaVersion":1,"init":"INIT","states":[{"id":"INIT"},{"id":"ACTIVE","terminal":true}],"transitions":[{"from":"INIT","event":"go","to":"ACTIVE"}]}`
 	wantCanon := `{"init":"INIT","schemaVersion":1,"states":[{"id":"INIT"},{"id":"ACTIVE","terminal":true}],"transitions":[{"event":"go","from":"INIT","to":"ACTIVE"}]}`

@@ -1,6 +1,6 @@
 // Package prove proves reachable state constraints (RSCs) of a symbolic
 // transition system for every execution, following the triple rule of seed
-// 003 and reference/induction.md.
+// 003 and docs/rsc.md.
 //
 // A system is a node graph (Graph): nodes with the variables their RSCs
 // range over, start transitions, and transitions whose relations are built

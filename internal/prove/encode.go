@@ -13,7 +13,7 @@ import (
 // over explicitly scoped symbols: every state copy gets its own tag
 // (x@0, x@1, ...) and every clause-local variable a fresh name, so a
 // self-loop's pre- and post-state never share a symbol (the scoping
-// decision of induction.md §2.1).
+// decision of docs/rsc.md).
 type encoder struct {
 	g     *Graph
 	ctx   *z3.Context

@@ -130,7 +130,7 @@ type facts struct {
 	deltas [][]map[int]int64 // per node: per self-loop: local var -> increment
 }
 
-// mineCandidates proposes per-node candidates (induction.md §7.2): bounds
+// mineCandidates proposes per-node candidates (docs/rsc.md): bounds
 // x >= c, x <= c and x == c over mined constants, comparisons and
 // differences between variables, the linear relation b·x − a·y = k of two
 // variables that a self-loop increments by a and b, parity, Boolean

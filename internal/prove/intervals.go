@@ -10,7 +10,7 @@ import (
 	"github.com/stateproof/stateproof/internal/sts"
 )
 
-// Interval propagation with widening (induction.md §7.3): an abstract
+// Interval propagation with widening (docs/rsc.md): an abstract
 // interpretation of a JSON graph in the domain of integer intervals, one
 // box per node. Guards refine a box, effects are evaluated in interval
 // arithmetic, and a node whose box keeps growing is widened — to the next

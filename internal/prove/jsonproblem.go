@@ -12,7 +12,7 @@ import (
 )
 
 // JSONProblem builds the problem of a JSON model: its graph, and as
-// properties its state-predicate invariants (induction.md §1.3): a
+// properties its state-predicate invariants (docs/rsc.md): a
 // never-states invariant is the RSC false at each listed state; a
 // var-in-range invariant is the range at every state, at its `when` state
 // only, or guarded by its `when` guard. ids, when non-empty, selects
@@ -58,7 +58,7 @@ func invariantProps(m *jsonmodel.Model, g *Graph, inv *jsonmodel.Invariant) []Pr
 			return nil
 		}
 		if inv.When != nil && !holdsInitially(m, rng) {
-			// The initial runtime is in every scope (verify-checks.md §2.6):
+			// The initial runtime is in every scope (docs/models.md):
 			// out of range there, the invariant is violated at step 0, which
 			// the range as an RSC of the initial state exhibits.
 			out = append(out, Property{ID: inv.ID, Node: g.NodeIndex(m.Init), Formula: rng, Source: src + ", initial state"})

@@ -7,7 +7,7 @@ import (
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
-// unrolling is the pc encoding of the graph (induction.md §5.2): a node
+// unrolling is the pc encoding of the graph (docs/rsc.md): a node
 // counter pc_i and a state copy per frame, and per step a selector per
 // edge, exactly one of which holds. With init it starts from the start
 // transitions (bounded search); without, from any state (k-induction's

@@ -9,7 +9,7 @@ import (
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
-// recheck is the independent re-check of a proof (induction.md §7.7): the
+// recheck is the independent re-check of a proof (docs/rsc.md): the
 // triple rule on the final RSCs with a fresh checker (a fresh context for
 // JSON models), then RSC_n → φ_n for every node. It shares no state with
 // the layer that produced the RSCs.

@@ -244,7 +244,7 @@ func TestRSCReadsVarAtoms(t *testing.T) {
 var timeZero = time.Time{}
 
 // A var-in-range scoped to another state still holds the initial runtime to
-// its range (verify-checks.md §2.6), so prove agrees with S7: violated at
+// its range (docs/models.md), so prove agrees with S7: violated at
 // step 0; and with an initial value in range it is proved.
 func TestScopedRangeChecksTheInitialState(t *testing.T) {
 	model := func(init int) string {

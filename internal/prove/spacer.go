@@ -12,7 +12,7 @@ import (
 )
 
 // hornText renders the graph and its properties as SMT-LIB2 Horn clauses
-// (induction.md §7.5): a predicate R_n per node, a clause per start and per
+// (docs/rsc.md): a predicate R_n per node, a clause per start and per
 // edge, and a query per node property. Relations are the encoder's terms,
 // printed by Z3, with every state copy and clause-local constant bound by
 // the clause's forall. The error node of a CHC problem gets no predicate:

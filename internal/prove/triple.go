@@ -8,7 +8,7 @@ import (
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
-// Component and node statuses (induction.md §3).
+// Component and node statuses (docs/rsc.md).
 const (
 	Verified         = "verified"
 	VerifiedRelative = "verified_relative" // holds assuming unproven upstream RSCs
@@ -35,7 +35,7 @@ type CTI struct {
 	Reason string
 }
 
-// ComponentResult is the triple-rule outcome of one SCC (§3.1).
+// ComponentResult is the triple-rule outcome of one SCC.
 type ComponentResult struct {
 	Nodes   []string
 	Status  string

@@ -4,7 +4,7 @@ import (
 	"github.com/stateproof/stateproof/internal/expr"
 )
 
-// Query is one parsed FBMCQ query (bmc.md §3.2).
+// Query is one parsed FBMCQ query (docs/queries.md).
 type Query struct {
 	File    string // for messages; "" for inline text
 	Text    string // the source text
@@ -16,7 +16,7 @@ type Query struct {
 	Calls map[*expr.AtomCall]*CallFilter
 }
 
-// CallFilter is a bound call filter (bmc.md §3.8). Empty strings mean the
+// CallFilter is a bound call filter (docs/queries.md). Empty strings mean the
 // dimension is not constrained.
 type CallFilter struct {
 	Action     string
@@ -54,7 +54,7 @@ func (s CallSteps) Window(anchor, n int) (lo, hi int) {
 	return max(lo, 0), min(hi, n-1)
 }
 
-// InitMode is how frame 0 is chosen (bmc.md §3.3).
+// InitMode is how frame 0 is chosen (docs/queries.md).
 type InitMode uint8
 
 // Initialisation modes.
@@ -82,7 +82,7 @@ type Init struct {
 	Span     expr.Span
 }
 
-// AssumeKind is the family of an assumption (bmc.md §3.4).
+// AssumeKind is the family of an assumption (docs/queries.md).
 type AssumeKind uint8
 
 // Assumption families.
@@ -102,7 +102,7 @@ type Assume struct {
 	// Steps selects the steps of an event assumption: All, or the
 	// inclusive range Lo..Hi (Lo == Hi for a single step).
 	Steps StepRange
-	Value bool // Event, after normalising != (bmc.md §3.4)
+	Value bool // Event, after normalising != (docs/queries.md)
 	// Cardinality: Any, or at most one of Pool.
 	Any  bool
 	Pool []Name
@@ -125,7 +125,7 @@ type StepRange struct {
 // Kind is the property kind of the check clause.
 type Kind uint8
 
-// Property kinds (bmc.md §5.2).
+// Property kinds (docs/queries.md).
 const (
 	Reach Kind = iota
 	Forbid

@@ -8,7 +8,7 @@ import (
 
 // The expression parser accepts any name(args) as an atom call and any
 // word as an identifier. validate narrows that to the FBMCQ grammar
-// (bmc.md §3.2): the seven atoms with their argument shapes, no query
+// (docs/queries.md): the seven atoms with their argument shapes, no query
 // keyword as a bare variable, no string outside an atom argument. All of
 // these are parse errors.
 func (ps *parser) validate(e expr.Expr) {

@@ -12,7 +12,7 @@ import (
 // BindOptions tunes Bind.
 type BindOptions struct {
 	// MaxBound, when > 0, is the largest accepted bound (--max-bound).
-	// Decision (bmc.md §3.5): no default limit.
+	// Decision (docs/queries.md): no default limit.
 	MaxBound int
 }
 
@@ -29,7 +29,7 @@ type binder struct {
 	calls   map[*expr.AtomCall]*CallFilter
 }
 
-// Bind checks q against sys (bmc.md §3.3–§3.10): names, bounds, selectors,
+// Bind checks q against sys (docs/queries.md): names, bounds, selectors,
 // context rules, call filters, typing and the executable profile. On
 // success it fills q.Calls with the bound filter of every called(...) and
 // call_count(...) atom, and q.Check.CaseLabel for cover. The error, if

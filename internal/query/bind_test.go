@@ -131,7 +131,7 @@ func bindShapeCases() []bindErrCase {
 	}
 }
 
-// bindContextCases: context rules (bmc.md §3.9), frame and event selectors, events.
+// bindContextCases: context rules (docs/queries.md), frame and event selectors, events.
 func bindContextCases() []bindErrCase {
 	return []bindErrCase{
 		{`check cover <= 2: case("Root.Idle::transition::Root.Done::0", 1);`, 0, inv, CodeExplicitFrameSelector, "1:63", "omitted or current"},
@@ -158,7 +158,7 @@ func bindContextCases() []bindErrCase {
 	}
 }
 
-// bindCallCases: call filters (bmc.md §3.8).
+// bindCallCases: call filters (docs/queries.md).
 func bindCallCases() []bindErrCase {
 	return []bindErrCase{
 		{`init cold where called(); check reach <= 1: true;`, 0, inv, CodeCalledNotAllowed, "1:17", "called(...) is not allowed in the init where clause"},

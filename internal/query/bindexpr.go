@@ -7,7 +7,7 @@ import (
 	"github.com/stateproof/stateproof/internal/expr"
 )
 
-// context is where an expression stands (bmc.md §3.9).
+// context is where an expression stands (docs/queries.md).
 type context uint8
 
 const (
@@ -159,7 +159,7 @@ func (b *binder) frameSel(a *expr.AtomCall, i int) {
 	b.fail(CodeExplicitFrameSelector, k.Loc, "%s(...) is frame-local: its frame selector may only be omitted or current, found %d", a.Name, k.Value)
 }
 
-// profile rejects the forms that bind but cannot be lowered (bmc.md §3.6).
+// profile rejects the forms that bind but cannot be lowered (docs/queries.md).
 func (b *binder) profile() {
 	for _, r := range roots(b.q) {
 		expr.Inspect(r, func(n expr.Expr) bool {

@@ -8,7 +8,7 @@ import (
 )
 
 // callStages and callRoles are the values of the stage and role dimensions
-// (bmc.md §3.8).
+// (docs/queries.md).
 var (
 	callStages = []string{"enter", "during", "exit"}
 	callRoles  = []string{
@@ -28,7 +28,7 @@ const (
 )
 
 // callFilter binds the arguments of called(...) / call_count(...). An
-// omitted step selector is the anchor step (bmc.md §3.8).
+// omitted step selector is the anchor step (docs/queries.md).
 func (b *binder) callFilter(a *expr.AtomCall) *CallFilter {
 	f := &CallFilter{Steps: CallSteps{LoRel: true, HiRel: true}}
 	seen := map[string]bool{}

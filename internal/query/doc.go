@@ -1,10 +1,10 @@
 // Package query is the FBMCQ query language of the bounded model checker
-// (bmc.md §3): its parser, its binder against a symbolic transition system
+// (docs/queries.md): its parser, its binder against a symbolic transition system
 // (package sts), and its canonical printer.
 //
 // # Parsing
 //
-// Parse reads the clause grammar of bmc.md §3.2 (init, assume, check) and
+// Parse reads the clause grammar of docs/queries.md (init, assume, check) and
 // hands every expression to package expr, whose Parser is also the token
 // cursor: there is one expression parser in stateproof. The expression
 // parser accepts any name(args) call and any word; atoms.go narrows that
@@ -37,7 +37,7 @@
 // Every error is an *Error with a Class (parse, invalid, unsupported), a
 // Code, a 1-based Pos and a message naming what was expected and what was
 // found; Error() renders "file:line:col: message [code]". Parse errors
-// have code syntax. The binding codes are those of bmc.md §3.10. Where the
+// have code syntax. The binding codes are those of docs/queries.md. Where the
 // reference is silent this package decides:
 //
 //   - type_mismatch (invalid): a typing error (numeric and boolean mixed,
@@ -52,7 +52,7 @@
 //     structure (argument order, a dimension given twice, an unknown
 //     dimension, a value of the wrong form).
 //   - cover_predicate (not query_shape) for a cover body that is not a
-//     naked case atom, as in bmc.md §3.10.
+//     naked case atom, as in docs/queries.md.
 //   - An integer frame selector on active/terminated/case is
 //     explicit_frame_selector when it is a frame 0..N, and
 //     frame_selector_out_of_range when it is beyond N; assume at k with
@@ -81,7 +81,7 @@
 //
 // # Printing
 //
-// Format prints canonical text (bmc.md §3.11): one clause per line, each
+// Format prints canonical text (docs/queries.md): one clause per line, each
 // ending ";\n", expressions through expr.Format, event assumptions with
 // "==" only, havoc names bare when they are plain identifiers. Parsing the
 // output gives an Equal query and printing it again gives the same text;

@@ -6,7 +6,7 @@ import (
 	"github.com/stateproof/stateproof/internal/expr"
 )
 
-// Error classes (bmc.md §3.10).
+// Error classes (docs/queries.md).
 const (
 	ClassParse       = "parse"       // the text does not match the grammar
 	ClassInvalid     = "invalid"     // structure or names do not bind
@@ -14,7 +14,7 @@ const (
 )
 
 // Diagnostic codes. CodeSyntax is the code of every parse error; the others
-// are the binding codes of bmc.md §3.10, plus the few this package adds
+// are the binding codes of docs/queries.md, plus the few this package adds
 // (see doc.go).
 const (
 	CodeSyntax                  = "syntax"

@@ -10,7 +10,7 @@ import (
 	"github.com/stateproof/stateproof/internal/expr"
 )
 
-// Format renders q as canonical FBMCQ text (bmc.md §3.11): one clause per
+// Format renders q as canonical FBMCQ text (docs/queries.md): one clause per
 // line, each ending in ";\n"; expressions in expr.Format's canonical form
 // (single spaces around binary operators, double-quoted strings, lowercase
 // true/false); `!=` in event assumptions normalised to `==`; havoc names
@@ -144,7 +144,7 @@ func equalNames(a, b []Name) bool {
 	return slices.EqualFunc(a, b, func(x, y Name) bool { return x.Name == y.Name })
 }
 
-// The canonical JSON form (bmc.md §3.11): expressions as canonical text.
+// The canonical JSON form (docs/queries.md): expressions as canonical text.
 type (
 	jsonQuery struct {
 		Init        *jsonInit    `json:"init"`

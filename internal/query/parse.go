@@ -9,7 +9,7 @@ import (
 	"github.com/stateproof/stateproof/internal/expr"
 )
 
-// keywords are the FBMCQ query keywords (bmc.md §3.1). None of them can be a
+// keywords are the FBMCQ query keywords (docs/queries.md). None of them can be a
 // bare variable name in an expression, except "cycle", which is the frame
 // index there; var("name") reaches a variable named like a keyword.
 var keywords = map[string]bool{
@@ -42,7 +42,7 @@ type parser struct {
 	p    *expr.Parser
 }
 
-// Parse parses one FBMCQ query (bmc.md §3.2). file is used in messages
+// Parse parses one FBMCQ query (docs/queries.md). file is used in messages
 // only. The error, if any, is an *Error of class ClassParse with code
 // CodeSyntax.
 func Parse(file, text string) (q *Query, err error) {

@@ -7,7 +7,7 @@ import (
 	"github.com/stateproof/stateproof/internal/expr"
 )
 
-// The examples of bmc.md §3.12 and their canonical text.
+// The examples of docs/queries.md and their canonical text.
 var examples = []struct{ src, canonical string }{
 	{
 		`init state("Root.Idle") havoc { x } where x == 7;

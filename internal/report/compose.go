@@ -16,8 +16,8 @@ type ComposeMachine struct {
 	Variables   []string // declared variable names, for the sharing reminder
 }
 
-// ComposeReport is the logicprobe/compose/v1 report (§10.5 of the
-// reference). Unlike verify, ok means "no error findings".
+// ComposeReport is the logicprobe/compose/v1 report (docs/reports.md).
+// Unlike verify, ok means "no error findings".
 type ComposeReport struct {
 	Valid           bool // every machine valid and at least two of them
 	HashSpec        string

@@ -150,7 +150,7 @@ func (c *Check) Count(severity string) int {
 	return n
 }
 
-// FullDetail is the detail with the severity counts appended (§6.1), and
+// FullDetail is the detail with the severity counts appended, and
 // how many are listed when not all are.
 func (c *Check) FullDetail() string {
 	e, w := c.Count(Error), c.Count(Warning)
@@ -193,7 +193,7 @@ func UnlistedTotal(checks []Check) int {
 	return n
 }
 
-// Verdict derives the verdict and its reason from checks (§11.2). Info
+// Verdict derives the verdict and its reason from checks. Info
 // findings never count.
 func Verdict(checks []Check) (verdict, reason string) {
 	errs, warns := 0, 0

@@ -8,7 +8,7 @@ import (
 	"github.com/stateproof/stateproof/internal/jsonvalue"
 )
 
-// VerifyReport is the logicprobe/verify/v1 report (§11 of the reference).
+// VerifyReport is the logicprobe/verify/v1 report.
 type VerifyReport struct {
 	Valid        bool // false: model validation failed (ok:false)
 	HashSpec     string
@@ -29,7 +29,7 @@ type VerifyReport struct {
 	Comparison        Obj
 	CoverageNotes     []string
 	HasBefore         bool
-	// BeforeInvalid: the BEFORE model failed validation (§9), so ok is
+	// BeforeInvalid: the BEFORE model failed validation, so ok is
 	// false although the AFTER checks ran.
 	BeforeInvalid bool
 	// Invalid-model extras: the indexes of invariants missing a description.
@@ -56,7 +56,7 @@ func (r *VerifyReport) ChecksRun() int {
 // Verdict returns the verdict and its reason.
 func (r *VerifyReport) Verdict() (string, string) { return Verdict(r.Checks) }
 
-// NextSteps derives the nextSteps lines (§11.3): never empty, and a pure
+// NextSteps derives the nextSteps lines: never empty, and a pure
 // function of the check results.
 func (r *VerifyReport) NextSteps() []string {
 	regress := "Re-run with beforeModel/stateMapping after the change to check for regressions (D1-D4)"
@@ -181,7 +181,7 @@ func (r *VerifyReport) JSON() Obj {
 	return o
 }
 
-// Refusal is the report of a tool-level refusal (§11.5): the tool did not
+// Refusal is the report of a tool-level refusal: the tool did not
 // run, so there is no verdict on the model.
 type Refusal struct {
 	Schema string
@@ -198,7 +198,7 @@ func (r *Refusal) JSON() Obj {
 	}
 }
 
-// HashCheck is the answer of --hash-check (§5.5).
+// HashCheck is the answer of --hash-check.
 type HashCheck struct {
 	Checked   string
 	Published [][2]string // spec, hash

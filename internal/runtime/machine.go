@@ -306,7 +306,7 @@ type StepBuffer struct {
 }
 
 // Key returns the runtime's identity text, `state|canonical(vars)`, as the
-// reference defines it (§4.1). It is for messages and tests; the explorer
+// reference defines it. It is for messages and tests; the explorer
 // compares words.
 func (mc *Machine) Key(r []int64) string {
 	return mc.States[r[0]] + "|" + string(jsonvalue.Canonical(mc.VarsValue(r), false))

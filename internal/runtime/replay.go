@@ -10,7 +10,7 @@ import (
 )
 
 // Replay re-executes a decoded bounded trace on the concrete semantics
-// (bmc.md §9, §14). Frame 0 seeds the runtime (state and every variable);
+// (docs/architecture.md). Frame 0 seeds the runtime (state and every variable);
 // at each step the runtime takes the witness's input event, follows the
 // outcome of the transition the witness names (a JSON step may be
 // nondeterministic), or — for a stutter step — checks that no event is

@@ -7,7 +7,7 @@ import (
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
-// Stage is the layer of the staged solve a group belongs to (bmc.md §6.1).
+// Stage is the layer of the staged solve a group belongs to (docs/queries.md).
 type Stage uint8
 
 // Stages, in the order they accumulate.
@@ -26,7 +26,7 @@ func (s Stage) String() string {
 type Group struct {
 	ID      string
 	Stage   Stage
-	Role    string // domain_rule, transition_rule, initial_fact, assumption, definedness (bmc.md §12.1)
+	Role    string // domain_rule, transition_rule, initial_fact, assumption, definedness (docs/queries.md)
 	Src     sts.Source
 	Frame   int // the frame or step it constrains; -1 when it spans several
 	Formula *z3.Term

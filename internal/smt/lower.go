@@ -16,7 +16,7 @@ type Value struct {
 }
 
 // Unsupported is an expression form that binds but cannot be lowered in
-// the executable profile (bmc.md §3.6).
+// the executable profile (docs/queries.md).
 type Unsupported struct {
 	Form string
 	Span expr.Span

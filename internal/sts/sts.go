@@ -7,7 +7,7 @@ import (
 	"github.com/stateproof/stateproof/internal/expr"
 )
 
-// Sentinel location ids (bmc.md §4.1). -2 is retired and never used.
+// Sentinel location ids (docs/architecture.md). -2 is retired and never used.
 const (
 	InitID       = -3 // cold start: nothing entered yet
 	TerminatedID = -1 // the machine has terminated
@@ -89,7 +89,7 @@ type Event struct {
 	Src  Source
 }
 
-// CaseKind classifies a case (fcstm.md §6.3, bmc.md §14).
+// CaseKind classifies a case (docs/fcstm.md, docs/architecture.md).
 type CaseKind uint8
 
 // Case kinds.

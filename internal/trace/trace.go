@@ -1,6 +1,6 @@
 // Package trace holds the public bounded trace a BMC witness decodes to
-// (bmc.md §8) and the replay record that compares it with the runtime
-// (§9). It sits between the symbolic side (package bmc decodes into it) and
+// (docs/architecture.md) and the replay record that compares it with the runtime.
+// It sits between the symbolic side (package bmc decodes into it) and
 // the concrete side (package runtime replays it), so that neither needs the
 // other: replay evidence is only evidence while the two stay independent.
 package trace

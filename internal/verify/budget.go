@@ -55,7 +55,7 @@ func costExceeds(cost, budget float64) bool {
 	return cost-budget > 1e-9*math.Max(1, math.Abs(budget))
 }
 
-// decideBudget decides one budget invariant (§8.12).
+// decideBudget decides one budget invariant.
 func (e *env) decideBudget(inv *jsonmodel.Invariant) invariantOutcome {
 	g := e.explored()
 	if out, ok := e.positiveCycle(inv); ok {
@@ -133,8 +133,8 @@ func shortestPath(adj *explore.Adjacency, a, b int, comp []int32) []int {
 	return nil
 }
 
-// overBudget is the breadth-first search over (runtime, accumulated cost)
-// of §8.12 step 3. A pair is dominated, and dropped, when the same runtime
+// overBudget is the breadth-first search over (runtime, accumulated cost).
+// A pair is dominated, and dropped, when the same runtime
 // was already queued with at least that cost: queued earlier means no more
 // steps, so the dominating pair reaches every over-budget extension at
 // least as soon. The first over-budget pair generated has the fewest steps.

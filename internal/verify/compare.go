@@ -11,7 +11,7 @@ import (
 	"github.com/stateproof/stateproof/internal/report"
 )
 
-// RunComparison verifies AFTER and compares it with BEFORE (§9): it runs
+// RunComparison verifies AFTER and compares it with BEFORE: it runs
 // every single-model check on AFTER, then D1–D4, and fills the comparison
 // object and the before/after hashes. mapping maps BEFORE state ids to AFTER
 // state ids; unmapped ids keep their name.
@@ -64,7 +64,7 @@ func CheckMapping(before *jsonmodel.Model, mapping map[string]string) error {
 }
 
 // mergeMetadataKeys lists AFTER's metadata keys and BEFORE's with the
-// prefix `beforeModel.` (§3.3), sorted; nil when there is none.
+// prefix `beforeModel.`, sorted; nil when there is none.
 func mergeMetadataKeys(after, before []string) []string {
 	if len(after)+len(before) == 0 {
 		return nil
@@ -100,7 +100,7 @@ func compareTriples(a, b triple) int {
 }
 
 // comparison holds BEFORE and AFTER with the state mapping, and the
-// regression delta of §9.3 (mapped ids, sorted).
+// regression delta (mapped ids, sorted).
 type comparison struct {
 	before, after *jsonmodel.Model
 	mapping       map[string]string
@@ -137,7 +137,7 @@ func newComparison(before, after *jsonmodel.Model, mapping map[string]string) *c
 	return c
 }
 
-// mapState is map(s) of §9: the mapped id, or s itself.
+// mapState is map(s): the mapped id, or s itself.
 func (c *comparison) mapState(s string) string {
 	if m, ok := c.mapping[s]; ok {
 		return m
@@ -186,7 +186,7 @@ func setDiff(a, b []string) (onlyA, onlyB []string) {
 	return onlyA, onlyB
 }
 
-// json renders the comparison object of §9.5.
+// json renders the comparison object.
 func (c *comparison) json(beforeHash, afterHash string) report.Obj {
 	keys := make([]string, 0, len(c.mapping))
 	for k := range c.mapping {

@@ -10,7 +10,7 @@ import (
 )
 
 // d2Continuity re-decides every BEFORE invariant, mapped through the state
-// mapping, in AFTER with the search its kind uses (§9.2). e is AFTER's env.
+// mapping, in AFTER with the search its kind uses. e is AFTER's env.
 func (e *env) d2Continuity(c *comparison) report.Check {
 	ch := report.Check{ID: "D2", Name: "Invariant Continuity"}
 	violated, open, skipped := 0, 0, 0

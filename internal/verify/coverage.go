@@ -7,7 +7,7 @@ import (
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 )
 
-// coverageCategory is one vocabulary heuristic of §8.15: words that hint at
+// coverageCategory is one vocabulary heuristic: words that hint at
 // a claim the engine does not verify, and the sentence that routes it.
 type coverageCategory struct {
 	words    []string

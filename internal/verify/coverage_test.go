@@ -75,7 +75,7 @@ func TestDecideInvariantEveryKind(t *testing.T) {
 	}
 }
 
-// A4_NO_RELEASE_EVENT cannot come from a valid model (§3.5 makes the
+// A4_NO_RELEASE_EVENT cannot come from a valid model (validation makes the
 // release name resolve), so the rule is exercised directly.
 func TestA4NoReleaseEvent(t *testing.T) {
 	res, _ := jsonmodel.Decode([]byte(m(`{"id":"A"},{"id":"B","terminal":true}`, `{"from":"A","event":"acq","to":"B"}`, "")))

@@ -38,7 +38,7 @@ func guardConstants(m *jsonmodel.Model) map[string][]int64 {
 	return out
 }
 
-// domain is the S4/S6 enumeration domain of one variable (§7.4): the whole
+// domain is the S4/S6 enumeration domain of one variable: the whole
 // declared range when it is small, else representatives that make the
 // enumeration exact for comparisons against constants.
 func domain(v *jsonmodel.Variable, consts []int64) []int64 {

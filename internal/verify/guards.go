@@ -105,8 +105,8 @@ func scanGroup(m *jsonmodel.Model, g *groupInfo, names []string, doms [][]int64)
 	return overlap, hole
 }
 
-// producedValues returns representatives of the values a variable can take
-// (§7.6): its init and set constants, opened in the direction its inc/dec
+// producedValues returns representatives of the values a variable can take:
+// its init and set constants, opened in the direction its inc/dec
 // updates move, with the neighbours of the constants in consts.
 func producedValues(m *jsonmodel.Model, v *jsonmodel.Variable, consts []int64) []int64 {
 	base := []int64{v.Init}

@@ -45,7 +45,7 @@ func (e *env) s7Invariants() report.Check {
 	return c
 }
 
-// invariantTarget is the finding target of §6.4 for an invariant.
+// invariantTarget is the finding target for an invariant.
 func invariantTarget(inv *jsonmodel.Invariant) any {
 	switch inv.Kind {
 	case jsonmodel.NeverStates:

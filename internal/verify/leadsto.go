@@ -17,7 +17,7 @@ func (e *env) a9LeadsTo() report.Check {
 	return e.pathInvariantCheck("A9", "Leads-To", jsonmodel.LeadsTo, "A9_LEADS_TO_VIOLATION", "A9_LEADS_TO_UNDECIDED", "leads-to")
 }
 
-// Walk colours (§8.9).
+// Walk colours.
 const (
 	white uint8 = iota
 	gray
@@ -67,7 +67,7 @@ func (w *storeWalk) successors(v int, to, via []int32) ([]int32, []int32) {
 }
 
 // leadsWalk is the state of one evaluation of one leads-to invariant: the
-// three-colour depth-first search of §8.9, with BLACK marks shared by all
+// three-colour depth-first search, with BLACK marks shared by all
 // start runtimes and the DFS stack kept as parent links.
 type leadsWalk struct {
 	wg       walkGraph

@@ -14,9 +14,9 @@ import (
 
 // Limits of the probability solvers.
 const (
-	maxSweeps     = 20000 // value-iteration sweeps (§8.13)
+	maxSweeps     = 20000 // value-iteration sweeps
 	sweepEpsilon  = 1e-9  // value iteration stops below this change
-	probEpsilon   = 1e-9  // bound comparison tolerance (§8.13)
+	probEpsilon   = 1e-9  // bound comparison tolerance
 	ratComponent  = 40    // largest component solved in rationals
 	ratNodes      = 20000 // most transient runtimes solved in rationals
 	ratBits       = 4096  // largest numerator or denominator kept exact
@@ -231,7 +231,7 @@ func (e *env) solveProbability(target string) *probResult {
 	return &probResult{value: v, method: methodIterate, converged: ok, sweeps: sweeps, reach: reach}
 }
 
-// iterate is the Gauss-Seidel value iteration of §8.13: from 0, sweeping
+// iterate is the Gauss-Seidel value iteration: from 0, sweeping
 // the runtimes in exploration order, until the largest change is below
 // 1e-9 or 20000 sweeps have run. It converges to the least fixed point;
 // runtimes that cannot reach the target keep 0, as they would anyway.

@@ -152,7 +152,7 @@ func TestProbeCodes(t *testing.T) {
 	}
 }
 
-// Every check id and name of §6.1, in order.
+// Every check id and name, in order.
 func TestChecksInOrder(t *testing.T) {
 	r := run(t, modelB, 0)
 	want := "S1 Reachability|S2 Deadlock|S3 Liveness|S4 Determinism|S5 Event Completeness|S6 Guard Completeness|S7 Invariant Validity|S8 Variable Declarations|" +

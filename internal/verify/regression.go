@@ -10,7 +10,7 @@ import (
 )
 
 // d1Preservation: every BEFORE (state, event) that could fire must still
-// have a transition from the mapped AFTER state (§9.1; guards ignored).
+// have a transition from the mapped AFTER state (guards ignored).
 func (c *comparison) d1Preservation() report.Check {
 	ch := report.Check{ID: "D1", Name: "Behavioral Preservation"}
 	if mi := c.mapState(c.before.Init); mi != c.after.Init {
@@ -71,7 +71,7 @@ func (c *comparison) d1Preservation() report.Check {
 }
 
 // d3Delta lists what the change removed as warnings; additions are in
-// the detail and the comparison object only (§9.3).
+// the detail and the comparison object only.
 func (c *comparison) d3Delta() report.Check {
 	ch := report.Check{ID: "D3", Name: "Regression Delta"}
 	for _, s := range c.before.States {
@@ -103,7 +103,7 @@ func (c *comparison) d3Delta() report.Check {
 }
 
 // d4Regression: dead ends (S2's rule) and closed SCCs (S3's rule) of AFTER
-// that are not the image of one in BEFORE (§9.4).
+// that are not the image of one in BEFORE.
 func (c *comparison) d4Regression() report.Check {
 	ch := report.Check{ID: "D4", Name: "Deadlock/Liveness Regression"}
 	oldDead := map[string]bool{}

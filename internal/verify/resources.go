@@ -76,7 +76,7 @@ func releaseNamed(m *jsonmodel.Model, release string) bool {
 	return false
 }
 
-// pairSymmetry runs §8.4 for one resource pair.
+// pairSymmetry runs for one resource pair.
 func (e *env) pairSymmetry(rp jsonmodel.ResourcePair) []report.Finding {
 	m := e.m
 	if !releaseNamed(m, rp.ReleaseEvent) {

@@ -8,7 +8,7 @@ import (
 	"github.com/stateproof/stateproof/internal/report"
 )
 
-// s8Variables checks declared monotonicity and declared ranges (§7.8).
+// s8Variables checks declared monotonicity and declared ranges.
 func (e *env) s8Variables() report.Check {
 	c := report.Check{ID: "S8", Name: "Variable Declarations"}
 	consts := guardConstants(e.m)

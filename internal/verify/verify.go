@@ -10,7 +10,7 @@ import (
 	"github.com/stateproof/stateproof/internal/runtime"
 )
 
-// Options are the verify options of §1.
+// Options are the verify options.
 type Options struct {
 	MaxStates            int    // cap of every breadth-first search (default 10000)
 	MaxPermutationEvents int    // A3 sample size (default 5)
@@ -27,7 +27,7 @@ type Options struct {
 // DefaultMaxFindings is the default number of findings listed per check.
 const DefaultMaxFindings = 1000
 
-// DefaultOptions returns the defaults of §1.
+// DefaultOptions returns the defaults.
 func DefaultOptions() Options {
 	return Options{MaxStates: 10000, MaxPermutationEvents: 5, HashSpec: "v1", MaxFindings: DefaultMaxFindings}
 }
@@ -164,7 +164,7 @@ func withPath(f report.Finding, p []explore.Step) report.Finding {
 	return f
 }
 
-// undecided builds the *_UNDECIDED finding of §6.6. invariant is "" for
+// undecided builds the *_UNDECIDED finding. invariant is "" for
 // checks that are not about one invariant.
 func undecided(code, subject string, cap, explored int, capKind, invariant string) report.Finding {
 	ev := report.O("cap", cap, "explored", explored, "capKind", capKind)

@@ -306,7 +306,7 @@ func TestTimeoutGivesUnknown(t *testing.T) {
 		if elapsed > 10*time.Second {
 			t.Errorf("check took %v despite a 50ms timeout", elapsed)
 		}
-		// bmc.md §6.4 maps exactly "timeout" to a timeout.
+		// docs/queries.md maps exactly "timeout" to a timeout.
 		if reason := s.ReasonUnknown(); reason != "timeout" {
 			t.Errorf("reason = %q, want timeout", reason)
 		}

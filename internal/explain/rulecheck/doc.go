@@ -1,5 +1,5 @@
 // Package rulecheck is the independent checker of derived proof steps
-// (bmc.md §12.7, verification method rule_checker). It reads premises and
+// (docs/queries.md, verification method rule_checker). It reads premises and
 // a claimed conclusion in their published JSON form into its own small
 // data model, re-derives the conclusion by the named rule, and compares the
 // whole mapping. It refuses any field it does not recognise for a fact's

@@ -91,7 +91,7 @@ type Trigger struct {
 	Pos   Pos
 }
 
-// Transition is `From -> To [trigger] (; | effect { ops })`. From nil is
+// Transition is `From -> To [trigger] (| effect { ops })`. From nil is
 // the initial marker [*]; To nil is the exit marker [*].
 type Transition struct {
 	Doc       string
