@@ -43,6 +43,9 @@ func TestArchitectureInvariants(t *testing.T) {
 	if d := deps(t, "bmc"); d["runtime"] || d["explore"] {
 		t.Errorf("internal/bmc depends on the runtime it is replayed against: %v", d)
 	}
+	if d := deps(t, "fcstm/lower"); d["fcstm/runtime"] || d["runtime"] {
+		t.Errorf("internal/fcstm/lower (the FCSTM encoder) depends on the runtime it is replayed against: %v", d)
+	}
 	if d := deps(t, "explain/rulecheck"); len(d) != 0 {
 		t.Errorf("internal/explain/rulecheck depends on %v: it must share no code with the proof constructor", d)
 	}

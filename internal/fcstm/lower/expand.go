@@ -6,7 +6,6 @@ import (
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
-	"github.com/stateproof/stateproof/internal/fcstm/runtime"
 	"github.com/stateproof/stateproof/internal/sts"
 )
 
@@ -94,7 +93,7 @@ func (l *lowering) run(p *path) error {
 		p.steps++
 		l.work++
 		switch {
-		case p.steps > runtime.MaxSteps || len(p.frames) > runtime.MaxDepth:
+		case p.steps > model.MaxSteps || len(p.frames) > model.MaxDepth:
 			// The runtime raises a search-limit error on this path: an
 			// error step, like a division by zero.
 			l.errorCase(p, sts.Cond{After: len(p.effects), Expr: &expr.BoolLit{Value: true}, Mode: sts.Holds, Src: source(n.st.Pos)})

@@ -5,7 +5,6 @@ import (
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
-	"github.com/stateproof/stateproof/internal/fcstm/runtime"
 	"github.com/stateproof/stateproof/internal/sts"
 )
 
@@ -13,7 +12,7 @@ import (
 // the others bound the work and the size of one source's case list.
 const (
 	MaxCasesPerSource = 4096
-	maxWork           = runtime.MaxWork
+	maxWork           = model.MaxWork
 )
 
 // Error is a model the lowering cannot encode exactly: an unsupported

@@ -8,16 +8,12 @@ import (
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 )
 
-// Search limits (docs/fcstm.md, "The inner loop").
+// The search limits are the language's (model.MaxSteps, MaxDepth,
+// MaxWork), shared with the symbolic lowering.
 const (
-	// MaxSteps bounds the inner-loop iterations along one search path.
-	MaxSteps = 1000
-	// MaxDepth bounds the stack: frames from the root to the current state.
-	MaxDepth = 64
-	// MaxWork bounds the inner-loop iterations of one whole search, over
-	// all the continuations it tries, so that a cycle's work is bounded
-	// even when every choice has several candidates.
-	MaxWork = 100 * MaxSteps
+	MaxSteps = model.MaxSteps
+	MaxDepth = model.MaxDepth
+	MaxWork  = model.MaxWork
 )
 
 type mode uint8
