@@ -9,6 +9,9 @@ import (
 	"github.com/stateproof/stateproof/internal/sts"
 )
 
+// mode and frame mirror the runtime's on purpose: the lowering is an
+// independent replica of the inner loop (docs/architecture.md), so it
+// shares no code with the runtime that replays its witnesses.
 type mode uint8
 
 const (
