@@ -280,7 +280,7 @@ func (a *attempt) round(open []int) ([]int, error) {
 		a.stop = &stopper{} // the search was not stopped: confirm the trace
 		return a.violation(open, out)
 	}
-	a.log("bmc", "none", t0, fmt.Sprintf("no violation within depth %d%s", out.Depth, suffix(out.Reason)))
+	a.log("bmc", "none", t0, noViolation(out.Depth, out.Reason))
 	if done, err := a.strengthen(open, phi, out, sp); done || err != nil {
 		return nil, err
 	}
@@ -297,7 +297,7 @@ func (a *attempt) round(open []int) ([]int, error) {
 			a.log("bmc", "violation", t0, fmt.Sprintf("depth %d", deeper.Depth))
 			return a.violation(open, deeper)
 		}
-		a.log("bmc", "none", t0, fmt.Sprintf("no violation within depth %d%s", deeper.Depth, suffix(deeper.Reason)))
+		a.log("bmc", "none", t0, noViolation(deeper.Depth, deeper.Reason))
 		out = deeper
 	}
 	a.unknown(open, out)
@@ -510,4 +510,14 @@ func (a *attempt) closeWithHoudini(layer string, t0 time.Time, c *checker, cands
 	a.log(layer, "proved", t0, fmt.Sprintf("%s, %d queries; re-checked by the triple rule", what, c.queries))
 	a.proved(open, layer, rsc, 0)
 	return true, nil
+}
+
+// noViolation describes a bounded search that found nothing: the deepest
+// depth it completed, or that it completed none (depth < 0: cut off
+// before depth 0 was decided).
+func noViolation(depth int, reason string) string {
+	if depth < 0 {
+		return "no depth decided" + suffix(reason)
+	}
+	return fmt.Sprintf("no violation within depth %d%s", depth, suffix(reason))
 }

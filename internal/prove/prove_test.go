@@ -343,3 +343,12 @@ func TestNoQueryAfterTheDeadline(t *testing.T) {
 		t.Errorf("answer %v (%s) after %d queries; want unknown (timeout) and no query", a.Result, a.Reason, c.queries)
 	}
 }
+
+func TestNoViolationText(t *testing.T) {
+	if got := noViolation(-1, "solver timeout"); got != "no depth decided (solver timeout)" {
+		t.Errorf("depth -1: %q", got)
+	}
+	if got := noViolation(3, ""); got != "no violation within depth 3" {
+		t.Errorf("depth 3: %q", got)
+	}
+}
