@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	goldenfile "github.com/stateproof/stateproof/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden reports under testdata/golden")
@@ -22,20 +24,7 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 // golden compares got with testdata/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/stateproof -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file; review the change and rerun with -update\n--- got ---\n%s", name, got)
-	}
+	goldenfile.Compare(t, name, []byte(got), *update)
 }
 
 func examples(t *testing.T) []string {

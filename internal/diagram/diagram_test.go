@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/fcstm/model"
+	goldenfile "github.com/stateproof/stateproof/internal/golden"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/report"
 	"github.com/stateproof/stateproof/internal/verify"
@@ -124,22 +125,10 @@ func finding(t testing.TB, path, code string) (*jsonmodel.Model, *report.Finding
 	return nil, nil
 }
 
+// golden compares got with testdata/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test -update, then review the diff)\ngot:\n%s", name, got)
-	}
+	goldenfile.Compare(t, name, []byte(got), *update)
 }
 
 // goldenCases are the drawings under golden test: a plain model, hostile

@@ -4,10 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	goldenfile "github.com/stateproof/stateproof/internal/golden"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 )
 
@@ -82,22 +82,10 @@ func checkWidth(t *testing.T, text, form string, w int) {
 	}
 }
 
+// golden compares got with testdata/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test -update, then review)\ngot:\n%s", name, got)
-	}
+	goldenfile.Compare(t, name, []byte(got), *update)
 }
 
 func TestLanguageAndWidths(t *testing.T) {
