@@ -1,0 +1,61 @@
+package frontend
+
+import (
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/input"
+	"github.com/stateproof/stateproof/internal/sts"
+	"github.com/stateproof/stateproof/internal/trace"
+)
+
+// A Format loads the model files of one front end.
+type Format interface {
+	// Name is the format's name for --format-in ("json", "fcstm").
+	Name() string
+	// Extensions are the file name endings the format claims, with the
+	// dot, compared case-insensitively (".json").
+	Extensions() []string
+	// Load reads and lowers the model at path. Every file it reads (the
+	// model and anything it imports) goes through rd, so size limits and
+	// the test harness apply. Errors carry their location (JSON path or
+	// file:line:col).
+	Load(rd input.Reader, path string) (*Model, error)
+}
+
+// A Model is a loaded model as the engines see it.
+type Model struct {
+	Path   string // the file it was loaded from (labels reports)
+	Format string // the Name of the Format that loaded it
+	System *sts.System
+	// Replayer replays decoded witnesses on the format's runtime.
+	Replayer Replayer
+	// Invariants are the state-predicate properties the model itself
+	// declares (JSON invariants); empty for formats that declare none.
+	Invariants []Invariant
+	// Native is the front end's own model value, for callers that
+	// draw or describe it (a *jsonmodel.Model, a *model.Model); engines
+	// must not type-switch on it.
+	Native any
+}
+
+// A Replayer drives a concrete runtime along a decoded trace and says
+// where it disagrees.
+type Replayer interface {
+	Replay(tr *trace.Trace) *trace.Replay
+}
+
+// An Invariant is a property the model declares: each Placement's
+// formula holds in every reachable state at its location. ID and Source
+// name it in reports ("invariant \"bounded\" (var-in-range)").
+type Invariant struct {
+	ID         string
+	Source     string
+	Placements []Placement
+}
+
+// A Placement is a formula over the model's variables (a tree, never
+// text) that must hold at Location, or at every location when Location
+// is empty.
+type Placement struct {
+	Location string
+	Formula  expr.Expr
+}
