@@ -145,7 +145,7 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
 		return &exitError{2}
 	}
-	defer ctx.Close()
+	defer release(cmd, ctx)
 	var reports []*bmc.Report
 	for _, q := range queries {
 		rep, err := checkOne(ctx, m, sys, q, f)

@@ -6,9 +6,12 @@
 package main
 
 import (
+	"context"
 	"os"
+	"time"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	p := process{start: time.Now(), exiting: true}
+	os.Exit(runIn(withProcess(context.Background(), p), os.Args[1:], os.Stdout, os.Stderr))
 }

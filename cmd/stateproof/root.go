@@ -4,6 +4,7 @@ package main
 //go:generate go run -tags gendocs . ../../docs/cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -29,7 +30,12 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // run executes the CLI and returns the process exit code; it never panics
 // on user input.
-func run(args []string, stdout, stderr io.Writer) (code int) {
+func run(args []string, stdout, stderr io.Writer) int {
+	return runIn(context.Background(), args, stdout, stderr)
+}
+
+// runIn is run with a context carrying the process (see process).
+func runIn(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		// A panic is a bug in stateproof, never the user's fault: say so,
 		// with what to report, instead of a Go stack trace.
@@ -40,7 +46,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}()
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	var ee *exitError
 	switch {
 	case err == nil:

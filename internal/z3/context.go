@@ -120,8 +120,29 @@ func NewContext() (*Context, error) {
 // the Context must not be used afterwards; calls on them return an error
 // wrapping ErrClosed. Close is idempotent and safe on a nil Context.
 func (c *Context) Close() error {
+	if c.retire() {
+		C.Z3_del_context(c.z)
+		c.z = nil
+	}
+	return nil
+}
+
+// Abandon is Close for a process about to exit: the Context becomes
+// unusable exactly as after Close, but its memory is left to the
+// operating system, because deleting a context walks every object in it
+// (several milliseconds even for a small query, a large part of a short
+// command's run time). Use it only on the way out of main.
+func (c *Context) Abandon() {
+	if c.retire() {
+		c.z = nil
+	}
+}
+
+// retire marks the Context closed and stops its cleanups from queueing
+// releases; false when it already was (or c is nil).
+func (c *Context) retire() bool {
 	if c == nil || c.closed {
-		return nil
+		return false
 	}
 	c.closed = true
 	l := c.life
@@ -130,9 +151,7 @@ func (c *Context) Close() error {
 	l.pending = nil
 	l.npending.Store(0)
 	l.mu.Unlock()
-	C.Z3_del_context(c.z)
-	c.z = nil
-	return nil
+	return true
 }
 
 // begin is called first by every operation of the Context or of one of its

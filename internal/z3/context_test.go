@@ -17,6 +17,17 @@ func TestVersion(t *testing.T) {
 }
 
 func TestClosedContextIsAnErrorNotACrash(t *testing.T) {
+	t.Run("Close", func(t *testing.T) {
+		closedContextIsAnError(t, func(c *Context) error { return c.Close() })
+	})
+	t.Run("Abandon", func(t *testing.T) {
+		closedContextIsAnError(t, func(c *Context) error { c.Abandon(); return nil })
+	})
+}
+
+// closedContextIsAnError checks every kind of call on a Context after
+// retire (Close or Abandon) fails with ErrClosed and no crash.
+func closedContextIsAnError(t *testing.T, retire func(*Context) error) {
 	c, err := NewContext()
 	if err != nil {
 		t.Fatal(err)
@@ -32,11 +43,11 @@ func TestClosedContextIsAnErrorNotACrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Close(); err != nil {
+	if err := retire(c); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Close(); err != nil {
-		t.Fatalf("second Close: %v", err)
+		t.Fatalf("Close after retiring: %v", err)
 	}
 	calls := map[string]error{}
 	_, calls["IntConst"] = c.IntConst("y")
