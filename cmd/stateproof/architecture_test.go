@@ -31,7 +31,7 @@ func TestArchitectureInvariants(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command on PATH")
 	}
-	symbolic := []string{"smt", "z3", "bmc", "bmcjson", "query", "prove", "explain"}
+	symbolic := []string{"smt", "z3", "bmc", "query", "prove", "explain"}
 	for _, pkg := range []string{"runtime", "explore", "verify", "compose", "fcstm/runtime", "fcstm/simulate"} {
 		d := deps(t, pkg)
 		for _, s := range symbolic {

@@ -5,15 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/stateproof/stateproof/internal/bmc"
-	"github.com/stateproof/stateproof/internal/bmcjson"
 	"github.com/stateproof/stateproof/internal/explain"
+	"github.com/stateproof/stateproof/internal/frontend"
+	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/input"
-	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/report"
 	"github.com/stateproof/stateproof/internal/sts"
@@ -32,7 +31,7 @@ type bmcFlags struct {
 	noIncomplete bool
 	explain      string
 	skipped      []string // --bound: invariants not checked, and why
-	jsonModel    *jsonmodel.Model
+	loaded       *frontend.Model
 	stderr       io.Writer
 }
 
@@ -77,7 +76,7 @@ response horizon), 4 replay mismatch (result untrusted).`,
 	fl.StringVar(&f.check, "check", "", "the query `TEXT` inline (a check clause, optionally after init/assume clauses)")
 	fl.IntVar(&f.bound, "bound", 0, "without a query: check every state-predicate invariant of the model to depth `N`")
 	fl.IntVar(&f.timeoutMS, "timeout-ms", 0, "one total solver budget in milliseconds (default: none)")
-	fl.IntVar(&f.maxBound, "max-bound", bmcjson.DefaultMaxBound, "refuse queries (and --bound) whose bound exceeds `N`: the encoding grows with the bound")
+	fl.IntVar(&f.maxBound, "max-bound", frontend.DefaultMaxBound, "refuse queries (and --bound) whose bound exceeds `N`: the encoding grows with the bound")
 	fl.BoolVar(&f.shortest, "shortest", false, "solve bound by bound and report the first (shortest) model")
 	fl.BoolVar(&f.noIncomplete, "no-incomplete-check", false, "skip the response tail check (the result then says it was not checked)")
 	fl.StringVar(&f.explain, "explain", "none", "explain an infeasible scenario: none, formal or proof")
@@ -122,17 +121,18 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		return usageError(stderr, "--%v", bmc.CheckExplain(f.explain))
 	}
 	rd := inputReader(cmd)
-	m, sys, err := loadSystem(rd, f.model)
+	m, err := loadModel(rd, f.model)
 	if err != nil {
 		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
 		return &exitError{2}
 	}
-	f.jsonModel = m
+	f.loaded = m
 	var queries []*query.Query
 	if f.bound > 0 {
-		queries, f.skipped, err = bmcjson.InvariantQueries(m, sys, f.bound)
+		queries, err = frontend.InvariantQueries(m, f.bound)
+		f.skipped = m.Unchecked
 	} else {
-		queries, err = f.loadQuery(rd, sys)
+		queries, err = f.loadQuery(rd, m.System)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
@@ -148,7 +148,7 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 	defer release(cmd, ctx)
 	var reports []*bmc.Report
 	for _, q := range queries {
-		rep, err := checkOne(ctx, m, sys, q, f)
+		rep, err := checkOne(ctx, m, q, f)
 		if err != nil {
 			fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
 			return &exitError{2}
@@ -158,19 +158,9 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 	return emitBMC(f, stdout, reports)
 }
 
-func loadSystem(rd input.Reader, path string) (*jsonmodel.Model, *sts.System, error) {
-	data, err := rd.ReadFile(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("cannot read %s: %w", path, err)
-	}
-	res, err := jsonmodel.Decode(data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if !res.Valid() {
-		return nil, nil, fmt.Errorf("%s is not a valid model:\n  %s", path, strings.Join(res.Errors, "\n  "))
-	}
-	return res.Model, res.Model.Lower(path), nil
+// loadModel loads a model for the engines.
+func loadModel(rd input.Reader, path string) (*frontend.Model, error) {
+	return jsonfront.Format{}.Load(rd, path)
 }
 
 func (f *bmcFlags) loadQuery(rd input.Reader, sys *sts.System) ([]*query.Query, error) {
@@ -194,11 +184,11 @@ func (f *bmcFlags) loadQuery(rd input.Reader, sys *sts.System) ([]*query.Query, 
 
 // checkOne solves one query and replays the model, with a progress line
 // on a terminal.
-func checkOne(ctx *z3.Context, m *jsonmodel.Model, sys *sts.System, q *query.Query, f *bmcFlags) (*bmc.Report, error) {
+func checkOne(ctx *z3.Context, m *frontend.Model, q *query.Query, f *bmcFlags) (*bmc.Report, error) {
 	var rep *bmc.Report
 	err := withProgress(f.stderr, "solving "+f.model, func() (err error) {
-		rep, err = bmcjson.Check(ctx, m, sys, q, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
-			Explain: f.explain, Explainer: explain.Explain}, f.model, f.queryFile)
+		rep, err = frontend.Check(ctx, m, q, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
+			Explain: f.explain, Explainer: explain.Explain}, f.queryFile)
 		return err
 	})
 	return rep, err
@@ -212,7 +202,7 @@ func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 	if f.out.format == "json" {
 		var doc any = reports[0].JSON()
 		if f.bound > 0 {
-			doc = bmcjson.BoundJSON(f.bound, reports, f.skipped)
+			doc = frontend.BoundJSON(f.bound, reports, f.skipped)
 		}
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
@@ -236,7 +226,7 @@ func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 	if err := writeOutput(f.out.out, stdout, buf.Bytes()); err != nil {
 		return err
 	}
-	if code := bmcjson.AggregateExit(reports); code != 0 {
+	if code := frontend.AggregateExit(reports); code != 0 {
 		return &exitError{code}
 	}
 	return nil

@@ -8,10 +8,10 @@ import (
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/bmc"
-	"github.com/stateproof/stateproof/internal/bmcjson"
 	"github.com/stateproof/stateproof/internal/compose"
 	"github.com/stateproof/stateproof/internal/diagram"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/frontend"
 	"github.com/stateproof/stateproof/internal/htmlreport"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/prove"
@@ -76,8 +76,9 @@ func emitBMCHTML(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 			return err
 		}
 	}
-	code := bmcjson.AggregateExit(reports)
-	p, err := htmlreport.BMC(context.Background(), f.model, f.jsonModel, reports, code, text.String(), version)
+	code := frontend.AggregateExit(reports)
+	jm, _ := f.loaded.Native.(*jsonmodel.Model) // the picture: JSON models only so far
+	p, err := htmlreport.BMC(context.Background(), f.model, jm, reports, code, text.String(), version)
 	if err != nil {
 		return err
 	}
@@ -101,9 +102,11 @@ func emitProveHTML(f *proveFlags, input string, stdout io.Writer, res *prove.Res
 	origin := map[string]int{}
 	if !strings.HasSuffix(input, ".smt2") {
 		var err error
-		if m, _, err = loadSystem(f.rd, input); err != nil {
+		fm, err := loadModel(f.rd, input)
+		if err != nil {
 			return err
 		}
+		m = fm.Native.(*jsonmodel.Model)
 		for _, cases := range m.Lower(input).Cases {
 			for _, c := range cases {
 				origin[c.Label] = c.Origin

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stateproof/stateproof/internal/input"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/prove"
 	"github.com/stateproof/stateproof/internal/z3"
 )
@@ -185,11 +186,11 @@ func loadProblem(ctx *z3.Context, rd input.Reader, input, rscFile string) (*prov
 			return nil, err
 		}
 	} else {
-		m, _, err := loadSystem(rd, input)
+		m, err := loadModel(rd, input)
 		if err != nil {
 			return nil, err
 		}
-		if p, err = prove.JSONProblem(m, input); err != nil {
+		if p, err = prove.JSONProblem(m.Native.(*jsonmodel.Model), input); err != nil {
 			return nil, err
 		}
 	}

@@ -31,6 +31,10 @@ type Model struct {
 	// Invariants are the state-predicate properties the model itself
 	// declares (JSON invariants); empty for formats that declare none.
 	Invariants []Invariant
+	// Unchecked says, one line each, which declared properties are not
+	// state predicates and so are not among Invariants (verify decides
+	// them).
+	Unchecked []string
 	// Native is the front end's own model value, for callers that
 	// draw or describe it (a *jsonmodel.Model, a *model.Model); engines
 	// must not type-switch on it.
@@ -44,12 +48,15 @@ type Replayer interface {
 }
 
 // An Invariant is a property the model declares: each Placement's
-// formula holds in every reachable state at its location. ID and Source
-// name it in reports ("invariant \"bounded\" (var-in-range)").
+// formula holds in every reachable state at its location, and AtStart
+// (when not nil) holds in the initial state, which is in every scope of a
+// scoped invariant (docs/models.md). ID and Source name it in reports
+// ("invariant \"bounded\" (var-in-range)").
 type Invariant struct {
 	ID         string
 	Source     string
 	Placements []Placement
+	AtStart    expr.Expr
 }
 
 // A Placement is a formula over the model's variables (a tree, never

@@ -8,9 +8,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stateproof/stateproof/internal/bmc"
-	"github.com/stateproof/stateproof/internal/bmcjson"
 	"github.com/stateproof/stateproof/internal/compose"
 	"github.com/stateproof/stateproof/internal/explain"
+	"github.com/stateproof/stateproof/internal/frontend"
+	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/query"
@@ -214,7 +215,7 @@ func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInpu
 		return nil, nil, fmt.Errorf("give exactly one of query (an FBMCQ query) or bound (check the model's invariants to that depth)")
 	}
 	if in.Bound != nil {
-		if err := report.CheckRange("bound", *in.Bound, 1, bmcjson.DefaultMaxBound); err != nil {
+		if err := report.CheckRange("bound", *in.Bound, 1, frontend.DefaultMaxBound); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -225,19 +226,20 @@ func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInpu
 	if !res.Valid() {
 		return nil, nil, fmt.Errorf("%s is not a valid model: %v", name, res.Errors)
 	}
-	sys := res.Model.Lower(name)
+	m := jsonfront.FromModel(res.Model, name)
 	var queries []*query.Query
 	var skipped []string
 	if in.Bound != nil {
-		if queries, skipped, err = bmcjson.InvariantQueries(res.Model, sys, *in.Bound); err != nil {
+		if queries, err = frontend.InvariantQueries(m, *in.Bound); err != nil {
 			return nil, nil, err
 		}
+		skipped = m.Unchecked
 	} else {
 		q, err := query.Parse("<query>", in.Query)
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := query.Bind(q, sys, query.BindOptions{MaxBound: bmcjson.DefaultMaxBound}); err != nil {
+		if err := query.Bind(q, m.System, query.BindOptions{MaxBound: frontend.DefaultMaxBound}); err != nil {
 			return nil, nil, err
 		}
 		queries = []*query.Query{q}
@@ -253,7 +255,7 @@ func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInpu
 	opts.Context = ctx // a cancelled request interrupts the encoding and the solver
 	var reports []*bmc.Report
 	for _, q := range queries {
-		rep, err := bmcjson.Check(zctx, res.Model, sys, q, opts, name, "")
+		rep, err := frontend.Check(zctx, m, q, opts, "")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -264,7 +266,7 @@ func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInpu
 	}
 	var doc any = reports[0].JSON()
 	if in.Bound != nil {
-		doc = bmcjson.BoundJSON(*in.Bound, reports, skipped)
+		doc = frontend.BoundJSON(*in.Bound, reports, skipped)
 	}
 	out, err := asReport(doc)
 	return nil, out, err

@@ -6,8 +6,9 @@ import (
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/bmc"
-	"github.com/stateproof/stateproof/internal/bmcjson"
 	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/frontend"
+	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/gen"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/query"
@@ -60,10 +61,10 @@ func TestBigStepsEnginesAgree(t *testing.T) {
 
 		// bmc: the shortest witness within a bound past every path here.
 		const bound = 2*4 + 3
-		sys := res.Model.Lower("bigsteps.json")
 		q := &query.Query{Check: query.Check{Kind: query.Reach, Bound: bound,
 			Body: &expr.AtomCall{Name: "active", Args: []expr.Arg{{Value: &expr.StringLit{Value: "BAD"}}}}}}
-		rep, err := bmcjson.Check(ctx, res.Model, sys, q, bmc.Options{Shortest: true, TimeoutMS: 60000}, "bigsteps.json", "")
+		fm := jsonfront.FromModel(res.Model, "bigsteps.json")
+		rep, err := frontend.Check(ctx, fm, q, bmc.Options{Shortest: true, TimeoutMS: 60000}, "")
 		if err != nil {
 			t.Fatalf("seed %d: bmc: %v", seed, err)
 		}

@@ -4,8 +4,9 @@ import (
 	"fmt"
 
 	"github.com/stateproof/stateproof/internal/bmc"
-	"github.com/stateproof/stateproof/internal/bmcjson"
 	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/frontend"
+	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/z3"
@@ -111,7 +112,8 @@ func confirmer(m *jsonmodel.Model, g *Graph) func(*Property, int, int) (bool, st
 			return false, "", err
 		}
 		defer ctx.Close()
-		rep, err := bmcjson.Check(ctx, m, g.Sys, q, bmc.Options{Shortest: true, TimeoutMS: timeoutMS}, g.Name, "")
+		fm := &frontend.Model{Path: g.Name, Format: "json", System: g.Sys, Replayer: jsonfront.FromModel(m, g.Name).Replayer, Native: m}
+		rep, err := frontend.Check(ctx, fm, q, bmc.Options{Shortest: true, TimeoutMS: timeoutMS}, "")
 		if err != nil {
 			return false, "", fmt.Errorf("confirming %s: %w", p.ID, err)
 		}

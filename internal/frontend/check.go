@@ -1,0 +1,127 @@
+package frontend
+
+import (
+	"fmt"
+
+	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/z3"
+)
+
+// DefaultMaxBound is the largest bound accepted unless raised (the CLI's
+// --max-bound): the encoding grows linearly with the bound, so a mistyped
+// bound would unroll for minutes.
+const DefaultMaxBound = 10000
+
+// Check solves the bound query q over m's system in ctx and, when the
+// solver produced a trace, replays it on m's runtime. queryPath only
+// labels the report.
+func Check(ctx *z3.Context, m *Model, q *query.Query, opts bmc.Options, queryPath string) (*bmc.Report, error) {
+	res, err := bmc.Solve(ctx, m.System, q, opts)
+	if err != nil {
+		return nil, err
+	}
+	rep := &bmc.Report{ModelPath: m.Path, QueryPath: queryPath, Query: query.Format(q), Result: res}
+	if res.Trace != nil && m.Replayer != nil {
+		rep.Replay = m.Replayer.Replay(res.Trace)
+	}
+	return rep, nil
+}
+
+// InvariantQueries turns each invariant of m into a bound query (the
+// CLI's --bound, the MCP bmc tool's bound): an invariant whose placements
+// are all `false` forbids its locations; any other holds its placements,
+// each as active(L) -> F, and AtStart at frame 0. The queries are trees
+// with every variable written var("…"), so no model name can read as the
+// frame index, a constant or a keyword.
+func InvariantQueries(m *Model, bound int) ([]*query.Query, error) {
+	if len(m.Invariants) == 0 {
+		return nil, fmt.Errorf("--bound: %s declares no state-predicate invariant to check (never-states or var-in-range)", m.Path)
+	}
+	var out []*query.Query
+	for _, inv := range m.Invariants {
+		kind, body := invariantBody(&inv)
+		q, err := query.Build("<invariant "+inv.ID+">", &query.Query{Check: query.Check{Kind: kind, Bound: bound, Body: body}})
+		if err != nil {
+			return nil, fmt.Errorf("invariant %q: %w", inv.ID, err)
+		}
+		if err := query.Bind(q, m.System, query.BindOptions{}); err != nil {
+			return nil, fmt.Errorf("invariant %q: %w", inv.ID, err)
+		}
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+func invariantBody(inv *Invariant) (query.Kind, expr.Expr) {
+	if inv.AtStart == nil && allFalse(inv.Placements) {
+		var body expr.Expr
+		for _, p := range inv.Placements {
+			body = join(expr.Lor, body, active(p.Location))
+		}
+		return query.Forbid, body
+	}
+	var body expr.Expr
+	if inv.AtStart != nil {
+		first := &expr.Binary{Op: expr.Eq, X: &expr.Ident{Name: "cycle"}, Y: &expr.IntLit{Value: 0}}
+		body = &expr.Binary{Op: expr.Implies, X: first, Y: query.VarRefs(inv.AtStart)}
+	}
+	for _, p := range inv.Placements {
+		f := query.VarRefs(p.Formula)
+		if p.Location != "" {
+			f = &expr.Binary{Op: expr.Implies, X: active(p.Location), Y: f}
+		}
+		body = join(expr.Land, body, f)
+	}
+	if body == nil {
+		body = &expr.BoolLit{Value: true}
+	}
+	return query.Invariant, body
+}
+
+func allFalse(ps []Placement) bool {
+	for _, p := range ps {
+		if b, ok := p.Formula.(*expr.BoolLit); !ok || b.Value || p.Location == "" {
+			return false
+		}
+	}
+	return len(ps) > 0
+}
+
+func active(loc string) expr.Expr {
+	return &expr.AtomCall{Name: "active", Args: []expr.Arg{{Value: &expr.StringLit{Value: loc}}}}
+}
+
+func join(op expr.Op, a, b expr.Expr) expr.Expr {
+	if a == nil {
+		return b
+	}
+	return &expr.Binary{Op: op, X: a, Y: b}
+}
+
+// AggregateExit combines the exit codes of several checks: a replay
+// mismatch first, then a negative verdict, then an inconclusive one.
+func AggregateExit(reports []*bmc.Report) int {
+	code := 0
+	rank := map[int]int{0: 0, 3: 1, 1: 2, 4: 3}
+	for _, r := range reports {
+		if c := r.ExitCode(); rank[c] > rank[code] {
+			code = c
+		}
+	}
+	return code
+}
+
+// BoundJSON is the stateproof/bmc/v1 document of a --bound run: every
+// invariant's result, what was skipped, and the aggregate exit code.
+func BoundJSON(bound int, reports []*bmc.Report, skipped []string) map[string]any {
+	all := make([]any, len(reports))
+	for i, r := range reports {
+		all[i] = r.JSON()
+	}
+	if skipped == nil {
+		skipped = []string{}
+	}
+	return map[string]any{"schema": bmc.Schema, "bound": bound, "checks": all, "skipped": skipped, "exit_code": AggregateExit(reports)}
+}
