@@ -109,8 +109,8 @@ func (p *problem) callCount(f *query.CallFilter, anchor int) (*z3.Term, error) {
 	lo, hi := f.Steps.Window(anchor, p.enc.Bound())
 	for j := lo; j <= hi; j++ {
 		for _, sel := range p.enc.Sels[j] {
-			for _, call := range sel.Case.Calls {
-				m, err := p.matchCall(f, call.Action, call.Stage, call.Role, call.State, call.ActiveLeaf, call.NamedRef, j, call.After == 0)
+			for k, call := range sel.Case.Calls {
+				m, err := p.matchCall(f, call.Action, call.Stage, call.Role, call.State, call.ActiveLeaf, call.NamedRef, j, sel.Snapshots[k])
 				if err != nil {
 					return nil, err
 				}
@@ -130,9 +130,9 @@ func (p *problem) callCount(f *query.CallFilter, anchor int) (*z3.Term, error) {
 }
 
 // matchCall is the static match of one call record, plus its `where`
-// evaluated on the call's snapshot (the frame before the step's effects,
-// or after them). An undefined `where` does not match.
-func (p *problem) matchCall(f *query.CallFilter, action, stage, role, state, leaf, ref string, step int, before bool) (*z3.Term, error) {
+// evaluated on the call's snapshot (the variable values the call sees,
+// part-way through its case). An undefined `where` does not match.
+func (p *problem) matchCall(f *query.CallFilter, action, stage, role, state, leaf, ref string, step int, snap []*z3.Term) (*z3.Term, error) {
 	b := p.b
 	static := (f.Action == "" || f.Action == action) && (f.Stage == "" || f.Stage == stage) &&
 		(f.Role == "" || f.Role == role) && (f.State == "" || f.State == state) &&
@@ -143,17 +143,24 @@ func (p *problem) matchCall(f *query.CallFilter, action, stage, role, state, lea
 	if f.Where == nil {
 		return b.Bool(true), nil
 	}
-	frame := step + 1
-	if before {
-		frame = step
-	}
 	// The `where` of a call filter sees the call's snapshot variables only:
 	// bare names and var("x"), no other atoms.
-	sc := smt.Scope{Var: p.enc.VarScope(frame), Atom: func(a *expr.AtomCall) (smt.Value, error) {
+	value := func(name string) *z3.Term {
+		if k := p.sys.VarIndex(name); k >= 0 {
+			return snap[k]
+		}
+		return nil
+	}
+	sc := smt.Scope{Var: value, Atom: func(a *expr.AtomCall) (smt.Value, error) {
 		if a.Name != "var" {
 			return smt.Value{}, fmt.Errorf("%s: %s(...) is not allowed in a call filter's where", a.Loc, a.Name)
 		}
-		return p.atom(a, frame)
+		if len(a.Args) == 1 {
+			if s, ok := a.Args[0].Value.(*expr.StringLit); ok && value(s.Value) != nil {
+				return smt.Value{T: value(s.Value), Def: p.b.Bool(true)}, nil
+			}
+		}
+		return p.atom(a, step) // the same errors as var() elsewhere
 	}}
 	v, err := p.enc.Lower(f.Where, sc)
 	if err != nil {

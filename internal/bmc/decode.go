@@ -2,7 +2,6 @@ package bmc
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/sts"
@@ -132,7 +131,8 @@ func (d *decoder) step(i int, tr *trace.Trace) (trace.Step, error) {
 	if len(chosen) != 1 {
 		return trace.Step{}, fmt.Errorf("bmc: decoding step %d: %d cases selected, want exactly one", i, len(chosen))
 	}
-	c := p.enc.Sels[i][chosen[0]].Case
+	sel := &p.enc.Sels[i][chosen[0]]
+	c := sel.Case
 	delta, err := d.bool(p.enc.Delta[i])
 	if err != nil {
 		return trace.Step{}, err
@@ -152,13 +152,18 @@ func (d *decoder) step(i int, tr *trace.Trace) (trace.Step, error) {
 		return st, err
 	}
 	for k, call := range c.Calls {
-		snap := tr.Frames[i+1].Vars
-		if call.After == 0 {
-			snap = tr.Frames[i].Vars
+		// The values the call sees, part-way through the case's effects.
+		snap := make([]trace.Var, len(p.sys.Vars))
+		for j, v := range p.sys.Vars {
+			val, err := d.value(sel.Snapshots[k][j], v.Sort)
+			if err != nil {
+				return st, fmt.Errorf("bmc: decoding the snapshot of call %d at step %d: %w", k, i, err)
+			}
+			snap[j] = trace.Var{Name: v.Name, Value: val}
 		}
 		st.AbstractCalls = append(st.AbstractCalls, trace.Call{
 			Ordinal: k, ActionName: call.Action, Stage: call.Stage, Role: call.Role,
-			State: call.State, ActiveLeaf: call.ActiveLeaf, NamedRef: call.NamedRef, Snapshot: slices.Clone(snap),
+			State: call.State, ActiveLeaf: call.ActiveLeaf, NamedRef: call.NamedRef, Snapshot: snap,
 		})
 	}
 	return st, nil

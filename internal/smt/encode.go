@@ -2,6 +2,7 @@ package smt
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stateproof/stateproof/internal/sts"
 	"github.com/stateproof/stateproof/internal/z3"
@@ -42,6 +43,10 @@ type Selector struct {
 	Index  int // index into System.Cases[Source]
 	Case   *sts.Case
 	Term   *z3.Term
+	// Snapshots holds, per call record of Case, the variable values the
+	// call sees (Vars of the step's frame after Case.Effects[:After]): a
+	// call between two blocks of a case sees neither frame.
+	Snapshots [][]*z3.Term
 }
 
 // Encoding is the bounded unrolling of a system: the frame and step
@@ -222,12 +227,13 @@ func (enc *Encoding) stepUnits(i int) ([]*z3.Term, error) {
 	var units []*z3.Term
 	var selTerms []*z3.Term
 	sels := enc.Sels[i]
+	next := 0 // the index in enc.Sels[i] of sels[0]
 	for _, src := range sys.StepSources(i, enc.start) {
 		cases := sys.Cases[src]
 		ante := make([]*z3.Term, 0, len(cases)) // per case of the source, for priorities
 		for k := range cases {
 			c := &cases[k]
-			a, body, err := enc.caseBody(i, c, ante)
+			a, body, snaps, err := enc.caseBody(i, c, ante)
 			if err != nil {
 				return nil, fmt.Errorf("smt: case %s: %w", c.Label, err)
 			}
@@ -238,6 +244,8 @@ func (enc *Encoding) stepUnits(i int) ([]*z3.Term, error) {
 			}
 			sel := sels[0]
 			sels = sels[1:]
+			enc.Sels[i][next].Snapshots = snaps
+			next++
 			selTerms = append(selTerms, sel.Term)
 			units = append(units, b.implies(sel.Term, body))
 		}
@@ -268,15 +276,16 @@ func (ce *caseEnv) scope() Scope {
 // caseBody returns the antecedent of case c at step i (A_{i,k}: location,
 // guard, conditions at their anchors, events, priorities over the earlier
 // antecedents ante) and what selecting it implies: the antecedent, the
-// definedness of the effects and the next frame, as one flat conjunction.
-func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.Term, err error) {
+// definedness of the effects and the next frame, as one flat conjunction;
+// and the variable values each call record of c sees.
+func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.Term, snaps [][]*z3.Term, err error) {
 	b := &enc.b
 	ce := &caseEnv{enc: enc, cur: append([]*z3.Term(nil), enc.Vars[i]...), temps: map[string]*z3.Term{}}
 	conds := []*z3.Term{b.eq(enc.States[i], b.intVal(int64(c.Source)))}
 	if c.Guard != nil {
 		g, err := enc.Lower(c.Guard, ce.scope())
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		conds = append(conds, b.and(g.Def, g.T))
 	}
@@ -304,14 +313,23 @@ func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.
 		}
 		return nil
 	}
+	snaps = make([][]*z3.Term, len(c.Calls))
+	snapAt := func(k int) {
+		for j := range c.Calls {
+			if c.Calls[j].After == k {
+				snaps[j] = slices.Clone(ce.cur)
+			}
+		}
+	}
 	// Effects run in order over the values assigned so far.
 	for k, eff := range c.Effects {
+		snapAt(k)
 		if err := readConds(k); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		v, err := enc.Lower(eff.Value, ce.scope())
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		parts = append(parts, v.Def)
 		if eff.Temp != "" {
@@ -323,19 +341,20 @@ func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.
 		}
 		ce.cur[eff.Var] = v.T
 	}
+	snapAt(len(c.Effects))
 	if err := readConds(len(c.Effects)); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if next < len(c.Conds) {
-		return nil, nil, fmt.Errorf("condition %d is anchored after effect %d of %d", next, c.Conds[next].After, len(c.Effects))
+		return nil, nil, nil, fmt.Errorf("condition %d is anchored after effect %d of %d", next, c.Conds[next].After, len(c.Effects))
 	}
 	if c.Kind == sts.Error {
 		// Never selected: only its antecedent matters.
-		return b.and(conds...), b.False(), b.err
+		return b.and(conds...), b.False(), nil, b.err
 	}
 	for k := range ce.cur {
 		if enc.Sys.Vars[k].Sort == sts.Int && ce.cur[k].SortKind() == z3.SortReal {
-			return nil, nil, fmt.Errorf("variable %s ends the case with a real value", enc.Sys.Vars[k].Name)
+			return nil, nil, nil, fmt.Errorf("variable %s ends the case with a real value", enc.Sys.Vars[k].Name)
 		}
 		parts = append(parts, b.eq(enc.Vars[i+1][k], ce.cur[k]))
 	}
@@ -343,7 +362,7 @@ func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.
 		b.eq(enc.States[i+1], b.intVal(int64(c.Target))),
 		b.iff(enc.Delta[i], b.boolVal(c.Delta)),
 		b.iff(enc.Gamma[i], b.boolVal(c.Gamma)))
-	return b.and(conds...), b.and(append(conds, parts...)...), b.err
+	return b.and(conds...), b.and(append(conds, parts...)...), snaps, b.err
 }
 
 // cond lowers one anchored condition in the case environment.

@@ -9,14 +9,6 @@ import (
 	"github.com/stateproof/stateproof/internal/sts"
 )
 
-// roles are the runtime roles of action slots, as FBMCQ call filters name
-// them (role=…).
-var roles = map[model.ActionRole]string{
-	model.RoleEnter: "state_enter", model.RoleExit: "state_exit", model.RoleDuring: "leaf_during",
-	model.RoleDuringBefore: "plain_during_before", model.RoleDuringAfter: "plain_during_after",
-	model.RoleAspectBefore: "aspect_during_before", model.RoleAspectAfter: "aspect_during_after",
-}
-
 var stages = map[model.ActionStage]string{model.StageEnter: "enter", model.StageDuring: "during", model.StageExit: "exit"}
 
 func source(p model.Pos) sts.Source { return sts.Source{File: p.File, Line: p.Line, Col: p.Col} }
@@ -70,7 +62,7 @@ func (l *lowering) action(p *path, a *model.Action, host, leaf *node) error {
 		if r.Path == "" {
 			return nil
 		}
-		call := sts.Call{Action: r.Path, Stage: stages[a.Stage], Role: roles[a.Role], State: host.st.Path, ActiveLeaf: leaf.st.Path, After: len(p.effects), Src: source(a.Pos)}
+		call := sts.Call{Action: r.Path, Stage: stages[a.Stage], Role: a.Role.CallRole(), State: host.st.Path, ActiveLeaf: leaf.st.Path, After: len(p.effects), Src: source(a.Pos)}
 		if a.Kind == model.Ref && a.Name != "" {
 			call.NamedRef = a.Path
 		}

@@ -2,7 +2,6 @@ package lower
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/stateproof/stateproof/internal/bmc"
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
+	fcstmreplay "github.com/stateproof/stateproof/internal/fcstm/replay"
 	"github.com/stateproof/stateproof/internal/fcstm/runtime"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/trace"
@@ -165,43 +165,11 @@ func explore(t *testing.T, m *model.Model, n int) map[string]int {
 	return depth
 }
 
-// replay drives the runtime, started with opts, with the witness's input
-// events and compares every frame.
-func replay(m *model.Model, tr *trace.Trace, opts runtime.Options) error {
-	r, err := runtime.New(m, opts)
-	if err != nil {
-		return err
-	}
-	for i, st := range tr.Steps {
-		var in []string
-		for _, e := range st.InputEvents {
-			in = append(in, e.Path)
-		}
-		cyc, err := r.Cycle(in)
-		if err != nil {
-			return fmt.Errorf("step %d (%s): the runtime raises: %v", i, st.CaseLabel, err)
-		}
-		f := tr.Frames[i+1]
-		switch {
-		case cyc.Delta != st.Delta:
-			return fmt.Errorf("step %d (%s): delta %v, the runtime says %v", i, st.CaseLabel, st.Delta, cyc.Delta)
-		case f.Sentinel == "terminated":
-			if !r.Ended() {
-				return fmt.Errorf("step %d (%s): the witness terminates, the runtime is in %s", i, st.CaseLabel, r.State())
-			}
-			continue
-		case f.Sentinel == "init":
-			continue
-		case r.State() != f.State:
-			return fmt.Errorf("step %d (%s): state %s, the runtime is in %s", i, st.CaseLabel, f.State, r.State())
-		}
-		vals := r.Vars()
-		for _, v := range f.Vars {
-			got := vals[v.Name]
-			if !sameNumber(got, v.Value) {
-				return fmt.Errorf("step %d (%s): %s = %v, the runtime has %v", i, st.CaseLabel, v.Name, v.Value, got)
-			}
-		}
+// replay replays a witness on the runtime with the FCSTM replayer (the
+// one the CLI uses) and returns its mismatches as an error.
+func replay(m *model.Model, tr *trace.Trace) error {
+	if rep := fcstmreplay.New(m).Replay(tr); !rep.OK() {
+		return fmt.Errorf("%v", rep.Mismatches)
 	}
 	return nil
 }
@@ -255,25 +223,12 @@ func TestDifferentialReach(t *testing.T) {
 				t.Fatalf("seed %d: reach %s: bmc says %s, the runtime says reachable=%v\n%s\n%s", seed, name, res.Outcome, want, src, dump(sys))
 			}
 			if res.Trace != nil {
-				if err := replay(m, res.Trace, runtime.Options{}); err != nil {
+				if err := replay(m, res.Trace); err != nil {
 					t.Fatalf("seed %d: reach %s: replay: %v\n%s\n%s", seed, name, err, src, dump(sys))
 				}
 			}
 		}
 	}
-}
-
-// sameNumber compares a runtime value with a decoded one: integers
-// exactly, floats within 1e-9 (the encoding computes exact rationals).
-func sameNumber(got expr.Value, want any) bool {
-	switch w := want.(type) {
-	case int64:
-		return got.Type() == expr.Int && got.Int() == w
-	case float64:
-		return got.Type() == expr.Real && math.Abs(got.Real()-w) <= 1e-9*math.Max(1, math.Abs(w))
-	}
-	// An integer past int64.
-	return got.Type() == expr.Int && got.BigInt().String() == fmt.Sprint(want)
 }
 
 // solveTimeoutMS bounds every solve of these tests, so that a solver that

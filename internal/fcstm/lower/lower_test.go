@@ -104,9 +104,8 @@ func TestUnsupportedIsRefusedWithItsLine(t *testing.T) {
 }
 
 // The pyfcstm semantic corpus under its BMC policy: every hard_pass model
-// lowers, and every expected_unsupported one is refused as unsupported.
-// (That each fixture's own trace is SAT and replays is the alignment test
-// still to come.)
+// lowers, and every expected_unsupported one is refused as unsupported
+// (TestPyfcstmAlignment replays each fixture's own trace).
 func TestCorpusPolicy(t *testing.T) {
 	files := fcstmtest.SharedModels(t)
 	raw, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(files[0])), "bmc-policy.tsv"))

@@ -6,7 +6,6 @@ import (
 	"github.com/stateproof/stateproof/internal/bmc"
 	"github.com/stateproof/stateproof/internal/explain"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
-	"github.com/stateproof/stateproof/internal/fcstm/runtime"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/sts"
 	"github.com/stateproof/stateproof/internal/z3"
@@ -50,7 +49,7 @@ func TestSeedResponseIncomplete(t *testing.T) {
 	if r.Trace == nil || r.Trace.Role != "incomplete_suffix" {
 		t.Fatalf("want an incomplete_suffix model, got %+v", r.Trace)
 	}
-	if err := replay(m, r.Trace, runtime.Options{}); err != nil {
+	if err := replay(m, r.Trace); err != nil {
 		t.Errorf("replay: %v", err)
 	}
 }
@@ -72,7 +71,7 @@ func TestSeedReachRootSixSymbols(t *testing.T) {
 	if r.Symbols != 6 {
 		t.Errorf("%d trace symbols, want 6", r.Symbols)
 	}
-	if err := replay(m, tr, runtime.Options{}); err != nil {
+	if err := replay(m, tr); err != nil {
 		t.Errorf("replay: %v", err)
 	}
 }

@@ -144,6 +144,28 @@ const (
 	RoleAspectAfter  ActionRole = "aspect_after"
 )
 
+// CallRole is the role an abstract call record of this slot carries, as
+// FBMCQ call filters (role=…) and witnesses name it.
+func (r ActionRole) CallRole() string {
+	switch r {
+	case RoleEnter:
+		return "state_enter"
+	case RoleExit:
+		return "state_exit"
+	case RoleDuring:
+		return "leaf_during"
+	case RoleDuringBefore:
+		return "plain_during_before"
+	case RoleDuringAfter:
+		return "plain_during_after"
+	case RoleAspectBefore:
+		return "aspect_during_before"
+	case RoleAspectAfter:
+		return "aspect_during_after"
+	}
+	return string(r)
+}
+
 // Action is an enter/during/exit/aspect action declared on a state.
 type Action struct {
 	State   *State

@@ -72,7 +72,7 @@ func (s *search) action(c *ctx, a *model.Action, host, leaf *stateInfo, stage St
 		if r.Path == "" {
 			return nil // an anonymous abstract action has no handler
 		}
-		call := AbstractCall{Action: r.Path, Stage: stage, State: host.st.Path, ActiveLeaf: leaf.st.Path}
+		call := AbstractCall{Action: r.Path, Stage: stage, Role: a.Role, State: host.st.Path, ActiveLeaf: leaf.st.Path}
 		if a.Kind == model.Ref && a.Name != "" {
 			call.NamedRef = a.Path
 		}

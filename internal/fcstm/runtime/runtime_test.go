@@ -251,7 +251,7 @@ func TestHotStartAndHandlers(t *testing.T) {
 	}
 	c := step(t, r, "R.Gate.Unlock")
 	wantState(t, r, "R.Gate.Armed", map[string]int64{"g": 5})
-	want := AbstractCall{Action: "R.Gate.Armed.OnArm", Stage: StageEnter, State: "R.Gate.Armed", ActiveLeaf: "R.Gate.Armed",
+	want := AbstractCall{Action: "R.Gate.Armed.OnArm", Stage: StageEnter, Role: model.RoleEnter, State: "R.Gate.Armed", ActiveLeaf: "R.Gate.Armed",
 		Vars: map[string]expr.Value{"g": expr.IntVal(5)}}
 	if len(got) != 1 || !reflect.DeepEqual(got[0], want) || !reflect.DeepEqual(c.Calls, got) {
 		t.Errorf("calls %+v, want %+v", got, want)

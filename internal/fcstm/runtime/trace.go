@@ -39,11 +39,12 @@ const (
 // AbstractCall is the read-only context of one call of a named abstract
 // action (docs/fcstm.md, "Abstract actions").
 type AbstractCall struct {
-	Action     string // the abstract action reached, after following refs
-	Stage      Stage  // the stage of the call site
-	State      string // the state executing the call site (the leaf, for an aspect)
-	ActiveLeaf string // the active leaf; the composite itself while it is entered, left or at a boundary
-	NamedRef   string // the call site's own path when it is a named ref; "" otherwise
+	Action     string           // the abstract action reached, after following refs
+	Stage      Stage            // the stage of the call site
+	Role       model.ActionRole // the slot of the call site (enter, during_before, aspect_after, …)
+	State      string           // the state executing the call site (the leaf, for an aspect)
+	ActiveLeaf string           // the active leaf; the composite itself while it is entered, left or at a boundary
+	NamedRef   string           // the call site's own path when it is a named ref; "" otherwise
 	Vars       map[string]expr.Value
 }
 
