@@ -11,6 +11,7 @@ import (
 	"github.com/stateproof/stateproof/internal/bmc"
 	"github.com/stateproof/stateproof/internal/explain"
 	"github.com/stateproof/stateproof/internal/frontend"
+	"github.com/stateproof/stateproof/internal/frontend/formats"
 	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/query"
@@ -30,6 +31,7 @@ type bmcFlags struct {
 	shortest     bool
 	noIncomplete bool
 	explain      string
+	formatIn     string
 	skipped      []string // --bound: invariants not checked, and why
 	loaded       *frontend.Model
 	stderr       io.Writer
@@ -38,17 +40,21 @@ type bmcFlags struct {
 func newBMCCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f bmcFlags
 	cmd := &cobra.Command{
-		Use:   "bmc MODEL.json (-q QUERY.fbmcq | --check 'TEXT' | --bound N)",
+		Use:   "bmc MODEL (-q QUERY.fbmcq | --check 'TEXT' | --bound N)",
 		Short: "Bounded model checking with Z3: witnesses decoded and replayed on the runtime",
 		Long: `bmc asks whether something can (or must) happen within N steps, with Z3.
 
 A query (FBMCQ, see docs/queries.md) names one check — reach, forbid,
 invariant, must_reach, exists_always, cover or response — with optional init
 and assume clauses. A satisfying model is decoded into a trace and replayed on
-the runtime; the report says whether the runtime agrees.
+the model's own runtime; the report says whether the runtime agrees.
+
+MODEL is a JSON model (.json) or an FCSTM model (.fcstm, with its imports);
+the extension picks the format, --format-in names it for other file names.
 
 --bound N without a query checks every state-predicate invariant of the model
-(never-states as forbid, var-in-range as invariant) to depth N.
+(never-states as forbid, var-in-range as invariant) to depth N; an FCSTM model
+declares none, so --bound is refused for it.
 
 Exit status: 0 property holds / witness found, 1 negative verdict, 2 usage or
 input error, 3 inconclusive (unknown, timeout, infeasible scenario, incomplete
@@ -57,7 +63,8 @@ response horizon), 4 replay mismatch (result untrusted).`,
   stateproof bmc examples/order.json --check 'check reach <= 6: active("SHIPPED") && retry == 2;' --json
   stateproof bmc examples/retry.json --bound 20
   stateproof bmc -i examples/order.json -q QUERY.fbmcq --shortest   # QUERY.fbmcq: your query
-  stateproof bmc examples/order.json -q examples/queries/order-impossible.fbmcq --explain proof`,
+  stateproof bmc examples/order.json -q examples/queries/order-impossible.fbmcq --explain proof
+  stateproof bmc examples/fcstm/door.fcstm -q examples/fcstm/door-opens.fbmcq`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -81,6 +88,7 @@ response horizon), 4 replay mismatch (result untrusted).`,
 	fl.BoolVar(&f.noIncomplete, "no-incomplete-check", false, "skip the response tail check (the result then says it was not checked)")
 	fl.StringVar(&f.explain, "explain", "none", "explain an infeasible scenario: none, formal or proof")
 	fl.StringVar(&f.explain, "explain-infeasibility", "none", "alias of --explain")
+	fl.StringVar(&f.formatIn, "format-in", "", "the model format `NAME` (json or fcstm) when the file's extension does not say it")
 	return cmd
 }
 
@@ -106,7 +114,7 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case f.model == "":
-		return usageError(stderr, "no model given (stateproof bmc MODEL.json -q QUERY.fbmcq)")
+		return usageError(stderr, "no model given (stateproof bmc MODEL -q QUERY.fbmcq)")
 	case given != 1:
 		return usageError(stderr, "give exactly one of -q FILE, --check TEXT or --bound N")
 	case cmd.Flags().Changed("bound") && f.bound < 1:
@@ -121,7 +129,7 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		return usageError(stderr, "--%v", bmc.CheckExplain(f.explain))
 	}
 	rd := inputReader(cmd)
-	m, err := loadModel(rd, f.model)
+	m, err := formats.Registry().Load(rd, f.model, f.formatIn)
 	if err != nil {
 		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
 		return &exitError{2}
@@ -158,7 +166,8 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 	return emitBMC(f, stdout, reports)
 }
 
-// loadModel loads a model for the engines.
+// loadModel loads a JSON model for the engines (prove, which takes JSON
+// models and CHC problems).
 func loadModel(rd input.Reader, path string) (*frontend.Model, error) {
 	return jsonfront.Format{}.Load(rd, path)
 }

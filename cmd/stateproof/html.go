@@ -27,6 +27,18 @@ func jsonPicture(name string, res *jsonmodel.Result) htmlreport.Picture {
 	return htmlreport.Picture{Graph: diagram.FromJSON(res.Model, filepath.Base(name)), Model: res.Model}
 }
 
+// modelPicture draws a loaded model of any format: the one place the
+// commands look at a front end's own model value.
+func modelPicture(m *frontend.Model) htmlreport.Picture {
+	switch native := m.Native.(type) {
+	case *jsonmodel.Model:
+		return htmlreport.Picture{Graph: diagram.FromJSON(native, filepath.Base(m.Path)), Model: native}
+	case *model.Model:
+		return fcstmPicture(m.Path, native)
+	}
+	return htmlreport.Picture{}
+}
+
 // fcstmPicture draws an FCSTM machine (nothing when it did not load).
 func fcstmPicture(name string, m *model.Model) htmlreport.Picture {
 	if m == nil {
@@ -77,8 +89,7 @@ func emitBMCHTML(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 		}
 	}
 	code := frontend.AggregateExit(reports)
-	jm, _ := f.loaded.Native.(*jsonmodel.Model) // the picture: JSON models only so far
-	p, err := htmlreport.BMC(context.Background(), f.model, jm, reports, code, text.String(), version)
+	p, err := htmlreport.BMC(context.Background(), f.model, modelPicture(f.loaded).Graph, reports, code, text.String(), version)
 	if err != nil {
 		return err
 	}

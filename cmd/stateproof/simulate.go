@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/fcstm/simulate"
+	"github.com/stateproof/stateproof/internal/frontend/fcstmfront"
 	"github.com/stateproof/stateproof/internal/input"
 )
 
@@ -161,24 +160,7 @@ func emitSimulate(f simulateFlags, stdout io.Writer, rep *simulate.Report, code 
 }
 
 // loadErrorText renders a load failure with its source line and caret.
-func loadErrorText(err error) string {
-	var list ast.ErrorList
-	var one *ast.Error
-	switch {
-	case errors.As(err, &list):
-		var b bytes.Buffer
-		for i, e := range list {
-			if i > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(e.Detail())
-		}
-		return b.String()
-	case errors.As(err, &one):
-		return one.Detail()
-	}
-	return err.Error()
-}
+func loadErrorText(err error) string { return (&fcstmfront.LoadError{Err: err}).Error() }
 
 // readCycleLines reads one cycle per line (events separated by commas or
 // spaces), as the interactive mode does, without a prompt.

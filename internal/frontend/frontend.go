@@ -19,6 +19,10 @@ type Format interface {
 	// the test harness apply. Errors carry their location (JSON path or
 	// file:line:col).
 	Load(rd input.Reader, path string) (*Model, error)
+	// LoadSource is Load of a model given as text (an MCP request's
+	// inline model); name labels it in errors and reports. Imports, when
+	// the format has them, are read through rd.
+	LoadSource(rd input.Reader, name string, src []byte) (*Model, error)
 }
 
 // A Model is a loaded model as the engines see it.

@@ -60,3 +60,16 @@ func (r *Registry) Load(rd input.Reader, path, name string) (*Model, error) {
 	}
 	return f.Load(rd, path)
 }
+
+// LoadSource loads a model given as text in the format named name (a
+// format has no file extension to go by here).
+func (r *Registry) LoadSource(rd input.Reader, label, name string, src []byte) (*Model, error) {
+	if name == "" {
+		return nil, fmt.Errorf("%s: name the model format (known formats: %s)", label, strings.Join(r.Names(), ", "))
+	}
+	f, err := r.For(label, name)
+	if err != nil {
+		return nil, err
+	}
+	return f.LoadSource(rd, label, src)
+}

@@ -2,11 +2,9 @@ package htmlreport
 
 import (
 	"context"
-	"path/filepath"
 
 	"github.com/stateproof/stateproof/internal/bmc"
 	"github.com/stateproof/stateproof/internal/diagram"
-	"github.com/stateproof/stateproof/internal/jsonmodel"
 )
 
 // exitVerdict names the verdict of an exit code of bmc or prove: 0 holds
@@ -23,11 +21,11 @@ func exitVerdict(code int, reason string) Verdict {
 	return Verdict{"unknown", "not decided", reason}
 }
 
-// BMC builds the page of one or more bmc checks of a JSON model. exit is
-// the command's aggregated exit code; text is its text report.
-func BMC(ctx context.Context, name string, m *jsonmodel.Model, reports []*bmc.Report, exit int, text, version string) (*Page, error) {
+// BMC builds the page of one or more bmc checks of a model drawn as g
+// (of any format). exit is the command's aggregated exit code; text is its
+// text report.
+func BMC(ctx context.Context, name string, g *diagram.Graph, reports []*bmc.Report, exit int, text, version string) (*Page, error) {
 	p := &Page{Kind: "bmc", Input: name, Version: version, Text: text}
-	g := diagram.FromJSON(m, filepath.Base(name))
 	fig, err := figure(ctx, g, "The machine of "+name, "m_")
 	if err != nil {
 		return nil, err

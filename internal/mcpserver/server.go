@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -11,7 +12,7 @@ import (
 	"github.com/stateproof/stateproof/internal/compose"
 	"github.com/stateproof/stateproof/internal/explain"
 	"github.com/stateproof/stateproof/internal/frontend"
-	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
+	"github.com/stateproof/stateproof/internal/frontend/formats"
 	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/query"
@@ -49,6 +50,7 @@ type BMCInput struct {
 	TimeoutMS *int   `json:"timeoutMs,omitempty" jsonschema:"total solver budget in milliseconds"`
 	Shortest  bool   `json:"shortest,omitempty" jsonschema:"return a shortest witness or counterexample"`
 	Explain   string `json:"explain,omitempty" jsonschema:"for an infeasible scenario: none (default), formal or proof"`
+	Format    string `json:"format,omitempty" jsonschema:"the model format: json or fcstm; by default a path's extension says it and an inline object is json; inline FCSTM source is a string in model with format fcstm"`
 }
 
 // Report is a tool's structured result: the report contract as JSON.
@@ -72,7 +74,7 @@ func New(version string, cfg Config) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "compose", Description: "Run two or more JSON models together and look for composition deadlocks (C1) and rendezvous that never fire (C2). Returns the logicprobe/compose/v1 report.", OutputSchema: contract("compose")}, composeTool)
 	mcp.AddTool(s, &mcp.Tool{Name: "simulate", Description: simulateDescription, OutputSchema: contract("simulate")}, srv.simulateTool)
 	srv.addPresentationTools(s)
-	mcp.AddTool(s, &mcp.Tool{Name: "bmc", Description: "Bounded model checking with Z3: ask whether something can (reach, cover, exists_always) or must (forbid, invariant, must_reach, response) happen within N steps, in the FBMCQ query language, or with bound (no query) check every never-states and var-in-range invariant of the model to that depth. Returns the stateproof/bmc/v1 result; a witness is replayed on the runtime (`replay.ok`).", OutputSchema: contract("bmc")}, bmcTool)
+	mcp.AddTool(s, &mcp.Tool{Name: "bmc", Description: "Bounded model checking with Z3: ask whether something can (reach, cover, exists_always) or must (forbid, invariant, must_reach, response) happen within N steps, in the FBMCQ query language, or with bound (no query) check every never-states and var-in-range invariant of the model to that depth. The model is JSON or FCSTM (a .fcstm path, or FCSTM source text in model with format fcstm); FCSTM declares no invariants, so bound applies to JSON models. Returns the stateproof/bmc/v1 result; a witness is replayed on the model's own runtime (`replay.ok`).", OutputSchema: contract("bmc")}, bmcTool)
 	mcp.AddTool(s, proveTool, srv.proveHandler)
 	return s
 }
@@ -93,6 +95,37 @@ func (in *Input) load(files input.Reader) ([]byte, string, error) {
 		return data, "<inline model>", err
 	}
 	return nil, "", fmt.Errorf("no model: give `model` (inline JSON) or `path`")
+}
+
+// loadModel loads the model of in for the engines, in the format named
+// by format, else the one its path's extension says; an inline JSON
+// object is JSON text, an inline string is source text of the named
+// format.
+func (s *server) loadModel(in *Input, format string) (*frontend.Model, error) {
+	reg := formats.Registry()
+	switch {
+	case in.Model != nil && in.Path != "":
+		return nil, fmt.Errorf("give the model inline or by path, not both")
+	case in.Path != "":
+		return reg.Load(s.cfg.Files, in.Path, format)
+	case in.Model != nil:
+		const name = "<inline model>"
+		if src, ok := in.Model.(string); ok {
+			if format == "" {
+				return nil, fmt.Errorf("model is source text: name its format (%s)", strings.Join(reg.Names(), ", "))
+			}
+			return reg.LoadSource(s.cfg.Files, name, format, []byte(src))
+		}
+		data, err := json.Marshal(in.Model)
+		if err != nil {
+			return nil, err
+		}
+		if format == "" {
+			format = "json"
+		}
+		return reg.LoadSource(s.cfg.Files, name, format, data)
+	}
+	return nil, fmt.Errorf("no model: give `model` (inline) or `path`")
 }
 
 func (s *server) decode(in *Input) (*jsonmodel.Result, string, error) {
@@ -219,14 +252,10 @@ func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInpu
 			return nil, nil, err
 		}
 	}
-	res, name, err := s.decode(&in.Input)
+	m, err := s.loadModel(&in.Input, in.Format)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !res.Valid() {
-		return nil, nil, fmt.Errorf("%s is not a valid model: %v", name, res.Errors)
-	}
-	m := jsonfront.FromModel(res.Model, name)
 	var queries []*query.Query
 	var skipped []string
 	if in.Bound != nil {

@@ -31,6 +31,11 @@ func (Format) Load(rd input.Reader, path string) (*frontend.Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", path, err)
 	}
+	return Format{}.LoadSource(rd, path, data)
+}
+
+// LoadSource implements frontend.Format: data is the model's JSON text.
+func (Format) LoadSource(_ input.Reader, path string, data []byte) (*frontend.Model, error) {
 	res, err := jsonmodel.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
