@@ -103,6 +103,10 @@ func (rep *Report) JSON() map[string]any {
 	if diags == nil {
 		diags = []string{}
 	}
+	sites := r.ErrorSites
+	if sites == nil {
+		sites = []string{}
+	}
 	hasTail := r.Trace != nil && r.Trace.Role == "incomplete_suffix"
 	refStatus, refReason, refChecks, expl := r.refinementJSON()
 	for k, v := range map[string]any{
@@ -112,6 +116,7 @@ func (rep *Report) JSON() map[string]any {
 		"incomplete_status": nullable(r.IncompleteStatus), "incomplete_reason": nullable(r.IncompleteReason),
 		"incomplete_elapsed_ms": incElapsed, "has_incomplete_model": hasTail,
 		"total_elapsed_ms": r.TotalElapsedMS, "available_model_roles": r.ModelRoles(), "diagnostics": diags,
+		"invisible_error_sites": sites,
 		"solved_bound": r.SolvedBound, "symbol_count": r.Symbols,
 		"feasibility": map[string]any{
 			"kernel": stageJSON(r.Feasibility.Kernel), "initialization": stageJSON(r.Feasibility.Initialization),

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/stateproof/stateproof/internal/query"
@@ -75,6 +76,12 @@ type Result struct {
 
 	Feasibility Feasibility
 	Diagnostics []string
+	// ErrorSites are the locations where a step of the model raises a
+	// runtime error (a division by zero, a non-integral int writeback):
+	// such a step is excluded from every trace, so no query sees it
+	// (docs/fcstm.md, "Known gaps"). Empty when no case carries a
+	// non-trivial definedness condition.
+	ErrorSites []string
 	// SolvedBound is the bound the model was found at (below Bound only
 	// with Shortest).
 	SolvedBound int
@@ -196,7 +203,7 @@ func Solve(ctx *z3.Context, sys *sts.System, q *query.Query, opts Options) (*Res
 	}
 	p.cancelled = s.ctx.Err
 	r := &Result{Kind: q.Check.Kind, Polarity: q.Check.Kind.Polarity(), Bound: q.Check.Bound,
-		CaseLabel: q.Check.CaseLabel, Window: q.Check.Window, TimeoutMS: opts.TimeoutMS}
+		CaseLabel: q.Check.CaseLabel, Window: q.Check.Window, TimeoutMS: opts.TimeoutMS, ErrorSites: errorSites(sys)}
 	first := q.Check.Bound
 	if opts.Shortest {
 		if shortestApplies(q.Check.Kind) {
@@ -476,4 +483,18 @@ func CheckExplain(mode string) error {
 		return fmt.Errorf("explain must be none, formal or proof (got %q)", mode)
 	}
 	return nil
+}
+
+// errorSites lists, once each and in case order, where the error cases of
+// sys are.
+func errorSites(sys *sts.System) []string {
+	var out []string
+	for _, src := range sys.Sources() {
+		for _, c := range sys.Cases[src] {
+			if c.Kind == sts.Error && !slices.Contains(out, c.Src.String()) {
+				out = append(out, c.Src.String())
+			}
+		}
+	}
+	return out
 }

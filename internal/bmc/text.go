@@ -60,6 +60,14 @@ func (rep *Report) WriteText(w io.Writer) error {
 	for _, d := range r.Diagnostics {
 		fmt.Fprintf(&b, "  note: %s\n", d)
 	}
+	if n := len(r.ErrorSites); n > 0 {
+		shown := r.ErrorSites[:min(n, 3)]
+		more := ""
+		if n > len(shown) {
+			more = fmt.Sprintf(" and %d more", n-len(shown))
+		}
+		fmt.Fprintf(&b, "  note: a step that raises a runtime error (division by zero, a non-integral int writeback, ...) is excluded from every trace, so this result does not see it; the model can raise at %s%s\n", strings.Join(shown, ", "), more)
+	}
 	if r.Trace != nil {
 		fmt.Fprintf(&b, "\n%s (%d steps", strings.ReplaceAll(r.Trace.Role, "_", " "), len(r.Trace.Steps))
 		if f := r.PropertyFrame; f != nil {
