@@ -117,7 +117,7 @@ func (rep *Report) JSON() map[string]any {
 		"incomplete_elapsed_ms": incElapsed, "has_incomplete_model": hasTail,
 		"total_elapsed_ms": r.TotalElapsedMS, "available_model_roles": r.ModelRoles(), "diagnostics": diags,
 		"invisible_error_sites": sites,
-		"solved_bound": r.SolvedBound, "symbol_count": r.Symbols,
+		"solved_bound":          r.SolvedBound, "symbol_count": r.Symbols,
 		"feasibility": map[string]any{
 			"kernel": stageJSON(r.Feasibility.Kernel), "initialization": stageJSON(r.Feasibility.Initialization),
 			"assumptions": stageJSON(r.Feasibility.Assumptions), "infeasible_stage": nullable(r.Feasibility.InfeasibleStage),
