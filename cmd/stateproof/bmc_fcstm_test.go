@@ -122,3 +122,18 @@ func TestFCSTMBMCHTML(t *testing.T) {
 		t.Fatalf("exit %d, page of %d bytes", code, len(out))
 	}
 }
+
+// BenchmarkFCSTMQuery is a small FCSTM query from the command line to the
+// report, in process: load, lower, parse and bind the query, solve,
+// decode, replay on the FCSTM runtime, render. The process start is
+// measured from outside (docs/fcstm.md's figure is farm-bench over the
+// binary).
+func BenchmarkFCSTMQuery(b *testing.B) {
+	args := []string{"bmc", "../../examples/fcstm/door.fcstm", "-q", "../../examples/fcstm/door-opens.fbmcq"}
+	for b.Loop() {
+		var out, errb strings.Builder
+		if code := run(args, &out, &errb); code != 0 {
+			b.Fatalf("exit %d: %s", code, errb.String())
+		}
+	}
+}

@@ -16,7 +16,7 @@ import (
 
 // witness solves fbmcq over src and returns the model and the decoded
 // trace, which must exist.
-func witness(t *testing.T, src, fbmcq string) (*model.Model, *trace.Trace) {
+func witness(t testing.TB, src, fbmcq string) (*model.Model, *trace.Trace) {
 	t.Helper()
 	m, err := model.Parse("test.fcstm", src, model.Options{})
 	if err != nil {
