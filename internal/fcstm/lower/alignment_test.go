@@ -16,6 +16,7 @@ import (
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/fcstm/runtime"
 	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/sts"
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
@@ -86,7 +87,7 @@ var promoted = []string{"arith_mod_both_negative", "arith_mod_negative_divisor"}
 
 // errorPrefix are excluded fixtures whose trace raises a runtime error (an
 // error step is invisible to bmc, G2): the trace before the error aligns,
-// true division included.
+// true division included, and no trace takes the cycle that raises.
 var errorPrefix = []string{
 	"arith_div_by_zero_raises", "arith_mod_by_zero_raises", "design_speculative_dfs_safety_limit",
 	"expression_failure_transition_effect_raises_expression_error", "expression_failure_transition_guard_raises_expression_error",
@@ -151,11 +152,16 @@ func alignFixture(t *testing.T, ctx *z3.Context, f string, full bool) {
 	}
 	// The resolved events of every cycle the runtime completes.
 	var cycles [][]string
+	var raised []string // the events of the cycle that raised
+	didRaise := false   // a cycle raised after its events resolved
 	for _, in := range sc.inputs() {
 		c, err := r.Cycle(in)
 		if err != nil {
 			if full {
 				t.Fatalf("cycle %d raises: %v", len(cycles), err)
+			}
+			if c != nil && (len(c.Events) > 0 || len(in) == 0) {
+				raised, didRaise = c.Events, true
 			}
 			break
 		}
@@ -196,6 +202,9 @@ func alignFixture(t *testing.T, ctx *z3.Context, f string, full bool) {
 	if err := replay(m, res.Trace); err != nil {
 		t.Fatalf("replay: %v\n%s", err, dump(sys))
 	}
+	if didRaise {
+		errorStepInvisible(t, ctx, sys, q, raised)
+	}
 	// Determinism: with these inputs every trace ends where the runtime
 	// ends (integers exactly; floats are compared by replay, with the
 	// tolerance the encoding's exact rationals need).
@@ -222,6 +231,28 @@ func alignFixture(t *testing.T, ctx *z3.Context, f string, full bool) {
 	}
 	if res.Outcome != "no_witness" {
 		t.Fatalf("another end is possible with the fixture's inputs: %s\n%s", res.Outcome, dump(sys))
+	}
+}
+
+// errorStepInvisible: the cycle after q's pinned steps raises in the
+// runtime, so no trace takes it (error steps are invisible): pinning its
+// events too makes the scenario infeasible.
+func errorStepInvisible(t *testing.T, ctx *z3.Context, sys *sts.System, q *query.Query, events []string) {
+	t.Helper()
+	n := q.Check.Bound
+	next := *q
+	next.Assumes = slices.Clone(q.Assumes)
+	for _, e := range sys.Events {
+		present := slices.Contains(events, e.Name)
+		next.Assumes = append(next.Assumes, query.Assume{Kind: query.AssumeEvent, Event: query.Name{Name: e.Name}, Steps: query.StepRange{Lo: n, Hi: n}, Value: present, Index: len(next.Assumes)})
+	}
+	next.Check = query.Check{Kind: query.Reach, Bound: n + 1, Body: &expr.BoolLit{Value: true}}
+	res, err := bmc.Solve(ctx, sys, &next, bmc.Options{TimeoutMS: solveTimeoutMS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != "scenario_infeasible" {
+		t.Fatalf("the cycle that raises in the runtime is a step of a trace: %s\n%s", res.Outcome, dump(sys))
 	}
 }
 
