@@ -23,8 +23,8 @@ import (
 
 // Input names one model: inline, or a file path. Exactly one is given.
 type Input struct {
-	Model any    `json:"model,omitempty" jsonschema:"the JSON state-machine model (schema v1) inline; for verify also FCSTM source text as a string"`
-	Path  string `json:"path,omitempty" jsonschema:"path of a JSON model file (for verify also a .fcstm file), instead of model"`
+	Model any    `json:"model,omitempty" jsonschema:"the JSON state-machine model (schema v1) inline; for verify, and for bmc with format fcstm, also FCSTM source text as a string"`
+	Path  string `json:"path,omitempty" jsonschema:"path of a JSON model file (for verify and bmc also a .fcstm file), instead of model"`
 }
 
 // VerifyInput is the input of the verify tool.
