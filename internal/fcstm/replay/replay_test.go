@@ -14,9 +14,8 @@ import (
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
-// witness solves fbmcq over src and returns the model and the decoded
-// trace, which must exist.
-func witness(t testing.TB, src, fbmcq string) (*model.Model, *trace.Trace) {
+// solve solves fbmcq over src.
+func solve(t testing.TB, src, fbmcq string) (*model.Model, *bmc.Result) {
 	t.Helper()
 	m, err := model.Parse("test.fcstm", src, model.Options{})
 	if err != nil {
@@ -37,11 +36,19 @@ func witness(t testing.TB, src, fbmcq string) (*model.Model, *trace.Trace) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ctx.Close() })
+	defer ctx.Close()
 	res, err := bmc.Solve(ctx, sys, q, bmc.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, res
+}
+
+// witness solves fbmcq over src and returns the model and the decoded
+// trace, which must exist.
+func witness(t testing.TB, src, fbmcq string) (*model.Model, *trace.Trace) {
+	t.Helper()
+	m, res := solve(t, src, fbmcq)
 	if res.Trace == nil {
 		t.Fatalf("no model: %s", res.Outcome)
 	}
@@ -248,4 +255,27 @@ func clone(tr *trace.Trace) *trace.Trace {
 		}
 	}
 	return &out
+}
+
+// A call filter's where sees the values at the call too: Chime runs after
+// the push's effect (opens = 10) and before Opened's enter block (11).
+func TestCallWhereSeesMidCaseValues(t *testing.T) {
+	for _, c := range []struct {
+		where   string
+		outcome string
+	}{
+		{"opens == 10", "witness_found"},
+		{"opens == 11", "no_witness"},
+		{"opens == 0", "no_witness"},
+	} {
+		m, res := solve(t, door, `check reach <= 2: called("Door.Opened.Chime", *, where `+c.where+`);`)
+		if res.Outcome != c.outcome {
+			t.Errorf("where %s: %s, want %s", c.where, res.Outcome, c.outcome)
+		}
+		if res.Trace != nil {
+			if rep := New(m).Replay(res.Trace); !rep.OK() {
+				t.Errorf("where %s: replay %v", c.where, rep.Mismatches)
+			}
+		}
+	}
 }
