@@ -26,6 +26,10 @@ func FuzzToolArguments(f *testing.F) {
 		{2, `{"path":"examples/order.json","query":"check reach <= 2: active(\"PAID\");","timeoutMs":2000}`},
 		{2, `{"path":"examples/order.json","query":"check reach <= 2: active(\"PAID\");","timeoutMs":0}`},
 		{2, `{"path":"examples/order.json","query":"check","explain":"proof"}`},
+		{2, `{"path":"examples/fcstm/door.fcstm","query":"check reach <= 3: active(\"Door.Open\");"}`},
+		{2, `{"model":"state R { state A; [*] -> A; }","format":"fcstm","query":"check reach <= 1: true;"}`},
+		{2, `{"model":"state R { import \"../x.fcstm\" as X; }","format":"fcstm","query":"check reach <= 1: true;"}`},
+		{2, `{"model":{"schemaVersion":1},"format":"fcstm","query":"check reach <= 1: true;"}`},
 	} {
 		f.Add(s.tool, []byte(s.args))
 	}
