@@ -34,3 +34,4 @@ for t in 1 200; do
 done
 measure "prove --help (process start)" prove --help
 measure "bmc order.json reach <= 3000 --timeout-ms 300" bmc examples/order.json --check 'check reach <= 3000: active("DONE") && retry == 99;' --timeout-ms 300
+measure "bmc door.fcstm -q door-opens.fbmcq (small FCSTM query)" bmc examples/fcstm/door.fcstm -q examples/fcstm/door-opens.fbmcq
