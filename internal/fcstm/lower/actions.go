@@ -109,7 +109,16 @@ func (l *lowering) block(p *path, ops []model.Stmt) error {
 		x := &expr.Ident{Name: v.Name}
 		floor := &expr.FuncCall{Fn: expr.Floor, Arg: x}
 		integral := &expr.Binary{Op: expr.Eq, X: floor, Y: x}
-		c := sts.Cond{After: len(p.effects), Expr: integral, Mode: sts.Holds, Src: sts.Source{File: v.Pos.File, Path: v.Name + " writeback"}}
+		// Located at the block's last assignment of the variable, where the
+		// runtime reports a failed writeback.
+		src := sts.Source{File: v.Pos.File, Path: v.Name + " writeback"}
+		for i := len(p.effects) - 1; i >= 0; i-- {
+			if e := p.effects[i]; e.Var == k && e.Temp == "" {
+				src.File, src.Line, src.Col = e.Src.File, e.Src.Line, e.Src.Col
+				break
+			}
+		}
+		c := sts.Cond{After: len(p.effects), Expr: integral, Mode: sts.Holds, Src: src}
 		l.errorCase(p, sts.Cond{After: c.After, Expr: integral, Mode: sts.Fails, Src: c.Src})
 		p.conds = append(p.conds, c)
 		p.effects = append(p.effects, sts.Effect{Var: k, Value: floor, Src: c.Src})
