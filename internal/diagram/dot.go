@@ -22,12 +22,7 @@ const (
 // edges e0… by their index in g.Edges, after idPrefix), which the SVG
 // output keeps, so a page holding several pictures can find them.
 func DOT(g *Graph, ov *Overlay, idPrefix string) string {
-	r := dotRenderer{g: g, ov: ov, ids: g.StateElementIDs(), nums: ov.stepNumbers(), visited: ov.visited(), composite: map[string]bool{}, prefix: idPrefix}
-	g.walk(func(s *State, _ int) {
-		if len(s.Children) > 0 {
-			r.composite[s.ID] = true
-		}
-	})
+	r := newRenderer(g, ov, idPrefix)
 	var b strings.Builder
 	b.WriteString("digraph machine {\n")
 	title := ""
@@ -47,6 +42,18 @@ func DOT(g *Graph, ov *Overlay, idPrefix string) string {
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// newRenderer prepares what the DOT and SVG renderers share: element ids,
+// the overlay's step numbers and visited states, and the composites.
+func newRenderer(g *Graph, ov *Overlay, idPrefix string) *dotRenderer {
+	r := &dotRenderer{g: g, ov: ov, ids: g.StateElementIDs(), nums: ov.stepNumbers(), visited: ov.visited(), composite: map[string]bool{}, prefix: idPrefix}
+	g.walk(func(s *State, _ int) {
+		if len(s.Children) > 0 {
+			r.composite[s.ID] = true
+		}
+	})
+	return r
 }
 
 type dotRenderer struct {
@@ -139,24 +146,33 @@ func (r *dotRenderer) edge(b *strings.Builder, k int, e Edge) {
 			attrs = append(attrs, "lhead=cluster_"+r.ids[e.To])
 		}
 	}
-	class := "transition"
-	label := e.Label
-	if ns := r.nums[k]; len(ns) > 0 {
-		class += " path"
-		label = numbersText(ns) + ": " + label
+	class, label, onPath := r.edgeText(k, e)
+	if onPath {
 		attrs = append(attrs, "color=\""+colourPath+"\"", "fontcolor=\""+colourPath+"\"", "penwidth=2.5")
 	}
 	if e.Forced {
 		attrs = append(attrs, "style=dashed")
-	}
-	if e.Source < 0 {
-		class = "marker"
 	}
 	attrs = append(attrs, fmt.Sprintf("id=\"%se%d\"", r.prefix, k), fmt.Sprintf("class=%q", class))
 	if label != "" {
 		attrs = append(attrs, "label="+htmlLabel(label, nil))
 	}
 	fmt.Fprintf(b, "  %s -> %s [%s];\n", from, to, strings.Join(attrs, ", "))
+}
+
+// edgeText is the class of edge k's element, the label it shows (with the
+// numbers of the overlay steps that took it) and whether a step took it.
+func (r *dotRenderer) edgeText(k int, e Edge) (class, label string, onPath bool) {
+	class, label = "transition", e.Label
+	if ns := r.nums[k]; len(ns) > 0 {
+		class += " path"
+		label = numbersText(ns) + ": " + label
+		onPath = true
+	}
+	if e.Source < 0 {
+		class = "marker"
+	}
+	return class, label, onPath
 }
 
 // htmlLabel is a Graphviz HTML-like label: the title line, then one line
