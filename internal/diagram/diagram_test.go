@@ -155,12 +155,17 @@ func goldenCases(t *testing.T) map[string]func() (*Graph, *Overlay) {
 	}
 }
 
-func TestGoldenMermaidAndDOT(t *testing.T) {
+func TestGoldenDrawings(t *testing.T) {
 	for name, build := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
 			g, ov := build()
 			golden(t, name+".mmd", Mermaid(g, ov))
 			golden(t, name+".dot", DOT(g, ov, ""))
+			svg, err := SVG(context.Background(), g, ov, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, name+".svg", string(svg))
 		})
 	}
 }
@@ -355,7 +360,7 @@ func TestPathNotFromInit(t *testing.T) {
 	}
 }
 
-// FuzzNamesStayLiteral: any state name survives Graphviz as one text of
+// FuzzNamesStayLiteral: any state name survives the SVG writer as one text of
 // the SVG, and Mermaid gets it on one line without grammar characters.
 func FuzzNamesStayLiteral(f *testing.F) {
 	for _, s := range []string{"a\"b", "x --> y", "<b>&amp;</b>", "状态", "\\N\\G", "%%{init}%%", "end note", "\t", "é\u0301", "&#x41;"} {

@@ -39,6 +39,7 @@ type sceneNode struct {
 	id         string // element id, before the prefix
 	role       string
 	composite  bool
+	parent     int // the scene node of the enclosing composite; -1 at the top
 	x, y, w, h float64
 }
 
@@ -139,16 +140,16 @@ func (b *sceneBuilder) scope(ctx context.Context, scope string, states []*State)
 	for _, e := range edges {
 		needFinal = needFinal || e.to == ""
 	}
-	nodes := []sceneNode{{kind: initialNode, id: r.marker("i", scope), w: 2 * initRadius, h: 2 * initRadius}}
+	nodes := []sceneNode{{kind: initialNode, id: r.marker("i", scope), parent: -1, w: 2 * initRadius, h: 2 * initRadius}}
 	finalBox := -1
 	if needFinal {
 		finalBox = len(nodes)
-		nodes = append(nodes, sceneNode{kind: finalNode, id: r.marker("f", scope), w: 2 * finalRadius, h: 2 * finalRadius})
+		nodes = append(nodes, sceneNode{kind: finalNode, id: r.marker("f", scope), parent: -1, w: 2 * finalRadius, h: 2 * finalRadius})
 	}
 	index := map[string]int{}
 	inner := map[int]*scene{}
 	for _, s := range states {
-		n := sceneNode{state: s, id: r.ids[s.ID], role: r.ov.role(s.ID, r.visited), composite: len(s.Children) > 0}
+		n := sceneNode{state: s, id: r.ids[s.ID], role: r.ov.role(s.ID, r.visited), composite: len(s.Children) > 0, parent: -1}
 		if n.composite {
 			in, err := b.scope(ctx, s.ID, s.Children)
 			if err != nil {
@@ -211,7 +212,7 @@ func (b *sceneBuilder) scope(ctx context.Context, scope string, states []*State)
 		out.nodes = append(out.nodes, n)
 		if in := inner[i]; in != nil {
 			_, hh := textBlock(n.state.label(), n.state.Actions, clusterFont, clusterLine)
-			out.embed(in, n.x+(n.w-in.w)/2, n.y+clusterPad+hh+clusterPad/2)
+			out.embed(in, at[i], n.x+(n.w-in.w)/2, n.y+clusterPad+hh+clusterPad/2)
 		}
 	}
 	for k, se := range drawn {
@@ -222,11 +223,17 @@ func (b *sceneBuilder) scope(ctx context.Context, scope string, states []*State)
 	return out, nil
 }
 
-// embed adds the scene in, moved by (dx, dy).
-func (s *scene) embed(in *scene, dx, dy float64) {
+// embed adds the scene in, the inside of composite node parent, moved by
+// (dx, dy).
+func (s *scene) embed(in *scene, parent int, dx, dy float64) {
 	base := len(s.nodes)
 	for _, n := range in.nodes {
 		n.x, n.y = n.x+dx, n.y+dy
+		if n.parent < 0 {
+			n.parent = parent
+		} else {
+			n.parent += base
+		}
 		s.nodes = append(s.nodes, n)
 	}
 	for _, e := range in.edges {
