@@ -23,6 +23,8 @@ const (
 	dummyGap   = 5  // between an edge and anything else in a column
 	loopHeight = 16 // how far a self-loop rises above its box
 	portInset  = 6  // keeps ports off a box's rounded corners
+	portGap    = 7  // least distance between two ports on a side
+	loopWidth  = 16 // the part of a box's top one self-loop takes
 	maxDummies = 200000
 )
 
@@ -45,6 +47,7 @@ type ledge struct {
 // placement is a laid out scope. Each route is a cubic Bézier path: its
 // start point, then three points (two controls and the end) per segment.
 type placement struct {
+	sizes  []lbox  // the boxes, grown where their edges need more room
 	boxes  []point // top-left corner of each box
 	routes [][]point
 	labels []point // top-left corner of each edge's label
@@ -86,13 +89,14 @@ type link struct {
 // layoutScope places boxes and routes edges. It fails only when the scope
 // is too large to draw (or ctx ends).
 func layoutScope(ctx context.Context, boxes []lbox, edges []ledge) (*placement, error) {
-	l := &layering{boxes: boxes, edges: edges, loops: make([][]int, len(boxes))}
+	l := &layering{boxes: slices.Clone(boxes), edges: edges, loops: make([][]int, len(boxes))}
 	for k, e := range edges {
 		if e.from == e.to {
 			l.loops[e.from] = append(l.loops[e.from], k)
 		}
 	}
 	l.breakCycles()
+	l.grow()
 	ranks := l.rank()
 	if err := l.buildVertices(ranks); err != nil {
 		return nil, err
@@ -145,6 +149,28 @@ func (l *layering) breakCycles() {
 				stack = append(stack, frame{w, 0})
 			}
 		}
+	}
+}
+
+// grow makes room on a box for its ports and self-loops: a side holding
+// many ports gets taller, a top holding many loops wider. (A marker is a
+// point: all its edges meet at one.)
+func (l *layering) grow() {
+	left, right := make([]int, len(l.boxes)), make([]int, len(l.boxes))
+	for k, e := range l.edges {
+		if e.from != e.to {
+			a, b := l.ends(k)
+			right[a]++
+			left[b]++
+		}
+	}
+	for v := range l.boxes {
+		b := &l.boxes[v]
+		if b.circle {
+			continue
+		}
+		b.h = max(b.h, 2*portInset+portGap*float64(max(left[v], right[v])+1))
+		b.w = max(b.w, 2*portInset+loopWidth*float64(len(l.loops[v])))
 	}
 }
 
@@ -494,7 +520,7 @@ func (l *layering) placeX() {
 // through each column it crosses (in the space its vertex holds there),
 // an S-curve between columns, where no box is.
 func (l *layering) route() *placement {
-	p := &placement{boxes: make([]point, len(l.boxes)), routes: make([][]point, len(l.edges)), labels: make([]point, len(l.edges))}
+	p := &placement{sizes: l.boxes, boxes: make([]point, len(l.boxes)), routes: make([][]point, len(l.edges)), labels: make([]point, len(l.edges))}
 	for v, b := range l.boxes {
 		r := l.v[v].rank
 		rh, _ := l.loopReserve(v)

@@ -208,6 +208,7 @@ func (b *sceneBuilder) scope(ctx context.Context, scope string, states []*State)
 	at := make([]int, len(nodes)) // box -> scene node
 	for i, n := range nodes {
 		n.x, n.y = pl.boxes[i].x, pl.boxes[i].y
+		n.w, n.h = pl.sizes[i].w, pl.sizes[i].h
 		at[i] = len(out.nodes)
 		out.nodes = append(out.nodes, n)
 		if in := inner[i]; in != nil {
