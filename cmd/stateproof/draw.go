@@ -40,8 +40,8 @@ pseudo states dashed, forced transitions dashed and marked "!", and the
 actions of each state listed on it.
 
 Formats: mermaid (stateDiagram-v2, for Markdown: GitHub renders it), dot
-(Graphviz source) and svg (laid out by Graphviz built into stateproof; nothing
-to install). Without --format the format follows the extension of -o (.svg,
+(Graphviz source) and svg (laid out by stateproof itself, columns from left
+to right; nothing to install). Without --format the format follows the extension of -o (.svg,
 .dot or .gv, .mmd or .md), and is mermaid on stdout when there is no -o.
 
 --finding CODE runs verify (for FCSTM: its lints) and draws the first finding with that code (the

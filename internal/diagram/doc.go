@@ -2,8 +2,9 @@
 // composite states, initial and final markers, pseudo states, labelled
 // edges, forced transitions and state actions) that every front end builds
 // through an adapter (FromJSON, FromFCSTM), and renderers for it: Mermaid
-// stateDiagram-v2, Graphviz DOT and SVG (DOT laid out by Graphviz compiled
-// to WebAssembly, so no system install is needed).
+// stateDiagram-v2, Graphviz DOT, and SVG laid out by the package itself: a
+// layered drawing from left to right (layout.go) with composites as
+// clusters (scene.go), written by svg.go. No Graphviz is needed.
 //
 // An Overlay draws evidence on the machine: a finding's path or a bounded
 // trace as numbered edges, the state where a property fails, the states of

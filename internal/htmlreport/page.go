@@ -147,7 +147,7 @@ func inlineSVG(ctx context.Context, g *diagram.Graph, ov *diagram.Overlay, prefi
 	}
 	s := svgPrologue.ReplaceAllString(string(data), "$1")
 	s = strings.Replace(s, "<svg ", `<svg role="img" `, 1)
-	// The SVG comes from Graphviz, which escapes every label; it is
+	// The SVG comes from diagram.SVG, which escapes every label; it is
 	// markup we produced, not user text.
 	return template.HTML(s), nil
 }
