@@ -299,8 +299,7 @@ func (l *layering) order(ctx context.Context) error {
 	l.layers = make([][]int, maxRank+1)
 	l.pos = make([]int, len(l.v))
 	seen := make([]bool, len(l.v))
-	var visit func(int)
-	visit = func(root int) {
+	visit := func(root int) {
 		stack := []int{root}
 		for len(stack) > 0 {
 			v := stack[len(stack)-1]

@@ -168,3 +168,34 @@ func TestLayoutProperties(t *testing.T) {
 		svgTexts(t, one)
 	}
 }
+
+// longGraph is a chain of n states with m edges from its start to its
+// end: each of those crosses about 2n columns, so the layout needs about
+// 2nm edge points.
+func longGraph(n, m int) *Graph {
+	g := &Graph{}
+	for i := range n {
+		g.States = append(g.States, &State{ID: "q" + itoa(i)})
+	}
+	g.Edges = append(g.Edges, Edge{To: "q0", Source: -1})
+	for i := 1; i < n; i++ {
+		g.Edges = append(g.Edges, Edge{From: "q" + itoa(i-1), To: "q" + itoa(i), Source: len(g.Edges)})
+	}
+	for k := range m {
+		g.Edges = append(g.Edges, Edge{From: "q" + itoa(k%10), To: "q" + itoa(n-1-k%10), Label: "e", Source: len(g.Edges)})
+	}
+	return g
+}
+
+// TestTooLargeIsAnError: a machine whose layout would need more than
+// maxDummies edge points is refused with a message naming the way out,
+// instead of taking unbounded time and memory.
+func TestTooLargeIsAnError(t *testing.T) {
+	_, err := SVG(context.Background(), longGraph(300, 400), nil, "")
+	if err == nil || !strings.Contains(err.Error(), "too large to lay out") || !strings.Contains(err.Error(), "Mermaid or DOT") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := SVG(context.Background(), longGraph(100, 100), nil, ""); err != nil {
+		t.Fatalf("a smaller machine: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -74,5 +75,32 @@ func TestVerifyPage(t *testing.T) {
 	}
 	if strings.Contains(page, "S5_UNHANDLED_EVENT") && strings.Count(page, `class="walk"`) != 2 {
 		t.Errorf("walks: %d, want 2 (S7 and A7 paths; an ignored event is no picture)", strings.Count(page, `class="walk"`))
+	}
+}
+
+// TestTooLargeMachineIsNotDrawn: a machine too large to lay out leaves a
+// note where its picture would be; the page is still made.
+func TestTooLargeMachineIsNotDrawn(t *testing.T) {
+	g := &diagram.Graph{}
+	for i := range 300 {
+		g.States = append(g.States, &diagram.State{ID: fmt.Sprint("q", i)})
+		if i > 0 {
+			g.Edges = append(g.Edges, diagram.Edge{From: fmt.Sprint("q", i-1), To: fmt.Sprint("q", i), Source: i})
+		}
+	}
+	for k := range 400 { // each crosses the whole chain
+		g.Edges = append(g.Edges, diagram.Edge{From: "q0", To: "q299", Source: 300 + k})
+	}
+	f, err := figure(context.Background(), g, "big", "m_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(f.SVG), `<p class="note">Not drawn: the machine is too large to lay out`) {
+		t.Errorf("figure = %.200s", f.SVG)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := figure(ctx, g, "big", "m_"); err == nil {
+		t.Error("an ended context must end the page, not leave a note")
 	}
 }

@@ -142,6 +142,11 @@ var svgPrologue = regexp.MustCompile(`(?s)^.*?(<svg\b)`)
 // the XML prologue and doctype, which HTML does not take.
 func inlineSVG(ctx context.Context, g *diagram.Graph, ov *diagram.Overlay, prefix string) (template.HTML, error) {
 	data, err := diagram.SVG(ctx, g, ov, prefix)
+	if err != nil && ctx.Err() == nil {
+		// The machine is too large to lay out: the page says so where
+		// the picture would be, and keeps the rest.
+		return template.HTML(`<p class="note">Not drawn: ` + template.HTMLEscapeString(err.Error()) + `</p>`), nil
+	}
 	if err != nil {
 		return "", err
 	}
