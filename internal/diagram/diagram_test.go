@@ -385,3 +385,69 @@ func FuzzNamesStayLiteral(f *testing.F) {
 		}
 	})
 }
+
+// svgGroup returns the group element with the id, or "".
+func svgGroup(svg, id string) string {
+	start := strings.Index(svg, `<g id="`+id+`" `)
+	if start < 0 {
+		return ""
+	}
+	end := strings.Index(svg[start:], "</g>")
+	return svg[start : start+end+len("</g>")]
+}
+
+// TestSVGDrawsEveryFeature: composites are clusters, pseudo states and
+// forced transitions dashed, markers drawn, the overlay's path numbered
+// and coloured, its violating state an octagon, highlighted states
+// dashed, the values a table, and every id carries the prefix.
+func TestSVGDrawsEveryFeature(t *testing.T) {
+	cases := goldenCases(t)
+	draw := func(name, prefix string) string {
+		g, ov := cases[name]()
+		svg, err := SVG(context.Background(), g, ov, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(svg)
+	}
+	nested := draw("nested", "")
+	for id, want := range map[string][]string{
+		"s0":    {`class="cluster state"`, ">Root</text>"},
+		"s2":    {`class="cluster state"`, ">Work</text>", ">exit / ref /Root.Idle.Greet</text>"},
+		"s4":    {`class="node state"`, `stroke-dasharray`, ">Choice</text>"},
+		"i_top": {"<ellipse"}, "i_s2": {"<ellipse"}, "f_s2": {"<ellipse", "<ellipse"},
+		"e8": {`class="edge transition"`, `stroke-dasharray`, "<polygon", ">! Abort</text>"},
+	} {
+		group := svgGroup(nested, id)
+		for _, w := range want {
+			if !strings.Contains(group, w) {
+				t.Errorf("nested: element %s lacks %q: %q", id, w, group)
+			}
+		}
+	}
+	if strings.Contains(svgGroup(nested, "s3"), "dasharray") || strings.Contains(svgGroup(nested, "e7"), "dasharray") {
+		t.Error("nested: a plain state or transition is dashed")
+	}
+	s7 := draw("scoped-range-s7", "w1_")
+	for id, want := range map[string][]string{
+		"w1_s0":     {`class="node state violating"`, "<polygon", `fill="` + colourViolating + `"`},
+		"w1_s1":     {`class="node state visited"`, `fill="` + colourVisited + `"`},
+		"w1_e1":     {`class="edge transition path"`, `stroke="` + colourPath + `"`, ">1: coin / credit += 1</text>"},
+		"w1_e2":     {`class="edge transition path"`, ">2: refund</text>"},
+		"w1_e3":     {`class="edge transition"`, `stroke="black"`},
+		"w1_values": {">credit</text>", ">CREDIT</text>", ">refund</text>", ">start</text>"},
+	} {
+		group := svgGroup(s7, id)
+		for _, w := range want {
+			if !strings.Contains(group, w) {
+				t.Errorf("s7: element %s lacks %q: %q", id, w, group)
+			}
+		}
+	}
+	s3 := draw("closed-cycle-s3", "")
+	for _, id := range []string{"s1", "s2"} {
+		if group := svgGroup(s3, id); !strings.Contains(group, `class="node state highlight"`) || !strings.Contains(group, "dasharray") {
+			t.Errorf("s3: the closed cycle's state %s is not highlighted: %q", id, group)
+		}
+	}
+}
