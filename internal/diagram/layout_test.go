@@ -199,3 +199,26 @@ func TestTooLargeIsAnError(t *testing.T) {
 		t.Fatalf("a smaller machine: %v", err)
 	}
 }
+
+// TestEmptyGraphDraws: a machine without states (an FCSTM file without a
+// root) is the initial marker alone, and an edge naming no known state
+// ends at its scope's markers instead of being lost.
+func TestEmptyGraphDraws(t *testing.T) {
+	svg, err := SVG(context.Background(), &Graph{Title: "empty"}, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if texts := svgTexts(t, svg); !strings.Contains(string(svg), `id="i_top"`) || len(texts) != 2 {
+		t.Errorf("empty machine: texts %q\n%s", texts, svg)
+	}
+	g := &Graph{States: []*State{{ID: "a"}}, Edges: []Edge{{From: "ghost", To: "a", Label: "x", Source: 0}, {Scope: "nowhere", From: "a", To: "ghost", Label: "y", Source: 1}}}
+	svg, err = SVG(context.Background(), g, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`id="e0" class="edge transition"`, `id="e1" class="edge transition"`, `id="f_top"`, ">x</text>", ">y</text>"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("SVG lacks %q:\n%s", want, svg)
+		}
+	}
+}
