@@ -222,3 +222,13 @@ func TestEmptyGraphDraws(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSVG lays out and writes the largest JSON example.
+func BenchmarkSVG(b *testing.B) {
+	g := FromJSON(loadModel(b, "../../examples/tcp.json"), "tcp.json")
+	for b.Loop() {
+		if _, err := SVG(context.Background(), g, nil, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
