@@ -149,23 +149,12 @@ func (b *sceneBuilder) scope(ctx context.Context, scope string, states []*State)
 	index := map[string]int{}
 	inner := map[int]*scene{}
 	for _, s := range states {
-		n := sceneNode{state: s, id: r.ids[s.ID], role: r.ov.role(s.ID, r.visited), composite: len(s.Children) > 0, parent: -1}
-		if n.composite {
-			in, err := b.scope(ctx, s.ID, s.Children)
-			if err != nil {
-				return nil, err
-			}
+		n, in, err := b.stateBox(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		if in != nil {
 			inner[len(nodes)] = in
-			hw, hh := textBlock(s.label(), s.Actions, clusterFont, clusterLine)
-			n.w = max(in.w, hw) + 2*clusterPad
-			n.h = clusterPad + hh + clusterPad/2 + in.h + clusterPad
-		} else {
-			n.w, n.h = textBlock(s.label(), s.Actions, stateFont, stateLine)
-			n.w = max(n.w+2*boxPad, minStateW)
-			n.h = max(n.h+2*boxPad-4, minStateH)
-			if n.role == "violating" {
-				n.w += 2 * octagonCut
-			}
 		}
 		index[s.ID] = len(nodes)
 		nodes = append(nodes, n)
@@ -222,6 +211,30 @@ func (b *sceneBuilder) scope(ctx context.Context, scope string, states []*State)
 		out.edges = append(out.edges, se)
 	}
 	return out, nil
+}
+
+// stateBox is the box of state s, sized to its text, and for a composite
+// the layout of its inside, which the box holds under its title.
+func (b *sceneBuilder) stateBox(ctx context.Context, s *State) (sceneNode, *scene, error) {
+	r := b.r
+	n := sceneNode{state: s, id: r.ids[s.ID], role: r.ov.role(s.ID, r.visited), composite: len(s.Children) > 0, parent: -1}
+	if !n.composite {
+		n.w, n.h = textBlock(s.label(), s.Actions, stateFont, stateLine)
+		n.w = max(n.w+2*boxPad, minStateW)
+		n.h = max(n.h+2*boxPad-4, minStateH)
+		if n.role == "violating" {
+			n.w += 2 * octagonCut
+		}
+		return n, nil, nil
+	}
+	in, err := b.scope(ctx, s.ID, s.Children)
+	if err != nil {
+		return n, nil, err
+	}
+	hw, hh := textBlock(s.label(), s.Actions, clusterFont, clusterLine)
+	n.w = max(in.w, hw) + 2*clusterPad
+	n.h = clusterPad + hh + clusterPad/2 + in.h + clusterPad
+	return n, in, nil
 }
 
 // embed adds the scene in, the inside of composite node parent, moved by
