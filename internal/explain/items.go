@@ -32,6 +32,35 @@ type Item struct {
 	Editable            bool
 	Frames, Steps       []int
 	JSONPath            string // the model element, for JSON sources
+	// Raises lists where the runtime raises in the cycles a step relation
+	// excludes (error cases), as file:line:col with what fails.
+	Raises []string
+}
+
+// maxRaises bounds the raise sites one item lists.
+const maxRaises = 8
+
+// raiseSites renders the error cases a step relation excludes, in case
+// order, each site once.
+func raiseSites(g *smt.Group) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range g.Excluded {
+		site := c.Src.String()
+		if site == "" {
+			site = c.Label
+		}
+		if seen[site] {
+			continue
+		}
+		seen[site] = true
+		if len(out) == maxRaises {
+			out = append(out, "and further sites")
+			break
+		}
+		out = append(out, site)
+	}
+	return out
 }
 
 const maxExcerpt = 4096
@@ -76,6 +105,10 @@ func (s *sources) item(g *smt.Group) Item {
 		// A whole step relation: no single fact, but the reader should know
 		// what it constrains.
 		it.HumanText = fmt.Sprintf("At step %d the machine takes one of the moves the model allows from its state", g.Frame)
+		if len(g.Excluded) > 0 {
+			it.Raises = raiseSites(g)
+			it.HumanText += fmt.Sprintf("; the cycles in which the runtime raises are not moves (%s)", strings.Join(it.Raises, "; "))
+		}
 	}
 	switch {
 	case g.Role == "domain_rule" || g.Role == "transition_rule":
@@ -83,8 +116,12 @@ func (s *sources) item(g *smt.Group) Item {
 		it.SourceKind = "generated"
 	case strings.HasPrefix(g.ID, "assumption.") || strings.HasPrefix(g.ID, "initial.where") || (g.ID == "initial.target" && s.q.Init != nil):
 		it.SourceKind, it.Path = "fbmcq", g.Src.File
-	default:
+	case s.sys.Format == "" || s.sys.Format == "json":
 		it.SourceKind, it.Path, it.JSONPath = "json", g.Src.File, g.Src.Path
+	default:
+		// Another front end's declaration (an FCSTM `def` line): its
+		// file:line:col is the location.
+		it.SourceKind, it.Path = s.sys.Format, g.Src.File
 	}
 	if it.SourceKind != "generated" {
 		it.Editable = true

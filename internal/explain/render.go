@@ -54,6 +54,9 @@ func (it *Item) json() map[string]any {
 	if it.JSONPath != "" {
 		refs["json_path"] = it.JSONPath
 	}
+	if len(it.Raises) > 0 {
+		refs["runtime_errors"] = it.Raises
+	}
 	frames, steps := it.Frames, it.Steps
 	if steps == nil {
 		steps = []int{}

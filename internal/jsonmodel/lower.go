@@ -14,7 +14,7 @@ import (
 // one case per outgoing transition plus a stutter case that holds when no
 // event is enabled at all. file names the model in source references.
 func (m *Model) Lower(file string) *sts.System {
-	sys := &sts.System{Name: file, Cases: map[int][]sts.Case{}, OneEventPerStep: true}
+	sys := &sts.System{Name: file, Format: "json", Cases: map[int][]sts.Case{}, OneEventPerStep: true}
 	idx := m.StateIndex()
 	for i, s := range m.States {
 		sys.Locations = append(sys.Locations, sts.Location{ID: i, Name: s.ID, Terminal: s.Terminal, Src: m.source(file, fmt.Sprintf("states[%d]", i), "states", i)})

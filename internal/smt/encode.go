@@ -32,9 +32,14 @@ type Group struct {
 	Frame   int // the frame or step it constrains; -1 when it spans several
 	Formula *z3.Term
 	// Units are the parts of a step relation (one per case), for an
-	// explanation that binds a core member to one case.
+	// explanation that binds a core member to one case: unit i belongs to
+	// selector i of the step; the exclusions of Excluded follow them.
 	Units []*z3.Term
-	Lit   *z3.Term
+	// Excluded are the error cases whose antecedent the step relation
+	// excludes (the runtime raises there), in Units order after the
+	// selectors' units, so an explanation can say where.
+	Excluded []*sts.Case
+	Lit      *z3.Term
 }
 
 // Selector is the selection literal of one case at one step.
@@ -205,7 +210,7 @@ func (enc *Encoding) Extend() error {
 	enc.Sels = append(enc.Sels, sels)
 	enc.symbols += len(sels)
 	enc.addFrame()
-	units, err := enc.stepUnits(i)
+	units, excluded, err := enc.stepUnits(i)
 	if err != nil {
 		return err
 	}
@@ -213,7 +218,7 @@ func (enc *Encoding) Extend() error {
 	// that introduced them.
 	units = append(units, enc.axioms...)
 	enc.axioms = nil
-	g := &Group{ID: fmt.Sprintf("transition.step.%04d", i), Stage: Kernel, Role: "transition_rule", Frame: i, Formula: b.and(units...), Units: units}
+	g := &Group{ID: fmt.Sprintf("transition.step.%04d", i), Stage: Kernel, Role: "transition_rule", Frame: i, Formula: b.and(units...), Units: units, Excluded: excluded}
 	enc.AddGroup(g)
 	return b.err
 }
@@ -221,10 +226,11 @@ func (enc *Encoding) Extend() error {
 // stepUnits builds T_i: one implication per case, exactly one selector,
 // and the event discipline. An Error case has no selector: its antecedent
 // is excluded outright (error steps are invisible, docs/fcstm.md).
-func (enc *Encoding) stepUnits(i int) ([]*z3.Term, error) {
+func (enc *Encoding) stepUnits(i int) ([]*z3.Term, []*sts.Case, error) {
 	b := &enc.b
 	sys := enc.Sys
-	var units []*z3.Term
+	var units, exclusions []*z3.Term
+	var excluded []*sts.Case
 	var selTerms []*z3.Term
 	sels := enc.Sels[i]
 	next := 0 // the index in enc.Sels[i] of sels[0]
@@ -235,11 +241,12 @@ func (enc *Encoding) stepUnits(i int) ([]*z3.Term, error) {
 			c := &cases[k]
 			a, body, snaps, err := enc.caseBody(i, c, ante)
 			if err != nil {
-				return nil, fmt.Errorf("smt: case %s: %w", c.Label, err)
+				return nil, nil, fmt.Errorf("smt: case %s: %w", c.Label, err)
 			}
 			ante = append(ante, a)
 			if c.Kind == sts.Error {
-				units = append(units, b.not(a))
+				exclusions = append(exclusions, b.not(a))
+				excluded = append(excluded, c)
 				continue
 			}
 			sel := sels[0]
@@ -250,11 +257,14 @@ func (enc *Encoding) stepUnits(i int) ([]*z3.Term, error) {
 			units = append(units, b.implies(sel.Term, body))
 		}
 	}
+	// The exclusions follow the per-selector units, so that unit i stays
+	// the requirement of selector i (explanations bind units to cases).
+	units = append(units, exclusions...)
 	units = append(units, b.exactlyOne(selTerms))
 	if sys.OneEventPerStep && len(enc.Events[i]) > 0 {
 		units = append(units, b.exactlyOne(enc.Events[i]))
 	}
-	return units, b.err
+	return units, excluded, b.err
 }
 
 // caseEnv is the symbolic state of a case part-way through its effects.

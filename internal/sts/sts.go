@@ -195,7 +195,10 @@ type Case struct {
 
 // System is a symbolic transition system.
 type System struct {
-	Name      string // usually the model file
+	Name string // usually the model file
+	// Format names the front end the system came from ("json", "fcstm"):
+	// explanations publish it as the kind of a model-side source.
+	Format    string
 	Locations []Location
 	Vars      []Var
 	Events    []Event
