@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stateproof/stateproof/internal/input"
-	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/prove"
 	"github.com/stateproof/stateproof/internal/z3"
 )
@@ -190,7 +189,7 @@ func loadProblem(ctx *z3.Context, rd input.Reader, input, rscFile string) (*prov
 		if err != nil {
 			return nil, err
 		}
-		if p, err = prove.JSONProblem(m.Native.(*jsonmodel.Model), input); err != nil {
+		if p, err = prove.ModelProblem(m); err != nil {
 			return nil, err
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/prove"
 	"github.com/stateproof/stateproof/internal/report"
@@ -29,7 +30,7 @@ func proveUndecided(rep *report.VerifyReport, m *jsonmodel.Model, file string) e
 			if f.Code != "S7_UNDECIDED" || !ok {
 				continue
 			}
-			p, err := prove.JSONProblem(m, file, id)
+			p, err := prove.ModelProblem(jsonfront.FromModel(m, file), id)
 			if err != nil {
 				return err
 			}

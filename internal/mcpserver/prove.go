@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/prove"
 	"github.com/stateproof/stateproof/internal/report"
 )
@@ -39,7 +40,7 @@ func (s *server) proveHandler(ctx context.Context, _ *mcp.CallToolRequest, in Pr
 	if !res.Valid() {
 		return nil, nil, fmt.Errorf("%s is not a valid model: %v", name, res.Errors)
 	}
-	p, err := prove.JSONProblem(res.Model, name)
+	p, err := prove.ModelProblem(jsonfront.FromModel(res.Model, name))
 	if err != nil {
 		return nil, nil, err
 	}

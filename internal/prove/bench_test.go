@@ -1,6 +1,7 @@
 package prove
 
 import (
+	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"os"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func loadBench(tb testing.TB, name string) (*Problem, func()) {
 		if derr != nil || !res.Valid() {
 			tb.Fatalf("%s: %v %v", name, derr, res.Errors)
 		}
-		p, err = JSONProblem(res.Model, name)
+		p, err = ModelProblem(jsonfront.FromModel(res.Model, name))
 		// A per-state claim that is not a model invariant comes as an .rsc
 		// file next to the model, replacing its invariants.
 		rscName := "../../bench/" + name[:len(name)-len(".json")] + ".rsc"

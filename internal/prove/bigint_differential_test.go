@@ -89,7 +89,7 @@ func TestBigStepsEnginesAgree(t *testing.T) {
 			t.Errorf("seed %d: bmc outcome %s (%s)", seed, rep.Result.Outcome, rep.Result.Status)
 		}
 
-		p, err := JSONProblem(res.Model, "bigsteps.json")
+		p, err := ModelProblem(jsonfront.FromModel(res.Model, "bigsteps.json"))
 		if err != nil {
 			t.Fatal(err)
 		}

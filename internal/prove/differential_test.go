@@ -2,6 +2,7 @@ package prove
 
 import (
 	"fmt"
+	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func TestAgreesWithExplicitSearch(t *testing.T) {
 				violated = violated || f.Code == "S7_INVARIANT_VIOLATION"
 			}
 		}
-		p, err := JSONProblem(res.Model, "random.json")
+		p, err := ModelProblem(jsonfront.FromModel(res.Model, "random.json"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,6 +23,7 @@ type encoder struct {
 	// locals are the clause-local constants made so far, for binders
 	// when a relation is printed as a Horn clause.
 	locals []local
+	cases  *smt.Encoding // lowers a model's cases (made on first use)
 }
 
 type local struct {
@@ -108,7 +109,7 @@ func (e *encoder) edge(i int, pre, post []*z3.Term) (*z3.Term, error) {
 	if ed.Clause != nil {
 		return e.clause(ed.Clause, pre, post, ed.To)
 	}
-	return e.jsonCase(ed, pre, post)
+	return e.modelCase(ed, pre, post)
 }
 
 func (e *encoder) coerce(t *z3.Term, s sts.Sort) *z3.Term {
@@ -122,38 +123,33 @@ func (e *encoder) coerce(t *z3.Term, s sts.Sort) *z3.Term {
 	return t
 }
 
-// jsonCase encodes a JSON case: the guard over pre, the effects in order
-// over the values assigned so far, and frame semantics (an unassigned
-// variable keeps its value).
-func (e *encoder) jsonCase(ed *Edge, pre, post []*z3.Term) (*z3.Term, error) {
-	c := ed.Case
-	var parts []*z3.Term
-	if c.Guard != nil {
-		g, err := e.formula(c.Source, c.Guard, pre)
-		if err != nil {
-			return nil, fmt.Errorf("guard of %s: %w", c.Label, err)
+// modelCase encodes a model's case over pre and post with fresh event
+// inputs: exactly the bounded encoding's case relation (guard, conditions
+// at their anchors, events, priorities over the source's earlier cases,
+// effects in order, frame semantics: an unassigned variable keeps its
+// value), without the location, which the edge's nodes carry.
+func (e *encoder) modelCase(ed *Edge, pre, post []*z3.Term) (*z3.Term, error) {
+	sys := e.g.Sys
+	events := make([]*z3.Term, len(sys.Events))
+	for k, ev := range sys.Events {
+		e.fresh++
+		var err error
+		if events[k], err = e.ctx.BoolConst(fmt.Sprintf("event!%s!%d", ev.Name, e.fresh)); err != nil {
+			return nil, err
 		}
-		parts = append(parts, g)
+		e.locals = append(e.locals, local{fmt.Sprintf("event!%s!%d", ev.Name, e.fresh), sts.Bool})
 	}
-	cur := append([]*z3.Term(nil), pre...)
-	for _, eff := range c.Effects {
-		v, err := e.low.Lower(eff.Value, smt.Scope{Var: func(name string) *z3.Term {
-			if k := e.g.Sys.VarIndex(name); k >= 0 {
-				return cur[k]
-			}
-			return nil
-		}})
-		if err != nil {
-			return nil, fmt.Errorf("effect of %s: %w", c.Label, err)
-		}
-		parts = append(parts, v.Def)
-		cur[eff.Var] = e.coerce(v.T, e.g.Vars[eff.Var].Sort)
+	if e.cases == nil {
+		e.cases = smt.NewCaseLowerer(e.ctx, sys)
 	}
-	parts = append(parts, e.low.TakeAxioms()...)
-	for k := range cur {
-		parts = append(parts, e.b.Eq(post[k], cur[k]))
+	rel, err := e.cases.CaseRelation(sys.Cases[ed.Case.Source], ed.Index, pre, post, events)
+	if err != nil {
+		return nil, err
 	}
-	return e.b.And(parts...), e.b.Err()
+	if ax := e.cases.TakeAxioms(); len(ax) > 0 {
+		rel = e.b.And(append(ax, rel)...)
+	}
+	return rel, e.b.Err()
 }
 
 // clause instantiates a Horn clause: its bound variables become fresh

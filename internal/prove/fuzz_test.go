@@ -1,6 +1,7 @@
 package prove
 
 import (
+	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"os"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ func FuzzParseRSC(f *testing.F) {
 	if err != nil || !res.Valid() {
 		f.Fatalf("retry.json: %v", err)
 	}
-	p, err := JSONProblem(res.Model, "retry.json")
+	p, err := ModelProblem(jsonfront.FromModel(res.Model, "retry.json"))
 	if err != nil {
 		f.Fatal(err)
 	}

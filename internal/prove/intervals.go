@@ -198,13 +198,26 @@ func modelConstants(g *Graph) []int64 {
 }
 
 // applyCase refines b by the case's guard and applies its effects in
-// order; feasible is false when the guard cannot hold in b.
+// order; feasible is false when the guard cannot hold in b. Conditions
+// read between effects (FCSTM) are not used: leaving them out only
+// widens the boxes.
 func (an *analysis) applyCase(b box, c *sts.Case) (box, bool) {
 	cur := slices.Clone(b)
 	if c.Guard != nil && !an.refine(cur, c.Guard, true) {
 		return nil, false
 	}
+	temps := map[string]bool{}
 	for _, f := range c.Effects {
+		if f.Temp != "" {
+			// A case-local temporary is not in the box: a value read
+			// from it is unknown (an over-approximation).
+			temps[f.Temp] = true
+			continue
+		}
+		if readsAny(f.Value, temps) {
+			cur[f.Var] = top()
+			continue
+		}
 		cur[f.Var] = an.eval(f.Value, cur)
 	}
 	return cur, true
@@ -391,4 +404,19 @@ func countAll(xs [][]expr.Expr) int {
 		n += len(x)
 	}
 	return n
+}
+
+// readsAny reports whether e reads one of the names.
+func readsAny(e expr.Expr, names map[string]bool) bool {
+	if len(names) == 0 {
+		return false
+	}
+	found := false
+	expr.Inspect(e, func(n expr.Expr) bool {
+		if id, ok := n.(*expr.Ident); ok && names[id.Name] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

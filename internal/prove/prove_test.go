@@ -1,6 +1,7 @@
 package prove
 
 import (
+	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"os"
 	"strconv"
 	"strings"
@@ -258,7 +259,7 @@ func TestScopedRangeChecksTheInitialState(t *testing.T) {
 		if err != nil || !res.Valid() {
 			t.Fatal(err, res.Errors)
 		}
-		p, err := JSONProblem(res.Model, "m.json")
+		p, err := ModelProblem(jsonfront.FromModel(res.Model, "m.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,7 +285,7 @@ func TestIntervalsStrengthen(t *testing.T) {
 		t.Fatal(err, res.Errors)
 	}
 	problem := func() *Problem {
-		p, err := JSONProblem(res.Model, "m.json")
+		p, err := ModelProblem(jsonfront.FromModel(res.Model, "m.json"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -234,12 +234,13 @@ func (enc *Encoding) stepUnits(i int) ([]*z3.Term, []*sts.Case, error) {
 	var selTerms []*z3.Term
 	sels := enc.Sels[i]
 	next := 0 // the index in enc.Sels[i] of sels[0]
+	st := &stepSyms{state: enc.States[i], next: enc.States[i+1], pre: enc.Vars[i], post: enc.Vars[i+1], events: enc.Events[i], delta: enc.Delta[i], gamma: enc.Gamma[i]}
 	for _, src := range sys.StepSources(i, enc.start) {
 		cases := sys.Cases[src]
 		ante := make([]*z3.Term, 0, len(cases)) // per case of the source, for priorities
 		for k := range cases {
 			c := &cases[k]
-			a, body, snaps, err := enc.caseBody(i, c, ante)
+			a, body, snaps, err := enc.caseBody(st, c, ante)
 			if err != nil {
 				return nil, nil, fmt.Errorf("smt: case %s: %w", c.Label, err)
 			}
@@ -283,15 +284,26 @@ func (ce *caseEnv) scope() Scope {
 	}}
 }
 
-// caseBody returns the antecedent of case c at step i (A_{i,k}: location,
+// stepSyms are the symbols one step reads and writes. A nil state leaves
+// the locations out (the caller's graph node is the source, its edge the
+// target); nil delta and gamma leave the flags unconstrained.
+type stepSyms struct {
+	state, next, delta, gamma *z3.Term
+	pre, post, events         []*z3.Term
+}
+
+// caseBody returns the antecedent of case c at step st (A_{i,k}: location,
 // guard, conditions at their anchors, events, priorities over the earlier
 // antecedents ante) and what selecting it implies: the antecedent, the
 // definedness of the effects and the next frame, as one flat conjunction;
 // and the variable values each call record of c sees.
-func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.Term, snaps [][]*z3.Term, err error) {
+func (enc *Encoding) caseBody(st *stepSyms, c *sts.Case, ante []*z3.Term) (a, body *z3.Term, snaps [][]*z3.Term, err error) {
 	b := &enc.b
-	ce := &caseEnv{enc: enc, cur: append([]*z3.Term(nil), enc.Vars[i]...), temps: map[string]*z3.Term{}}
-	conds := []*z3.Term{b.eq(enc.States[i], b.intVal(int64(c.Source)))}
+	ce := &caseEnv{enc: enc, cur: append([]*z3.Term(nil), st.pre...), temps: map[string]*z3.Term{}}
+	var conds []*z3.Term
+	if st.state != nil {
+		conds = append(conds, b.eq(st.state, b.intVal(int64(c.Source))))
+	}
 	if c.Guard != nil {
 		g, err := enc.Lower(c.Guard, ce.scope())
 		if err != nil {
@@ -300,7 +312,7 @@ func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.
 		conds = append(conds, b.and(g.Def, g.T))
 	}
 	for _, lit := range c.Events {
-		e := enc.Events[i][lit.Event]
+		e := st.events[lit.Event]
 		if !lit.Present {
 			e = b.not(e)
 		}
@@ -366,12 +378,14 @@ func (enc *Encoding) caseBody(i int, c *sts.Case, ante []*z3.Term) (a, body *z3.
 		if enc.Sys.Vars[k].Sort == sts.Int && ce.cur[k].SortKind() == z3.SortReal {
 			return nil, nil, nil, fmt.Errorf("variable %s ends the case with a real value", enc.Sys.Vars[k].Name)
 		}
-		parts = append(parts, b.eq(enc.Vars[i+1][k], ce.cur[k]))
+		parts = append(parts, b.eq(st.post[k], ce.cur[k]))
 	}
-	parts = append(parts,
-		b.eq(enc.States[i+1], b.intVal(int64(c.Target))),
-		b.iff(enc.Delta[i], b.boolVal(c.Delta)),
-		b.iff(enc.Gamma[i], b.boolVal(c.Gamma)))
+	if st.state != nil {
+		parts = append(parts, b.eq(st.next, b.intVal(int64(c.Target))))
+	}
+	if st.delta != nil {
+		parts = append(parts, b.iff(st.delta, b.boolVal(c.Delta)), b.iff(st.gamma, b.boolVal(c.Gamma)))
+	}
 	return b.and(conds...), b.and(append(conds, parts...)...), snaps, b.err
 }
 
