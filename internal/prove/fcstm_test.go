@@ -1,22 +1,26 @@
 package prove
 
 import (
+	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/fcstm/fcstmtest"
+	"github.com/stateproof/stateproof/internal/fcstm/fcstmtest/reach"
 	"github.com/stateproof/stateproof/internal/fcstm/lower"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/frontend"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
-// fcstmModel loads an FCSTM model as the front end does.
-func fcstmModel(t *testing.T, path string) *frontend.Model {
+const fcstmRetry = "../../examples/fcstm/retry.fcstm"
+
+// fcstmModel is an FCSTM model as the front end loads it.
+func fcstmModel(t *testing.T, m *model.Model, path string) *frontend.Model {
 	t.Helper()
-	m, err := model.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	sys, err := lower.Lower(m)
 	if err != nil {
 		t.Fatal(err)
@@ -24,36 +28,256 @@ func fcstmModel(t *testing.T, path string) *frontend.Model {
 	return &frontend.Model{Path: path, Format: "fcstm", System: sys, Native: m}
 }
 
-func fcstmProblem(t *testing.T, modelPath, rscPath string) *Problem {
+func loadFCSTM(t *testing.T, path string) *frontend.Model {
 	t.Helper()
-	p, err := ModelProblem(fcstmModel(t, modelPath))
+	m, err := model.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile(rscPath)
+	return fcstmModel(t, m, path)
+}
+
+// withRSC is the problem of fm with the RSCs of text.
+func withRSC(t *testing.T, fm *frontend.Model, file, text string) *Problem {
+	t.Helper()
+	p, err := ModelProblem(fm)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Props, err = ParseRSC(rscPath, string(src), p.Graph); err != nil {
+	if p.Props, err = ParseRSC(file, text, p.Graph); err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-func TestFCSTMProbe(t *testing.T) {
-	for _, rsc := range []string{"retry.rsc", "retry-broken.rsc"} {
-		p := fcstmProblem(t, "../../examples/fcstm/retry.fcstm", "../../examples/fcstm/"+rsc)
-		var names []string
-		for _, n := range p.Graph.Nodes {
-			names = append(names, n.Name)
-		}
-		t.Logf("nodes %s, %d edges", strings.Join(names, " "), len(p.Graph.Edges))
-		res, err := Prove(p, Options{TimeoutMS: 20000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b strings.Builder
-		res.WriteText(&b)
-		t.Logf("%s: %s\n%s", rsc, res.Verdict, b.String())
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return string(data)
+}
+
+// TestFCSTMGraph: the prover's nodes are the stoppable leaves of
+// retry.fcstm and the two sentinels; the pseudo state Decide and the
+// composite Client are not nodes (a hot start only begins there), and no
+// edge is a delta or an error case.
+func TestFCSTMGraph(t *testing.T) {
+	fm := loadFCSTM(t, fcstmRetry)
+	g, err := FromSystem(fm.System)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, n := range g.Nodes {
+		names = append(names, n.Name)
+	}
+	want := []string{"__init__", "__terminate__", "Client.Idle", "Client.Sending", "Client.Waiting", "Client.Delivered", "Client.Failed"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("nodes %v, want %v", names, want)
+	}
+	if len(g.Starts) != 1 || g.Nodes[g.Starts[0].Node].Name != "__init__" {
+		t.Errorf("starts %+v", g.Starts)
+	}
+	for _, e := range g.Edges {
+		if e.Case.Delta || strings.Contains(e.Label, "::error::") || fm.System.Entry[e.Case.Source] && e.Case.Source != fm.System.Start {
+			t.Errorf("edge %s should not be in the graph", e.Label)
+		}
+	}
+	// Decide's two outcomes are folded into Sending's cases: a failure
+	// leads to Failed or Waiting in one step.
+	var fromSending []string
+	for _, e := range g.Edges {
+		if g.Nodes[e.From].Name == "Client.Sending" {
+			fromSending = append(fromSending, g.Nodes[e.To].Name)
+		}
+	}
+	for _, to := range []string{"Client.Delivered", "Client.Failed", "Client.Waiting", "Client.Sending"} {
+		if !slices.Contains(fromSending, to) {
+			t.Errorf("no edge Sending -> %s (have %v)", to, fromSending)
+		}
+	}
+}
+
+// TestFCSTMProveRetry: the RSCs of examples/fcstm/retry.rsc are proved,
+// and the certificate re-checks on a fresh solver.
+func TestFCSTMProveRetry(t *testing.T) {
+	p := withRSC(t, loadFCSTM(t, fcstmRetry), "retry.rsc", readFile(t, "../../examples/fcstm/retry.rsc"))
+	r := mustProve(t, p, Options{TimeoutMS: 60000})
+	if r.Verdict != "proved" || len(r.Props) != 4 {
+		t.Fatalf("verdict %s, %d properties", r.Verdict, len(r.Props))
+	}
+	text, err := p.Certificate(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := checkScript(t, text); got != z3.Unsat {
+		t.Fatalf("certificate check = %s, want unsat", got)
+	}
+}
+
+// TestFCSTMProveRetryViolated: retry-broken.rsc is violated by a trace
+// from the cold start that bmc finds again.
+func TestFCSTMProveRetryViolated(t *testing.T) {
+	p := withRSC(t, loadFCSTM(t, fcstmRetry), "retry-broken.rsc", readFile(t, "../../examples/fcstm/retry-broken.rsc"))
+	r := mustProve(t, p, Options{TimeoutMS: 60000})
+	pr := r.Props[0]
+	if r.Verdict != "violated" || pr.Status != Violated || len(pr.Trace) < 2 {
+		t.Fatalf("verdict %s, status %s (%s), trace %d steps", r.Verdict, pr.Status, pr.Reason, len(pr.Trace))
+	}
+	first, last := pr.Trace[0], pr.Trace[len(pr.Trace)-1]
+	if first.Node != "__init__" || last.Node != "Client.Waiting" {
+		t.Errorf("trace from %s to %s", first.Node, last.Node)
+	}
+	if !strings.Contains(pr.Replay, "replayed on the runtime: agrees") {
+		t.Errorf("replay %q", pr.Replay)
+	}
+}
+
+// TestFCSTMInfer: inference on retry.fcstm finds, at Failed, an RSC that
+// pins attempts to 4, and every inferred RSC holds on every configuration
+// the runtime reaches within 10 cycles.
+func TestFCSTMInfer(t *testing.T) {
+	fm := loadFCSTM(t, fcstmRetry)
+	p, err := ModelProblem(fm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustProve(t, p, Options{Infer: true, TimeoutMS: 60000})
+	inferred := inferredProps(t, p, r)
+	failed := inferred[p.Graph.NodeIndex("Client.Failed")]
+	if failed == nil {
+		t.Fatalf("nothing inferred at Failed: %v", r.Inferred)
+	}
+	for _, a := range []int64{3, 4, 5} {
+		got := holds(t, failed, map[string]expr.Value{"attempts": expr.IntVal(a), "max_attempts": expr.IntVal(4), "backoff": expr.IntVal(8), "waited": expr.IntVal(8), "delivered": expr.IntVal(0)})
+		if got != (a == 4) {
+			t.Errorf("inferred RSC at Failed with attempts = %d: %v", a, got)
+		}
+	}
+	checkOnRuntime(t, fm.Native.(*model.Model), p.Graph, inferred, 10)
+}
+
+// inferredProps parses the inferred RSCs back into formulas, per node.
+func inferredProps(t *testing.T, p *Problem, r *Result) map[int]expr.Expr {
+	t.Helper()
+	out := map[int]expr.Expr{}
+	for _, n := range r.Inferred {
+		props, err := ParseRSC("inferred", fmt.Sprintf("rsc %q: %s;", n.Node, n.RSC), p.Graph)
+		if err != nil {
+			t.Fatalf("inferred %s: %s: %v", n.Node, n.RSC, err)
+		}
+		out[props[0].Node] = props[0].Formula
+	}
+	return out
+}
+
+func holds(t *testing.T, f expr.Expr, vals map[string]expr.Value) bool {
+	t.Helper()
+	v, err := expr.Eval(f, expr.Vars(vals))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", expr.Format(f), err)
+	}
+	return v.Bool()
+}
+
+// nodeOfConfig is the graph node a runtime configuration rests on.
+func nodeOfConfig(g *Graph, c reach.Config) int {
+	switch c.State {
+	case "":
+		return g.NodeIndex("__init__")
+	case reach.Ended:
+		return g.NodeIndex("__terminate__")
+	}
+	return g.NodeIndex(c.State)
+}
+
+// checkOnRuntime fails when a formula of rscs is false on a configuration
+// the runtime reaches within depth cycles.
+func checkOnRuntime(t *testing.T, m *model.Model, g *Graph, rscs map[int]expr.Expr, depth int) {
+	t.Helper()
+	configs, err := reach.Explore(m, depth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range configs {
+		n := nodeOfConfig(g, c)
+		if n < 0 {
+			t.Fatalf("the runtime rests on %q, which is not a node", c.State)
+		}
+		if f := rscs[n]; f != nil && c.State != reach.Ended && !holds(t, f, c.Vars) {
+			t.Errorf("%s: %s is false on the reached %v (depth %d)", c.State, expr.Format(f), c.Vars, c.Depth)
+		}
+	}
+}
+
+// TestFCSTMDifferential: on generated FCSTM models, a constraint prove
+// proves at a node holds on every configuration the runtime reaches there
+// within 6 cycles, and one it finds violated is false on a configuration
+// the runtime reaches there within the trace's length.
+func TestFCSTMDifferential(t *testing.T) {
+	models := 12
+	if testing.Short() {
+		models = 4
+	}
+	candidates := []string{"x >= 0", "y >= 0", "x <= 2", "y <= 1"}
+	var proved, violated, unknown int
+	for seed := uint64(1); seed <= uint64(models); seed++ {
+		src := fcstmtest.RandomModel(seed)
+		m, err := model.Parse("gen.fcstm", src, model.Options{})
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		}
+		fm := fcstmModel(t, m, "gen.fcstm")
+		for _, cand := range candidates {
+			var text strings.Builder
+			g, err := FromSystem(fm.System)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range g.Nodes {
+				if n.Location >= 0 {
+					fmt.Fprintf(&text, "rsc %q: %s;\n", n.Name, cand)
+				}
+			}
+			p := withRSC(t, fm, "cand.rsc", text.String())
+			r := mustProve(t, p, Options{TimeoutMS: 20000})
+			for i, pr := range r.Props {
+				prop := &p.Props[i]
+				switch pr.Status {
+				case Verified:
+					proved++
+					checkOnRuntime(t, m, p.Graph, map[int]expr.Expr{prop.Node: prop.Formula}, 6)
+				case Violated:
+					violated++
+					if !reachedViolation(t, m, p.Graph, prop, len(pr.Trace)-1) {
+						t.Errorf("seed %d: %s at %s violated by a %d-step trace the runtime does not reach\n%s", seed, cand, pr.Node, len(pr.Trace)-1, src)
+					}
+				default:
+					unknown++
+				}
+			}
+		}
+	}
+	t.Logf("%d proved, %d violated, %d undecided", proved, violated, unknown)
+	if proved == 0 || violated == 0 {
+		t.Errorf("the generated models exercise neither side: %d proved, %d violated", proved, violated)
+	}
+}
+
+// reachedViolation reports whether the runtime reaches, within depth
+// cycles, a configuration at the property's node where it is false.
+func reachedViolation(t *testing.T, m *model.Model, g *Graph, p *Property, depth int) bool {
+	t.Helper()
+	configs, err := reach.Explore(m, depth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range configs {
+		if nodeOfConfig(g, c) == p.Node && c.State != reach.Ended && !holds(t, p.Formula, c.Vars) {
+			return true
+		}
+	}
+	return false
 }
