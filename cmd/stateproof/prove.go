@@ -33,15 +33,17 @@ type proveFlags struct {
 func newProveCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f proveFlags
 	cmd := &cobra.Command{
-		Use:   "prove (MODEL.json | PROBLEM.smt2)",
+		Use:   "prove (MODEL.json | MODEL.fcstm | PROBLEM.smt2)",
 		Short: "Prove reachable state constraints for every execution (induction, Houdini, Spacer)",
 		Long: `prove proves per-state invariants (reachable state constraints, RSCs) for all
 executions, or returns a real counterexample trace, or says why it could not
 decide (docs/rsc.md).
 
 Inputs: a JSON model (its never-states and var-in-range invariants become
-RSCs), optionally with --rsc FILE of statements  rsc "STATE": EXPR;  or a
-linear CHC problem in SMT-LIB2 (.smt2; predicates become nodes).
+RSCs), optionally with --rsc FILE of statements  rsc "STATE": EXPR;  an
+FCSTM model with --rsc or --infer (the states are its stoppable leaves and
+__init__/__terminate__; one step is one runtime cycle); or a linear CHC
+problem in SMT-LIB2 (.smt2; predicates become nodes).
 
 Layers, under one budget: Spacer (Z3's CHC engine) starts first, beside the
 others on a multi-core machine; the triple rule per strongly connected
@@ -50,8 +52,8 @@ from a spurious one; k-induction; learning from sampled reachable states
 (affine, parity, modular, bound and phase-split candidates kept by
 Houdini); Houdini over mined candidates; interval propagation. Every proof
 is re-checked by the triple rule on a fresh solver (--certificate writes
-it for another solver); every violation is a trace from the start (for
-JSON models found again by bmc and replayed on the runtime). Frame
+it for another solver); every violation is a trace from the start (for a
+model found again by bmc and replayed on the model's runtime). Frame
 semantics: an unassigned variable keeps its value.
 
 Exit status: 0 all proved, 1 a confirmed violation, 2 usage or input error,
@@ -59,6 +61,7 @@ Exit status: 0 all proved, 1 a confirmed violation, 2 usage or input error,
 		Example: `  stateproof prove examples/retry.json
   stateproof prove examples/retry.json --rsc examples/retry.rsc
   stateproof prove examples/retry.json --infer
+  stateproof prove examples/fcstm/retry.fcstm --rsc examples/fcstm/retry.rsc
   stateproof prove bench/fib.smt2 --json
   stateproof prove bench/counter2.smt2 --stats --certificate counter2.cert.smt2`,
 		Args: cobra.ExactArgs(1),
@@ -172,8 +175,9 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// loadProblem reads a CHC problem (.smt2) or a JSON model, with the RSCs of
-// an .rsc file replacing the model's invariants when one is given.
+// loadProblem reads a CHC problem (.smt2) or a model of any format, with
+// the RSCs of an .rsc file replacing the model's invariants when one is
+// given.
 func loadProblem(ctx *z3.Context, rd input.Reader, input, rscFile string) (*prove.Problem, error) {
 	data, err := rd.ReadFile(input)
 	if err != nil {
