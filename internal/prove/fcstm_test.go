@@ -217,9 +217,9 @@ func checkOnRuntime(t *testing.T, m *model.Model, g *Graph, rscs map[int]expr.Ex
 // within 6 cycles, and one it finds violated is false on a configuration
 // the runtime reaches there within the trace's length.
 func TestFCSTMDifferential(t *testing.T) {
-	models := 12
+	models := 8
 	if testing.Short() {
-		models = 4
+		models = 3
 	}
 	candidates := []string{"x >= 0", "y >= 0", "x <= 2", "y <= 1"}
 	var proved, violated, unknown int
