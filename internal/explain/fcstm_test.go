@@ -132,3 +132,32 @@ func TestFCSTMInitializationKernelConflict(t *testing.T) {
 		t.Errorf("batch = 4: outcome %s, want witness_found", r.Outcome)
 	}
 }
+
+// TestFCSTMProofBindsCaseUnits: a proof over an FCSTM step relation whose
+// source has error cases (the division and the int writeback of the
+// valve's effect) binds its input to the unit of the case it names: the
+// units of a step relation follow its selectors, the exclusions of the
+// error cases come after them.
+func TestFCSTMProofBindsCaseUnits(t *testing.T) {
+	model := fcstmExamples + "tank-level.fcstm"
+	r := runFCSTM(t, model, fcstmExamples+"tank-level.fbmcq", "proof")
+	ex := explanationOf(t, r)
+	if ex.Classification != "assumptions_prefix_conflict" || r.Refinement.Status != "complete" || ex.Proof == nil {
+		t.Fatalf("classification %q, status %s (%s)", ex.Classification, r.Refinement.Status, r.Refinement.Reason)
+	}
+	if ids := coreIDs(ex); !slices.Equal(ids, []string{"assumption.0000.frame.0001", "initial.variable.level", "transition.step.0000"}) {
+		t.Fatalf("core %v", ids)
+	}
+	if loc := ex.Core.Items[1].location(); loc != model+":3:9" {
+		t.Errorf("initialiser at %s", loc)
+	}
+	bound := false
+	for _, n := range ex.Proof.Nodes {
+		if n.Method == "core_binding_unit" && slices.Contains(n.Items, "transition.step.0000") {
+			bound = n.UnitIndex >= 0 && n.UnitIndex < n.UnitCnt
+		}
+	}
+	if !bound {
+		t.Errorf("no input bound to a unit of transition.step.0000: %+v", ex.Proof.Nodes)
+	}
+}
