@@ -12,7 +12,6 @@ import (
 	"github.com/stateproof/stateproof/internal/explain"
 	"github.com/stateproof/stateproof/internal/frontend"
 	"github.com/stateproof/stateproof/internal/frontend/formats"
-	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/report"
@@ -164,12 +163,6 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		reports = append(reports, rep)
 	}
 	return emitBMC(f, stdout, reports)
-}
-
-// loadModel loads a JSON model for the engines (prove, which takes JSON
-// models and CHC problems).
-func loadModel(rd input.Reader, path string) (*frontend.Model, error) {
-	return jsonfront.Format{}.Load(rd, path)
 }
 
 func (f *bmcFlags) loadQuery(rd input.Reader, sys *sts.System) ([]*query.Query, error) {

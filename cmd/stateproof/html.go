@@ -12,6 +12,7 @@ import (
 	"github.com/stateproof/stateproof/internal/diagram"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/frontend"
+	"github.com/stateproof/stateproof/internal/frontend/formats"
 	"github.com/stateproof/stateproof/internal/htmlreport"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/prove"
@@ -103,7 +104,8 @@ func emitBMCHTML(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 }
 
 // emitProveHTML writes the prove result as a page. A JSON model is drawn
-// with the counterexample traces on it; a CHC problem has no machine.
+// with the counterexample traces on it; a CHC problem (and for now an
+// FCSTM model) has no drawing.
 func emitProveHTML(f *proveFlags, input string, stdout io.Writer, res *prove.Result) error {
 	var text bytes.Buffer
 	if err := res.WriteText(&text); err != nil {
@@ -113,14 +115,18 @@ func emitProveHTML(f *proveFlags, input string, stdout io.Writer, res *prove.Res
 	origin := map[string]int{}
 	if !strings.HasSuffix(input, ".smt2") {
 		var err error
-		fm, err := loadModel(f.rd, input)
+		fm, err := formats.Registry().Load(f.rd, input, "")
 		if err != nil {
 			return err
 		}
-		m = fm.Native.(*jsonmodel.Model)
-		for _, cases := range m.Lower(input).Cases {
-			for _, c := range cases {
-				origin[c.Label] = c.Origin
+		// The page draws JSON machines only; another format's page has
+		// the report without a drawing, like a CHC problem's.
+		if jm, ok := fm.Native.(*jsonmodel.Model); ok {
+			m = jm
+			for _, cases := range fm.System.Cases {
+				for _, c := range cases {
+					origin[c.Label] = c.Origin
+				}
 			}
 		}
 	}

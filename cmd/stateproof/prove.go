@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stateproof/stateproof/internal/frontend/formats"
 	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/prove"
 	"github.com/stateproof/stateproof/internal/z3"
@@ -189,7 +190,7 @@ func loadProblem(ctx *z3.Context, rd input.Reader, input, rscFile string) (*prov
 			return nil, err
 		}
 	} else {
-		m, err := loadModel(rd, input)
+		m, err := formats.Registry().Load(rd, input, "")
 		if err != nil {
 			return nil, err
 		}
