@@ -6,7 +6,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/prove"
 	"github.com/stateproof/stateproof/internal/report"
 )
@@ -17,11 +16,12 @@ type ProveInput struct {
 	RSC       string `json:"rsc,omitempty" jsonschema:"reachable state constraints to prove instead of the model's invariants, e.g. rsc \"WAIT\": retry >= 0 && retry <= 3;"`
 	Infer     bool   `json:"infer,omitempty" jsonschema:"also return the strongest constraints found per state"`
 	TimeoutMS *int   `json:"timeoutMs,omitempty" jsonschema:"total budget in milliseconds (default 10000)"`
+	Format    string `json:"format,omitempty" jsonschema:"the model format: json or fcstm; by default a path's extension says it and an inline object is json; inline FCSTM source is a string in model with format fcstm"`
 }
 
 var proveTool = &mcp.Tool{
 	Name:         "prove",
-	Description:  "Prove per-state invariants (reachable state constraints) for every execution, however long: the model's never-states and var-in-range invariants, or the rsc statements given. Returns the stateproof/prove/v1 report: verdict proved (with a certificate re-checked on a fresh solver), violated (with a trace from the start, replayed on the runtime) or unknown (with the reason).",
+	Description:  "Prove per-state invariants (reachable state constraints) for every execution, however long: the model's never-states and var-in-range invariants, or the rsc statements given. The model is JSON or FCSTM (a .fcstm path, or FCSTM source text in model with format fcstm; its states are the stoppable leaves and __init__/__terminate__, and it declares no invariants, so give rsc or infer). Returns the stateproof/prove/v1 report: verdict proved (with a certificate re-checked on a fresh solver), violated (with a trace from the start, replayed on the model's runtime) or unknown (with the reason).",
 	OutputSchema: contract("prove"),
 }
 
@@ -33,14 +33,12 @@ func (s *server) proveHandler(ctx context.Context, _ *mcp.CallToolRequest, in Pr
 		}
 		opts.TimeoutMS = *in.TimeoutMS
 	}
-	res, name, err := s.decode(&in.Input)
+	m, err := s.loadModel(&in.Input, in.Format)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !res.Valid() {
-		return nil, nil, fmt.Errorf("%s is not a valid model: %v", name, res.Errors)
-	}
-	p, err := prove.ModelProblem(jsonfront.FromModel(res.Model, name))
+	name := m.Path
+	p, err := prove.ModelProblem(m)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -50,7 +48,7 @@ func (s *server) proveHandler(ctx context.Context, _ *mcp.CallToolRequest, in Pr
 		}
 	}
 	if len(p.Props) == 0 && !in.Infer {
-		return nil, nil, fmt.Errorf("%s has no never-states or var-in-range invariant to prove: give rsc statements or infer", name)
+		return nil, nil, fmt.Errorf("%s declares no never-states or var-in-range invariant to prove: give rsc statements or infer", name)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -23,7 +24,23 @@ func TestProveTool(t *testing.T) {
 	if out["verdict"] != "violated" {
 		t.Errorf("retry <= 2 at WAIT = %v (the third retry waits with 3)", out["verdict"])
 	}
+	// FCSTM: by path with the example's RSCs, and inline source.
+	out, _ = call(t, cs, "prove", map[string]any{"path": "examples/fcstm/retry.fcstm", "rsc": `rsc "Client.Waiting": var("backoff") == 2;`})
+	if out["verdict"] != "violated" {
+		t.Errorf("FCSTM retry backoff == 2 at Waiting = %v (the second wait has backoff 4)", out["verdict"])
+	}
+	props, _ := out["properties"].([]any)
+	if len(props) != 1 || !strings.Contains(fmt.Sprint(props[0]), "replayed on the runtime: agrees") {
+		t.Errorf("FCSTM violation not replayed: %v", props)
+	}
+	src := "def int n = 0;\nstate R {\n    state A;\n    [*] -> A;\n    A -> A :: Tick effect { n = n + 2; }\n}\n"
+	out, _ = call(t, cs, "prove", map[string]any{"model": src, "format": "fcstm", "rsc": `rsc "R.A": n % 2 == 0 && n >= 0;`})
+	if out["verdict"] != "proved" {
+		t.Errorf("inline FCSTM n even = %v", out["verdict"])
+	}
 	for _, bad := range []map[string]any{
+		{"path": "examples/fcstm/retry.fcstm"},
+		{"path": "examples/fcstm/retry.fcstm", "rsc": `rsc "Client.Decide": true;`},
 		{"path": "examples/retry.json", "rsc": `rsc "NOPE": true;`},
 		{"path": "examples/retry.json", "timeoutMs": -1},
 		{},
