@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -101,5 +102,30 @@ func TestProveStatsAndCertificate(t *testing.T) {
 	}
 	if len(stats) == 0 || contributed != 1 {
 		t.Errorf("stats %v: want one contributing layer", stats)
+	}
+}
+
+// TestProveFCSTM: prove takes FCSTM models by extension: the example's
+// RSCs are proved, the broken one is violated with a trace replayed on the
+// FCSTM runtime, a pseudo state is no state of the proof (file:line:col),
+// and a model without invariants needs --rsc or --infer.
+func TestProveFCSTM(t *testing.T) {
+	const model = "../../examples/fcstm/retry.fcstm"
+	if _, stderr, code := runCLI(t, "prove", model, "--rsc", "../../examples/fcstm/retry.rsc"); code != 0 {
+		t.Errorf("retry.rsc: exit %d (%s)", code, stderr)
+	}
+	out, stderr, code := runCLI(t, "prove", model, "--rsc", "../../examples/fcstm/retry-broken.rsc")
+	if code != 1 || !strings.Contains(out, "VIOLATED") || !strings.Contains(out, "replayed on the runtime: agrees") {
+		t.Errorf("retry-broken.rsc: exit %d (%s)\n%s", code, stderr, out)
+	}
+	bad := filepath.Join(t.TempDir(), "pseudo.rsc")
+	if err := os.WriteFile(bad, []byte("rsc \"Client.Decide\": true;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := runCLI(t, "prove", model, "--rsc", bad); code != 2 || !strings.Contains(stderr, bad+":1:5: unknown state \"Client.Decide\"") {
+		t.Errorf("pseudo state: exit %d, stderr %q", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, "prove", model); code != 2 || !strings.Contains(stderr, "--rsc FILE or --infer") {
+		t.Errorf("no RSC: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -137,12 +137,13 @@ func FromSystem(sys *sts.System) (*Graph, error) {
 	return g, nil
 }
 
-// NodeOf returns the node of a location id or sentinel, or -1.
-func (g *Graph) NodeOf(id int) int {
-	if n, ok := g.nodeOf[id]; ok {
-		return n
+// nodeNames lists the node names, in node order.
+func (g *Graph) nodeNames() []string {
+	out := make([]string, len(g.Nodes))
+	for i, n := range g.Nodes {
+		out[i] = n.Name
 	}
-	return -1
+	return out
 }
 
 // incoming returns, per node, the indexes of the edges entering it.

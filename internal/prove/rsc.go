@@ -48,6 +48,9 @@ func rscStatement(file, src string, off int, g *Graph) (Property, int, error) {
 	}
 	name, nameAt := src[off+1:off+1+end], off
 	node := g.NodeIndex(name)
+	if node < 0 && g.Sys != nil && g.Sys.LocationByName(name) != nil {
+		return fail(nameAt, "unknown state %q: a run passes through it within a step (a composite or pseudo state) and never rests there; name one of %s", name, strings.Join(g.nodeNames(), ", "))
+	}
 	if node < 0 {
 		return fail(nameAt, "unknown state %q", name)
 	}
