@@ -214,6 +214,9 @@ func (p *problem) spanSrc(sp expr.Span) sts.Source {
 func (p *problem) exprSrc(e expr.Expr) sts.Source { return p.spanSrc(e.Span()) }
 
 func (p *problem) clauseSrc(in *query.Init) sts.Source {
+	if in == nil && p.sys.StartSrc.Line > 0 {
+		return p.sys.StartSrc
+	}
 	if in == nil {
 		// A cold start begins in the model's declared initial state.
 		return sts.Source{File: p.sys.Name, Path: "init", Excerpt: fmt.Sprintf("%q", p.sys.LocationName(p.sys.Start))}

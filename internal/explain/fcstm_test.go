@@ -161,3 +161,23 @@ func TestFCSTMProofBindsCaseUnits(t *testing.T) {
 		t.Errorf("no input bound to a unit of transition.step.0000: %+v", ex.Proof.Nodes)
 	}
 }
+
+// TestFCSTMColdStartLocated: a cold start's initial.target is located at
+// the FCSTM root state, which the first cycle enters.
+func TestFCSTMColdStartLocated(t *testing.T) {
+	q := filepath.Join(t.TempDir(), "q.fbmcq")
+	if err := os.WriteFile(q, []byte("assume at 0: active(\"Client.Idle\");\ncheck reach <= 1: true;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const model = "../../examples/fcstm/retry.fcstm"
+	ex := explanationOf(t, runFCSTM(t, model, q, "formal"))
+	for _, it := range ex.Core.Items {
+		if it.ID == "initial.target" {
+			if it.SourceKind != "fcstm" || it.location() != model+":10:1" {
+				t.Errorf("initial.target: %s at %s", it.SourceKind, it.location())
+			}
+			return
+		}
+	}
+	t.Errorf("core %v has no initial.target", coreIDs(ex))
+}

@@ -208,6 +208,10 @@ type System struct {
 	// Start is the location of a cold start (a JSON model's init state,
 	// or InitID for FCSTM).
 	Start int
+	// StartSrc is where the model declares its cold start, when the front
+	// end knows it (FCSTM: the root state, which the first cycle enters);
+	// explanations locate the initial.target group there.
+	StartSrc Source
 	// OneEventPerStep makes exactly one input event true at every step
 	// (JSON semantics); otherwise events are free inputs (FCSTM).
 	OneEventPerStep bool

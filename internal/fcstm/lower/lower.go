@@ -123,6 +123,7 @@ func (l *lowering) index() {
 		}
 	}
 	walk(m.Root, nil)
+	sys.StartSrc = posSource(m.Root.Pos, "cold start: the first cycle enters "+m.Root.Path)
 	for _, n := range l.nodes {
 		for _, t := range n.st.Transitions {
 			e := edge{t: t, to: byState[t.To], event: -1}
