@@ -32,17 +32,37 @@ func NewCaseLowerer(ctx *z3.Context, sys *sts.System) *Encoding {
 // earlier cases' antecedents, the effects' definedness and post as the
 // effects leave the variables. An Error case's relation is false.
 func (enc *Encoding) CaseRelation(cases []sts.Case, k int, pre, post, events []*z3.Term) (*z3.Term, error) {
+	if k < 0 || k >= len(cases) {
+		return nil, fmt.Errorf("smt: no case %d", k)
+	}
+	// Only the antecedents the priorities reach are built (a JSON case
+	// has none), earlier cases first, so each finds its own.
+	need := make([]bool, k)
+	var mark func(c *sts.Case)
+	mark = func(c *sts.Case) {
+		for _, p := range c.Priority {
+			if p < k && !need[p] {
+				need[p] = true
+				mark(&cases[p])
+			}
+		}
+	}
+	mark(&cases[k])
 	st := &stepSyms{pre: pre, post: post, events: events}
-	ante := make([]*z3.Term, 0, k)
-	for j := 0; j <= k; j++ {
-		a, body, _, err := enc.caseBody(st, &cases[j], ante)
+	ante := make([]*z3.Term, k)
+	for j := range k {
+		if !need[j] {
+			continue
+		}
+		a, _, _, err := enc.caseBody(st, &cases[j], ante[:j])
 		if err != nil {
 			return nil, fmt.Errorf("smt: case %s: %w", cases[j].Label, err)
 		}
-		if j == k {
-			return body, nil
-		}
-		ante = append(ante, a)
+		ante[j] = a
 	}
-	return nil, fmt.Errorf("smt: no case %d", k)
+	_, body, _, err := enc.caseBody(st, &cases[k], ante)
+	if err != nil {
+		return nil, fmt.Errorf("smt: case %s: %w", cases[k].Label, err)
+	}
+	return body, nil
 }
