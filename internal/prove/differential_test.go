@@ -2,10 +2,10 @@ package prove
 
 import (
 	"fmt"
-	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"strings"
 	"testing"
 
+	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/gen"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/verify"

@@ -1,11 +1,11 @@
 package prove
 
 import (
-	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/z3"
 )

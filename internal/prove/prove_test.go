@@ -1,13 +1,13 @@
 package prove
 
 import (
-	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/z3"
