@@ -12,6 +12,6 @@ import (
 )
 
 func main() {
-	p := process{start: time.Now(), exiting: true}
+	p := process{start: processStart(time.Now()), exiting: true}
 	os.Exit(runIn(withProcess(context.Background(), p), os.Args[1:], os.Stdout, os.Stderr))
 }

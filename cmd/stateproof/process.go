@@ -13,7 +13,7 @@ import (
 // when the command returns, or in-process (the tests run many commands in
 // one process). It rides in the command's context.
 type process struct {
-	// start is when the program started: a command's --timeout-ms counts
+	// start is when the program started (see processStart): a command's --timeout-ms counts
 	// from here, so the budget covers loading and start-up too.
 	start time.Time
 	// exiting is true when the process ends with the command: Z3 contexts

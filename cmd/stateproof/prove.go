@@ -68,7 +68,7 @@ Exit status: 0 all proved, 1 a confirmed violation, 2 usage or input error,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.rd = inputReader(cmd)
-			return runProve(&f, args[0], stdout, stderr)
+			return runProve(cmd, &f, args[0], stdout, stderr)
 		},
 	}
 	f.out.register(cmd)
@@ -77,7 +77,7 @@ Exit status: 0 all proved, 1 a confirmed violation, 2 usage or input error,
 	fl.BoolVar(&f.infer, "infer", false, "also print the strongest RSCs found per state (Houdini over mined candidates)")
 	fl.IntVar(&f.maxK, "k", 4, "maximum k of k-induction (Wahl's numbering: 1 is ordinary induction)")
 	fl.IntVar(&f.bmcDepth, "bmc-depth", 12, "depth of the bounded search that classifies counterexamples to induction")
-	fl.IntVar(&f.timeoutMS, "timeout-ms", 10000, "total budget in milliseconds (Spacer gets what is left)")
+	fl.IntVar(&f.timeoutMS, "timeout-ms", 10000, "total budget in milliseconds, counted from the program's start (Spacer gets what is left)")
 	fl.BoolVar(&f.stats, "stats", false, "also print, per layer, the time spent and whether it contributed (always in --json)")
 	fl.StringVar(&f.cert, "certificate", "", "when proved, write the RSCs to `FILE` as an SMT-LIB2 script another solver can re-check (unsat = valid)")
 	fl.IntVar(&f.workers, "workers", 0, "layers run at once (1: in turn; 0: 2 on a multi-core machine)")
@@ -90,7 +90,7 @@ func proveUsage(stderr io.Writer, format string, args ...any) error {
 	return &exitError{2}
 }
 
-func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
+func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io.Writer) error {
 	if err := f.out.resolve(); err != nil {
 		return proveUsage(stderr, "%v", err)
 	}
@@ -100,7 +100,11 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 	if f.maxK < 1 || f.bmcDepth < 1 || f.timeoutMS < 1 || f.workers < 0 {
 		return proveUsage(stderr, "--k, --bmc-depth and --timeout-ms must be integers >= 1, --workers >= 0")
 	}
-	opts := prove.Options{MaxK: f.maxK, BMCDepth: f.bmcDepth, TimeoutMS: f.timeoutMS, Infer: f.infer, Workers: f.workers}
+	proc := processOf(cmd)
+	opts := prove.Options{
+		MaxK: f.maxK, BMCDepth: f.bmcDepth, TimeoutMS: f.timeoutMS, Infer: f.infer, Workers: f.workers,
+		Start: proc.start, Abandon: proc.exiting, Context: cmd.Context(),
+	}
 	for _, l := range strings.Split(f.layers, ",") {
 		l = strings.TrimSpace(l)
 		if !slices.Contains(prove.AllLayers, l) {
@@ -117,7 +121,7 @@ func runProve(f *proveFlags, input string, stdout, stderr io.Writer) error {
 		if ctx, err = z3.NewContext(); err != nil {
 			return err
 		}
-		defer ctx.Close()
+		defer release(cmd, ctx)
 	}
 	p, err := loadProblem(ctx, f.rd, input, f.rsc)
 	if err != nil {

@@ -184,3 +184,27 @@ func TestCancelledBMCStopsWhileRunning(t *testing.T) {
 		t.Errorf("a cancelled bmc request ran %v", elapsed)
 	}
 }
+
+// A prove request cancelled while its layers run stops them: the RSC
+// below is false only beyond 100000 retries, so no layer decides it and
+// prove would run its whole 120 s budget; cancelled after 100 ms it must
+// end far sooner, with the cancellation as its error.
+func TestCancelledProveStopsWhileRunning(t *testing.T) {
+	s := &server{Config{Files: repoFiles(t)}}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	budget := 120000
+	start := time.Now()
+	_, _, err := s.proveHandler(ctx, nil, ProveInput{
+		Input:     Input{Path: "bench/retry-unbounded.json"},
+		RSC:       `rsc "WAIT": retry <= 100000 || backoff != 2 * retry;`,
+		TimeoutMS: &budget,
+	})
+	if err != context.Canceled {
+		t.Fatalf("prove: %v, want context.Canceled", err)
+	}
+	// Generous: the point is that the work stopped, not how fast.
+	if elapsed := time.Since(start); elapsed > 30*time.Second {
+		t.Errorf("a cancelled prove request ran %v", elapsed)
+	}
+}

@@ -26,7 +26,7 @@ var proveTool = &mcp.Tool{
 }
 
 func (s *server) proveHandler(ctx context.Context, _ *mcp.CallToolRequest, in ProveInput) (*mcp.CallToolResult, Report, error) {
-	opts := prove.Options{Infer: in.Infer}
+	opts := prove.Options{Infer: in.Infer, Context: ctx}
 	if in.TimeoutMS != nil {
 		if err := report.CheckRange("timeoutMs", *in.TimeoutMS, 1, -1); err != nil {
 			return nil, nil, err
@@ -56,6 +56,9 @@ func (s *server) proveHandler(ctx context.Context, _ *mcp.CallToolRequest, in Pr
 	r, err := prove.Prove(p, opts)
 	if err != nil {
 		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err // cancelled: the report would say only that
 	}
 	out, err := asReport(r.JSON())
 	return nil, out, err

@@ -95,7 +95,18 @@ func spacerAlone(tb testing.TB, p *Problem, budget time.Duration) *spacerAnswer 
 			tb.Fatal(err)
 		}
 	}
-	ans, err := runSpacer(text, nil, nil, budget, nil)
+	return runSpacerAlone(tb, text, budget)
+}
+
+// runSpacerAlone runs Spacer on text in a context of its own, made and
+// deleted inside (as a Spacer run of its own would).
+func runSpacerAlone(tb testing.TB, text string, budget time.Duration) *spacerAnswer {
+	ctx, err := z3.NewContext()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer ctx.Close()
+	ans, err := runSpacer(ctx, text, nil, nil, budget, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func (p *Problem) Certificate(r *Result) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer ctx.Close()
+	defer releaseContext(ctx, r.abandon)
 	g, err := p.graphIn(ctx)
 	if err != nil {
 		return "", err

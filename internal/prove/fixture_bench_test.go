@@ -73,10 +73,7 @@ func TestFixtureTable(t *testing.T) {
 		el := time.Since(t0)
 		ctx.Close()
 		t1 := time.Now()
-		sa, err := runSpacer(string(src), nil, nil, 10*time.Second, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sa := runSpacerAlone(t, string(src), 10*time.Second)
 		sa.Elapsed = time.Since(t1) // wall time: context, parse and solve, as for prove
 		method := ""
 		for _, pr := range r.Props {

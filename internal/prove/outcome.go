@@ -23,7 +23,7 @@ func (a *attempt) recheck(rsc, phi []expr.Expr) (bool, string, error) {
 		if err != nil {
 			return false, "", err
 		}
-		defer fresh.Close()
+		defer a.release(fresh)
 		ctx = fresh
 	}
 	return recheckRSC(ctx, a.p.Graph, rsc, phi, a.opts.QueryTimeoutMS, a.deadline, a.stop)

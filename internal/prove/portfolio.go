@@ -42,7 +42,7 @@ type spacerOutcome struct {
 // predicates are the nodes, same names, same argument order); otherwise,
 // and for JSON models, hornText renders the open properties.
 func (a *attempt) launchSpacer(phi []expr.Expr, all bool) (*spacerRun, error) {
-	sp := &spacerRun{stop: &stopper{}, done: make(chan struct{}), started: time.Now(), pred: predName}
+	sp := &spacerRun{stop: a.newStopper(), done: make(chan struct{}), started: time.Now(), pred: predName}
 	if all && a.p.source != "" {
 		g := a.p.Graph
 		sp.text, sp.pred = a.p.source, func(n int) string { return g.Nodes[n].Name }
@@ -76,16 +76,19 @@ func (a *attempt) launchSpacer(phi []expr.Expr, all bool) (*spacerRun, error) {
 // spacerWork runs Spacer and, when it answers safe, re-checks the
 // interpretation by the triple rule in a context of its own.
 func (a *attempt) spacerWork(text string, pred func(int) string, phi []expr.Expr, budget time.Duration, stop *stopper) spacerOutcome {
+	if budget < time.Millisecond || stop.isStopped() {
+		return spacerOutcome{ans: &spacerAnswer{Status: "unknown", Reason: "no time left"}}
+	}
 	ctx, err := z3.NewContext()
 	if err != nil {
 		return spacerOutcome{err: err}
 	}
-	defer ctx.Close()
+	defer a.release(ctx)
 	g, err := a.p.graphIn(ctx)
 	if err != nil {
 		return spacerOutcome{err: err}
 	}
-	ans, err := runSpacer(text, g, pred, budget, stop)
+	ans, err := runSpacer(ctx, text, g, pred, budget, stop)
 	if err != nil || ans.Status != "safe" {
 		return spacerOutcome{ans: ans, err: err}
 	}
@@ -114,8 +117,9 @@ func (sp *spacerRun) ready() bool {
 func (sp *spacerRun) cancel() { sp.stop.stop() }
 
 // spacerGrace is how long the end of a round waits past the deadline for
-// Spacer's answer.
-const spacerGrace = 100 * time.Millisecond
+// Spacer's answer. Short: Spacer interrupted at the deadline answers
+// unknown anyway, and may take a hundred milliseconds to notice.
+const spacerGrace = 2 * time.Millisecond
 
 // take records the outcome of a finished attempt once; done reports that
 // it proved the open properties.
@@ -148,9 +152,16 @@ func (a *attempt) take(sp *spacerRun, open []int) (bool, error) {
 // parallel attempt, or runs the second slice.
 func (a *attempt) finishSpacer(sp *spacerRun, open []int, phi []expr.Expr) (bool, error) {
 	if a.opts.Parallel {
+		timer := time.NewTimer(time.Until(a.deadline) + spacerGrace)
+		defer timer.Stop()
 		select {
 		case <-sp.done:
-		case <-time.After(time.Until(a.deadline) + spacerGrace):
+		case <-timer.C:
+		case <-a.opts.Context.Done():
+		}
+		if !sp.ready() {
+			sp.taken = true
+			a.log("spacer", "unknown", sp.started, "no answer by the deadline")
 		}
 		return a.take(sp, open)
 	}
@@ -160,7 +171,7 @@ func (a *attempt) finishSpacer(sp *spacerRun, open []int, phi []expr.Expr) (bool
 	if sp.out.ans == nil || sp.out.ans.Status != "unknown" || sp.out.ans.Reason != "timeout" {
 		return false, nil // it answered: more time changes nothing
 	}
-	again := &spacerRun{stop: &stopper{}, done: make(chan struct{}), started: time.Now()}
+	again := &spacerRun{stop: a.newStopper(), done: make(chan struct{}), started: time.Now()}
 	again.out = a.spacerWork(sp.text, sp.pred, phi, time.Until(a.deadline), again.stop)
 	close(again.done)
 	return a.take(again, open)

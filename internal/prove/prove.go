@@ -1,6 +1,7 @@
 package prove
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"time"
@@ -62,6 +63,18 @@ type Options struct {
 	SpacerSliceMS int
 	// Parallel is derived from Workers.
 	Parallel bool
+	// Start is when the budget began (zero: when Prove is called); a
+	// command gives the process start, so that the budget covers loading
+	// the input and starting up as well.
+	Start time.Time
+	// Abandon leaves the Z3 contexts Prove makes to the operating system
+	// instead of deleting them (deleting one costs milliseconds): for a
+	// process that exits right after.
+	Abandon bool
+	// Context cancels the attempt: every layer stops, and every property
+	// not found violated ends undecided with the reason "cancelled".
+	// Nil means never cancelled.
+	Context context.Context
 }
 
 func (o *Options) defaults() {
@@ -88,6 +101,12 @@ func (o *Options) defaults() {
 	if o.SpacerSliceMS <= 0 {
 		o.SpacerSliceMS = 300
 	}
+	if o.Start.IsZero() {
+		o.Start = time.Now()
+	}
+	if o.Context == nil {
+		o.Context = context.Background()
+	}
 }
 
 // AllLayers are the layers Prove runs by default, in order.
@@ -108,19 +127,21 @@ func (o *Options) layer(name string) bool {
 func Prove(p *Problem, opts Options) (*Result, error) {
 	opts.defaults()
 	start := time.Now()
-	ctx := p.Graph.Ctx
-	if ctx == nil {
-		var err error
-		if ctx, err = z3.NewContext(); err != nil {
-			return nil, err
-		}
-		defer ctx.Close()
-	}
-	r := &Result{Input: p.Graph.Name, Props: make([]PropResult, len(p.Props))}
+	r := &Result{Input: p.Graph.Name, Props: make([]PropResult, len(p.Props)), abandon: opts.Abandon}
 	for i, pr := range p.Props {
 		r.Props[i] = PropResult{ID: pr.ID, Node: p.Graph.Nodes[pr.Node].Name, Formula: format(pr.Formula), Source: pr.Source, Status: Unknown}
 	}
-	run := &attempt{p: p, opts: opts, ctx: ctx, r: r, deadline: start.Add(time.Duration(opts.TimeoutMS) * time.Millisecond)}
+	run := &attempt{p: p, opts: opts, r: r, deadline: opts.Start.Add(time.Duration(opts.TimeoutMS) * time.Millisecond)}
+	stopWatch := context.AfterFunc(opts.Context, run.cancel)
+	defer stopWatch()
+	run.ctx = p.Graph.Ctx
+	if run.ctx == nil {
+		var err error
+		if run.ctx, err = z3.NewContext(); err != nil {
+			return nil, err
+		}
+		defer run.release(run.ctx)
+	}
 	open := make([]int, len(p.Props))
 	for i := range open {
 		open[i] = i
@@ -143,6 +164,9 @@ func Prove(p *Problem, opts Options) (*Result, error) {
 		if err := run.infer(); err != nil {
 			return nil, err
 		}
+	}
+	if run.cancelled() {
+		r.cancelled()
 	}
 	r.ElapsedMS = ms(time.Since(start))
 	r.finish()
@@ -175,10 +199,37 @@ type attempt struct {
 	// stop is the current round's stopper: a layer on another goroutine
 	// that certifies a proof stops the layers of this one.
 	stop *stopper
+	// stops are every stopper made for the attempt: cancelling it stops
+	// them all, and those made later start stopped.
+	stops stoppers
 }
 
-// expired reports that the time budget is spent.
-func (a *attempt) expired() bool { return time.Until(a.deadline) < time.Millisecond }
+// expired reports that the time budget is spent or the attempt cancelled.
+func (a *attempt) expired() bool {
+	return time.Until(a.deadline) < time.Millisecond || a.cancelled()
+}
+
+// newStopper is a stopper that the attempt's cancellation also stops.
+func (a *attempt) newStopper() *stopper { return a.stops.add() }
+
+// cancel stops every layer of the attempt.
+func (a *attempt) cancel() { a.stops.stopAll() }
+
+// cancelled reports that the attempt's context was cancelled.
+func (a *attempt) cancelled() bool { return a.opts.Context.Err() != nil }
+
+// release frees a Z3 context the attempt made (see Options.Abandon).
+func (a *attempt) release(ctx *z3.Context) { releaseContext(ctx, a.opts.Abandon) }
+
+// releaseContext deletes ctx, or abandons it when the process exits
+// right after.
+func releaseContext(ctx *z3.Context, abandon bool) {
+	if abandon {
+		ctx.Abandon()
+		return
+	}
+	ctx.Close()
+}
 
 // left is what remains of the time budget in milliseconds, at least 1.
 func (a *attempt) left() int { return int(max(time.Until(a.deadline).Milliseconds(), 1)) }
@@ -216,7 +267,7 @@ func (a *attempt) log(layer, outcome string, t0 time.Time, detail string) {
 // ends the round.
 func (a *attempt) round(open []int) ([]int, error) {
 	phi := a.target(open)
-	a.stop = &stopper{}
+	a.stop = a.newStopper()
 	var sp *spacerRun
 	launch := func() error {
 		if !a.opts.layer("spacer") {
@@ -259,10 +310,13 @@ func (a *attempt) round(open []int) ([]int, error) {
 	} else if sp != nil {
 		// Spacer's head start: what it solves at once is not slowed down
 		// by the bounded search competing for the machine.
+		timer := time.NewTimer(min(spacerHeadStart, time.Until(a.deadline)/50))
 		select {
 		case <-sp.done:
-		case <-time.After(min(spacerHeadStart, time.Until(a.deadline)/50)):
+		case <-timer.C:
+		case <-a.opts.Context.Done():
 		}
+		timer.Stop()
 	}
 	if done, err := a.takeReady(sp, open); done || err != nil {
 		return nil, err
@@ -277,7 +331,7 @@ func (a *attempt) round(open []int) ([]int, error) {
 		if sp != nil {
 			sp.cancel()
 		}
-		a.stop = &stopper{} // the search was not stopped: confirm the trace
+		a.stop = a.newStopper() // the search was not stopped: confirm the trace
 		return a.violation(open, out)
 	}
 	a.log("bmc", "none", t0, noViolation(out.Depth, out.Reason))
@@ -288,7 +342,7 @@ func (a *attempt) round(open []int) ([]int, error) {
 		// escalate: the first search was cut short, or Spacer knows a
 		// counterexample exists; search deeper for its trace
 		t0 = time.Now()
-		a.stop = &stopper{}
+		a.stop = a.newStopper()
 		deeper, err := a.bmc(phi, 4*a.opts.BMCDepth, left)
 		if err != nil {
 			return nil, err
@@ -464,11 +518,12 @@ func (a *attempt) recheckK(phi []expr.Expr, k int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	defer ctx.Close()
+	defer a.release(ctx)
 	c, err := newChecker(ctx, a.p.Graph, a.opts.QueryTimeoutMS, a.deadline)
 	if err != nil {
 		return false, err
 	}
+	c.stop = a.stop
 	got, _, err := kInduction(c, phi, k)
 	return got == k, err
 }

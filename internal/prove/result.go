@@ -52,6 +52,19 @@ type Result struct {
 	ElapsedMS   float64
 
 	rsc, phi []expr.Expr // the certificate and the properties it proves
+	abandon  bool        // Options.Abandon, for Certificate
+}
+
+// cancelled marks every property not found violated undecided because the
+// attempt was cancelled: a cancelled request reports no proof (a
+// confirmed violation is a trace and stays).
+func (r *Result) cancelled() {
+	for i := range r.Props {
+		if p := &r.Props[i]; p.Status != Violated {
+			p.Status, p.Method, p.Reason = Unknown, "", "cancelled"
+		}
+	}
+	r.Certificate, r.K, r.rsc, r.phi = nil, 0, nil, nil
 }
 
 func (r *Result) finish() {

@@ -143,20 +143,15 @@ type spacerAnswer struct {
 }
 
 // runSpacer solves Horn clauses (hornText of graph g) with Z3's HORN
-// solver within budget, in a context of its own, so it may run on its own
-// goroutine; stop interrupts it, and so does a timer when the budget is
-// spent. pred names node n's predicate in text. With g nil the
-// interpretation is not read (text need not be
-// hornText's: Spacer alone on a problem file).
-func runSpacer(text string, g *Graph, pred func(int) string, budget time.Duration, stop *stopper) (*spacerAnswer, error) {
+// solver within budget, in ctx (the caller's goroutine owns it: Spacer may
+// run on a goroutine of its own); stop interrupts it, and so does a timer
+// when the budget is spent. pred names node n's predicate in text. With g
+// nil the interpretation is not read (text need not be hornText's: Spacer
+// alone on a problem file).
+func runSpacer(ctx *z3.Context, text string, g *Graph, pred func(int) string, budget time.Duration, stop *stopper) (*spacerAnswer, error) {
 	if budget < time.Millisecond {
 		return &spacerAnswer{Status: "unknown", Reason: "no time left"}, nil
 	}
-	ctx, err := z3.NewContext()
-	if err != nil {
-		return nil, err
-	}
-	defer ctx.Close()
 	fs, err := ctx.ParseSMTLIB2String(text)
 	if err != nil {
 		return nil, fmt.Errorf("spacer: parsing the generated clauses: %w", err)

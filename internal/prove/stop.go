@@ -61,3 +61,34 @@ func (st *stopper) isStopped() bool {
 	defer st.mu.Unlock()
 	return st.stopped
 }
+
+// stoppers is a set of stoppers stopped together (an attempt's, when it
+// is cancelled); one added after stopAll starts stopped.
+type stoppers struct {
+	mu      sync.Mutex
+	stopped bool
+	all     []*stopper
+}
+
+func (ss *stoppers) add() *stopper {
+	st := &stopper{}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.stopped {
+		st.stopped = true
+	} else {
+		ss.all = append(ss.all, st)
+	}
+	return st
+}
+
+func (ss *stoppers) stopAll() {
+	ss.mu.Lock()
+	ss.stopped = true
+	all := ss.all
+	ss.all = nil
+	ss.mu.Unlock()
+	for _, st := range all {
+		st.stop()
+	}
+}
