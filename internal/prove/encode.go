@@ -24,6 +24,17 @@ type encoder struct {
 	// when a relation is printed as a Horn clause.
 	locals []local
 	cases  *smt.Encoding // lowers a model's cases (made on first use)
+	// states and lowered memoise state vectors by tag and formulas by
+	// node, formula and state: Houdini asks about the same candidates,
+	// conjoined anew, hundreds of times.
+	states  map[string][]*z3.Term
+	lowered map[loweredKey]*z3.Term
+}
+
+type loweredKey struct {
+	node int
+	f    expr.Expr
+	st   **z3.Term // the state vector's array (states are memoised)
 }
 
 type local struct {
@@ -33,11 +44,15 @@ type local struct {
 
 func newEncoder(ctx *z3.Context, g *Graph) *encoder {
 	low := smt.NewLowerer(ctx)
-	return &encoder{g: g, ctx: ctx, low: low, b: low.B()}
+	return &encoder{g: g, ctx: ctx, low: low, b: low.B(), states: map[string][]*z3.Term{}, lowered: map[loweredKey]*z3.Term{}}
 }
 
-// state returns a copy of the global state vector tagged tag.
+// state returns the copy of the global state vector tagged tag (the same
+// slice for the same tag: callers must not change it).
 func (e *encoder) state(tag string) ([]*z3.Term, error) {
+	if st, ok := e.states[tag]; ok {
+		return st, nil
+	}
 	out := make([]*z3.Term, len(e.g.Vars))
 	for i, v := range e.g.Vars {
 		var err error
@@ -46,6 +61,7 @@ func (e *encoder) state(tag string) ([]*z3.Term, error) {
 			return nil, err
 		}
 	}
+	e.states[tag] = out
 	return out, nil
 }
 
@@ -74,16 +90,43 @@ func (e *encoder) scope(node int, st []*z3.Term) smt.Scope {
 
 // formula lowers an RSC of node over state st. An undefined value (a
 // division by zero) makes the formula false.
+//
+// A conjunction is lowered conjunct by conjunct (the same meaning: it is
+// false when a conjunct is false or undefined), each one once per node
+// and state.
 func (e *encoder) formula(node int, f expr.Expr, st []*z3.Term) (*z3.Term, error) {
 	if f == nil {
 		return e.ctx.True()
+	}
+	if b, ok := f.(*expr.Binary); ok && b.Op == expr.Land {
+		x, err := e.formula(node, b.X, st)
+		if err != nil {
+			return nil, err
+		}
+		y, err := e.formula(node, b.Y, st)
+		if err != nil {
+			return nil, err
+		}
+		return e.b.And(x, y), e.b.Err()
+	}
+	key := loweredKey{node: node, f: f}
+	if len(st) > 0 {
+		key.st = &st[0]
+	}
+	if t, ok := e.lowered[key]; ok {
+		return t, nil
 	}
 	v, err := e.low.Lower(f, e.scope(node, st))
 	if err != nil {
 		return nil, fmt.Errorf("node %s: %w", e.g.Nodes[node].Name, err)
 	}
 	ax := e.low.TakeAxioms()
-	return e.b.And(append(ax, v.Def, v.T)...), e.b.Err()
+	t := e.b.And(append(ax, v.Def, v.T)...)
+	if err := e.b.Err(); err != nil {
+		return nil, err
+	}
+	e.lowered[key] = t
+	return t, nil
 }
 
 // start is the relation of start transition i over the post-state.

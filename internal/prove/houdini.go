@@ -284,8 +284,11 @@ func simplify(c *checker, node int, fs []expr.Expr) ([]expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if a.Result == z3.Unsat {
+		switch {
+		case a.Result == z3.Unsat:
 			keep = others
+		case a.Reason == "stopped":
+			return keep, nil // what is kept means the same: stop here
 		}
 	}
 	return keep, nil

@@ -55,41 +55,55 @@ func (a *attempt) launchSpacer(phi []expr.Expr, all bool) (*spacerRun, error) {
 			return nil, err
 		}
 	}
-	text := sp.text
 	if a.opts.Parallel {
 		others := a.stop // the round's stopper (a.stop is replaced later)
-		go func() {
-			defer close(sp.done)
-			sp.out = a.spacerWork(text, sp.pred, phi, time.Until(a.deadline), sp.stop)
-			if sp.out.certified {
-				others.stop()
-			}
-		}()
+		go a.runSpacerAttempt(sp, phi, time.Until(a.deadline), others)
 		return sp, nil
 	}
 	slice := min(time.Until(a.deadline)/10, time.Duration(a.opts.SpacerSliceMS)*time.Millisecond)
-	sp.out = a.spacerWork(text, sp.pred, phi, slice, sp.stop)
-	close(sp.done)
+	a.runSpacerAttempt(sp, phi, slice, nil)
 	return sp, nil
 }
 
-// spacerWork runs Spacer and, when it answers safe, re-checks the
-// interpretation by the triple rule in a context of its own.
-func (a *attempt) spacerWork(text string, pred func(int) string, phi []expr.Expr, budget time.Duration, stop *stopper) spacerOutcome {
-	if budget < time.Millisecond || stop.isStopped() {
-		return spacerOutcome{ans: &spacerAnswer{Status: "unknown", Reason: "no time left"}}
+// runSpacerAttempt runs sp within budget in a context of its own and
+// publishes its outcome; a certified proof stops others. The context is
+// released after the outcome is published: deleting it takes
+// milliseconds that nobody needs to wait for.
+func (a *attempt) runSpacerAttempt(sp *spacerRun, phi []expr.Expr, budget time.Duration, others *stopper) {
+	var ctx *z3.Context
+	defer func() {
+		if ctx != nil {
+			a.release(ctx)
+		}
+	}()
+	defer close(sp.done)
+	if budget < time.Millisecond || sp.stop.isStopped() {
+		sp.out = spacerOutcome{ans: &spacerAnswer{Status: "unknown", Reason: "no time left"}}
+		return
 	}
-	ctx, err := z3.NewContext()
-	if err != nil {
-		return spacerOutcome{err: err}
+	var err error
+	if ctx, err = z3.NewContext(); err != nil {
+		sp.out = spacerOutcome{err: err}
+		return
 	}
-	defer a.release(ctx)
+	sp.out = a.spacerWork(ctx, sp.text, sp.pred, phi, budget, sp.stop)
+	if sp.out.certified {
+		others.stop()
+	}
+}
+
+// spacerWork runs Spacer in ctx and, when it answers safe, re-checks the
+// interpretation by the triple rule there.
+func (a *attempt) spacerWork(ctx *z3.Context, text string, pred func(int) string, phi []expr.Expr, budget time.Duration, stop *stopper) spacerOutcome {
+	ans, err := runSpacer(ctx, text, budget, stop)
+	if err != nil || ans.Status != "safe" {
+		return spacerOutcome{ans: ans, err: err}
+	}
 	g, err := a.p.graphIn(ctx)
 	if err != nil {
 		return spacerOutcome{err: err}
 	}
-	ans, err := runSpacer(ctx, text, g, pred, budget, stop)
-	if err != nil || ans.Status != "safe" {
+	if err := ans.interpret(ctx, g, pred); err != nil || ans.Status != "safe" {
 		return spacerOutcome{ans: ans, err: err}
 	}
 	// The re-check runs without Z3 timeouts (see runSpacer); a watchdog
@@ -171,9 +185,8 @@ func (a *attempt) finishSpacer(sp *spacerRun, open []int, phi []expr.Expr) (bool
 	if sp.out.ans == nil || sp.out.ans.Status != "unknown" || sp.out.ans.Reason != "timeout" {
 		return false, nil // it answered: more time changes nothing
 	}
-	again := &spacerRun{stop: a.newStopper(), done: make(chan struct{}), started: time.Now()}
-	again.out = a.spacerWork(sp.text, sp.pred, phi, time.Until(a.deadline), again.stop)
-	close(again.done)
+	again := &spacerRun{stop: a.newStopper(), done: make(chan struct{}), started: time.Now(), text: sp.text, pred: sp.pred}
+	a.runSpacerAttempt(again, phi, time.Until(a.deadline), nil)
 	return a.take(again, open)
 }
 

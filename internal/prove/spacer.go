@@ -140,15 +140,15 @@ type spacerAnswer struct {
 	Reason  string
 	RSC     []expr.Expr
 	Elapsed time.Duration
+	solver  *z3.Solver // safe: the solver holding the model, for interpret
 }
 
-// runSpacer solves Horn clauses (hornText of graph g) with Z3's HORN
-// solver within budget, in ctx (the caller's goroutine owns it: Spacer may
-// run on a goroutine of its own); stop interrupts it, and so does a timer
-// when the budget is spent. pred names node n's predicate in text. With g
-// nil the interpretation is not read (text need not be hornText's: Spacer
-// alone on a problem file).
-func runSpacer(ctx *z3.Context, text string, g *Graph, pred func(int) string, budget time.Duration, stop *stopper) (*spacerAnswer, error) {
+// runSpacer solves Horn clauses with Z3's HORN solver within budget, in
+// ctx (the caller's goroutine owns it: Spacer may run on a goroutine of
+// its own); stop interrupts it, and so does a timer when the budget is
+// spent. A safe answer's interpretation is read by interpret, so that
+// Spacer alone on a problem file pays nothing for it.
+func runSpacer(ctx *z3.Context, text string, budget time.Duration, stop *stopper) (*spacerAnswer, error) {
 	if budget < time.Millisecond {
 		return &spacerAnswer{Status: "unknown", Reason: "no time left"}, nil
 	}
@@ -195,22 +195,28 @@ func runSpacer(ctx *z3.Context, text string, g *Graph, pred func(int) string, bu
 		}
 		return ans, nil
 	}
-	ans.Status = "safe"
-	if g == nil {
-		return ans, nil
-	}
-	m, err := s.Model()
+	ans.Status, ans.solver = "safe", s
+	return ans, nil
+}
+
+// interpret reads a safe answer's interpretation as an RSC per node of g
+// (a graph in ctx, the context Spacer ran in); pred names node n's
+// predicate in the text Spacer solved. An interpretation it cannot read
+// turns the answer unknown, with the reason.
+func (ans *spacerAnswer) interpret(ctx *z3.Context, g *Graph, pred func(int) string) error {
+	m, err := ans.solver.Model()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for n := range g.Nodes {
 		f, err := interpretation(ctx, m, g, n, pred(n))
 		if err != nil {
-			return &spacerAnswer{Status: "unknown", Reason: "cannot read Spacer's interpretation of " + g.Nodes[n].Name + ": " + err.Error(), Elapsed: ans.Elapsed}, nil
+			ans.Status, ans.Reason, ans.RSC = "unknown", "cannot read Spacer's interpretation of "+g.Nodes[n].Name+": "+err.Error(), nil
+			return nil
 		}
 		ans.RSC = append(ans.RSC, f)
 	}
-	return ans, nil
+	return nil
 }
 
 // interpretation reads the model's formula for node n (predicate name)
