@@ -35,16 +35,57 @@ func (a *attempt) learnLayer(open []int, phi []expr.Expr) (bool, error) {
 		return false, err
 	}
 	cands := make([][]expr.Expr, len(c.g.Nodes))
-	total := 0
+	total, dropped := 0, 0
 	for n := range c.g.Nodes {
 		cands[n] = append(cands[n], &expr.BoolLit{Value: false})
-		cands[n] = append(cands[n], nodeCandidates(c.g, n, fx)...)
 		cands[n] = append(cands[n], splitAnd(phi[n])...)
+		first := len(cands[n])
+		cands[n] = append(cands[n], nodeCandidates(c.g, n, fx)...)
 		cands[n] = append(cands[n], learnedCandidates(c.g, n, s, fx)...)
 		cands[n] = s.filter(c.g, n, dedupe(cands[n]))
+		var d int
+		cands[n], d = capCandidates(cands[n], min(first, len(cands[n])), maxCandidatesPerNode)
+		dropped += d
 		total += len(s.pts[n])
 	}
-	return a.closeWithHoudini("learn", t0, c, cands, open, phi, fmt.Sprintf("%d samples, %d candidates", total, countAll(cands)))
+	what := fmt.Sprintf("%d samples, %d candidates", total, countAll(cands))
+	if dropped > 0 {
+		what += fmt.Sprintf(" (%d more over the cap of %d per node left out)", dropped, maxCandidatesPerNode)
+	}
+	return a.closeWithHoudini("learn", t0, c, cands, open, phi, what)
+}
+
+// maxCandidatesPerNode caps learning's candidates per node: past a few
+// hundred, Houdini's queries grow slow and the proofs in reach are made of
+// the small candidates anyway. A cap only makes the layer fail to prove,
+// never prove wrongly (whatever Houdini keeps is re-checked).
+const maxCandidatesPerNode = 300
+
+// capCandidates keeps at most limit candidates: the first keep ones (false
+// and the property's conjuncts, which are tried whatever the cap), then
+// the smallest of the rest, in their order otherwise; it returns how many
+// it left out.
+func capCandidates(fs []expr.Expr, keep, limit int) ([]expr.Expr, int) {
+	if len(fs) <= limit {
+		return fs, 0
+	}
+	rest := append([]expr.Expr(nil), fs[keep:]...)
+	sort.SliceStable(rest, func(i, j int) bool { return exprSize(rest[i]) < exprSize(rest[j]) })
+	out := append(append([]expr.Expr(nil), fs[:keep]...), rest[:max(limit-keep, 0)]...)
+	return out, len(fs) - len(out)
+}
+
+// exprSize counts a formula's operators and leaves.
+func exprSize(f expr.Expr) int {
+	switch f := f.(type) {
+	case *expr.Binary:
+		return 1 + exprSize(f.X) + exprSize(f.Y)
+	case *expr.Unary:
+		return 1 + exprSize(f.X)
+	case *expr.Conditional:
+		return 1 + exprSize(f.Cond) + exprSize(f.Then) + exprSize(f.Else)
+	}
+	return 1
 }
 
 // filter drops the candidates of node n that a sample falsifies (they

@@ -1,0 +1,17 @@
+; Nested loops: for (i = 0; i < n; i++) for (j = 0; j < m; j++) k++;
+; at the exit i == n and k >= 0.
+(set-logic HORN)
+(set-info :status sat)
+(declare-fun outer (Int Int Int Int) Bool)
+(declare-fun inner (Int Int Int Int Int) Bool)
+(assert (forall ((i Int) (k Int) (n Int) (m Int))
+  (=> (and (= i 0) (= k 0) (>= n 0) (>= m 0)) (outer i k n m))))
+(assert (forall ((i Int) (k Int) (n Int) (m Int))
+  (=> (and (outer i k n m) (< i n)) (inner i 0 k n m))))
+(assert (forall ((i Int) (j Int) (k Int) (n Int) (m Int))
+  (=> (and (inner i j k n m) (< j m)) (inner i (+ j 1) (+ k 1) n m))))
+(assert (forall ((i Int) (j Int) (k Int) (n Int) (m Int))
+  (=> (and (inner i j k n m) (>= j m)) (outer (+ i 1) k n m))))
+(assert (forall ((i Int) (k Int) (n Int) (m Int))
+  (=> (and (outer i k n m) (>= i n) (or (< k 0) (not (= i n)))) false)))
+(check-sat)

@@ -1,0 +1,10 @@
+; SV-COMP style: i = 0; j = 0; while (i < n) { i++; j += 2; } assert(j == 2n).
+(set-logic HORN)
+(set-info :status sat)
+(declare-fun loop (Int Int Int) Bool)
+(assert (forall ((i Int) (j Int) (n Int)) (=> (and (= i 0) (= j 0) (>= n 0)) (loop i j n))))
+(assert (forall ((i Int) (j Int) (n Int))
+  (=> (and (loop i j n) (< i n)) (loop (+ i 1) (+ j 2) n))))
+(assert (forall ((i Int) (j Int) (n Int))
+  (=> (and (loop i j n) (>= i n) (not (= j (* 2 n)))) false)))
+(check-sat)

@@ -1,0 +1,10 @@
+; two_counters with an off-by-one loop guard (i <= n): j == 2n + 2 at the exit.
+(set-logic HORN)
+(set-info :status unsat)
+(declare-fun loop (Int Int Int) Bool)
+(assert (forall ((i Int) (j Int) (n Int)) (=> (and (= i 0) (= j 0) (>= n 0)) (loop i j n))))
+(assert (forall ((i Int) (j Int) (n Int))
+  (=> (and (loop i j n) (<= i n)) (loop (+ i 1) (+ j 2) n))))
+(assert (forall ((i Int) (j Int) (n Int))
+  (=> (and (loop i j n) (> i n) (not (= j (* 2 n)))) false)))
+(check-sat)
