@@ -42,7 +42,7 @@ func processStart(now time.Time) time.Time {
 		return now
 	}
 	age := time.Duration(ts.Nano()) - time.Duration(ticks)*clockTick
-	if age < 0 || age > time.Minute {
+	if age < 0 || age > time.Hour {
 		return now // not this process's start as expected: do not guess
 	}
 	return now.Add(-age)

@@ -12,7 +12,7 @@ func TestProcessStartIsTheKernels(t *testing.T) {
 	time.Sleep(2 * clockTick) // the process is at least two ticks old
 	now := time.Now()
 	start := processStart(now)
-	if age := now.Sub(start); age < clockTick || age > 10*time.Minute {
+	if age := now.Sub(start); age < clockTick || age > time.Hour {
 		t.Errorf("process age %v: the kernel's start time was not read", age)
 	}
 }
