@@ -55,11 +55,13 @@ func (a *attempt) learnLayer(open []int, phi []expr.Expr) (bool, error) {
 	return a.closeWithHoudini("learn", t0, c, cands, open, phi, what)
 }
 
-// maxCandidatesPerNode caps learning's candidates per node: past a few
-// hundred, Houdini's queries grow slow and the proofs in reach are made of
-// the small candidates anyway. A cap only makes the layer fail to prove,
-// never prove wrongly (whatever Houdini keeps is re-checked).
-const maxCandidatesPerNode = 300
+// maxCandidatesPerNode caps learning's candidates per node: each Houdini
+// query conjoins all of a node's candidates, and past several hundred
+// they grow slow (the cap is above what the small CHC benchmarks need:
+// dillig32 has 395 at one node and needs one of the larger ones). A cap
+// only makes the layer fail to prove, never prove wrongly (whatever
+// Houdini keeps is re-checked).
+const maxCandidatesPerNode = 500
 
 // capCandidates keeps at most limit candidates: the first keep ones (false
 // and the property's conjuncts, which are tried whatever the cap), then
