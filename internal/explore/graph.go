@@ -1,8 +1,9 @@
 package explore
 
 import (
-	"github.com/stateproof/stateproof/internal/runtime"
 	"slices"
+
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // Graph is the result of a breadth-first search: the interned nodes in
@@ -13,12 +14,11 @@ type Graph struct {
 	lay    layout
 	stride int       // packed words per node
 	chunks [][]int64 // the arena, chunkNodes nodes per chunk, never moved
-	parent []int32
-	via    []int32 // transition index that produced the node; -1 for the root
-	// table is open-addressed: each slot holds the node's hash in the high
-	// 32 bits and its index+1 in the low 32 (0 = empty), so most probes
-	// are settled without touching the arena.
-	table []uint64
+	links  [][]link  // parent links, chunked like the arena
+	n      int       // stored nodes
+	// shards partition the visited set by hash, so that parallel workers
+	// intern disjoint parts of one batch without locks.
+	shards [shardCount]shard
 	// Expanded is how many nodes (a prefix in discovery order) had all
 	// their successors generated.
 	Expanded int
@@ -26,21 +26,52 @@ type Graph struct {
 	Truncated bool
 	// Cap is the node limit the search ran with.
 	Cap int
+	// Monitors holds what each monitor of the search found (see Monitor).
+	Monitors []*MonitorResult
+	mon      []column // per monitor, the value of every stored node
 }
+
+// link is a node's parent and the transition that produced it (-1, -1
+// for the root).
+type link struct{ parent, via int32 }
+
+// shard is one part of the visited set: an open-addressed table whose
+// slots hold the node's hash in the high 32 bits and a reference in the
+// low 32 (0 = empty; see the ref constants), so most probes are settled
+// without touching the arena.
+type shard struct {
+	table []uint64
+	count int
+	_     [40]byte // keep two shards' headers off one cache line
+}
+
+const (
+	shardBits  = 6
+	shardCount = 1 << shardBits
+	// A slot's low 32 bits: node index+1 below candRef; candRef+k for
+	// candidate k of the batch being interned; deadRef for a candidate
+	// that was not stored because the cap was reached.
+	candRef = 1 << 31
+	deadRef = 1<<32 - 1
+)
+
+func shardOf(h uint64) int { return int(h >> (64 - shardBits)) }
 
 func newGraph(m *runtime.Machine, extra, capHint int) *Graph {
 	g := &Graph{M: m, Extra: extra, lay: newLayout(m, extra)}
 	g.stride = g.lay.packed
-	size := 1024
-	for size < 2*min(capHint, 1<<20) {
+	size := 64
+	for size*shardCount < 2*min(capHint, 1<<20) {
 		size <<= 1
 	}
-	g.table = make([]uint64, size)
+	for i := range g.shards {
+		g.shards[i].table = make([]uint64, size)
+	}
 	return g
 }
 
 // Len is the number of stored nodes.
-func (g *Graph) Len() int { return len(g.parent) }
+func (g *Graph) Len() int { return g.n }
 
 // chunkBits sets the arena chunk size: 2^16 nodes per chunk.
 const chunkBits = 16
@@ -49,6 +80,19 @@ const chunkBits = 16
 func (g *Graph) packedNode(i int) []int64 {
 	off := (i & (1<<chunkBits - 1)) * g.stride
 	return g.chunks[i>>chunkBits][off : off+g.stride : off+g.stride]
+}
+
+func (g *Graph) link(i int) *link { return &g.links[i>>chunkBits][i&(1<<chunkBits-1)] }
+
+// grow makes room for nodes up to index n-1.
+func (g *Graph) grow(n int) {
+	for len(g.chunks)<<chunkBits < n {
+		g.chunks = append(g.chunks, make([]int64, g.stride<<chunkBits))
+		g.links = append(g.links, make([]link, 1<<chunkBits))
+		for k := range g.mon {
+			g.mon[k].grow()
+		}
+	}
 }
 
 // Width is the number of unpacked words per node: runtime then extra.
@@ -77,12 +121,15 @@ func (g *Graph) StateOf(i int) int { return int(uint32(g.packedNode(i)[0])) }
 
 // Parent returns the parent of node i and the transition that led from it,
 // or (-1, -1) for the root.
-func (g *Graph) Parent(i int) (parent, transition int) { return int(g.parent[i]), int(g.via[i]) }
+func (g *Graph) Parent(i int) (parent, transition int) {
+	l := g.link(i)
+	return int(l.parent), int(l.via)
+}
 
 // Depth is the number of steps from the root to node i.
 func (g *Graph) Depth(i int) int {
 	d := 0
-	for ; g.parent[i] >= 0; i = int(g.parent[i]) {
+	for ; g.link(i).parent >= 0; i = int(g.link(i).parent) {
 		d++
 	}
 	return d
@@ -96,8 +143,8 @@ type Step struct {
 // Path returns the transitions from the root to node i.
 func (g *Graph) Path(i int) []Step {
 	var rev []int
-	for ; g.parent[i] >= 0; i = int(g.parent[i]) {
-		rev = append(rev, int(g.via[i]))
+	for l := g.link(i); l.parent >= 0; l = g.link(int(l.parent)) {
+		rev = append(rev, int(l.via))
 	}
 	path := make([]Step, 0, len(rev))
 	for k := len(rev) - 1; k >= 0; k-- {
@@ -122,15 +169,17 @@ func (g *Graph) Lookup(node []int64) int {
 }
 
 // find returns the node's index, or -1 and the empty slot where it belongs.
+// It must not run while a batch holds candidate references.
 func (g *Graph) find(node []int64, h uint64) (idx, slot int) {
-	mask := len(g.table) - 1
+	t := g.shards[shardOf(h)].table
+	mask := len(t) - 1
 	tag := h >> 32
 	for s := int(h) & mask; ; s = (s + 1) & mask {
-		e := g.table[s]
+		e := t[s]
 		if e == 0 {
 			return -1, s
 		}
-		if e>>32 == tag && slices.Equal(g.packedNode(int(uint32(e))-1), node) {
+		if e>>32 == tag && uint32(e) < candRef && slices.Equal(g.packedNode(int(uint32(e))-1), node) {
 			return int(uint32(e)) - 1, s
 		}
 	}
@@ -139,43 +188,49 @@ func (g *Graph) find(node []int64, h uint64) (idx, slot int) {
 // intern adds a packed node unless present, given its hash; it returns
 // the index and whether the node is new.
 func (g *Graph) intern(node []int64, h uint64, parent, via int) (int, bool) {
-	if i, _ := g.find(node, h); i >= 0 {
+	i, slot := g.find(node, h)
+	if i >= 0 {
 		return i, false
 	}
-	return g.add(node, h, parent, via), true
-}
-
-// add stores a node known to be absent.
-func (g *Graph) add(node []int64, h uint64, parent, via int) int {
-	idx := len(g.parent)
-	if idx>>chunkBits == len(g.chunks) {
-		g.chunks = append(g.chunks, make([]int64, g.stride<<chunkBits))
-	}
+	idx := g.n
+	g.grow(idx + 1)
+	g.n++
 	copy(g.packedNode(idx), node)
-	g.parent = append(g.parent, int32(parent))
-	g.via = append(g.via, int32(via))
-	_, slot := g.find(node, h)
-	g.table[slot] = h>>32<<32 | uint64(idx+1)
-	if 4*(idx+1) > 3*len(g.table) {
-		g.rehash()
+	*g.link(idx) = link{int32(parent), int32(via)}
+	sh := &g.shards[shardOf(h)]
+	sh.table[slot] = h>>32<<32 | uint64(idx+1)
+	sh.count++
+	if 4*sh.count > 3*len(sh.table) {
+		g.rehash(sh, nil)
 	}
-	return idx
+	return idx, true
 }
 
-func (g *Graph) rehash() {
-	old := g.table
-	g.table = make([]uint64, 2*len(old))
-	mask := len(g.table) - 1
+// rehash doubles a shard's table. cand gives the words of a batch's
+// candidates, whose references the table may hold while it interns them.
+func (g *Graph) rehash(sh *shard, cand func(k int) []int64) {
+	old := sh.table
+	sh.table = make([]uint64, 2*len(old))
+	mask := len(sh.table) - 1
 	for _, e := range old {
 		if e == 0 {
 			continue
 		}
-		h := HashWords(g.packedNode(int(uint32(e)) - 1))
+		var words []int64
+		switch ref := uint32(e); {
+		case ref == deadRef:
+			continue
+		case ref >= candRef:
+			words = cand(int(ref - candRef))
+		default:
+			words = g.packedNode(int(ref) - 1)
+		}
+		h := HashWords(words)
 		s := int(h) & mask
-		for g.table[s] != 0 {
+		for sh.table[s] != 0 {
 			s = (s + 1) & mask
 		}
-		g.table[s] = e
+		sh.table[s] = e
 	}
 }
 
@@ -193,6 +248,12 @@ func HashWords[W int64 | uint32](ws []W) uint64 {
 }
 
 // MemoryPerNode is the approximate number of bytes one stored node costs
-// (arena words, parent and via links, and its share of the hash table at
-// the table's lowest load factor, 3/8).
-func (g *Graph) MemoryPerNode() int { return 8*g.stride + 4 + 4 + 8*8/3 }
+// (arena words, parent link, monitor values, and its share of the hash
+// table at the table's lowest load factor, 3/8).
+func (g *Graph) MemoryPerNode() int {
+	b := 8*g.stride + 8 + 8*8/3
+	for _, c := range g.mon {
+		b += c.bytes()
+	}
+	return b
+}

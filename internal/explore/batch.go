@@ -1,0 +1,519 @@
+package explore
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/stateproof/stateproof/internal/runtime"
+)
+
+// A batch of source nodes is searched in three phases, each split over the
+// workers: expand (each worker steps a contiguous range of the sources and
+// keeps the successors, the candidates, in edge order), intern (each worker
+// owns some shards of the visited set and looks up, in global candidate
+// order, the candidates that hash into them) and store (new nodes get
+// indices in global candidate order and are copied into the arena). Every
+// decision follows the global candidate order, which is what a
+// one-at-a-time search would do, so the graph does not depend on the
+// number of workers or on their timing.
+
+// runner holds the per-batch buffers of a search.
+type runner struct {
+	s    *Search
+	g    *Graph
+	segs []*segment
+	// ins lists, per shard, the candidates the intern phase added to its
+	// table and where, for the store phase to turn into node indices.
+	ins      [shardCount][]inserted
+	rehashed [shardCount]bool
+	nmon     int
+	touched  []int // the shards with entries in ins
+	// the batch being searched: sources lo..hi-1, per to a worker, on nw
+	// workers
+	lo, hi, per, nw int
+	stopped         bool
+	starts          []int // per segment, the index of its first new node
+	stored          int   // the node count after the batch
+	sink     uint64 // keeps the prefetching loads
+	// conflict is the first conflict per monitor found by each worker.
+	conflict [][]Key
+}
+
+type inserted struct {
+	slot int
+	cand int32
+}
+
+// segment is one worker's share of a batch.
+type segment struct {
+	base   int // global index of its first candidate
+	words  []int64
+	hashes []uint64
+	from   []int32
+	trans  []int32
+	edge   []int32
+	monv   []int64 // nmon values per candidate
+	flags  []segFlag
+	// res is the intern phase's answer per candidate: a node index, or
+	// fresh, or dup (an earlier candidate of the batch is the same node).
+	res    []int32
+	nodeOf []int32 // the store phase's node index of a fresh candidate
+	bucket [shardCount][]int32
+	fresh  int
+	live   []int
+	// the worker's scratch
+	buf                          runtime.StepBuffer
+	src, node, packed, srcPacked []int64
+	cur                          []int64
+}
+
+const (
+	resFresh int32 = -1
+	resDup   int32 = -2
+)
+
+type segFlag struct {
+	mon int
+	f   Flag
+}
+
+func newRunner(s *Search, g *Graph) *runner {
+	workers := max(1, s.Workers)
+	if s.OnEdge != nil {
+		workers = 1
+	}
+	r := &runner{s: s, g: g, nmon: len(s.Monitors)}
+	for range workers {
+		r.segs = append(r.segs, &segment{
+			src: make([]int64, g.lay.width), node: make([]int64, g.lay.width),
+			packed: make([]int64, g.stride), srcPacked: make([]int64, g.stride),
+			cur: make([]int64, r.nmon), live: make([]int, r.nmon),
+		})
+		none := make([]Key, r.nmon)
+		for k := range none {
+			none[k] = NoKey
+		}
+		r.conflict = append(r.conflict, none)
+	}
+	return r
+}
+
+// The phases of a batch, run by phase.
+const (
+	phaseExpand = iota
+	phaseIntern
+	phaseCount
+	phaseCopy
+	phasePatch
+)
+
+// run runs one phase on every worker of the batch, worker 0 on the calling
+// goroutine (a batch with one worker starts no goroutine and allocates
+// nothing: a chain-shaped search has millions of batches).
+func (r *runner) run(phase int) {
+	if r.nw == 1 {
+		r.phase(phase, 0)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < r.nw; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.phase(phase, w)
+		}()
+	}
+	r.phase(phase, 0)
+	wg.Wait()
+}
+
+func (r *runner) phase(phase, w int) {
+	segs := r.segs[:r.nw]
+	switch phase {
+	case phaseExpand:
+		a, b := r.lo+w*r.per, min(r.hi, r.lo+(w+1)*r.per)
+		if !r.expand(segs[w], a, b, r.nw > 1) {
+			r.stopped = true // only with OnEdge, which runs on one worker
+		}
+	case phaseIntern:
+		if r.nw == 1 {
+			r.internAll(segs[0])
+			return
+		}
+		for sh := w; sh < shardCount; sh += r.nw {
+			r.internShard(segs, sh, w)
+		}
+	case phaseCount:
+		segs[w].count(r)
+	case phaseCopy:
+		r.copyFresh(segs[w], r.starts[w])
+	case phasePatch:
+		r.patch(segs, w)
+	}
+}
+
+// batch expands sources lo..hi-1 and stores their new successors. It
+// returns false when the search must end (cap reached, or OnEdge said
+// Stop).
+func (r *runner) batch(lo, hi int) bool {
+	r.nw = len(r.segs)
+	if hi-lo < parallelMin {
+		r.nw = 1
+	}
+	segs := r.segs[:r.nw]
+	r.lo, r.hi, r.per = lo, hi, (hi-lo+r.nw-1)/r.nw
+	r.stopped = false
+	r.run(phaseExpand)
+	if r.stopped {
+		return false
+	}
+	base := 0
+	for _, sg := range segs {
+		sg.base = base
+		base += len(sg.trans)
+		for _, f := range sg.flags {
+			r.g.Monitors[f.mon].flag(f.f)
+		}
+	}
+	r.run(phaseIntern)
+	for w := range r.conflict {
+		for k, c := range r.conflict[w] {
+			if c < r.g.Monitors[k].Conflict {
+				r.g.Monitors[k].Conflict = c
+			}
+		}
+	}
+	return r.store(segs, hi)
+}
+
+// expand steps sources a..b-1 into sg. bucketed says the candidates are
+// also listed per shard, for interning by shard.
+func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
+	g, s, m := r.g, r.s, r.s.Machine
+	w := m.Width()
+	sg.words, sg.hashes, sg.from, sg.trans, sg.edge = sg.words[:0], sg.hashes[:0], sg.from[:0], sg.trans[:0], sg.edge[:0]
+	sg.monv, sg.flags, sg.res = sg.monv[:0], sg.flags[:0], sg.res[:0]
+	if bucketed {
+		for i := range sg.bucket {
+			sg.bucket[i] = sg.bucket[i][:0]
+		}
+	}
+	for i := a; i < b; i++ {
+		copy(sg.srcPacked, g.packedNode(i))
+		g.lay.unpack(sg.src, sg.srcPacked)
+		for k := range sg.cur {
+			sg.cur[k] = g.mon[k].get(i)
+		}
+		edge := 0
+		for e := range m.Events {
+			for _, o := range m.Step(sg.src[:w], e, &sg.buf) {
+				edge++
+				copy(sg.node, o.Next)
+				copy(sg.node[w:], sg.src[w:])
+				if s.OnEdge != nil {
+					switch s.OnEdge(g, i, o.Transition, sg.node) {
+					case Prune:
+						continue
+					case Stop:
+						return false
+					}
+				}
+				copy(sg.packed, sg.srcPacked)
+				g.lay.patch(sg.packed, sg.node, m.Writes(o.Transition))
+				h := HashWords(sg.packed)
+				if bucketed {
+					sh := shardOf(h)
+					sg.bucket[sh] = append(sg.bucket[sh], int32(len(sg.trans)))
+				}
+				sg.words = append(sg.words, sg.packed...)
+				sg.hashes = append(sg.hashes, h)
+				sg.from = append(sg.from, int32(i))
+				sg.trans = append(sg.trans, int32(o.Transition))
+				sg.edge = append(sg.edge, int32(edge-1))
+				sg.res = append(sg.res, resFresh)
+				for k, mon := range s.Monitors {
+					v := mon.Done
+					if sg.cur[k] != mon.Done {
+						var flag int
+						v, flag = mon.Step(g, i, o.Transition, sg.node, sg.cur[k])
+						if flag >= 0 {
+							sg.flags = append(sg.flags, segFlag{k, Flag{Key: flag, At: edgeKey(i, edge-1, false), From: i, Transition: o.Transition, Value: v}})
+							v = mon.Done
+						}
+					}
+					sg.monv = append(sg.monv, v)
+				}
+			}
+		}
+	}
+	return true
+}
+
+func (sg *segment) cand(k int, stride int) []int64 {
+	return sg.words[k*stride : (k+1)*stride : (k+1)*stride]
+}
+
+// locate returns the segment and local index of global candidate c.
+func locate(segs []*segment, c int) (*segment, int) {
+	i := len(segs) - 1
+	for segs[i].base > c {
+		i--
+	}
+	return segs[i], c - segs[i].base
+}
+
+// internAll interns one segment's candidates in order (one worker).
+func (r *runner) internAll(sg *segment) {
+	g := r.g
+	// Touch every table slot first, so the cache misses overlap.
+	var sink uint64
+	for _, h := range sg.hashes {
+		t := g.shards[shardOf(h)].table
+		sink += t[int(h)&(len(t)-1)]
+	}
+	r.sink += sink
+	segs := r.segs[:1]
+	for k := range sg.trans {
+		r.internOne(segs, sg, k, 0)
+	}
+}
+
+// internShard interns, in global order, the candidates of shard sh.
+func (r *runner) internShard(segs []*segment, sh, w int) {
+	for _, sg := range segs {
+		for _, k := range sg.bucket[sh] {
+			r.internOne(segs, sg, int(k), w)
+		}
+	}
+}
+
+// internOne looks candidate k of sg up in its shard and adds it when new.
+func (r *runner) internOne(segs []*segment, sg *segment, k, w int) {
+	g := r.g
+	stride := g.stride
+	h := sg.hashes[k]
+	words := sg.cand(k, stride)
+	shi := shardOf(h)
+	sh := &g.shards[shi]
+	mask := len(sh.table) - 1
+	tag := h >> 32
+	for s := int(h) & mask; ; s = (s + 1) & mask {
+		e := sh.table[s]
+		if e == 0 {
+			c := sg.base + k
+			sh.table[s] = tag<<32 | uint64(candRef+c)
+			sh.count++
+			if len(r.ins[shi]) == 0 {
+				r.touched = append(r.touched, shi)
+			}
+			r.ins[shi] = append(r.ins[shi], inserted{s, int32(c)})
+			if 4*sh.count > 3*len(sh.table) {
+				g.rehash(sh, func(c int) []int64 {
+					o, j := locate(segs, c)
+					return o.cand(j, stride)
+				})
+				r.rehashed[shi] = true
+			}
+			return
+		}
+		if e>>32 != tag {
+			continue
+		}
+		switch ref := uint32(e); {
+		case ref == deadRef:
+		case ref >= candRef:
+			o, j := locate(segs, int(ref-candRef))
+			if slices.Equal(o.cand(j, stride), words) {
+				sg.res[k] = resDup
+				r.checkConflict(sg, k, w, func(mk int) int64 { return o.monv[j*r.nmon+mk] })
+				return
+			}
+		default:
+			if idx := int(ref) - 1; slices.Equal(g.packedNode(idx), words) {
+				sg.res[k] = int32(idx)
+				r.checkConflict(sg, k, w, func(mk int) int64 { return g.mon[mk].get(idx) })
+				return
+			}
+		}
+	}
+}
+
+// checkConflict records a conflict when candidate k reaches a stored node
+// with a monitor value other than the node's (Done reaches anything: the
+// pair search would not store it).
+func (r *runner) checkConflict(sg *segment, k, w int, stored func(mk int) int64) {
+	for mk, mon := range r.s.Monitors {
+		v := sg.monv[k*r.nmon+mk]
+		if v == mon.Done || v == stored(mk) {
+			continue
+		}
+		if key := edgeKey(int(sg.from[k]), int(sg.edge[k]), true); key < r.conflict[w][mk] {
+			r.conflict[w][mk] = key
+		}
+	}
+}
+
+// store numbers the batch's fresh candidates in global order, copies them
+// into the arena and turns their table references into node indices. It
+// returns false when the cap was reached.
+func (r *runner) store(segs []*segment, hi int) bool {
+	g := r.g
+	r.run(phaseCount)
+	// Node indices per segment, and the cap: a truncated search stores
+	// cap+1 nodes, the last one proving there is more.
+	limit := g.Cap + 1
+	r.starts = r.starts[:0]
+	n := g.n
+	for _, sg := range segs {
+		r.starts = append(r.starts, n)
+		n += sg.fresh
+	}
+	truncated := n >= limit
+	r.stored = min(n, limit)
+	if r.nmon > 0 {
+		r.countLive(segs, r.stored)
+	}
+	g.grow(r.stored)
+	r.run(phaseCopy)
+	r.run(phasePatch)
+	r.touched = r.touched[:0]
+	g.n = r.stored
+	if !truncated {
+		g.Expanded = hi
+		return true
+	}
+	// The last stored node: its source is the first one whose successors
+	// were not all stored.
+	last := g.n - 1
+	g.Expanded = int(g.link(last).parent)
+	sg, k := r.candidateOf(segs, last)
+	r.stopAt(edgeKey(int(sg.from[k]), int(sg.edge[k]), true))
+	g.Truncated = true
+	return false
+}
+
+// count counts the segment's fresh candidates, and those each monitor
+// counts as live.
+func (sg *segment) count(r *runner) {
+	sg.fresh = 0
+	clear(sg.live)
+	for k, res := range sg.res {
+		if res != resFresh {
+			continue
+		}
+		sg.fresh++
+		for mk, mon := range r.s.Monitors {
+			if sg.monv[k*r.nmon+mk] != mon.Done {
+				sg.live[mk]++
+			}
+		}
+	}
+}
+
+// copyFresh stores the segment's fresh candidates from node index idx on,
+// up to the cap.
+func (r *runner) copyFresh(sg *segment, idx int) {
+	g := r.g
+	sg.nodeOf = sg.nodeOf[:0]
+	for k, res := range sg.res {
+		if res != resFresh || idx >= r.stored {
+			sg.nodeOf = append(sg.nodeOf, -1)
+			continue
+		}
+		sg.nodeOf = append(sg.nodeOf, int32(idx))
+		copy(g.packedNode(idx), sg.cand(k, g.stride))
+		*g.link(idx) = link{sg.from[k], sg.trans[k]}
+		for mk := range g.mon {
+			g.mon[mk].set(idx, sg.monv[k*r.nmon+mk])
+		}
+		idx++
+	}
+}
+
+// candidateOf returns the candidate stored as node idx of this batch.
+func (r *runner) candidateOf(segs []*segment, idx int) (*segment, int) {
+	w := len(segs) - 1
+	for r.starts[w] > idx || r.starts[w]+segs[w].fresh <= idx {
+		w--
+	}
+	sg := segs[w]
+	for k, n := range sg.nodeOf {
+		if int(n) == idx {
+			return sg, k
+		}
+	}
+	panic("explore: stored node without its candidate")
+}
+
+// countLive adds the batch's live nodes to each monitor's count and notes
+// where a count first passes the cap.
+func (r *runner) countLive(segs []*segment, stored int) {
+	g := r.g
+	for mk, mon := range r.s.Monitors {
+		res := g.Monitors[mk]
+		if res.Overflow != NoKey {
+			continue
+		}
+		idx := g.n
+		for _, sg := range segs {
+			if res.Live+sg.live[mk] <= g.Cap && idx+sg.fresh <= stored {
+				res.Live += sg.live[mk]
+				idx += sg.fresh
+				continue
+			}
+			for k, rs := range sg.res {
+				if rs != resFresh || idx >= stored {
+					continue
+				}
+				idx++
+				if sg.monv[k*r.nmon+mk] == mon.Done {
+					continue
+				}
+				if res.Live++; res.Live > g.Cap {
+					res.Overflow = edgeKey(int(sg.from[k]), int(sg.edge[k]), true)
+					break
+				}
+			}
+			break
+		}
+	}
+}
+
+// patch replaces the candidate references the intern phase left in worker
+// w's share of the touched shards by node indices (or dead marks, past the
+// cap).
+func (r *runner) patch(segs []*segment, w int) {
+	g := r.g
+	for _, shi := range r.touched {
+		if shi%r.nw != w {
+			continue
+		}
+		t := g.shards[shi].table
+		mask := len(t) - 1
+		for _, in := range r.ins[shi] {
+			sg, k := locate(segs, int(in.cand))
+			ref := uint64(candRef + int(in.cand))
+			s := in.slot
+			if r.rehashed[shi] {
+				s = int(sg.hashes[k]) & mask
+				for t[s]&(1<<32-1) != ref {
+					s = (s + 1) & mask
+				}
+			}
+			v := uint64(deadRef)
+			if n := sg.nodeOf[k]; n >= 0 {
+				v = uint64(n) + 1
+			}
+			t[s] = t[s]>>32<<32 | v
+		}
+		r.ins[shi] = r.ins[shi][:0]
+		r.rehashed[shi] = false
+	}
+}
+
+// stopAt marks where the search stopped early, for the monitors.
+func (r *runner) stopAt(k Key) {
+	for _, res := range r.g.Monitors {
+		res.Horizon = k
+	}
+}

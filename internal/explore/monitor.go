@@ -1,0 +1,146 @@
+package explore
+
+import "math"
+
+// A Monitor rides on a search over runtimes: it follows one path property
+// (an event seen, a sequence position, a tick count) as a value per node
+// kept beside the node, not in its key, so the search stores each runtime
+// once and still answers the property.
+//
+// That is exact while every path to a runtime gives it the same monitor
+// value: the search over (runtime, value) pairs would then store the same
+// nodes, in the same order, as the search over runtimes. The first edge
+// that reaches a stored runtime with a different value is a conflict;
+// everything the monitor reports before it (in search order) is what the
+// pair search would have reported, and the caller decides anything past it
+// with its own search.
+type Monitor struct {
+	// Init is the value of the root.
+	Init int64
+	// Done is the absorbing value: the property asks nothing more of a
+	// node that holds it, so the pair search would not store the node,
+	// and edges from it keep Done without calling Step.
+	Done int64
+	// Small says every value lies in 0..254 or is Done, so one byte per
+	// node holds it.
+	Small bool
+	// Step returns the value after transition t from node from (whose
+	// value is m, not Done) to the runtime next, and flag >= 0 when the
+	// edge is a finding with that key (a flagged edge's successor holds
+	// Done). It runs concurrently for different edges, so it must only
+	// read g, which it may do only for from and its ancestors.
+	Step func(g *Graph, from, t int, next []int64, m int64) (value int64, flag int)
+}
+
+// Key orders the events of a search: a source node, then its edges as
+// generated (phase 0), then the same edges as interned (phase 1).
+type Key uint64
+
+// NoKey is later than every event.
+const NoKey Key = math.MaxUint64
+
+func edgeKey(from, edge int, interned bool) Key {
+	k := Key(from)<<32 | Key(edge)
+	if interned {
+		k |= 1 << 31
+	}
+	return k
+}
+
+// Flag is an edge a monitor flagged: the first one in search order for its
+// key.
+type Flag struct {
+	Key        int
+	At         Key
+	From       int   // the source node
+	Transition int   // the model transition of the edge
+	Value      int64 // the value Step returned with the flag
+}
+
+// MonitorResult is what one monitor saw in a search.
+type MonitorResult struct {
+	Flags []Flag // the first flag of each key, in search order
+	// Conflict is where a stored runtime was first reached with another
+	// value (NoKey: never).
+	Conflict Key
+	// Overflow is where the number of stored nodes not holding Done first
+	// passed the search's cap (NoKey: never); Live is that number, at the
+	// end or at Overflow.
+	Overflow Key
+	Live     int
+	// Horizon is the last event the search saw when it stopped early (at
+	// its cap or cancelled); NoKey when it ran to the end.
+	Horizon Key
+}
+
+// Exact reports whether the monitor's view up to event k is what the
+// search over (runtime, value) pairs would have seen.
+func (r *MonitorResult) Exact(k Key) bool { return k < r.Conflict && k <= r.Horizon }
+
+// Complete reports whether the monitor followed the whole search
+// exactly: no conflict and no early stop.
+func (r *MonitorResult) Complete() bool { return r.Conflict == NoKey && r.Horizon == NoKey }
+
+func (r *MonitorResult) flag(f Flag) {
+	for _, o := range r.Flags {
+		if o.Key == f.Key {
+			return
+		}
+	}
+	r.Flags = append(r.Flags, f)
+}
+
+// column stores one monitor's value per node, chunked like the arena.
+type column struct {
+	small [][]uint8
+	wide  [][]int64
+	done  int64
+}
+
+func (c *column) grow() {
+	if c.wide != nil || c.small == nil {
+		c.wide = append(c.wide, make([]int64, 1<<chunkBits))
+		return
+	}
+	c.small = append(c.small, make([]uint8, 1<<chunkBits))
+}
+
+func (c *column) bytes() int {
+	if c.small != nil {
+		return 1
+	}
+	return 8
+}
+
+func (c *column) get(i int) int64 {
+	if c.small != nil {
+		v := c.small[i>>chunkBits][i&(1<<chunkBits-1)]
+		if v == 255 {
+			return c.done
+		}
+		return int64(v)
+	}
+	return c.wide[i>>chunkBits][i&(1<<chunkBits-1)]
+}
+
+func (c *column) set(i int, v int64) {
+	if c.small != nil {
+		if v == c.done {
+			v = 255
+		}
+		c.small[i>>chunkBits][i&(1<<chunkBits-1)] = uint8(v)
+		return
+	}
+	c.wide[i>>chunkBits][i&(1<<chunkBits-1)] = v
+}
+
+func newColumn(m Monitor) column {
+	c := column{done: m.Done}
+	if m.Small {
+		c.small = [][]uint8{}
+	}
+	return c
+}
+
+// MonitorValue returns monitor k's value at node i.
+func (g *Graph) MonitorValue(k, i int) int64 { return g.mon[k].get(i) }
