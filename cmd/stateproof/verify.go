@@ -138,6 +138,7 @@ error finding exists but some check was not decided (a search stopped at
 	cmpf.register(cmd)
 	f := cmd.Flags()
 	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of every breadth-first search, in runtime states")
+	f.IntVar(&opts.Workers, "workers", opts.Workers, "explore with `N` goroutines (0: one per core); the report is the same for any N")
 	f.IntVar(&opts.MaxFindings, "max-findings", opts.MaxFindings, "list at most `N` findings per check, counting the rest (0 lists all)")
 	f.IntVar(&opts.MaxPermutationEvents, "max-permutation-events", opts.MaxPermutationEvents, "A3 sample size")
 	f.StringVar(&opts.HashSpec, "hash-spec", opts.HashSpec, "hash spec of modelHash: v1, or v0 to check archived hashes")

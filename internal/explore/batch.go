@@ -27,14 +27,16 @@ type runner struct {
 	ins      [shardCount][]inserted
 	rehashed [shardCount]bool
 	nmon     int
-	touched  []int // the shards with entries in ins
+	// minParallel is the fewest sources a batch splits over the workers.
+	minParallel int
+	touched     [][]int // per worker, the shards with entries in ins
 	// the batch being searched: sources lo..hi-1, per to a worker, on nw
 	// workers
 	lo, hi, per, nw int
 	stopped         bool
-	starts          []int // per segment, the index of its first new node
-	stored          int   // the node count after the batch
-	sink     uint64 // keeps the prefetching loads
+	starts          []int  // per segment, the index of its first new node
+	stored          int    // the node count after the batch
+	sink            uint64 // keeps the prefetching loads
 	// conflict is the first conflict per monitor found by each worker.
 	conflict [][]Key
 }
@@ -61,6 +63,7 @@ type segment struct {
 	bucket [shardCount][]int32
 	fresh  int
 	live   []int
+	sink   uint64
 	// the worker's scratch
 	buf                          runtime.StepBuffer
 	src, node, packed, srcPacked []int64
@@ -82,7 +85,10 @@ func newRunner(s *Search, g *Graph) *runner {
 	if s.OnEdge != nil {
 		workers = 1
 	}
-	r := &runner{s: s, g: g, nmon: len(s.Monitors)}
+	r := &runner{s: s, g: g, nmon: len(s.Monitors), minParallel: s.MinParallel}
+	if r.minParallel <= 0 {
+		r.minParallel = parallelMin
+	}
 	for range workers {
 		r.segs = append(r.segs, &segment{
 			src: make([]int64, g.lay.width), node: make([]int64, g.lay.width),
@@ -94,6 +100,7 @@ func newRunner(s *Search, g *Graph) *runner {
 			none[k] = NoKey
 		}
 		r.conflict = append(r.conflict, none)
+		r.touched = append(r.touched, nil)
 	}
 	return r
 }
@@ -157,7 +164,7 @@ func (r *runner) phase(phase, w int) {
 // Stop).
 func (r *runner) batch(lo, hi int) bool {
 	r.nw = len(r.segs)
-	if hi-lo < parallelMin {
+	if hi-lo < r.minParallel {
 		r.nw = 1
 	}
 	segs := r.segs[:r.nw]
@@ -262,18 +269,33 @@ func locate(segs []*segment, c int) (*segment, int) {
 	return segs[i], c - segs[i].base
 }
 
+// prefetchAhead is how many candidates ahead of the one being interned
+// the intern loops touch the table slot of, so that the cache misses of
+// the visited set overlap instead of following one another.
+const prefetchAhead = 8
+
+// touch loads the table slot of hash h (and the node it names), to have
+// them in cache by the time the candidate is interned.
+func (r *runner) touch(h uint64) {
+	t := r.g.shards[shardOf(h)].table
+	e := t[int(h)&(len(t)-1)]
+	r.sink += e
+	if ref := uint32(e); ref != 0 && ref < candRef {
+		r.sink += uint64(r.g.packedNode(int(ref) - 1)[0])
+	}
+}
+
 // internAll interns one segment's candidates in order (one worker).
 func (r *runner) internAll(sg *segment) {
-	g := r.g
-	// Touch every table slot first, so the cache misses overlap.
-	var sink uint64
-	for _, h := range sg.hashes {
-		t := g.shards[shardOf(h)].table
-		sink += t[int(h)&(len(t)-1)]
-	}
-	r.sink += sink
 	segs := r.segs[:1]
-	for k := range sg.trans {
+	n := len(sg.trans)
+	for k := range min(n, prefetchAhead) {
+		r.touch(sg.hashes[k])
+	}
+	for k := range n {
+		if k+prefetchAhead < n {
+			r.touch(sg.hashes[k+prefetchAhead])
+		}
 		r.internOne(segs, sg, k, 0)
 	}
 }
@@ -281,10 +303,25 @@ func (r *runner) internAll(sg *segment) {
 // internShard interns, in global order, the candidates of shard sh.
 func (r *runner) internShard(segs []*segment, sh, w int) {
 	for _, sg := range segs {
-		for _, k := range sg.bucket[sh] {
+		b := sg.bucket[sh]
+		for i, k := range b {
+			if i+prefetchAhead < len(b) {
+				r.touchShard(sg.hashes[b[i+prefetchAhead]], w)
+			}
 			r.internOne(segs, sg, int(k), w)
 		}
 	}
+}
+
+// touchShard is touch for a worker of the parallel intern phase (each
+// keeps its own sink, so the workers do not share a written word).
+func (r *runner) touchShard(h uint64, w int) {
+	t := r.g.shards[shardOf(h)].table
+	e := t[int(h)&(len(t)-1)]
+	if ref := uint32(e); ref != 0 && ref < candRef {
+		e += uint64(r.g.packedNode(int(ref) - 1)[0])
+	}
+	r.segs[w].sink += e
 }
 
 // internOne looks candidate k of sg up in its shard and adds it when new.
@@ -304,7 +341,7 @@ func (r *runner) internOne(segs []*segment, sg *segment, k, w int) {
 			sh.table[s] = tag<<32 | uint64(candRef+c)
 			sh.count++
 			if len(r.ins[shi]) == 0 {
-				r.touched = append(r.touched, shi)
+				r.touched[w] = append(r.touched[w], shi)
 			}
 			r.ins[shi] = append(r.ins[shi], inserted{s, int32(c)})
 			if 4*sh.count > 3*len(sh.table) {
@@ -376,7 +413,6 @@ func (r *runner) store(segs []*segment, hi int) bool {
 	g.grow(r.stored)
 	r.run(phaseCopy)
 	r.run(phasePatch)
-	r.touched = r.touched[:0]
 	g.n = r.stored
 	if !truncated {
 		g.Expanded = hi
@@ -484,10 +520,7 @@ func (r *runner) countLive(segs []*segment, stored int) {
 // cap).
 func (r *runner) patch(segs []*segment, w int) {
 	g := r.g
-	for _, shi := range r.touched {
-		if shi%r.nw != w {
-			continue
-		}
+	for _, shi := range r.touched[w] {
 		t := g.shards[shi].table
 		mask := len(t) - 1
 		for _, in := range r.ins[shi] {
@@ -509,6 +542,7 @@ func (r *runner) patch(segs []*segment, w int) {
 		r.ins[shi] = r.ins[shi][:0]
 		r.rehashed[shi] = false
 	}
+	r.touched[w] = r.touched[w][:0]
 }
 
 // stopAt marks where the search stopped early, for the monitors.

@@ -10,7 +10,7 @@ import (
 	"github.com/stateproof/stateproof/internal/runtime"
 )
 
-func machine(t *testing.T, src string) *runtime.Machine {
+func machine(t testing.TB, src string) *runtime.Machine {
 	t.Helper()
 	res, err := jsonmodel.Decode([]byte(src))
 	if err != nil || !res.Valid() {

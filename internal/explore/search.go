@@ -37,6 +37,10 @@ type Search struct {
 	// the calling goroutine alone. The graph — node order, parents, what
 	// the monitors report — is the same whatever the number.
 	Workers int
+	// MinParallel is the fewest source nodes a batch needs to be split
+	// over the workers (0: parallelMin); tests lower it to make small
+	// searches parallel.
+	MinParallel int
 	// Done, when closed, stops the search as its cap would (Truncated
 	// set, so nothing built on it passes): a cancelled request stops its
 	// work. It is polled every cancelPoll expansions; nil never stops.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/explore"
 	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // a14Deadline checks residency deadlines: a tick event that keeps the
@@ -36,14 +37,15 @@ func (e *env) a14Deadline() report.Check {
 		c.Detail = "Deadlines declared without tickEvents"
 		return c
 	}
-	misses, g := e.deadlineSearch()
+	ds := e.deadlineSearch()
+	misses := ds.misses
 	for _, i := range bounded {
 		if f, ok := misses[i]; ok {
 			c.Findings = append(c.Findings, f)
 		}
 	}
 	var open []string
-	if g.Truncated {
+	if ds.truncated {
 		e.truncated = true
 		for _, i := range bounded {
 			if _, ok := misses[i]; !ok {
@@ -52,66 +54,138 @@ func (e *env) a14Deadline() report.Check {
 		}
 	}
 	if len(open) > 0 {
-		f := undecided("A14_UNDECIDED", "the deadlines of "+quoteIDs(open), g.Cap, g.Len(), "maxStates", "")
+		f := undecided("A14_UNDECIDED", "the deadlines of "+quoteIDs(open), ds.cap, ds.explored, "maxStates", "")
 		f.Evidence = append(f.Evidence, report.KV{Key: "states", Value: open})
 		c.Findings = append(c.Findings, f)
 	}
 	c.Detail = fmt.Sprintf("%d of %s missed, %d not decided", len(misses), plural(len(bounded), "deadline", "deadlines"), len(open))
 	if len(misses)+len(open) == 0 {
-		c.Detail = fmt.Sprintf("All %s met (%d (runtime, ticks) pairs explored)", plural(len(bounded), "deadline", "deadlines"), g.Len())
+		c.Detail = fmt.Sprintf("All %s met (%d (runtime, ticks) pairs explored)", plural(len(bounded), "deadline", "deadlines"), ds.explored)
 	}
 	return c
 }
 
-// deadlineSearch runs the (runtime, ticks) search and returns the shortest
-// miss of each state. Decision: ticks are counted only in states that
-// declare maxTicks (elsewhere the counter stays 0), which keeps the product
-// finite without changing any verdict; a missing branch is not explored
-// further.
-func (e *env) deadlineSearch() (map[int]report.Finding, *explore.Graph) {
-	mc := e.mc
-	w := mc.Width()
-	limit := make([]int64, len(mc.States))
-	for i, s := range e.m.States {
-		limit[i] = -1
+// deadlineSpec is the (runtime, ticks) monitor of the deadlines.
+// Decision: ticks are counted only in states that declare maxTicks
+// (elsewhere the counter stays 0), which keeps the product finite without
+// changing any verdict; a missing branch is not explored further (Done).
+type deadlineSpec struct {
+	limit    []int64 // per state: maxTicks, or -1
+	isTick   []bool  // per event
+	bounded  int     // states with a limit
+	maxLimit int64
+	mc       *runtime.Machine
+}
+
+// deadlines returns the deadline monitor, or nil when no state declares
+// maxTicks or no tick event exists.
+func (e *env) deadlines() *deadlineSpec {
+	if len(e.m.TickEvents) == 0 {
+		return nil
+	}
+	d := &deadlineSpec{mc: e.mc}
+	for _, s := range e.m.States {
+		l := int64(-1)
 		if s.MaxTicks != nil {
-			limit[i] = *s.MaxTicks
+			l = *s.MaxTicks
+			d.bounded++
+			d.maxLimit = max(d.maxLimit, l)
 		}
+		d.limit = append(d.limit, l)
 	}
-	left := 0
-	for _, l := range limit {
-		if l >= 0 {
-			left++
-		}
+	if d.bounded == 0 {
+		return nil
 	}
-	isTick := make([]bool, len(mc.Events))
-	for i, ev := range mc.Events {
-		isTick[i] = slices.Contains(e.m.TickEvents, ev)
+	for _, ev := range e.mc.Events {
+		d.isTick = append(d.isTick, slices.Contains(e.m.TickEvents, ev))
+	}
+	return d
+}
+
+// step advances the tick count; a miss is a finding keyed by its state.
+func (d *deadlineSpec) step(g *explore.Graph, from, t int, next []int64, ticks int64) (int64, int) {
+	st := int(next[0])
+	switch {
+	case g.StateOf(from) != st || d.limit[st] < 0:
+		ticks = 0
+	case d.isTick[d.mc.EventIndex(d.mc.Transition(t).Event)]:
+		ticks++
+	}
+	if d.limit[st] < 0 || ticks <= d.limit[st] {
+		return ticks, -1
+	}
+	return ticks, st
+}
+
+// miss renders the first miss of a state.
+func (d *deadlineSpec) miss(g *explore.Graph, f explore.Flag) report.Finding {
+	to := d.mc.Transition(f.Transition).To
+	m := finding("A14_DEADLINE_MISS", report.Error, fmt.Sprintf("State %q is still resident after %d ticks, past its maxTicks %d", to, f.Value, d.limit[f.Key]))
+	m.Target = to
+	m.Evidence = report.O("state", to, "maxTicks", d.limit[f.Key], "ticks", f.Value)
+	return withPath(m, append(g.Path(f.From), g.StepOf(f.Transition)))
+}
+
+// deadlineResult is what the (runtime, ticks) search found.
+type deadlineResult struct {
+	misses        map[int]report.Finding // the shortest miss per state
+	truncated     bool
+	cap, explored int
+}
+
+// deadlineSearch returns the shortest miss of each state: read off the
+// plain exploration when its monitor tells, else by the search over
+// (runtime, ticks), which ends once every bounded state has missed.
+func (e *env) deadlineSearch() deadlineResult {
+	d := e.deadlines()
+	if out, ok := e.riddenDeadlines(d); ok {
+		return out
 	}
 	misses := map[int]report.Finding{}
-	s := explore.Search{Machine: mc, Extra: 1, Cap: e.opts.MaxStates, Done: e.opts.Done,
+	w := e.mc.Width()
+	s := explore.Search{Machine: e.mc, Extra: 1, Cap: e.opts.MaxStates, Done: e.opts.Done,
 		OnEdge: func(g *explore.Graph, from, t int, next []int64) explore.Edge {
-			tr := mc.Transition(t)
-			st := int(next[0])
-			switch {
-			case g.StateOf(from) != st || limit[st] < 0:
-				next[w] = 0
-			case isTick[mc.EventIndex(tr.Event)]:
-				next[w]++
-			}
-			if limit[st] < 0 || next[w] <= limit[st] {
+			v, st := d.step(g, from, t, next, next[w])
+			if st < 0 {
+				next[w] = v
 				return explore.Keep
 			}
 			if _, seen := misses[st]; !seen {
-				f := finding("A14_DEADLINE_MISS", report.Error, fmt.Sprintf("State %q is still resident after %d ticks, past its maxTicks %d", tr.To, next[w], limit[st]))
-				f.Target = tr.To
-				f.Evidence = report.O("state", tr.To, "maxTicks", limit[st], "ticks", next[w])
-				misses[st] = withPath(f, append(g.Path(from), g.StepOf(t)))
-				if left--; left == 0 {
+				misses[st] = d.miss(g, explore.Flag{Key: st, From: from, Transition: t, Value: v})
+				if len(misses) == d.bounded {
 					return explore.Stop
 				}
 			}
 			return explore.Prune
 		}}
-	return misses, s.Run()
+	g := s.Run()
+	return deadlineResult{misses: misses, truncated: g.Truncated, cap: g.Cap, explored: g.Len()}
+}
+
+// riddenDeadlines reads the deadline search's result off the plain
+// exploration, when its monitor followed the pair search exactly far
+// enough.
+func (e *env) riddenDeadlines(d *deadlineSpec) (deadlineResult, bool) {
+	res := e.ridden(e.riders().deadline, true)
+	if res == nil {
+		return deadlineResult{}, false
+	}
+	g := e.explored()
+	out := deadlineResult{misses: map[int]report.Finding{}, cap: e.opts.MaxStates}
+	for _, f := range res.Flags {
+		if res.Exact(f.At) && f.At < res.Overflow {
+			out.misses[f.Key] = d.miss(g, f)
+		}
+	}
+	switch {
+	case len(out.misses) == d.bounded:
+		return out, true
+	case res.Overflow != explore.NoKey && res.Exact(res.Overflow):
+		out.truncated, out.explored = true, e.opts.MaxStates+1
+		return out, true
+	case res.Complete() && !g.Truncated:
+		out.explored = res.Live
+		return out, true
+	}
+	return deadlineResult{}, false
 }

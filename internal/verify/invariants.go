@@ -127,33 +127,17 @@ func (e *env) scope(w *jsonmodel.When) func(r []int64) bool {
 	}
 }
 
-// eventBeforeState searches (runtime, seen) for an entry into the state
-// before the event has fired.
+// eventBeforeState decides an event-before-state invariant over
+// (runtime, seen): an entry into the state before the event has fired.
 func (e *env) eventBeforeState(inv *jsonmodel.Invariant) invariantOutcome {
-	mc := e.mc
-	target := int64(mc.StateIndex(inv.State))
-	event := inv.Event
 	what := fmt.Sprintf("%q entered before %q", inv.State, inv.Event)
-	var init [1]int64
-	if mc.Initial(make([]int64, mc.Width()))[0] == target {
+	if e.initialIn(inv.State) {
 		return invariantOutcome{violated: true, path: []explore.Step{}, what: what}
 	}
-	var out invariantOutcome
-	s := explore.Search{Machine: mc, Extra: 1, InitExtra: init[:], Cap: e.opts.MaxStates, Done: e.opts.Done,
-		OnEdge: func(g *explore.Graph, from, t int, next []int64) explore.Edge {
-			w := mc.Width()
-			if mc.Transition(t).Event == event {
-				next[w] = 1
-			}
-			if next[0] == target && next[w] == 0 {
-				out = invariantOutcome{violated: true, path: append(g.Path(from), g.StepOf(t)), what: what}
-				return explore.Stop
-			}
-			return explore.Keep
-		}}
-	g := s.Run()
-	if out.violated {
+	whatOf := func(explore.Flag) string { return what }
+	k, ok := e.riders().byInv[inv]
+	if out, ok := e.monitorOutcome(e.ridden(k, ok), whatOf); ok {
 		return out
 	}
-	return searchOutcome(g)
+	return e.pairSearch(0, 2, e.beforeStep(inv), whatOf)
 }

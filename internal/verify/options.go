@@ -6,6 +6,10 @@ import "github.com/stateproof/stateproof/internal/report"
 // and 8! = 40320 orders is already a lot of runs.
 const MaxPermutationEvents = 8
 
+// MaxWorkers bounds Options.Workers: more goroutines than that only add
+// per-batch overhead.
+const MaxWorkers = 1024
+
 // Validate refuses options no run can honour, with a *report.OptionError.
 // The command line and the MCP server both call it, so they accept and
 // refuse the same values.
@@ -15,6 +19,7 @@ func (o Options) Validate() error {
 		report.CheckRange("maxPermutationEvents", o.MaxPermutationEvents, 1, MaxPermutationEvents),
 		report.CheckHashSpec(o.HashSpec),
 		report.CheckRange("maxFindings", o.MaxFindings, 0, -1),
+		report.CheckRange("workers", o.Workers, 0, MaxWorkers),
 	} {
 		if err != nil {
 			return err

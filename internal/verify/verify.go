@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	goruntime "runtime"
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/explore"
@@ -18,6 +19,14 @@ type Options struct {
 	// MaxFindings is how many findings each check lists (default 1000;
 	// 0 lists all); the others are counted, with exact totals.
 	MaxFindings int
+	// Workers is how many goroutines the plain exploration uses (0: one
+	// per core). The report does not depend on it.
+	Workers int
+	// Testing knobs: minParallel lowers the batch size at which the
+	// exploration splits work over the workers; alone runs every path
+	// invariant's own search instead of reading it off the exploration.
+	minParallel int
+	alone       bool
 	// Done, when closed, stops every search as its cap would: the report
 	// is then incomplete (undecided findings), and a caller that cancels
 	// discards it.
@@ -38,6 +47,7 @@ type env struct {
 	mc        *runtime.Machine
 	opts      Options
 	graph     *explore.Graph // the plain exploration, built on first use
+	rides     *riders        // the monitors that ride on it
 	adj       *explore.Adjacency
 	comps     *components // SCCs of the runtime graph (A12), built on first use
 	truncated bool        // some search hit its cap
@@ -49,12 +59,32 @@ type env struct {
 
 func (e *env) explored() *explore.Graph {
 	if e.graph == nil {
-		e.graph = explore.Search{Machine: e.mc, Cap: e.opts.MaxStates, Done: e.opts.Done}.Run()
+		e.graph = explore.Search{Machine: e.mc, Cap: e.opts.MaxStates, Done: e.opts.Done,
+			Monitors: e.riders().monitors, Workers: e.workers(), MinParallel: e.opts.minParallel}.Run()
 		if e.graph.Truncated {
 			e.truncated = true
 		}
 	}
 	return e.graph
+}
+
+// workers is the number of goroutines of the plain exploration.
+func (e *env) workers() int {
+	if e.opts.Workers > 0 {
+		return e.opts.Workers
+	}
+	return goruntime.NumCPU()
+}
+
+// riders returns the monitors of the plain exploration, built on first use.
+func (e *env) riders() *riders {
+	if e.rides == nil {
+		e.rides = e.newRiders()
+		if e.opts.alone {
+			e.rides = &riders{byInv: map[*jsonmodel.Invariant]int{}, deadline: -1}
+		}
+	}
+	return e.rides
 }
 
 // adjacency is the edge list of the plain exploration (A9, A12, A13).

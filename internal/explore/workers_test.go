@@ -1,0 +1,86 @@
+package explore
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stateproof/stateproof/internal/gen"
+)
+
+// graphPrint is everything a search's result tells: nodes in order with
+// their words, parents and monitor values, the flags and the cap verdict.
+func graphPrint(g *Graph) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "len %d expanded %d truncated %v\n", g.Len(), g.Expanded, g.Truncated)
+	for i := 0; i < g.Len(); i++ {
+		p, t := g.Parent(i)
+		fmt.Fprintf(&b, "%v %d %d", g.Runtime(i, nil), p, t)
+		for k := range g.mon {
+			fmt.Fprintf(&b, " m%d=%d", k, g.MonitorValue(k, i))
+		}
+		b.WriteByte('\n')
+	}
+	for _, r := range g.Monitors {
+		fmt.Fprintf(&b, "%+v\n", *r)
+	}
+	return b.String()
+}
+
+// parity is a monitor that conflicts on most models: the parity of the
+// path length.
+var parity = Monitor{Init: 0, Done: 9, Small: true, Step: func(_ *Graph, _, _ int, next []int64, m int64) (int64, int) {
+	if next[0] == 1 && m == 0 {
+		return 1 - m, 0
+	}
+	return 1 - m, -1
+}}
+
+// The graph is the same whatever the number of workers: same nodes in the
+// same order, same parents, same monitor results, at any cap.
+func TestSameGraphForAnyWorkerCount(t *testing.T) {
+	models := map[string]string{"toggles": gen.Toggles(7), "counter": gen.Counter(200), "probes": gen.Probes(6), "ring": gen.Ring(4)}
+	for seed := range uint64(8) {
+		models[fmt.Sprintf("bigsteps-%d", seed)] = gen.BigSteps(seed)
+		models[fmt.Sprintf("random-%d", seed)] = gen.Random(seed)
+	}
+	for name, src := range models {
+		mc := machine(t, src)
+		for _, cap := range []int{5, 50, 3000} {
+			want := graphPrint(Search{Machine: mc, Cap: cap, Monitors: []Monitor{parity}}.Run())
+			for _, workers := range []int{2, 4, 7} {
+				got := graphPrint(Search{Machine: mc, Cap: cap, Monitors: []Monitor{parity}, Workers: workers, MinParallel: 1}.Run())
+				if got != want {
+					t.Errorf("%s cap %d: %d workers give another graph", name, cap, workers)
+				}
+			}
+		}
+	}
+}
+
+// Every stored node is found again by Lookup after a parallel search
+// (the tables hold node indices, no leftover candidate references), and a
+// successor the cap kept out is not.
+func TestParallelTablesResolve(t *testing.T) {
+	mc := machine(t, gen.Toggles(10))
+	g := Search{Machine: mc, Cap: 700, Workers: 3, MinParallel: 1}.Run()
+	if !g.Truncated || g.Len() != 701 {
+		t.Fatalf("%d nodes, truncated %v", g.Len(), g.Truncated)
+	}
+	for i := 0; i < g.Len(); i++ {
+		if j := g.Lookup(g.Node(i, nil)); j != i {
+			t.Fatalf("Lookup(node %d) = %d", i, j)
+		}
+	}
+	full := Search{Machine: mc, Cap: 1 << 20, Workers: 3, MinParallel: 1}.Run()
+	if full.Len() != 1024 {
+		t.Fatalf("full search: %d nodes", full.Len())
+	}
+	if j := g.Lookup(full.Node(1023, nil)); j != -1 {
+		t.Errorf("a node past the cap is found at %d", j)
+	}
+	if !reflect.DeepEqual(g.Path(700), full.Path(700)) {
+		t.Error("the capped search numbers nodes unlike the full one")
+	}
+}
