@@ -143,10 +143,6 @@ func (r *runner) phase(phase, w int) {
 			r.stopped = true // only with OnEdge, which runs on one worker
 		}
 	case phaseIntern:
-		if r.nw == 1 {
-			r.internAll(segs[0])
-			return
-		}
 		for sh := w; sh < shardCount; sh += r.nw {
 			r.internShard(segs, sh, w)
 		}
@@ -182,14 +178,11 @@ func (r *runner) batch(lo, hi int) bool {
 			r.g.Monitors[f.mon].flag(f.f)
 		}
 	}
-	r.run(phaseIntern)
-	for w := range r.conflict {
-		for k, c := range r.conflict[w] {
-			if c < r.g.Monitors[k].Conflict {
-				r.g.Monitors[k].Conflict = c
-			}
-		}
+	if r.nw == 1 {
+		return r.internInOrder(segs[0], hi)
 	}
+	r.run(phaseIntern)
+	r.mergeConflicts()
 	return r.store(segs, hi)
 }
 
@@ -285,9 +278,11 @@ func (r *runner) touch(h uint64) {
 	}
 }
 
-// internAll interns one segment's candidates in order (one worker).
-func (r *runner) internAll(sg *segment) {
-	segs := r.segs[:1]
+// internInOrder interns and stores a one-worker batch's candidates in
+// order, numbering each new node as it is found: the three-phase split
+// (intern, number, patch) is only needed when shards are interned at once.
+func (r *runner) internInOrder(sg *segment, hi int) bool {
+	g := r.g
 	n := len(sg.trans)
 	for k := range min(n, prefetchAhead) {
 		r.touch(sg.hashes[k])
@@ -296,7 +291,56 @@ func (r *runner) internAll(sg *segment) {
 		if k+prefetchAhead < n {
 			r.touch(sg.hashes[k+prefetchAhead])
 		}
-		r.internOne(segs, sg, k, 0)
+		words := sg.cand(k, g.stride)
+		idx, slot := g.find(words, sg.hashes[k])
+		if idx >= 0 {
+			if r.nmon > 0 {
+				r.checkConflict(sg, k, 0, func(mk int) int64 { return g.mon[mk].get(idx) })
+			}
+			continue
+		}
+		idx = g.n
+		g.grow(idx + 1)
+		g.n++
+		copy(g.packedNode(idx), words)
+		*g.link(idx) = link{sg.from[k], sg.trans[k]}
+		h := sg.hashes[k]
+		sh := &g.shards[shardOf(h)]
+		sh.table[slot] = h>>32<<32 | uint64(idx+1)
+		if sh.count++; 4*sh.count > 3*len(sh.table) {
+			g.rehash(sh, nil)
+		}
+		for mk, mon := range r.s.Monitors {
+			v := sg.monv[k*r.nmon+mk]
+			g.mon[mk].set(idx, v)
+			if res := g.Monitors[mk]; v != mon.Done && res.Overflow == NoKey {
+				if res.Live++; res.Live > g.Cap {
+					res.Overflow = edgeKey(int(sg.from[k]), int(sg.edge[k]), true)
+				}
+			}
+		}
+		if g.n > g.Cap {
+			g.Truncated = true
+			g.Expanded = int(sg.from[k])
+			r.stopAt(edgeKey(int(sg.from[k]), int(sg.edge[k]), true))
+			r.mergeConflicts()
+			return false
+		}
+	}
+	r.mergeConflicts()
+	g.Expanded = hi
+	return true
+}
+
+// mergeConflicts keeps, per monitor, the first conflict any worker found.
+func (r *runner) mergeConflicts() {
+	for w := range r.conflict {
+		for k, c := range r.conflict[w] {
+			if c < r.g.Monitors[k].Conflict {
+				r.g.Monitors[k].Conflict = c
+			}
+			r.conflict[w][k] = NoKey
+		}
 	}
 }
 

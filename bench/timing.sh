@@ -1,0 +1,28 @@
+# timing.sh: helpers sourced by the bench scripts. They need $dir, a
+# scratch directory.
+
+# timed LABEL CMD...: runs CMD once and appends "LABEL cpu wall rss_kib" to
+# $dir/times (cpu = user + sys seconds). Exit status 2 of stateproof verify
+# (a report that fails: the toggles model has findings) is a result, not
+# an error.
+timed() {
+  local label=$1; shift
+  local rc=0
+  /usr/bin/time -o "$dir/t" -f "%U %S %e %M" "$@" > /dev/null 2> "$dir/err" || rc=$?
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
+    cat "$dir/err" >&2
+    exit "$rc"
+  fi
+  local u s e m
+  read -r u s e m < "$dir/t"
+  echo "$label $(echo "$u + $s" | bc) $e $m" >> "$dir/times"
+}
+
+# stat LABEL FIELD: the median of field FIELD (2 cpu, 3 wall, 4 rss) of the
+# runs labelled LABEL.
+stat() {
+  grep "^$1 " "$dir/times" | awk -v f="$2" '{print $f}' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+
+# ratio A B: A/B to two decimals.
+ratio() { echo "scale=2; $1 / $2" | bc; }
