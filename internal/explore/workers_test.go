@@ -16,7 +16,7 @@ func graphPrint(g *Graph) string {
 	fmt.Fprintf(&b, "len %d expanded %d truncated %v\n", g.Len(), g.Expanded, g.Truncated)
 	for i := 0; i < g.Len(); i++ {
 		p, t := g.Parent(i)
-		fmt.Fprintf(&b, "%v %d %d", g.Runtime(i, nil), p, t)
+		fmt.Fprintf(&b, "%s %d %d", g.M.Key(g.Runtime(i, nil)), p, t)
 		for k := range g.mon {
 			fmt.Fprintf(&b, " m%d=%d", k, g.MonitorValue(k, i))
 		}

@@ -25,7 +25,12 @@ func small(w int64) bool { return w^(w<<1) >= 0 }
 
 // bigTable interns the values outside the band of one machine. It is
 // guarded by a mutex because a Machine may be shared by concurrent
-// searches; it is only touched on the slow path.
+// searches (and by the workers of one); it is only touched on the slow
+// path. One table per machine keeps handles canonical across goroutines:
+// equal values get equal words whichever worker made them first. A
+// handle's rank follows creation order, which parallel workers make
+// timing-dependent, so nothing may depend on ranks: values are compared
+// with literals by sign and band, and rendered through the table.
 type bigTable struct {
 	mu    sync.Mutex
 	index map[string]int64 // value text → handle

@@ -126,3 +126,48 @@ func TestReplayComparesBigValuesExactly(t *testing.T) {
 		t.Fatalf("witness off by one: mismatches %+v, want one", rep.Mismatches)
 	}
 }
+
+// Parallel search workers share one Machine: words made concurrently for
+// the same big values are the same handles, and each reads back its value
+// (run under -race).
+func TestWordCanonicalAcrossGoroutines(t *testing.T) {
+	mc := compile(t, bigStepModel)
+	const workers, values = 4, 200
+	words := make([][]int64, workers)
+	done := make(chan int)
+	for w := range workers {
+		go func() {
+			for k := range values {
+				// Each worker makes the values in its own order.
+				v := (k*(w+1)*37 + w) % values
+				x := new(big.Int).Lsh(big.NewInt(int64(v+1)), 70)
+				if v%2 == 1 {
+					x.Neg(x)
+				}
+				words[w] = append(words[w], mc.Word(x))
+			}
+			done <- w
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	byValue := map[string]int64{}
+	for w := range workers {
+		for k, word := range words[w] {
+			v := (k*(w+1)*37 + w) % values
+			key := mc.Int(word).String()
+			if prev, ok := byValue[key]; ok && prev != word {
+				t.Fatalf("value %s has words %d and %d", key, prev, word)
+			}
+			byValue[key] = word
+			want := new(big.Int).Lsh(big.NewInt(int64(v+1)), 70)
+			if v%2 == 1 {
+				want.Neg(want)
+			}
+			if mc.Int(word).Cmp(want) != 0 {
+				t.Fatalf("worker %d value %d reads back as %s", w, v, key)
+			}
+		}
+	}
+}
