@@ -24,12 +24,12 @@ type runner struct {
 	segs []*segment
 	// ins lists, per shard, the candidates the intern phase added to its
 	// table and where, for the store phase to turn into node indices.
-	ins      [shardCount][]inserted
-	rehashed [shardCount]bool
-	nmon     int
-	// minParallel is the fewest sources a batch splits over the workers.
-	minParallel int
-	touched     [][]int // per worker, the shards with entries in ins
+	work [shardCount]shardWork
+	nmon int
+	// minParallel is the fewest sources a batch splits over the workers;
+	// batchSize is the most sources per batch.
+	minParallel, batchSize int
+	touched                [][]int // per worker, the shards with entries in ins
 	// the batch being searched: sources lo..hi-1, per to a worker, on nw
 	// workers
 	lo, hi, per, nw int
@@ -39,6 +39,14 @@ type runner struct {
 	sink            uint64 // keeps the prefetching loads
 	// conflict is the first conflict per monitor found by each worker.
 	conflict [][]Key
+}
+
+// shardWork is the intern phase's record of one shard, padded so that
+// two workers' shards never share a cache line.
+type shardWork struct {
+	ins      []inserted
+	rehashed bool
+	_        [128 - 32]byte
 }
 
 type inserted struct {
@@ -88,6 +96,10 @@ func newRunner(s *Search, g *Graph) *runner {
 	r := &runner{s: s, g: g, nmon: len(s.Monitors), minParallel: s.MinParallel}
 	if r.minParallel <= 0 {
 		r.minParallel = parallelMin
+	}
+	r.batchSize = batchOne
+	if workers > 1 {
+		r.batchSize = min(maxBatch, batchWorker*workers)
 	}
 	for range workers {
 		r.segs = append(r.segs, &segment{
@@ -262,20 +274,47 @@ func locate(segs []*segment, c int) (*segment, int) {
 	return segs[i], c - segs[i].base
 }
 
-// prefetchAhead is how many candidates ahead of the one being interned
-// the intern loops touch the table slot of, so that the cache misses of
-// the visited set overlap instead of following one another.
-const prefetchAhead = 8
+// prefetchGroup is how many candidates the intern loops prefetch at once,
+// so that the cache misses of the visited set overlap instead of
+// following one another.
+const prefetchGroup = 16
 
-// touch loads the table slot of hash h (and the node it names), to have
-// them in cache by the time the candidate is interned.
-func (r *runner) touch(h uint64) {
-	t := r.g.shards[shardOf(h)].table
-	e := t[int(h)&(len(t)-1)]
-	r.sink += e
-	if ref := uint32(e); ref != 0 && ref < candRef {
-		r.sink += uint64(r.g.packedNode(int(ref) - 1)[0])
+// touch loads the table slot of hash h, and touchNode the node that slot
+// names (by then in cache), so that both are in cache by the time the
+// candidate is interned. sink keeps the loads.
+func (g *Graph) touch(h uint64) uint64 {
+	t := g.shards[shardOf(h)].table
+	return t[int(h)&(len(t)-1)]
+}
+
+func (g *Graph) touchNode(h uint64) uint64 {
+	t := g.shards[shardOf(h)].table
+	if ref := uint32(t[int(h)&(len(t)-1)]); ref != 0 && ref < candRef {
+		return uint64(g.packedNode(int(ref) - 1)[0])
 	}
+	return 0
+}
+
+// prefetch touches, in two tight loops, the table slots and then the nodes
+// that interning candidates ks (by position in hashes, or through order
+// when it is not nil) will read: independent loads in a short loop are
+// what lets the processor overlap their cache misses.
+func (g *Graph) prefetch(hashes []uint64, order []int32, from, to int) uint64 {
+	var sink uint64
+	for j := from; j < to; j++ {
+		sink += g.touch(hashes[pick(order, j)])
+	}
+	for j := from; j < to; j++ {
+		sink += g.touchNode(hashes[pick(order, j)])
+	}
+	return sink
+}
+
+func pick(order []int32, j int) int {
+	if order == nil {
+		return j
+	}
+	return int(order[j])
 }
 
 // internInOrder interns and stores a one-worker batch's candidates in
@@ -284,12 +323,9 @@ func (r *runner) touch(h uint64) {
 func (r *runner) internInOrder(sg *segment, hi int) bool {
 	g := r.g
 	n := len(sg.trans)
-	for k := range min(n, prefetchAhead) {
-		r.touch(sg.hashes[k])
-	}
 	for k := range n {
-		if k+prefetchAhead < n {
-			r.touch(sg.hashes[k+prefetchAhead])
+		if k%prefetchGroup == 0 {
+			r.sink += g.prefetch(sg.hashes, nil, k, min(n, k+prefetchGroup))
 		}
 		words := sg.cand(k, g.stride)
 		idx, slot := g.find(words, sg.hashes[k])
@@ -349,23 +385,12 @@ func (r *runner) internShard(segs []*segment, sh, w int) {
 	for _, sg := range segs {
 		b := sg.bucket[sh]
 		for i, k := range b {
-			if i+prefetchAhead < len(b) {
-				r.touchShard(sg.hashes[b[i+prefetchAhead]], w)
+			if i%prefetchGroup == 0 {
+				r.segs[w].sink += r.g.prefetch(sg.hashes, b, i, min(len(b), i+prefetchGroup))
 			}
 			r.internOne(segs, sg, int(k), w)
 		}
 	}
-}
-
-// touchShard is touch for a worker of the parallel intern phase (each
-// keeps its own sink, so the workers do not share a written word).
-func (r *runner) touchShard(h uint64, w int) {
-	t := r.g.shards[shardOf(h)].table
-	e := t[int(h)&(len(t)-1)]
-	if ref := uint32(e); ref != 0 && ref < candRef {
-		e += uint64(r.g.packedNode(int(ref) - 1)[0])
-	}
-	r.segs[w].sink += e
 }
 
 // internOne looks candidate k of sg up in its shard and adds it when new.
@@ -384,16 +409,16 @@ func (r *runner) internOne(segs []*segment, sg *segment, k, w int) {
 			c := sg.base + k
 			sh.table[s] = tag<<32 | uint64(candRef+c)
 			sh.count++
-			if len(r.ins[shi]) == 0 {
+			if len(r.work[shi].ins) == 0 {
 				r.touched[w] = append(r.touched[w], shi)
 			}
-			r.ins[shi] = append(r.ins[shi], inserted{s, int32(c)})
+			r.work[shi].ins = append(r.work[shi].ins, inserted{s, int32(c)})
 			if 4*sh.count > 3*len(sh.table) {
 				g.rehash(sh, func(c int) []int64 {
 					o, j := locate(segs, c)
 					return o.cand(j, stride)
 				})
-				r.rehashed[shi] = true
+				r.work[shi].rehashed = true
 			}
 			return
 		}
@@ -567,11 +592,11 @@ func (r *runner) patch(segs []*segment, w int) {
 	for _, shi := range r.touched[w] {
 		t := g.shards[shi].table
 		mask := len(t) - 1
-		for _, in := range r.ins[shi] {
+		for _, in := range r.work[shi].ins {
 			sg, k := locate(segs, int(in.cand))
 			ref := uint64(candRef + int(in.cand))
 			s := in.slot
-			if r.rehashed[shi] {
+			if r.work[shi].rehashed {
 				s = int(sg.hashes[k]) & mask
 				for t[s]&(1<<32-1) != ref {
 					s = (s + 1) & mask
@@ -583,8 +608,8 @@ func (r *runner) patch(segs []*segment, w int) {
 			}
 			t[s] = t[s]>>32<<32 | v
 		}
-		r.ins[shi] = r.ins[shi][:0]
-		r.rehashed[shi] = false
+		r.work[shi].ins = r.work[shi].ins[:0]
+		r.work[shi].rehashed = false
 	}
 	r.touched[w] = r.touched[w][:0]
 }

@@ -33,3 +33,9 @@ func BenchmarkSearchToggles22Workers2(b *testing.B) {
 }
 
 func BenchmarkSearchToggles16(b *testing.B) { benchSearch(b, gen.Toggles(16), 1) }
+
+func BenchmarkSearchToggles18(b *testing.B) { benchSearch(b, gen.Toggles(18), 1) }
+
+func BenchmarkSearchToggles20(b *testing.B) { benchSearch(b, gen.Toggles(20), 1) }
+
+func BenchmarkSearchToggles20Workers2(b *testing.B) { benchSearch(b, gen.Toggles(20), 2) }

@@ -103,7 +103,7 @@ func (s Search) Run() *Graph {
 				return g
 			}
 		}
-		hi := min(g.Len(), lo+maxBatch)
+		hi := min(g.Len(), lo+r.batchSize)
 		if s.OnEdge != nil {
 			hi = lo + 1
 		}
@@ -114,11 +114,15 @@ func (s Search) Run() *Graph {
 	return g
 }
 
-// maxBatch is the most source nodes expanded before their successors are
-// interned: enough to spread over the workers and to overlap the cache
-// misses of the visited set, little enough that the successors of one
-// batch stay a small fraction of the graph.
-const maxBatch = 4096
+// The most source nodes expanded before their successors are interned:
+// enough to overlap the cache misses of the visited set (and to spread
+// over the workers), few enough that a batch's successors stay in the
+// processor's cache between expanding and interning.
+const (
+	batchOne    = 64  // with one worker
+	batchWorker = 512 // per worker, with several
+	maxBatch    = 4096
+)
 
 // parallelMin is the fewest source nodes worth handing to several
 // workers; smaller batches (a chain-shaped search has batches of one)
