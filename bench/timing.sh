@@ -14,7 +14,8 @@ timed() {
     exit "$rc"
   fi
   local u s e m
-  read -r u s e m < "$dir/t"
+  # GNU time puts "Command exited with non-zero status N" first.
+  read -r u s e m < <(tail -n 1 "$dir/t")
   echo "$label $(echo "$u + $s" | bc) $e $m" >> "$dir/times"
 }
 
