@@ -26,4 +26,4 @@ stat() {
 }
 
 # ratio A B: A/B to two decimals.
-ratio() { echo "scale=2; $1 / $2" | bc; }
+ratio() { echo "scale=4; $1 / $2" | bc | xargs printf "%.2f"; }
