@@ -7,6 +7,7 @@ import (
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/smt"
+	"github.com/stateproof/stateproof/internal/sts"
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
@@ -78,7 +79,7 @@ func (p *problem) activeTerm(name string, i int) *z3.Term {
 	var opts []*z3.Term
 	for _, l := range p.sys.Locations {
 		if l.Name == name || slices.Contains(l.Ancestors, name) {
-			opts = append(opts, b.Eq(p.enc.States[i], b.Int(int64(l.ID))))
+			opts = append(opts, p.enc.At(i, l.ID))
 		}
 	}
 	return b.Or(opts...)
@@ -88,10 +89,10 @@ func (p *problem) activeTerm(name string, i int) *z3.Term {
 // location declared terminal.
 func (p *problem) terminatedTerm(i int) *z3.Term {
 	b := p.b
-	opts := []*z3.Term{b.Eq(p.enc.States[i], b.Int(-1))}
+	opts := []*z3.Term{p.enc.At(i, sts.TerminatedID)}
 	for _, l := range p.sys.Locations {
 		if l.Terminal {
-			opts = append(opts, b.Eq(p.enc.States[i], b.Int(int64(l.ID))))
+			opts = append(opts, p.enc.At(i, l.ID))
 		}
 	}
 	return b.Or(opts...)

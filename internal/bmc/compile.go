@@ -30,10 +30,18 @@ type problem struct {
 	cancelled func() error
 }
 
-// compile builds the problem up to bound n (which may be below the
-// query's bound, for --shortest).
-func compile(ctx *z3.Context, sys *sts.System, q *query.Query) (*problem, error) {
-	enc, err := smt.NewEncoding(ctx, sys)
+// compile builds the problem at bound 0 (unroll extends it). tracked
+// selects the tracked shape, one group per constraint behind activation
+// literals, which explanations need; otherwise the lean shape
+// (docs/queries.md, "The lean encoding").
+func compile(ctx *z3.Context, sys *sts.System, q *query.Query, tracked bool) (*problem, error) {
+	var enc *smt.Encoding
+	var err error
+	if tracked {
+		enc, err = smt.NewEncoding(ctx, sys)
+	} else {
+		enc, err = smt.NewLeanEncoding(ctx, sys, readsEvents(q))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +140,7 @@ func (p *problem) initGroups() error {
 	}
 	p.enc.SetStart(start)
 	p.group(&smt.Group{ID: "initial.target", Stage: smt.Init, Role: "initial_fact", Frame: 0, Src: p.clauseSrc(in),
-		Formula: b.Eq(p.enc.States[0], b.Int(int64(start)))})
+		Formula: p.enc.At(0, start)})
 	for k, v := range p.sys.Vars {
 		if (in != nil && in.HavocAll) || havoc[v.Name] {
 			continue
@@ -222,6 +230,35 @@ func (p *problem) clauseSrc(in *query.Init) sts.Source {
 		return sts.Source{File: p.sys.Name, Path: "init", Excerpt: fmt.Sprintf("%q", p.sys.LocationName(p.sys.Start))}
 	}
 	return p.spanSrc(in.Span)
+}
+
+// readsEvents reports whether anything in q besides the model's cases
+// reads the step events: an event or cardinality assumption, or an
+// event(...) atom anywhere.
+func readsEvents(q *query.Query) bool {
+	exprs := []expr.Expr{q.Check.Body, q.Check.Trigger, q.Check.Target}
+	if q.Init != nil {
+		exprs = append(exprs, q.Init.Where)
+	}
+	for _, a := range q.Assumes {
+		if a.Kind == query.AssumeEvent || (a.Kind == query.AssumeCardinality && !a.Any) {
+			return true
+		}
+		exprs = append(exprs, a.Cond)
+	}
+	for _, f := range q.Calls {
+		exprs = append(exprs, f.Where)
+	}
+	found := false
+	for _, e := range exprs {
+		expr.Inspect(e, func(x expr.Expr) bool {
+			if a, ok := x.(*expr.AtomCall); ok && a.Name == "event" {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // excerpt returns the text of a span, when the span is valid.

@@ -15,7 +15,7 @@ import (
 // selected case) is a hard error: a partial trace is never manufactured.
 func (s *session) decodeModel(role string) (*trace.Trace, error) {
 	p := s.p
-	m, err := p.enc.Solver.Model()
+	m, err := s.solver.Model()
 	if err != nil {
 		return nil, fmt.Errorf("bmc: reading the model: %w", err)
 	}

@@ -80,7 +80,7 @@ func (s *session) explain(r *Result, opts Options) error {
 	}
 	req := &ExplainRequest{Mode: opts.Explain, Sys: s.p.sys, Query: s.p.q, Enc: s.p.enc, Feasibility: r.Feasibility,
 		Check: func(lits []*z3.Term) (Check, error) {
-			c, err := s.check(lits)
+			c, err := s.check(s.p.enc.Solver, lits)
 			return Check{Status: c.status, Reason: c.reason, ElapsedMS: c.elapsed, Ran: c.ran}, err
 		}}
 	ref, err := opts.Explainer(req)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/smt"
 	"github.com/stateproof/stateproof/internal/sts"
 	"github.com/stateproof/stateproof/internal/trace"
 	"github.com/stateproof/stateproof/internal/z3"
@@ -118,6 +119,14 @@ type session struct {
 	budget   bool
 	start    time.Time
 	ctx      context.Context // the caller's Context with the deadline
+	// solver is the solver of the last check, whose model is decoded.
+	solver *z3.Solver
+	// inc is the lean shape's incremental solver of --shortest: the
+	// groups of the bounds solved so far stay asserted, each bound's
+	// objective is pushed and popped (incPushed).
+	inc       *z3.Solver
+	incGroups int
+	incPushed bool
 }
 
 // errCancelled stops the encoding when the budget runs out or the
@@ -133,10 +142,11 @@ type checkResult struct {
 
 func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())) / 1000 }
 
-// check runs one satisfiability check with the remaining budget; a check
-// for which nothing remains is not run.
-func (s *session) check(lits []*z3.Term) (checkResult, error) {
-	solver := s.p.enc.Solver
+// check runs one satisfiability check on solver with the remaining
+// budget; a check for which nothing remains is not run. The solver is
+// remembered as the one whose model decoding reads.
+func (s *session) check(solver *z3.Solver, lits []*z3.Term) (checkResult, error) {
+	s.solver = solver
 	if s.budget {
 		left := time.Until(s.deadline)
 		if left < time.Millisecond {
@@ -159,7 +169,13 @@ func (s *session) check(lits []*z3.Term) (checkResult, error) {
 		}
 	}()
 	t0 := time.Now()
-	res, err := solver.CheckAssumptions(lits...)
+	var res z3.Result
+	var err error
+	if len(lits) == 0 {
+		res, err = solver.Check()
+	} else {
+		res, err = solver.CheckAssumptions(lits...)
+	}
 	if err != nil {
 		return checkResult{}, fmt.Errorf("bmc: solver: %w", err)
 	}
@@ -187,7 +203,7 @@ func (s *session) check(lits []*z3.Term) (checkResult, error) {
 // the caller's (one per solve keeps solves independent).
 func Solve(ctx *z3.Context, sys *sts.System, q *query.Query, opts Options) (*Result, error) {
 	start := time.Now()
-	p, err := compile(ctx, sys, q)
+	p, err := compile(ctx, sys, q, opts.Explain != "" && opts.Explain != "none")
 	if err != nil {
 		return nil, err
 	}
@@ -256,13 +272,7 @@ func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool
 	if err != nil {
 		return false, err
 	}
-	b := p.b
-	objLit := b.Fresh(fmt.Sprintf("objective!%d", n))
-	if err := p.enc.Solver.Assert(b.Implies(objLit, phi)); err != nil {
-		return false, err
-	}
-	all := p.enc.Lits(0, 1, 2)
-	main, err := s.check(append(all, objLit))
+	main, err := s.checkStages(allStages(), phi, opts.Shortest)
 	if err != nil {
 		return false, err
 	}
@@ -297,11 +307,11 @@ func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool
 	if !final {
 		return false, nil
 	}
-	if err := s.feasibility(r, all); err != nil {
+	if err := s.feasibility(r); err != nil {
 		return false, err
 	}
 	if r.Kind == query.Response && r.Feasibility.Assumptions.Status == "sat" {
-		if err := s.tail(r, omega, all, opts); err != nil {
+		if err := s.tail(r, omega, opts); err != nil {
 			return false, err
 		}
 	}
@@ -315,7 +325,7 @@ func (s *session) propertyFrame() (*int, error) {
 	if s.p.frameHits == nil {
 		return nil, nil
 	}
-	m, err := s.p.enc.Solver.Model()
+	m, err := s.solver.Model()
 	if err != nil {
 		return nil, fmt.Errorf("bmc: reading the model: %w", err)
 	}
@@ -333,10 +343,9 @@ func (s *session) propertyFrame() (*int, error) {
 }
 
 // feasibility runs steps 2 and 3 after an UNSAT main check.
-func (s *session) feasibility(r *Result, all []*z3.Term) error {
-	p := s.p
+func (s *session) feasibility(r *Result) error {
 	f := &r.Feasibility
-	scen, err := s.check(all)
+	scen, err := s.checkStages(allStages(), nil, false)
 	if err != nil {
 		return err
 	}
@@ -355,7 +364,7 @@ func (s *session) feasibility(r *Result, all []*z3.Term) error {
 		return nil
 	}
 	// Infeasible: localise the stage where satisfiability is lost.
-	init, err := s.check(p.enc.Lits(0, 1))
+	init, err := s.checkStages([]smt.Stage{smt.Kernel, smt.Init}, nil, false)
 	if err != nil {
 		return err
 	}
@@ -369,7 +378,7 @@ func (s *session) feasibility(r *Result, all []*z3.Term) error {
 		f.InfeasibleStage, f.LocalizationStatus = "assumptions", "complete"
 		return nil
 	}
-	kern, err := s.check(p.enc.Lits(0))
+	kern, err := s.checkStages([]smt.Stage{smt.Kernel}, nil, false)
 	if err != nil {
 		return err
 	}
@@ -391,7 +400,7 @@ func checked(c checkResult) Stage {
 }
 
 // tail runs the response tail check Ψ.
-func (s *session) tail(r *Result, omega *z3.Term, all []*z3.Term, opts Options) error {
+func (s *session) tail(r *Result, omega *z3.Term, opts Options) error {
 	switch {
 	case omega == nil:
 		return nil // Ω trivially false: the main check decides
@@ -399,12 +408,7 @@ func (s *session) tail(r *Result, omega *z3.Term, all []*z3.Term, opts Options) 
 		r.IncompleteReason = "incomplete check disabled"
 		return nil
 	}
-	b := s.p.b
-	lit := b.Fresh("tail!")
-	if err := s.p.enc.Solver.Assert(b.Implies(lit, omega)); err != nil {
-		return err
-	}
-	t, err := s.check(append(all, lit))
+	t, err := s.checkStages(allStages(), omega, false)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,16 @@ import (
 type builder struct {
 	ctx *z3.Context
 	err error
+	// beyondLIA records that a term outside linear integer arithmetic was
+	// built (a product or quotient of two non-constants, a real constant,
+	// a conversion between the sorts), so an engine can keep such
+	// formulas away from solver paths that are only safe for linear ones.
+	beyondLIA bool
+}
+
+// isNumeral reports whether t is a numeral.
+func isNumeral(t *z3.Term) bool {
+	return t.Kind() == z3.KindNumeral
 }
 
 func (b *builder) fail(err error) *z3.Term {
@@ -48,7 +58,10 @@ func (b *builder) boolConst(name string) *z3.Term { return b.t(b.ctx.BoolConst(n
 
 func (b *builder) intConst(name string) *z3.Term { return b.t(b.ctx.IntConst(name)) }
 
-func (b *builder) realConst(name string) *z3.Term { return b.t(b.ctx.RealConst(name)) }
+func (b *builder) realConst(name string) *z3.Term {
+	b.beyondLIA = true
+	return b.t(b.ctx.RealConst(name))
+}
 
 func (b *builder) True() *z3.Term { return b.t(b.ctx.True()) }
 
@@ -65,7 +78,10 @@ func (b *builder) intVal(v int64) *z3.Term { return b.t(b.ctx.IntVal(v)) }
 
 func (b *builder) intFromString(s string) *z3.Term { return b.t(b.ctx.IntFromString(s)) }
 
-func (b *builder) realFromString(s string) *z3.Term { return b.t(b.ctx.RealFromString(s)) }
+func (b *builder) realFromString(s string) *z3.Term {
+	b.beyondLIA = true
+	return b.t(b.ctx.RealFromString(s))
+}
 
 func (b *builder) not(a *z3.Term) *z3.Term {
 	if !b.ok(a) {
@@ -182,6 +198,12 @@ func (b *builder) arith(op string, x, y *z3.Term) *z3.Term {
 		return nil
 	}
 	switch op {
+	case "*":
+		b.beyondLIA = b.beyondLIA || (!isNumeral(x) && !isNumeral(y))
+	case "div", "mod", "/":
+		b.beyondLIA = b.beyondLIA || !isNumeral(y)
+	}
+	switch op {
 	case "+":
 		return b.t(b.ctx.Add(x, y))
 	case "-":
@@ -220,6 +242,7 @@ func (b *builder) toReal(x *z3.Term) *z3.Term {
 	if x.SortKind() == z3.SortReal {
 		return x
 	}
+	b.beyondLIA = true
 	return b.t(b.ctx.ToReal(x))
 }
 
@@ -227,5 +250,6 @@ func (b *builder) toInt(x *z3.Term) *z3.Term {
 	if !b.ok(x) {
 		return nil
 	}
+	b.beyondLIA = true
 	return b.t(b.ctx.ToInt(x))
 }

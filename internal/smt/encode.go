@@ -68,11 +68,15 @@ type Encoding struct {
 	Gamma  []*z3.Term   // per step
 	Sels   [][]Selector // per step, in System.Sources() order
 
-	Groups  []*Group
-	start   int        // the start source (System.StepSources)
-	axioms  []*z3.Term // side conditions of fresh symbols (sqrt), asserted with the next step relation
-	symbols int
-	nfresh  int
+	Groups []*Group
+	// lean is the frame shape of NewLeanEncoding; nil for the tracked
+	// shape of NewEncoding.
+	lean      *leanShape
+	start     int        // the start source (System.StepSources)
+	axioms    []*z3.Term // side conditions of fresh symbols (sqrt), asserted with the next step relation
+	symbols   int
+	constants int
+	nfresh    int
 }
 
 // NewEncoding creates the frame-0 symbols of sys in a fresh solver of ctx;
@@ -97,9 +101,19 @@ func (enc *Encoding) SetStart(id int) { enc.start = id }
 // Bound is the number of steps unrolled so far.
 func (enc *Encoding) Bound() int { return len(enc.Delta) }
 
-// Symbols is the number of trace symbols allocated (equation 5 of seed
-// 002): (N+1)(V+1) + N(E+2) + Σ K_i.
+// Symbols is the number of trace symbols (equation 5 of seed 002):
+// (N+1)(V+1) + N(E+2) + Σ K_i. Each is a term the decoder reads; in the
+// tracked shape each is also a solver constant, in the lean shape most are
+// defined terms over fewer constants (Constants, docs/queries.md).
 func (enc *Encoding) Symbols() int { return enc.symbols }
+
+// Constants is the number of uninterpreted constants the trace symbols are
+// built from (activation literals and fresh sqrt results not included).
+func (enc *Encoding) Constants() int { return enc.constants }
+
+// BeyondLIA reports whether a term outside linear integer arithmetic was
+// built so far (a non-linear product or quotient, a real, a conversion).
+func (enc *Encoding) BeyondLIA() bool { return enc.b.beyondLIA }
 
 // Ctx is the Z3 context.
 func (enc *Encoding) Ctx() *z3.Context { return enc.b.ctx }
@@ -112,7 +126,12 @@ func (enc *Encoding) fresh(prefix string) *z3.Term {
 func (enc *Encoding) addFrame() {
 	i := len(enc.States)
 	b := &enc.b
-	enc.States = append(enc.States, b.intConst(fmt.Sprintf("F_%d_state", i)))
+	if enc.lean != nil {
+		enc.States = append(enc.States, enc.lean.frame(b, i))
+	} else {
+		enc.States = append(enc.States, b.intConst(fmt.Sprintf("F_%d_state", i)))
+		enc.constants++
+	}
 	vars := make([]*z3.Term, len(enc.Sys.Vars))
 	for k, v := range enc.Sys.Vars {
 		name := fmt.Sprintf("F_%d_%s", i, v.Name)
@@ -127,7 +146,18 @@ func (enc *Encoding) addFrame() {
 	}
 	enc.Vars = append(enc.Vars, vars)
 	enc.symbols += 1 + len(vars)
-	enc.domain(i)
+	enc.constants += len(vars)
+	if enc.lean == nil {
+		enc.domain(i)
+	}
+}
+
+// At is the formula "frame i is at location (or sentinel) id".
+func (enc *Encoding) At(i, id int) *z3.Term {
+	if enc.lean != nil {
+		return enc.lean.at(&enc.b, i, id)
+	}
+	return enc.b.eq(enc.States[i], enc.b.intVal(int64(id)))
 }
 
 // domain constrains the state of frame i to the locations (D_N).
@@ -156,9 +186,17 @@ func (enc *Encoding) domain(i int) {
 	enc.AddGroup(&Group{ID: fmt.Sprintf("domain.frame.%04d.state", i), Stage: Kernel, Role: "domain_rule", Frame: i, Formula: b.or(opts...)})
 }
 
-// AddGroup asserts g behind a fresh activation literal.
+// AddGroup asserts g behind a fresh activation literal. In the lean shape
+// it only records g: the engine asserts the groups of the stages a check
+// needs into the solver of that check.
 func (enc *Encoding) AddGroup(g *Group) *Group {
 	b := &enc.b
+	if enc.lean != nil {
+		if b.ok(g.Formula) {
+			enc.Groups = append(enc.Groups, g)
+		}
+		return g
+	}
 	g.Lit = b.boolConst("act!" + g.ID)
 	if b.ok(g.Lit, g.Formula) {
 		if err := enc.Solver.Assert(b.implies(g.Lit, g.Formula)); err != nil {
@@ -185,6 +223,9 @@ func (enc *Encoding) VarScope(i int) func(string) *z3.Term {
 // Extend unrolls one more step: the step symbols of step N, frame N+1, and
 // the transition relation T_N as one group.
 func (enc *Encoding) Extend() error {
+	if enc.lean != nil {
+		return enc.extendLean()
+	}
 	i := enc.Bound()
 	b := &enc.b
 	sys := enc.Sys
@@ -196,6 +237,7 @@ func (enc *Encoding) Extend() error {
 	enc.Delta = append(enc.Delta, b.boolConst(fmt.Sprintf("Delta_%d", i)))
 	enc.Gamma = append(enc.Gamma, b.boolConst(fmt.Sprintf("Gamma_%d", i)))
 	enc.symbols += len(evs) + 2
+	enc.constants += len(evs) + 2
 	var sels []Selector
 	for _, src := range sys.StepSources(i, enc.start) {
 		cases := sys.Cases[src]
@@ -209,6 +251,7 @@ func (enc *Encoding) Extend() error {
 	}
 	enc.Sels = append(enc.Sels, sels)
 	enc.symbols += len(sels)
+	enc.constants += len(sels)
 	enc.addFrame()
 	units, excluded, err := enc.stepUnits(i)
 	if err != nil {
@@ -287,8 +330,12 @@ func (ce *caseEnv) scope() Scope {
 // stepSyms are the symbols one step reads and writes. A nil state leaves
 // the locations out (the caller's graph node is the source, its edge the
 // target); nil delta and gamma leave the flags unconstrained.
+// from and to, when set, say "the step starts at" and "ends at" a location
+// instead (the lean shape's coded locations); nil events leave the event
+// literals out (the lean shape's projected events).
 type stepSyms struct {
 	state, next, delta, gamma *z3.Term
+	from, to                  func(id int) *z3.Term
 	pre, post, events         []*z3.Term
 }
 
@@ -301,7 +348,10 @@ func (enc *Encoding) caseBody(st *stepSyms, c *sts.Case, ante []*z3.Term) (a, bo
 	b := &enc.b
 	ce := &caseEnv{enc: enc, cur: append([]*z3.Term(nil), st.pre...), temps: map[string]*z3.Term{}}
 	var conds []*z3.Term
-	if st.state != nil {
+	switch {
+	case st.from != nil:
+		conds = append(conds, st.from(c.Source))
+	case st.state != nil:
 		conds = append(conds, b.eq(st.state, b.intVal(int64(c.Source))))
 	}
 	if c.Guard != nil {
@@ -312,6 +362,11 @@ func (enc *Encoding) caseBody(st *stepSyms, c *sts.Case, ante []*z3.Term) (a, bo
 		conds = append(conds, b.and(g.Def, g.T))
 	}
 	for _, lit := range c.Events {
+		if st.events == nil {
+			// The lean shape's projected events: the case's own event is
+			// implied by its selection.
+			continue
+		}
 		e := st.events[lit.Event]
 		if !lit.Present {
 			e = b.not(e)
@@ -380,7 +435,10 @@ func (enc *Encoding) caseBody(st *stepSyms, c *sts.Case, ante []*z3.Term) (a, bo
 		}
 		parts = append(parts, b.eq(st.post[k], ce.cur[k]))
 	}
-	if st.state != nil {
+	switch {
+	case st.to != nil:
+		parts = append(parts, st.to(c.Target))
+	case st.state != nil:
 		parts = append(parts, b.eq(st.next, b.intVal(int64(c.Target))))
 	}
 	if st.delta != nil {
