@@ -213,3 +213,61 @@ func deref(b *bool) string {
 	}
 	return fmt.Sprint(*b)
 }
+
+// TestLeanAgreesWithTracked: the lean shape (the default) and the tracked
+// shape (--explain) give the same outcome and the same symbol count on
+// generated models, for reach, invariant, cover and event queries, with
+// and without --shortest, and every lean witness replays on the runtime.
+func TestLeanAgreesWithTracked(t *testing.T) {
+	models := 60
+	if testing.Short() {
+		models = 15
+	}
+	ctx, err := z3.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctx.Close()
+	evAtom := func(name string) expr.Expr {
+		return &expr.AtomCall{Name: "event", Args: []expr.Arg{{Value: &expr.StringLit{Value: name}}, {Value: &expr.Ident{Name: "current"}}}}
+	}
+	for seed := uint64(1); seed <= uint64(models); seed++ {
+		m, sys := decodeModel(t, gen.Random(seed))
+		mc := runtime.Compile(m)
+		last := sys.Locations[len(sys.Locations)-1].Name
+		queries := []*query.Query{
+			{Check: query.Check{Kind: query.Reach, Bound: 4, Body: active(last)}},
+			{Check: query.Check{Kind: query.Invariant, Bound: 4, Body: cmp(expr.Lt, sys.Vars[0].Name, 3)}},
+			{Assumes: []query.Assume{{Kind: query.AssumeEvent, Event: query.Name{Name: sys.Events[0].Name}, Steps: query.StepRange{Lo: 1, Hi: 1}, Value: true}},
+				Check: query.Check{Kind: query.Reach, Bound: 3, Body: active(last)}},
+			{Check: query.Check{Kind: query.Response, Bound: 3, Window: 1, Trigger: evAtom(sys.Events[0].Name), Target: active(last)}},
+		}
+		for _, c := range sys.Cases[0] {
+			if c.Kind == sts.Transition {
+				queries = append(queries, &query.Query{Check: query.Check{Kind: query.Cover, Bound: 3, CaseLabel: c.Label}})
+				break
+			}
+		}
+		for qi, q := range queries {
+			for _, shortest := range []bool{false, true} {
+				lean, err := Solve(ctx, sys, q, Options{Shortest: shortest})
+				if err != nil {
+					t.Fatalf("seed %d query %d: %v", seed, qi, err)
+				}
+				tracked, err := Solve(ctx, sys, q, Options{Shortest: shortest, Explain: "formal", Explainer: func(*ExplainRequest) (*Refinement, error) { return &Refinement{}, nil }})
+				if err != nil {
+					t.Fatalf("seed %d query %d: %v", seed, qi, err)
+				}
+				if lean.Outcome != tracked.Outcome || lean.SolvedBound != tracked.SolvedBound || lean.Symbols != tracked.Symbols {
+					t.Fatalf("seed %d query %d shortest=%v: lean %s at %d (%d symbols), tracked %s at %d (%d symbols)\n%s", seed, qi, shortest,
+						lean.Outcome, lean.SolvedBound, lean.Symbols, tracked.Outcome, tracked.SolvedBound, tracked.Symbols, gen.Random(seed))
+				}
+				if lean.Trace != nil {
+					if rep := mc.Replay(lean.Trace); !rep.OK() {
+						t.Fatalf("seed %d query %d: lean replay mismatches %v", seed, qi, rep.Mismatches)
+					}
+				}
+			}
+		}
+	}
+}

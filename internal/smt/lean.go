@@ -28,6 +28,7 @@ type leanShape struct {
 	code map[int]int  // location or sentinel id -> its code
 	ids  []int        // code -> id
 	bits [][]*z3.Term // per frame, the location code
+	ats  [][]*z3.Term // per frame and code, "frame i is at ids[code]"
 	// projectEvents: one event per step and nothing but the cases reads
 	// the events, so the event of a step is the one its case consumes (a
 	// stuck step's event is unobservable) and gets no constant.
@@ -95,10 +96,30 @@ func (ls *leanShape) frame(b *builder, i int) *z3.Term {
 		bs[k] = b.boolConst(fmt.Sprintf("F_%d_state_%d", i, k))
 	}
 	ls.bits = append(ls.bits, bs)
+	ats := make([]*z3.Term, len(ls.ids))
+	if w > 0 {
+		neg := make([]*z3.Term, w)
+		for k, x := range bs {
+			neg[k] = b.not(x)
+		}
+		lits := make([]*z3.Term, w)
+		for c := range ats {
+			for k := range bs {
+				lits[k] = bs[k]
+				if c>>k&1 == 0 {
+					lits[k] = neg[k]
+				}
+			}
+			ats[c] = b.and(lits...)
+		}
+	} else {
+		ats[0] = b.True()
+	}
+	ls.ats = append(ls.ats, ats)
 	last := len(ls.ids) - 1
 	state := b.intVal(int64(ls.ids[last]))
 	for c := last - 1; c >= 0; c-- {
-		state = b.ite(codeIs(b, bs, c), b.intVal(int64(ls.ids[c])), state)
+		state = b.ite(ats[c], b.intVal(int64(ls.ids[c])), state)
 	}
 	return state
 }
@@ -110,7 +131,7 @@ func (ls *leanShape) at(b *builder, i, id int) *z3.Term {
 	if !ok {
 		return b.False()
 	}
-	return codeIs(b, ls.bits[i], c)
+	return ls.ats[i][c]
 }
 
 // codeIs is the conjunction of literals saying that bs holds code c.
