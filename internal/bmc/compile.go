@@ -33,7 +33,7 @@ type problem struct {
 // compile builds the problem at bound 0 (unroll extends it). tracked
 // selects the tracked shape, one group per constraint behind activation
 // literals, which explanations need; otherwise the lean shape
-// (docs/queries.md, "The lean encoding").
+// (docs/queries.md, "The encoding, and what symbol_count counts").
 func compile(ctx *z3.Context, sys *sts.System, q *query.Query, tracked bool) (*problem, error) {
 	var enc *smt.Encoding
 	var err error

@@ -10,8 +10,8 @@ import (
 )
 
 // leanShape is the frame shape of NewLeanEncoding (docs/queries.md, "The
-// lean encoding"): close to what a person writes when unrolling a machine
-// by hand.
+// encoding, and what symbol_count counts"): close to what a person writes
+// when unrolling a machine by hand.
 //
 //   - The location of a frame is a binary code over a few Boolean
 //     constants; "frame i is at s" is a conjunction of literals, so two
