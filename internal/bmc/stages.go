@@ -19,8 +19,9 @@ func allStages() []smt.Stage { return []smt.Stage{smt.Kernel, smt.Init, smt.Assu
 // asserts what the check needs into a solver of its own, with nothing to
 // retract, so that Z3 simplifies and preprocesses the whole formula before
 // searching, as it does for a file with one check-sat; a formula outside
-// linear integer arithmetic is checked under an assumption on Z3's
-// incremental core instead, which honours a timeout. With incremental (--shortest)
+// linear integer arithmetic, or one of a small bound, is checked under an
+// assumption on Z3's incremental core instead, which honours a timeout and
+// has less to set up. With incremental (--shortest)
 // the lean shape keeps one solver across bounds instead: the groups stay
 // asserted as the bound grows, and each bound's objective is pushed and
 // popped.
@@ -45,7 +46,11 @@ func (s *session) checkStages(stages []smt.Stage, extra *z3.Term, incremental bo
 	if err != nil {
 		return checkResult{}, fmt.Errorf("bmc: creating a solver: %w", err)
 	}
-	linear := !enc.BeyondLIA()
+	// Below oneShotBound Z3's one-shot preprocessing costs more than it
+	// saves (measured on bench/bmc-vs-z3.sh), so small formulas take the
+	// incremental core too.
+	const oneShotBound = 32
+	linear := !enc.BeyondLIA() && enc.Bound() >= oneShotBound
 	if linear {
 		if err := solver.SetParam("ignore_solver1", false); err != nil {
 			return checkResult{}, err
@@ -61,7 +66,8 @@ func (s *session) checkStages(stages []smt.Stage, extra *z3.Term, incremental bo
 	var lits []*z3.Term
 	if !linear {
 		// Checked under an assumption, as the tracked shape is: that path
-		// is known to stop at the budget on non-linear formulas.
+		// is known to stop at the budget on non-linear formulas, and it
+		// starts faster.
 		lit := s.p.b.Fresh("check!")
 		lits = append(lits, lit)
 		if extra != nil {
