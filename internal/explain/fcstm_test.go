@@ -8,10 +8,9 @@ import (
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/bmc/bmctest"
 	"github.com/stateproof/stateproof/internal/fcstm/lower"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
-	"github.com/stateproof/stateproof/internal/query"
-	"github.com/stateproof/stateproof/internal/z3"
 )
 
 const fcstmExamples = "../../examples/fcstm/explain/"
@@ -32,22 +31,7 @@ func runFCSTM(t *testing.T, modelPath, queryPath, mode string) *bmc.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := query.Parse(queryPath, string(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := query.Bind(q, sys, query.BindOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, err := z3.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ctx.Close() })
-	r, err := bmc.Solve(ctx, sys, q, bmc.Options{Explain: mode, Explainer: Explain})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := bmctest.Solve(t, sys, queryPath, string(text), bmc.Options{Explain: mode, Explainer: Explain})
 	return r
 }
 

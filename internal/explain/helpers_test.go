@@ -5,9 +5,8 @@ import (
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/bmc/bmctest"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
-	"github.com/stateproof/stateproof/internal/query"
-	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // run solves query text over a model file with an explanation of mode,
@@ -23,29 +22,14 @@ func run(t *testing.T, modelPath, text, mode string, wrap func(*bmc.ExplainReque
 		t.Fatalf("model: %v %v", err, res.Errors)
 	}
 	sys := res.Model.Lower(modelPath)
-	q, err := query.Parse("q.fbmcq", text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := query.Bind(q, sys, query.BindOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, err := z3.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ctx.Close() })
 	var seen *bmc.ExplainRequest
 	if wrap == nil {
 		wrap = Explain
 	}
-	r, err := bmc.Solve(ctx, sys, q, bmc.Options{Explain: mode, Explainer: func(req *bmc.ExplainRequest) (*bmc.Refinement, error) {
+	r := bmctest.Solve(t, sys, "q.fbmcq", text, bmc.Options{Explain: mode, Explainer: func(req *bmc.ExplainRequest) (*bmc.Refinement, error) {
 		seen = req
 		return wrap(req)
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return r, seen
 }
 

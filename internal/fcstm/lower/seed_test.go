@@ -4,11 +4,10 @@ import (
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/bmc/bmctest"
 	"github.com/stateproof/stateproof/internal/explain"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
-	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/sts"
-	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // check parses and binds FBMCQ text against the lowering of src and
@@ -20,22 +19,7 @@ func check(t *testing.T, src, fbmcq string, opts bmc.Options) (*model.Model, *st
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := query.Parse("q.fbmcq", fbmcq)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := query.Bind(q, sys, query.BindOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, err := z3.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ctx.Close() })
-	r, err := bmc.Solve(ctx, sys, q, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := bmctest.Solve(t, sys, "q.fbmcq", fbmcq, opts)
 	return m, sys, r
 }
 

@@ -7,11 +7,10 @@ import (
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/bmc/bmctest"
 	"github.com/stateproof/stateproof/internal/fcstm/lower"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
-	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/trace"
-	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // solve solves fbmcq over src.
@@ -25,22 +24,7 @@ func solve(t testing.TB, src, fbmcq string) (*model.Model, *bmc.Result) {
 	if err != nil {
 		t.Fatalf("lower: %v", err)
 	}
-	q, err := query.Parse("q.fbmcq", fbmcq)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := query.Bind(q, sys, query.BindOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, err := z3.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ctx.Close()
-	res, err := bmc.Solve(ctx, sys, q, bmc.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := bmctest.Solve(t, sys, "q.fbmcq", fbmcq, bmc.Options{})
 	return m, res
 }
 
