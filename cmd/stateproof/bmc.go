@@ -153,14 +153,10 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		return &exitError{2}
 	}
 	defer release(cmd, ctx)
-	var reports []*bmc.Report
-	for _, q := range queries {
-		rep, err := checkOne(ctx, m, q, f)
-		if err != nil {
-			fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
-			return &exitError{2}
-		}
-		reports = append(reports, rep)
+	reports, err := checkAll(ctx, m, queries, f)
+	if err != nil {
+		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
+		return &exitError{2}
 	}
 	return emitBMC(f, stdout, reports)
 }
@@ -184,16 +180,17 @@ func (f *bmcFlags) loadQuery(rd input.Reader, sys *sts.System) ([]*query.Query, 
 	return []*query.Query{q}, nil
 }
 
-// checkOne solves one query and replays the model, with a progress line
-// on a terminal.
-func checkOne(ctx *z3.Context, m *frontend.Model, q *query.Query, f *bmcFlags) (*bmc.Report, error) {
-	var rep *bmc.Report
+// checkAll solves the queries (one, or the invariants of --bound over one
+// shared encoding) and replays the model, with a progress line on a
+// terminal.
+func checkAll(ctx *z3.Context, m *frontend.Model, qs []*query.Query, f *bmcFlags) ([]*bmc.Report, error) {
+	var reports []*bmc.Report
 	err := withProgress(f.stderr, "solving "+f.model, func() (err error) {
-		rep, err = frontend.Check(ctx, m, q, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
+		reports, err = frontend.CheckAll(ctx, m, qs, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
 			Explain: f.explain, Explainer: explain.Explain}, f.queryFile)
 		return err
 	})
-	return rep, err
+	return reports, err
 }
 
 func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {

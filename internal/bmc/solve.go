@@ -207,19 +207,34 @@ func Solve(ctx *z3.Context, sys *sts.System, q *query.Query, opts Options) (*Res
 	if err != nil {
 		return nil, err
 	}
-	s := &session{p: p, start: start, budget: opts.TimeoutMS > 0, ctx: opts.Context}
-	if s.ctx == nil {
-		s.ctx = context.Background()
+	return run(p, opts, start)
+}
+
+// budgetContext is the caller's Context under the budget that began at
+// start (cancel is never nil).
+func budgetContext(opts Options, start time.Time) (ctx context.Context, deadline time.Time, cancel context.CancelFunc) {
+	ctx = opts.Context
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	if s.budget {
-		s.deadline = start.Add(time.Duration(opts.TimeoutMS) * time.Millisecond)
-		var cancel context.CancelFunc
-		s.ctx, cancel = context.WithDeadline(s.ctx, s.deadline)
-		defer cancel()
+	if opts.TimeoutMS <= 0 {
+		return ctx, time.Time{}, func() {}
 	}
+	deadline = start.Add(time.Duration(opts.TimeoutMS) * time.Millisecond)
+	ctx, cancel = context.WithDeadline(ctx, deadline)
+	return ctx, deadline, cancel
+}
+
+// run solves the query of p, whose budget began at start.
+func run(p *problem, opts Options, start time.Time) (*Result, error) {
+	q := p.q
+	s := &session{p: p, start: start, budget: opts.TimeoutMS > 0}
+	var cancel context.CancelFunc
+	s.ctx, s.deadline, cancel = budgetContext(opts, start)
+	defer cancel()
 	p.cancelled = s.ctx.Err
 	r := &Result{Kind: q.Check.Kind, Polarity: q.Check.Kind.Polarity(), Bound: q.Check.Bound,
-		CaseLabel: q.Check.CaseLabel, Window: q.Check.Window, TimeoutMS: opts.TimeoutMS, ErrorSites: errorSites(sys)}
+		CaseLabel: q.Check.CaseLabel, Window: q.Check.Window, TimeoutMS: opts.TimeoutMS, ErrorSites: errorSites(p.sys)}
 	first := q.Check.Bound
 	if opts.Shortest {
 		if shortestApplies(q.Check.Kind) {

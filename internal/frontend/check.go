@@ -22,11 +22,32 @@ func Check(ctx *z3.Context, m *Model, q *query.Query, opts bmc.Options, queryPat
 	if err != nil {
 		return nil, err
 	}
+	return report(m, q, res, queryPath), nil
+}
+
+// CheckAll is Check for several bound queries over m's system (the
+// invariant queries of a --bound run): bmc.SolveAll encodes their shared
+// unrolling once; each result is replayed on its own, and the reports come
+// in the order of qs.
+func CheckAll(ctx *z3.Context, m *Model, qs []*query.Query, opts bmc.Options, queryPath string) ([]*bmc.Report, error) {
+	results, err := bmc.SolveAll(ctx, m.System, qs, opts)
+	if err != nil {
+		return nil, err
+	}
+	reports := make([]*bmc.Report, len(qs))
+	for i, res := range results {
+		reports[i] = report(m, qs[i], res, queryPath)
+	}
+	return reports, nil
+}
+
+// report labels res and replays its trace, if any, on m's runtime.
+func report(m *Model, q *query.Query, res *bmc.Result, queryPath string) *bmc.Report {
 	rep := &bmc.Report{ModelPath: m.Path, QueryPath: queryPath, Query: query.Format(q), Result: res}
 	if res.Trace != nil && m.Replayer != nil {
 		rep.Replay = m.Replayer.Replay(res.Trace)
 	}
-	return rep, nil
+	return rep
 }
 
 // InvariantQueries turns each invariant of m into a bound query (the

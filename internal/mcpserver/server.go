@@ -282,13 +282,9 @@ func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInpu
 	}
 	defer zctx.Close()
 	opts.Context = ctx // a cancelled request interrupts the encoding and the solver
-	var reports []*bmc.Report
-	for _, q := range queries {
-		rep, err := frontend.Check(zctx, m, q, opts, "")
-		if err != nil {
-			return nil, nil, err
-		}
-		reports = append(reports, rep)
+	reports, err := frontend.CheckAll(zctx, m, queries, opts, "")
+	if err != nil {
+		return nil, nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err

@@ -527,3 +527,9 @@ func (enc *Encoding) TakeAxioms() []*z3.Term {
 	enc.axioms = nil
 	return ax
 }
+
+// ResetBeyondLIA sets what BeyondLIA reports to v. A caller checking
+// several objectives over one unrolling restores the unrolling's own value
+// before building each, so that a non-linear term of one objective does not
+// change how the others are checked.
+func (enc *Encoding) ResetBeyondLIA(v bool) { enc.b.beyondLIA = v }
