@@ -28,6 +28,16 @@ type problem struct {
 	// cancelled reports why the encoding must stop (nil: go on); it is
 	// checked once per frame.
 	cancelled func() error
+	// scenarios are the decided (sat or unsat) checks of groups alone,
+	// with no objective, by stages and number of groups: the feasibility
+	// stages of the queries SolveAll checks over one unrolling are the same
+	// formulas, so each is solved once.
+	scenarios map[scenarioKey]checkResult
+}
+
+type scenarioKey struct {
+	stages string
+	groups int
 }
 
 // compile builds the problem at bound 0 (unroll extends it). tracked

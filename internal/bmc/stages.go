@@ -26,6 +26,28 @@ func allStages() []smt.Stage { return []smt.Stage{smt.Kernel, smt.Init, smt.Assu
 // asserted as the bound grows, and each bound's objective is pushed and
 // popped.
 func (s *session) checkStages(stages []smt.Stage, extra *z3.Term, incremental bool) (checkResult, error) {
+	if extra != nil || incremental {
+		return s.checkGroups(stages, extra, incremental)
+	}
+	// A scenario alone does not depend on the query: a decided one is
+	// remembered for the next query over the same groups (SolveAll). An
+	// undecided one is not, so that every query has its own try.
+	key := scenarioKey{fmt.Sprint(stages), len(s.p.enc.Groups)}
+	if c, ok := s.p.scenarios[key]; ok {
+		return c, nil
+	}
+	c, err := s.checkGroups(stages, nil, false)
+	if err == nil && c.ran && (c.status == "sat" || c.status == "unsat") {
+		if s.p.scenarios == nil {
+			s.p.scenarios = map[scenarioKey]checkResult{}
+		}
+		s.p.scenarios[key] = c
+	}
+	return c, err
+}
+
+// checkGroups is checkStages without the memory of scenarios.
+func (s *session) checkGroups(stages []smt.Stage, extra *z3.Term, incremental bool) (checkResult, error) {
 	enc := s.p.enc
 	if enc.Solver != nil { // tracked
 		lits := enc.Lits(stages...)

@@ -55,11 +55,21 @@ func TestCheckAllMatchesCheckingAlone(t *testing.T) {
 					}
 				})
 				got, want := timeless(t, all[i]), timeless(t, alone)
-				if !reflect.DeepEqual(got, want) {
-					g, _ := json.MarshalIndent(got, "", " ")
-					w, _ := json.MarshalIndent(want, "", " ")
-					t.Errorf("%s bound %d, invariant %d: shared report\n%s\nwant (alone)\n%s", path, bound, i, g, w)
+				if reflect.DeepEqual(got, want) {
+					continue
 				}
+				// Z3's choice among models depends on what the process
+				// solved before (even in other contexts): the same query
+				// alone, after another solve, can return another trace.
+				// Such a report must agree in everything but the trace,
+				// and its trace must replay.
+				if reflect.DeepEqual(traceless(got), traceless(want)) && replayed(got) && replayed(want) {
+					t.Logf("%s bound %d, invariant %d: another trace of the same verdict, both replayed", path, bound, i)
+					continue
+				}
+				g, _ := json.MarshalIndent(got, "", " ")
+				w, _ := json.MarshalIndent(want, "", " ")
+				t.Errorf("%s bound %d, invariant %d: shared report\n%s\nwant (alone)\n%s", path, bound, i, g, w)
 			}
 			checked += len(qs)
 		}
@@ -110,4 +120,27 @@ func timeless(t *testing.T, r *bmc.Report) any {
 	}
 	strip(doc)
 	return doc
+}
+
+// traceless is a timeless report without the trace: the witness's frames,
+// steps, initial frame and property frame, and the replayed runtime trace.
+func traceless(doc any) any {
+	data, _ := json.Marshal(doc)
+	var out map[string]any
+	_ = json.Unmarshal(data, &out)
+	if w, ok := out["witness"].(map[string]any); ok {
+		for _, k := range []string{"frames", "steps", "initial", "property_frame"} {
+			delete(w, k)
+		}
+	}
+	if r, ok := out["replay"].(map[string]any); ok {
+		delete(r, "runtime_trace")
+	}
+	return out
+}
+
+// replayed reports whether the report's trace replayed on the runtime.
+func replayed(doc any) bool {
+	r, ok := doc.(map[string]any)["replay"].(map[string]any)
+	return ok && r["ok"] == true
 }
