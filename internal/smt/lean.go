@@ -155,7 +155,7 @@ func (enc *Encoding) extendLean() error {
 	units := enc.leanEvents(i)
 	enc.symbols += len(sys.Events) + 2
 	enc.addFrame()
-	var disjuncts, sels []*z3.Term
+	var disjuncts []*z3.Term
 	var cases []Selector
 	st := &stepSyms{
 		from: func(id int) *z3.Term { return ls.at(b, i, id) },
@@ -193,7 +193,6 @@ func (enc *Encoding) extendLean() error {
 				}
 			}
 			t := b.and(sel...)
-			sels = append(sels, t)
 			cases = append(cases, Selector{Source: src, Index: k, Case: c, Term: t, Snapshots: snaps})
 		}
 	}
