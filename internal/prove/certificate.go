@@ -61,11 +61,7 @@ func (p *Problem) Certificate(r *Result) (string, error) {
 // start and edge under rsc, and RSC_n ∧ ¬φ_n for every property.
 func failureFormula(c *checker, rsc, phi []expr.Expr) (*z3.Term, error) {
 	e := c.enc
-	pre, err := e.state("0")
-	if err != nil {
-		return nil, err
-	}
-	post, err := e.state("1")
+	pre, post, err := e.prePost()
 	if err != nil {
 		return nil, err
 	}

@@ -65,6 +65,18 @@ func (e *encoder) state(tag string) ([]*z3.Term, error) {
 	return out, nil
 }
 
+// prePost returns the two state vectors every single-step query uses:
+// before ("0") and after ("1") the step.
+func (e *encoder) prePost() (pre, post []*z3.Term, err error) {
+	if pre, err = e.state("0"); err != nil {
+		return nil, nil, err
+	}
+	if post, err = e.state("1"); err != nil {
+		return nil, nil, err
+	}
+	return pre, post, nil
+}
+
 func (e *encoder) constant(name string, s sts.Sort) (*z3.Term, error) {
 	switch s {
 	case sts.Bool:

@@ -125,11 +125,7 @@ func mineInit(c *checker, si int, into map[int]int64) error {
 
 func mineDelta(c *checker, ei int) (map[int]int64, error) {
 	e := c.enc
-	pre, err := e.state("0")
-	if err != nil {
-		return nil, err
-	}
-	post, err := e.state("1")
+	pre, post, err := e.prePost()
 	if err != nil {
 		return nil, err
 	}

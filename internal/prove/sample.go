@@ -238,11 +238,7 @@ func (w *walker) startState(si int, prev [][]int64) ([]int64, bool, error) {
 // different from not when not is given.
 func (w *walker) post(ei int, vals, not []int64) ([]int64, bool, error) {
 	e := w.c.enc
-	pre, err := e.state("0")
-	if err != nil {
-		return nil, false, err
-	}
-	post, err := e.state("1")
+	pre, post, err := e.prePost()
 	if err != nil {
 		return nil, false, err
 	}

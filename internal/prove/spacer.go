@@ -34,11 +34,7 @@ func hornText(c *checker, phi []expr.Expr) (string, error) {
 		}
 		fmt.Fprintf(&b, "(declare-fun %s (%s) Bool)\n", predName(n), strings.Join(sorts, " "))
 	}
-	pre, err := e.state("0")
-	if err != nil {
-		return "", err
-	}
-	post, err := e.state("1")
+	pre, post, err := e.prePost()
 	if err != nil {
 		return "", err
 	}

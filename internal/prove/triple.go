@@ -107,11 +107,7 @@ func (c *checker) budget() time.Duration {
 // RSCs to assume and to establish (nil is true).
 func (c *checker) check(ob obligation, from, to expr.Expr) (*answer, error) {
 	e := c.enc
-	pre, err := e.state("0")
-	if err != nil {
-		return nil, err
-	}
-	post, err := e.state("1")
+	pre, post, err := e.prePost()
 	if err != nil {
 		return nil, err
 	}
