@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/compose"
@@ -38,19 +37,10 @@ func Compose(ctx context.Context, rep *report.ComposeReport, in []compose.Input,
 		}
 		p.Figures = append(p.Figures, fig)
 	}
-	for i := range rep.Checks {
-		c := &rep.Checks[i]
-		grp := Group{ID: c.ID, Name: c.Name, Status: c.Status(), Detail: c.FullDetail()}
-		for k := range c.Findings {
-			it, err := p.composeItem(ctx, graphs, &c.Findings[k])
-			if err != nil {
-				return nil, err
-			}
-			grp.Items = append(grp.Items, it)
-		}
-		p.Groups = append(p.Groups, grp)
+	err := p.addChecks(rep.Checks, func(f *report.Finding) (Item, error) { return p.composeItem(ctx, graphs, f) })
+	if err != nil {
+		return nil, err
 	}
-	slices.SortStableFunc(p.Groups, func(a, b Group) int { return rank(a) - rank(b) })
 	return p, nil
 }
 

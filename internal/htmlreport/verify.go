@@ -45,21 +45,10 @@ func Verify(ctx context.Context, name string, rep *report.VerifyReport, pic Pict
 		}
 		p.Figures = append(p.Figures, fig)
 	}
-	for i := range rep.Checks {
-		c := &rep.Checks[i]
-		grp := Group{ID: c.ID, Name: c.Name, Status: c.Status(), Detail: c.FullDetail()}
-		for k := range c.Findings {
-			it, err := p.item(ctx, g, m, &c.Findings[k])
-			if err != nil {
-				return nil, err
-			}
-			grp.Items = append(grp.Items, it)
-		}
-		p.Groups = append(p.Groups, grp)
+	err := p.addChecks(rep.Checks, func(f *report.Finding) (Item, error) { return p.item(ctx, g, m, f) })
+	if err != nil {
+		return nil, err
 	}
-	// The worst first: checks with an error, then with a warning, in
-	// report order within each.
-	slices.SortStableFunc(p.Groups, func(a, b Group) int { return rank(a) - rank(b) })
 	if len(rep.Findings) > 0 {
 		grp := Group{ID: "", Name: "Other findings", Status: "info"}
 		for k := range rep.Findings {
@@ -86,6 +75,26 @@ func rank(g Group) int {
 		}
 	}
 	return r
+}
+
+// addChecks adds a group per check, its findings rendered by item, the
+// worst first: checks with an error, then with a warning, in report order
+// within each.
+func (p *Page) addChecks(checks []report.Check, item func(*report.Finding) (Item, error)) error {
+	for i := range checks {
+		c := &checks[i]
+		grp := Group{ID: c.ID, Name: c.Name, Status: c.Status(), Detail: c.FullDetail()}
+		for k := range c.Findings {
+			it, err := item(&c.Findings[k])
+			if err != nil {
+				return err
+			}
+			grp.Items = append(grp.Items, it)
+		}
+		p.Groups = append(p.Groups, grp)
+	}
+	slices.SortStableFunc(p.Groups, func(a, b Group) int { return rank(a) - rank(b) })
+	return nil
 }
 
 // item is one finding, with its walk when it has something to draw.
