@@ -166,12 +166,7 @@ func TraceOverlay(g *Graph, tr *trace.Trace, title string, violating bool) *Over
 			ov.Vars = append(ov.Vars, v.Name)
 		}
 	}
-	bySource := map[int]int{}
-	for k, e := range g.Edges {
-		if e.Source >= 0 {
-			bySource[e.Source] = k
-		}
-	}
+	bySource := g.EdgesBySource()
 	for _, s := range tr.Steps {
 		st := Step{From: s.SourceState, To: s.TargetState}
 		if len(s.InputEvents) > 0 {

@@ -81,3 +81,16 @@ func (g *Graph) byID(id string) *State {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// EdgesBySource maps each front-end transition index to the edge drawn for
+// it, so a trace step (which names its transition by that index) finds its
+// edge.
+func (g *Graph) EdgesBySource() map[int]int {
+	out := map[int]int{}
+	for k, e := range g.Edges {
+		if e.Source >= 0 {
+			out[e.Source] = k
+		}
+	}
+	return out
+}

@@ -74,12 +74,7 @@ func proveOverlay(g *diagram.Graph, m *jsonmodel.Model, origin map[string]int, p
 	for _, a := range pr.Trace[0].Vars {
 		ov.Vars = append(ov.Vars, a.Name)
 	}
-	bySource := map[int]int{}
-	for k, e := range g.Edges {
-		if e.Source >= 0 {
-			bySource[e.Source] = k
-		}
-	}
+	bySource := g.EdgesBySource()
 	for i, ts := range pr.Trace {
 		fr := diagram.Frame{State: ts.Node}
 		for _, a := range ts.Vars {
