@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/stateproof/stateproof/internal/frontend"
 	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/prove"
@@ -18,6 +19,7 @@ import (
 func proveUndecided(rep *report.VerifyReport, m *jsonmodel.Model, file string) error {
 	provedIDs := map[string]string{} // invariant -> method
 	defer markA7(rep, provedIDs)
+	var fm *frontend.Model
 	for ci := range rep.Checks {
 		c := &rep.Checks[ci]
 		if c.ID != "S7" {
@@ -30,7 +32,10 @@ func proveUndecided(rep *report.VerifyReport, m *jsonmodel.Model, file string) e
 			if f.Code != "S7_UNDECIDED" || !ok {
 				continue
 			}
-			p, err := prove.ModelProblem(jsonfront.FromModel(m, file), id)
+			if fm == nil {
+				fm = jsonfront.FromModel(m, file) // lowered once, only when some invariant needs proving
+			}
+			p, err := prove.ModelProblem(fm, id)
 			if err != nil {
 				return err
 			}
