@@ -5,14 +5,12 @@ import (
 	"context"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/stateproof/stateproof/internal/bmc"
 	"github.com/stateproof/stateproof/internal/compose"
 	"github.com/stateproof/stateproof/internal/diagram"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/frontend"
-	"github.com/stateproof/stateproof/internal/frontend/formats"
 	"github.com/stateproof/stateproof/internal/htmlreport"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/prove"
@@ -103,30 +101,24 @@ func emitBMCHTML(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 	return nil
 }
 
-// emitProveHTML writes the prove result as a page. A JSON model is drawn
-// with the counterexample traces on it; a CHC problem (and for now an
-// FCSTM model) has no drawing.
-func emitProveHTML(f *proveFlags, input string, stdout io.Writer, res *prove.Result) error {
+// emitProveHTML writes the prove result as a page. A JSON model (fm, as
+// loaded for the proof; nil for a CHC problem) is drawn with the
+// counterexample traces on it; a CHC problem and, for now, an FCSTM model
+// have no drawing.
+func emitProveHTML(f *proveFlags, input string, fm *frontend.Model, stdout io.Writer, res *prove.Result) error {
 	var text bytes.Buffer
 	if err := res.WriteText(&text); err != nil {
 		return err
 	}
 	var m *jsonmodel.Model
 	origin := map[string]int{}
-	if !strings.HasSuffix(input, ".smt2") {
-		var err error
-		fm, err := formats.Registry().Load(f.rd, input, "")
-		if err != nil {
-			return err
-		}
-		// The page draws JSON machines only; another format's page has
-		// the report without a drawing, like a CHC problem's.
-		if jm, ok := fm.Native.(*jsonmodel.Model); ok {
-			m = jm
-			for _, cases := range fm.System.Cases {
-				for _, c := range cases {
-					origin[c.Label] = c.Origin
-				}
+	if fm != nil {
+		m, _ = fm.Native.(*jsonmodel.Model)
+	}
+	if m != nil {
+		for _, cases := range fm.System.Cases {
+			for _, c := range cases {
+				origin[c.Label] = c.Origin
 			}
 		}
 	}

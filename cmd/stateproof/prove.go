@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stateproof/stateproof/internal/frontend"
 	"github.com/stateproof/stateproof/internal/frontend/formats"
 	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/prove"
@@ -123,7 +124,7 @@ func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io
 		}
 		defer release(cmd, ctx)
 	}
-	p, err := loadProblem(ctx, f.rd, input, f.rsc)
+	p, model, err := loadProblem(ctx, f.rd, input, f.rsc)
 	if err != nil {
 		return proveUsage(stderr, "%v", err)
 	}
@@ -143,7 +144,7 @@ func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io
 		return &exitError{2}
 	}
 	if f.out.format == "html" {
-		return emitProveHTML(f, input, stdout, res)
+		return emitProveHTML(f, input, model, stdout, res)
 	}
 	var buf bytes.Buffer
 	if f.out.format == "json" {
@@ -183,34 +184,32 @@ func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io
 // loadProblem reads a CHC problem (.smt2) or a model of any format, with
 // the RSCs of an .rsc file replacing the model's invariants when one is
 // given.
-func loadProblem(ctx *z3.Context, rd input.Reader, input, rscFile string) (*prove.Problem, error) {
-	data, err := rd.ReadFile(input)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", input, err)
-	}
-	var p *prove.Problem
+func loadProblem(ctx *z3.Context, rd input.Reader, input, rscFile string) (p *prove.Problem, m *frontend.Model, err error) {
 	if strings.HasSuffix(input, ".smt2") {
+		data, err := rd.ReadFile(input)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cannot read %s: %w", input, err)
+		}
 		if p, err = prove.CHCProblem(ctx, input, string(data)); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	} else {
-		m, err := formats.Registry().Load(rd, input, "")
-		if err != nil {
-			return nil, err
+		if m, err = formats.Registry().Load(rd, input, ""); err != nil {
+			return nil, nil, err
 		}
 		if p, err = prove.ModelProblem(m); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if rscFile == "" {
-		return p, nil
+		return p, m, nil
 	}
 	src, err := rd.ReadFile(rscFile)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", rscFile, err)
+		return nil, nil, fmt.Errorf("cannot read %s: %w", rscFile, err)
 	}
 	if p.Props, err = prove.ParseRSC(rscFile, string(src), p.Graph); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return p, nil
+	return p, m, nil
 }
