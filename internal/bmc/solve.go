@@ -127,6 +127,12 @@ type session struct {
 	inc       *z3.Solver
 	incGroups int
 	incPushed bool
+	// full is the lean shape's solver of every stage on the incremental
+	// core (checkUnderAssumption) over the first fullGroups groups; nil
+	// until first used.
+	full       *z3.Solver
+	fullGroups int
+	nlits      int // literals made for checks on full so far
 }
 
 // errCancelled stops the encoding when the budget runs out or the

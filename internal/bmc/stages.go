@@ -64,44 +64,76 @@ func (s *session) checkGroups(stages []smt.Stage, extra *z3.Term, incremental bo
 	if incremental {
 		return s.checkIncremental(extra)
 	}
-	solver, err := enc.Ctx().NewSolver()
+	// Below oneShotBound Z3's one-shot preprocessing costs more than it
+	// saves (measured on bench/bmc-vs-z3.sh), so small formulas take the
+	// incremental core too; so does a scenario alone (no extra), which is
+	// a search for any run and gains nothing from preprocessing.
+	const oneShotBound = 32
+	if extra == nil || enc.BeyondLIA() || enc.Bound() < oneShotBound {
+		return s.checkUnderAssumption(stages, extra)
+	}
+	solver, err := enc.Ctx().NewDefaultSolver()
 	if err != nil {
 		return checkResult{}, fmt.Errorf("bmc: creating a solver: %w", err)
 	}
-	// Below oneShotBound Z3's one-shot preprocessing costs more than it
-	// saves (measured on bench/bmc-vs-z3.sh), so small formulas take the
-	// incremental core too.
-	const oneShotBound = 32
-	linear := !enc.BeyondLIA() && enc.Bound() >= oneShotBound
-	if linear {
-		if err := solver.SetParam("ignore_solver1", false); err != nil {
+	if err := assertStages(solver, enc.Groups, stages); err != nil {
+		return checkResult{}, err
+	}
+	if err := solver.Assert(extra); err != nil {
+		return checkResult{}, fmt.Errorf("bmc: asserting the objective: %w", err)
+	}
+	return s.check(solver, nil)
+}
+
+// checkUnderAssumption checks the groups of stages, and extra when not
+// nil, on Z3's incremental core. The groups of all stages share one solver
+// per session, built on first use, where extra is asserted behind a fresh
+// literal and assumed: the primary check and the feasibility check that
+// follows an UNSAT one then pay for one solver and one internalisation of
+// the unrolling, as a hand-written script with two check-sat commands
+// would. That path is also known to stop at the budget on non-linear
+// formulas. The localisation checks of fewer stages, rare, get a solver
+// of their own.
+func (s *session) checkUnderAssumption(stages []smt.Stage, extra *z3.Term) (checkResult, error) {
+	enc := s.p.enc
+	all := slices.Equal(stages, allStages())
+	solver := s.full
+	if !all || solver == nil || s.fullGroups != len(enc.Groups) {
+		var err error
+		if solver, err = enc.Ctx().NewSolver(); err != nil {
+			return checkResult{}, fmt.Errorf("bmc: creating a solver: %w", err)
+		}
+		if err := assertStages(solver, enc.Groups, stages); err != nil {
 			return checkResult{}, err
 		}
-	}
-	for _, g := range enc.Groups {
-		if slices.Contains(stages, g.Stage) {
-			if err := solver.Assert(g.Formula); err != nil {
-				return checkResult{}, fmt.Errorf("bmc: asserting %s: %w", g.ID, err)
-			}
+		if all {
+			s.full, s.fullGroups = solver, len(enc.Groups)
 		}
 	}
 	var lits []*z3.Term
-	if !linear {
-		// Checked under an assumption, as the tracked shape is: that path
-		// is known to stop at the budget on non-linear formulas, and it
-		// starts faster.
-		lit := s.p.b.Fresh("check!")
-		lits = append(lits, lit)
-		if extra != nil {
-			extra = s.p.b.Implies(lit, extra)
-		}
-	}
 	if extra != nil {
-		if err := solver.Assert(extra); err != nil {
+		// One name per check: a literal of an earlier check on the same
+		// solver stays unassumed, so its objective constrains nothing.
+		s.nlits++
+		lit := s.p.b.Fresh(fmt.Sprintf("check!lean%d", s.nlits))
+		if err := solver.Assert(s.p.b.Implies(lit, extra)); err != nil {
 			return checkResult{}, fmt.Errorf("bmc: asserting the objective: %w", err)
 		}
+		lits = append(lits, lit)
 	}
 	return s.check(solver, lits)
+}
+
+// assertStages asserts the groups of stages on solver.
+func assertStages(solver *z3.Solver, groups []*smt.Group, stages []smt.Stage) error {
+	for _, g := range groups {
+		if slices.Contains(stages, g.Stage) {
+			if err := solver.Assert(g.Formula); err != nil {
+				return fmt.Errorf("bmc: asserting %s: %w", g.ID, err)
+			}
+		}
+	}
+	return nil
 }
 
 // checkIncremental checks every group and extra on the session's

@@ -80,11 +80,16 @@
 // Every Solver is created with Z3's "ctrl_c" parameter switched off: in
 // 4.8.12 a check otherwise replaces the process's SIGINT handler for its
 // duration (through signal(), which loses the Go runtime's handler flags),
-// and that handler is global state shared by all contexts. It is also
-// created with "ignore_solver1" on, so that every check runs the incremental
-// SMT core, which honours the timeout (the one-shot tactic Z3 would
-// otherwise use for a first check without push or assumptions can ignore it
-// on non-linear integer problems).
+// and that handler is global state shared by all contexts.
+//
+// NewSolver gives Z3's incremental SMT core alone (Z3_mk_simple_solver),
+// which honours the timeout and costs a fraction of a millisecond to build.
+// Z3's default solver (Z3_mk_solver) also carries a one-shot tactic for
+// every logic: building it costs several milliseconds, its first check
+// without push or assumptions runs that tactic, and on non-linear integer
+// problems the tactic can ignore the timeout. NewDefaultSolver gives it, for
+// callers that want that preprocessing (bmc on large linear unrollings);
+// NewSolverForLogic gives the combined solver of one logic (Spacer on HORN).
 //
 // A check stopped by the timeout returns Unknown with ReasonUnknown exactly
 // "timeout". A timeout of 0 means "none" to Z3, so SetTimeout rejects it.

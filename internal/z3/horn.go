@@ -6,15 +6,12 @@ package z3
 */
 import "C"
 
-import "unsafe"
-
-// NewSolverForLogic creates a solver specialised for an SMT-LIB logic. With
-// "HORN" Z3 4.8.12 runs its CHC engine (Spacer) on asserted, universally
+// NewSolverForLogic creates Z3's combined solver specialised for an
+// SMT-LIB logic, with "ctrl_c" false and params as NewSolver. With "HORN"
+// Z3 4.8.12 runs its CHC engine (Spacer) on asserted, universally
 // quantified Horn clauses: Sat then means the clauses have a solution and
-// the model interprets every predicate (read it with Model.FuncElse). The
-// solver gets the same defaults as NewSolver except "ignore_solver1", which
-// the Horn front end does not know.
-func (c *Context) NewSolverForLogic(logic string) (*Solver, error) {
+// the model interprets every predicate (read it with Model.FuncElse).
+func (c *Context) NewSolverForLogic(logic string, params ...Param) (*Solver, error) {
 	const op = "NewSolverForLogic"
 	if err := c.begin(op); err != nil {
 		return nil, err
@@ -26,17 +23,7 @@ func (c *Context) NewSolverForLogic(logic string) (*Solver, error) {
 	if raw == nil {
 		return nil, &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no solver"}
 	}
-	C.Z3_solver_inc_ref(c.z, raw)
-	s := &Solver{ctx: c, s: raw}
-	track(c, s, releaseSolver, unsafe.Pointer(raw))
-	C.Z3_solver_get_num_scopes(c.z, s.s)
-	if err := c.lastError(op); err != nil {
-		return nil, err
-	}
-	if err := s.setParam(op, "ctrl_c", false); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return c.buildSolver(op, raw, append([]Param{{"ctrl_c", false}}, params...))
 }
 
 // Interrupt asks a running check of s to stop; the check then returns

@@ -94,6 +94,7 @@ static __typeof__(Z3_mk_params) *p_Z3_mk_params;
 static __typeof__(Z3_mk_real2int) *p_Z3_mk_real2int;
 static __typeof__(Z3_mk_real_sort) *p_Z3_mk_real_sort;
 static __typeof__(Z3_mk_rem) *p_Z3_mk_rem;
+static __typeof__(Z3_mk_simple_solver) *p_Z3_mk_simple_solver;
 static __typeof__(Z3_mk_solver) *p_Z3_mk_solver;
 static __typeof__(Z3_mk_solver_for_logic) *p_Z3_mk_solver_for_logic;
 static __typeof__(Z3_mk_string_symbol) *p_Z3_mk_string_symbol;
@@ -245,6 +246,7 @@ int stateproof_z3_load(const char *path, char *err, size_t n) {
 	RESOLVE(Z3_mk_real2int)
 	RESOLVE(Z3_mk_real_sort)
 	RESOLVE(Z3_mk_rem)
+	RESOLVE(Z3_mk_simple_solver)
 	RESOLVE(Z3_mk_solver)
 	RESOLVE(Z3_mk_solver_for_logic)
 	RESOLVE(Z3_mk_string_symbol)
@@ -638,6 +640,10 @@ Z3_sort Z3_mk_real_sort(Z3_context c) {
 
 Z3_ast Z3_mk_rem(Z3_context c, Z3_ast arg1, Z3_ast arg2) {
 	return p_Z3_mk_rem(c, arg1, arg2);
+}
+
+Z3_solver Z3_mk_simple_solver(Z3_context c) {
+	return p_Z3_mk_simple_solver(c);
 }
 
 Z3_solver Z3_mk_solver(Z3_context c) {

@@ -44,21 +44,39 @@ type Solver struct {
 	lastElapsed time.Duration // wall time of the last check
 }
 
-// NewSolver creates a solver with two parameters changed from Z3's defaults:
+// NewSolver creates a solver on Z3's incremental SMT core
+// (Z3_mk_simple_solver), with "ctrl_c" false so that checks leave the
+// process's SIGINT handler alone (see the package documentation), and
+// params set in order.
 //
-//   - "ctrl_c" is false, so that checks leave the process's SIGINT handler
-//     alone (see the package documentation);
-//   - "ignore_solver1" is true, so that every check runs Z3's incremental
-//     SMT core. By default a check without assumptions on a solver that was
-//     never pushed runs a one-shot tactic instead, and in Z3 4.8.12 some of
-//     those (non-linear integer arithmetic) ignore the timeout entirely.
-//     With this setting every check behaves the same whether or not push or
-//     assumptions were used, and the timeout is honoured.
-//
-// "ignore_solver1" can be set back to false with SetParam; "ctrl_c" cannot
-// be switched on.
-func (c *Context) NewSolver() (*Solver, error) {
+// Parameters given here cost less than SetParam afterwards: Z3 validates a
+// solver's parameters against the descriptions of every parameter it knows
+// (hundreds of names) each time they change on a built solver, so NewSolver
+// hands them all over before Z3 builds it, and they are validated once.
+func (c *Context) NewSolver(params ...Param) (*Solver, error) {
 	const op = "NewSolver"
+	if err := c.begin(op); err != nil {
+		return nil, err
+	}
+	raw := C.Z3_mk_simple_solver(c.z)
+	if err := c.lastError(op); err != nil {
+		return nil, err
+	}
+	if raw == nil {
+		return nil, &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no solver"}
+	}
+	return c.buildSolver(op, raw, append([]Param{{"ctrl_c", false}}, params...))
+}
+
+// NewDefaultSolver creates Z3's default solver (Z3_mk_solver) with the
+// defaults and params of NewSolver: a combined solver whose first check
+// without push or assumptions runs a one-shot tactic, chosen by probing the
+// formula, that preprocesses the whole formula (on large linear
+// unrollings that wins more than the several milliseconds it costs to
+// build); later checks run the incremental core. Non-linear integer
+// problems should not be checked that way (see the package documentation).
+func (c *Context) NewDefaultSolver(params ...Param) (*Solver, error) {
+	const op = "NewDefaultSolver"
 	if err := c.begin(op); err != nil {
 		return nil, err
 	}
@@ -69,28 +87,32 @@ func (c *Context) NewSolver() (*Solver, error) {
 	if raw == nil {
 		return nil, &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no solver"}
 	}
+	return c.buildSolver(op, raw, append([]Param{{"ctrl_c", false}}, params...))
+}
+
+// Param is one solver parameter given at creation (see SetParam for the
+// names and value types).
+type Param struct {
+	Name  string
+	Value any
+}
+
+// buildSolver takes ownership of raw, sets params on it and makes Z3
+// build it now, so that a wrong parameter name or value is an error of
+// the creating call rather than of some later check (Z3 creates a solver
+// lazily and checks parameters only then).
+func (c *Context) buildSolver(op string, raw C.Z3_solver, params []Param) (*Solver, error) {
 	C.Z3_solver_inc_ref(c.z, raw)
 	s := &Solver{ctx: c, s: raw}
 	track(c, s, releaseSolver, unsafe.Pointer(raw))
-	if err := s.init(op); err != nil {
+	if err := s.setParams(op, params); err != nil {
+		return nil, err
+	}
+	C.Z3_solver_get_num_scopes(c.z, s.s)
+	if err := c.lastError(op); err != nil {
 		return nil, err
 	}
 	return s, nil
-}
-
-// init makes Z3 build the solver now, so that later parameters are
-// validated when they are set (Z3 creates the solver lazily and only then
-// checks parameter names), and switches ctrl_c off.
-func (s *Solver) init(op string) error {
-	c := s.ctx
-	C.Z3_solver_get_num_scopes(c.z, s.s)
-	if err := c.lastError(op); err != nil {
-		return err
-	}
-	if err := s.setParam(op, "ctrl_c", false); err != nil {
-		return err
-	}
-	return s.setParam(op, "ignore_solver1", true)
 }
 
 // begin is the Solver counterpart of Context.begin.
@@ -201,7 +223,7 @@ func (s *Solver) Reset() error {
 	if err := c.lastError(op); err != nil {
 		return err
 	}
-	C.Z3_solver_get_num_scopes(c.z, s.s) // rebuild, see init
+	C.Z3_solver_get_num_scopes(c.z, s.s) // rebuild, see buildSolver
 	return c.lastError(op)
 }
 
@@ -399,13 +421,16 @@ func (s *Solver) SetParam(name string, value any) error {
 	if _, err := s.begin(op); err != nil {
 		return err
 	}
-	if name == "ctrl_c" && value != false {
-		return argError(op, "ctrl_c must stay false: Z3 would take over the process's SIGINT handler")
-	}
 	return s.setParam(op, name, value)
 }
 
 func (s *Solver) setParam(op, name string, value any) error {
+	return s.setParams(op, []Param{{name, value}})
+}
+
+// setParams sets params on s in one call to Z3 (each call on a built
+// solver validates all of the solver's parameters).
+func (s *Solver) setParams(op string, params []Param) error {
 	c := s.ctx
 	p := C.Z3_mk_params(c.z)
 	if err := c.lastError(op); err != nil {
@@ -413,32 +438,39 @@ func (s *Solver) setParam(op, name string, value any) error {
 	}
 	C.Z3_params_inc_ref(c.z, p)
 	defer C.Z3_params_dec_ref(c.z, p)
-	key := c.symbol(name)
-	switch v := value.(type) {
-	case bool:
-		C.Z3_params_set_bool(c.z, p, key, C.bool(v))
-	case float64:
-		C.Z3_params_set_double(c.z, p, key, C.double(v))
-	case string:
-		C.Z3_params_set_symbol(c.z, p, key, c.symbol(v))
-	default:
-		u, ok := uint32Value(value)
-		if !ok {
-			return argError(op, "parameter %s: unsupported value %v (%T)", name, value, value)
+	for _, prm := range params {
+		if prm.Name == "ctrl_c" && prm.Value != false {
+			return argError(op, "ctrl_c must stay false: Z3 would take over the process's SIGINT handler")
 		}
-		C.Z3_params_set_uint(c.z, p, key, C.uint(u))
-	}
-	if err := c.lastError(op); err != nil {
-		return err
+		key := c.symbol(prm.Name)
+		switch v := prm.Value.(type) {
+		case bool:
+			C.Z3_params_set_bool(c.z, p, key, C.bool(v))
+		case float64:
+			C.Z3_params_set_double(c.z, p, key, C.double(v))
+		case string:
+			C.Z3_params_set_symbol(c.z, p, key, c.symbol(v))
+		default:
+			u, ok := uint32Value(prm.Value)
+			if !ok {
+				return argError(op, "parameter %s: unsupported value %v (%T)", prm.Name, prm.Value, prm.Value)
+			}
+			C.Z3_params_set_uint(c.z, p, key, C.uint(u))
+		}
+		if err := c.lastError(op); err != nil {
+			return err
+		}
 	}
 	C.Z3_solver_set_params(c.z, s.s, p)
 	if err := c.lastError(op); err != nil {
 		return err
 	}
-	if name == "timeout" {
-		s.timeout = 0
-		if u, _ := uint32Value(value); u != 0 && u != math.MaxUint32 {
-			s.timeout = time.Duration(u) * time.Millisecond
+	for _, prm := range params {
+		if prm.Name == "timeout" {
+			s.timeout = 0
+			if u, _ := uint32Value(prm.Value); u != 0 && u != math.MaxUint32 {
+				s.timeout = time.Duration(u) * time.Millisecond
+			}
 		}
 	}
 	return nil

@@ -413,6 +413,28 @@ func TestSolverParams(t *testing.T) {
 	checkIs(t, s, Sat)
 }
 
+// Parameters given at creation are validated when Z3 builds the solver,
+// so a wrong one fails NewSolver itself, and a right one takes effect.
+func TestParamsAtCreation(t *testing.T) {
+	c := newTestContext(t)
+	for _, p := range []Param{{"no_such_parameter", 3}, {"ctrl_c", true}, {"random_seed", -1}} {
+		if _, err := c.NewSolver(p); err == nil {
+			t.Errorf("NewSolver(%v) succeeded", p)
+		}
+	}
+	s, err := c.NewSolver(Param{"timeout", 1}, Param{"random_seed", 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.timeout != time.Millisecond {
+		t.Errorf("timeout given at creation not recorded: %v", s.timeout)
+	}
+	checkIs(t, s, Sat)
+	if _, err := c.NewDefaultSolver(Param{"ignore_solver1", true}); err != nil {
+		t.Errorf("a combined solver's parameter at creation: %v", err)
+	}
+}
+
 func TestSolverString(t *testing.T) {
 	c := newTestContext(t)
 	T := termOK(t)
