@@ -231,6 +231,7 @@ func TestLeanAgreesWithTracked(t *testing.T) {
 	evAtom := func(name string) expr.Expr {
 		return &expr.AtomCall{Name: "event", Args: []expr.Arg{{Value: &expr.StringLit{Value: name}}, {Value: &expr.Ident{Name: "current"}}}}
 	}
+	feasible := map[string]int{} // checked scenario statuses seen
 	for seed := uint64(1); seed <= uint64(models); seed++ {
 		m, sys := decodeModel(t, gen.Random(seed))
 		mc := runtime.Compile(m)
@@ -262,6 +263,15 @@ func TestLeanAgreesWithTracked(t *testing.T) {
 					t.Fatalf("seed %d query %d shortest=%v: lean %s at %d (%d symbols), tracked %s at %d (%d symbols)\n%s", seed, qi, shortest,
 						lean.Outcome, lean.SolvedBound, lean.Symbols, tracked.Outcome, tracked.SolvedBound, tracked.Symbols, gen.Random(seed))
 				}
+				// The lean shape checks S ∧ ¬phi where the tracked one checks
+				// the bare scenario S: the staged record must not differ.
+				lf, tf := lean.Feasibility, tracked.Feasibility
+				if lf.Assumptions.Status != tf.Assumptions.Status || lf.InfeasibleStage != tf.InfeasibleStage || lf.LocalizationStatus != tf.LocalizationStatus {
+					t.Fatalf("seed %d query %d shortest=%v: lean feasibility %+v, tracked %+v", seed, qi, shortest, lf, tf)
+				}
+				if lf.Assumptions.Origin == "checked" {
+					feasible[lf.Assumptions.Status]++
+				}
 				if lean.Trace != nil {
 					if rep := mc.Replay(lean.Trace); !rep.OK() {
 						t.Fatalf("seed %d query %d: lean replay mismatches %v", seed, qi, rep.Mismatches)
@@ -269,5 +279,9 @@ func TestLeanAgreesWithTracked(t *testing.T) {
 				}
 			}
 		}
+	}
+	t.Logf("scenario checks after an UNSAT primary check: %v", feasible)
+	if feasible["sat"] == 0 || feasible["unsat"] == 0 {
+		t.Errorf("the queries did not reach both a feasible and an infeasible scenario check: %v", feasible)
 	}
 }

@@ -328,7 +328,7 @@ func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool
 	if !final {
 		return false, nil
 	}
-	if err := s.feasibility(r); err != nil {
+	if err := s.feasibility(r, phi); err != nil {
 		return false, err
 	}
 	if r.Kind == query.Response && r.Feasibility.Assumptions.Status == "sat" {
@@ -363,10 +363,11 @@ func (s *session) propertyFrame() (*int, error) {
 	return nil, nil
 }
 
-// feasibility runs steps 2 and 3 after an UNSAT main check.
-func (s *session) feasibility(r *Result) error {
+// feasibility runs steps 2 and 3 after an UNSAT main check of the
+// objective phi.
+func (s *session) feasibility(r *Result, phi *z3.Term) error {
 	f := &r.Feasibility
-	scen, err := s.checkStages(allStages(), nil, false)
+	scen, err := s.checkScenarioAfterUnsat(phi)
 	if err != nil {
 		return err
 	}

@@ -29,14 +29,20 @@ func (s *session) checkStages(stages []smt.Stage, extra *z3.Term, incremental bo
 	if extra != nil || incremental {
 		return s.checkGroups(stages, extra, incremental)
 	}
-	// A scenario alone does not depend on the query: a decided one is
-	// remembered for the next query over the same groups (SolveAll). An
-	// undecided one is not, so that every query has its own try.
+	return s.rememberScenario(stages, func() (checkResult, error) { return s.checkGroups(stages, nil, false) })
+}
+
+// rememberScenario returns the remembered result of the scenario of
+// stages, or runs check and remembers it. A scenario alone does not depend
+// on the query: a decided one is remembered for the next query over the
+// same groups (SolveAll). An undecided one is not, so that every query has
+// its own try.
+func (s *session) rememberScenario(stages []smt.Stage, check func() (checkResult, error)) (checkResult, error) {
 	key := scenarioKey{fmt.Sprint(stages), len(s.p.enc.Groups)}
 	if c, ok := s.p.scenarios[key]; ok {
 		return c, nil
 	}
-	c, err := s.checkGroups(stages, nil, false)
+	c, err := check()
 	if err == nil && c.ran && (c.status == "sat" || c.status == "unsat") {
 		if s.p.scenarios == nil {
 			s.p.scenarios = map[scenarioKey]checkResult{}
@@ -44,6 +50,22 @@ func (s *session) checkStages(stages []smt.Stage, extra *z3.Term, incremental bo
 		s.p.scenarios[key] = c
 	}
 	return c, err
+}
+
+// checkScenarioAfterUnsat checks the full scenario S after the primary
+// check found S ∧ phi UNSAT. Since S ∧ phi has no model, S has one exactly
+// when S ∧ ¬phi has, so the lean shape checks that instead: the same
+// answer, and ¬phi (every frame misses the goal, or keeps the invariant)
+// steers Z3 straight to a run where the bare scenario can cost it many
+// conflicts (bench/bmc-vs-z3.sh, "none" rows). The tracked shape, which
+// explanations read, checks S itself.
+func (s *session) checkScenarioAfterUnsat(phi *z3.Term) (checkResult, error) {
+	if s.p.enc.Solver != nil || phi == nil {
+		return s.checkStages(allStages(), nil, false)
+	}
+	return s.rememberScenario(allStages(), func() (checkResult, error) {
+		return s.checkUnderAssumption(allStages(), s.p.b.Not(phi))
+	})
 }
 
 // checkGroups is checkStages without the memory of scenarios.
