@@ -2,8 +2,8 @@
 # z3-floor.sh [STATEPROOF] — what a small bmc query costs against Z3's own
 # floor: a C program that only creates a Z3 context and a solver and checks
 # `true`, against `stateproof bmc` on a small bundled query, interleaved
-# (farm-bench, 20 pairs; read the median cpu and the A/B ratio).
-# Needs gcc and libz3-dev (installed by .ci/run) and farm-bench.
+# (bench/pairtime, 20 pairs; read the median cpu and the A/B ratio).
+# Needs gcc and libz3-dev (installed by .ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sp=${1:-}
@@ -25,4 +25,5 @@ int main(void) {
 }
 C
 gcc -O2 "$tmp/z3floor.c" -o "$tmp/z3floor" -lz3
-farm-bench -n 20 --vs "$tmp/z3floor" -- "$sp" bmc examples/order.json -q examples/queries/order-paid.fbmcq
+go build -o "$tmp/pairtime" ./bench/pairtime
+"$tmp/pairtime" -n 20 -- "$sp" bmc examples/order.json -q examples/queries/order-paid.fbmcq --vs "$tmp/z3floor"
