@@ -35,13 +35,16 @@ func (a *attempt) learnLayer(open []int, phi []expr.Expr) (bool, error) {
 		return false, err
 	}
 	cands := make([][]expr.Expr, len(c.g.Nodes))
+	mined := mineGuards(c.g)
 	total, dropped := 0, 0
 	for n := range c.g.Nodes {
 		cands[n] = append(cands[n], &expr.BoolLit{Value: false})
 		cands[n] = append(cands[n], splitAnd(phi[n])...)
+		cands[n] = append(cands[n], mined.cands[n]...) // few: kept whatever the cap, like the property
 		first := len(cands[n])
 		cands[n] = append(cands[n], nodeCandidates(c.g, n, fx)...)
 		cands[n] = append(cands[n], learnedCandidates(c.g, n, s, fx)...)
+		cands[n] = append(cands[n], mined.splits(c.g, n, s)...)
 		cands[n] = s.filter(c.g, n, dedupe(cands[n]))
 		var d int
 		cands[n], d = capCandidates(cands[n], min(first, len(cands[n])), maxCandidatesPerNode)
