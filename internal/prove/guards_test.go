@@ -2,6 +2,7 @@ package prove
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,20 +119,8 @@ func TestNormaliseAtom(t *testing.T) {
 		{linAtom{coef: []int64{0, 0}, c: 1}, linAtom{}, false},
 	} {
 		got, ok := normaliseAtom(tc.in)
-		if ok != tc.ok || ok && (got.c != tc.want.c || got.eq != tc.want.eq || !equalInts(got.coef, tc.want.coef)) {
+		if ok != tc.ok || ok && (got.c != tc.want.c || got.eq != tc.want.eq || !slices.Equal(got.coef, tc.want.coef)) {
 			t.Errorf("normaliseAtom(%+v) = %+v, %v; want %+v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
-}
-
-func equalInts(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

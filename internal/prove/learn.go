@@ -13,8 +13,9 @@ import (
 // (their affine hull, their parity hull, residues modulo the problem's
 // constants, bounds in a set of directions, and the same equalities on
 // the part of the samples where a variable takes one value); Houdini keeps
-// the inductive subset of those and the mined candidates, and the result
-// must pass the independent re-check.
+// the inductive subset of those, the mined candidates and those from the
+// clauses' own atoms (guards.go), and the result must pass the
+// independent re-check.
 func (a *attempt) learnLayer(open []int, phi []expr.Expr) (bool, error) {
 	t0 := time.Now()
 	c, err := a.checker()
