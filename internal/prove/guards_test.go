@@ -2,6 +2,7 @@ package prove
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -122,5 +123,43 @@ func TestNormaliseAtom(t *testing.T) {
 		if ok != tc.ok || ok && (got.c != tc.want.c || got.eq != tc.want.eq || !slices.Equal(got.coef, tc.want.coef)) {
 			t.Errorf("normaliseAtom(%+v) = %+v, %v; want %+v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
+	}
+}
+
+// TestGuardCandidatesStayOnTheirNode: on every CHC file at hand (this
+// package's and, when present, the shared fixtures), each mined candidate
+// reads only its own node's integer arguments.
+func TestGuardCandidatesStayOnTheirNode(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*/*.smt2")
+	for _, d := range fixtureDirs {
+		if more, _ := filepath.Glob(filepath.Join(d, "*.smt2")); len(more) > 0 {
+			files = append(files, more...)
+			break
+		}
+	}
+	mined := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := chcProblem(t, string(src))
+		for n, fs := range mineGuards(p.Graph).cands {
+			own := map[string]bool{}
+			for _, j := range intArgs(p.Graph, n) {
+				own[p.Graph.Nodes[n].Names[j]] = true
+			}
+			for _, c := range fs {
+				mined++
+				for _, v := range expr.FreeVars(c) {
+					if !own[v] {
+						t.Errorf("%s: node %s: candidate %s reads %s", f, p.Graph.Nodes[n].Name, expr.Format(c), v)
+					}
+				}
+			}
+		}
+	}
+	if mined == 0 {
+		t.Errorf("no candidate mined from %d files", len(files))
 	}
 }
