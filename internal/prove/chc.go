@@ -42,7 +42,7 @@ func ParseCHC(ctx *z3.Context, name, src string) (*Graph, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	p := &chcParser{ctx: ctx, g: &Graph{Name: name, Ctx: ctx, ErrorNode: -1}, nodes: map[string]int{}}
+	p := &chcParser{ctx: ctx, g: &Graph{Name: name, Ctx: ctx, Clauses: fs, ErrorNode: -1}, nodes: map[string]int{}}
 	for i, f := range fs {
 		if err := p.assertion(fmt.Sprintf("clause %d", i+1), f); err != nil {
 			return nil, fmt.Errorf("%s: clause %d: %w", name, i+1, err)

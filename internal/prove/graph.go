@@ -58,6 +58,9 @@ type Graph struct {
 	Sys *sts.System
 	// Ctx owns the terms of CHC clauses (nil for JSON input).
 	Ctx *z3.Context
+	// Clauses are a CHC problem's assertions as parsed, in Ctx: Spacer
+	// solves them as they are, without parsing the text again.
+	Clauses []*z3.Term
 	// ErrorNode is the node of `false` heads of a CHC problem (-1 if none).
 	ErrorNode int
 	nodeOf    map[int]int // a model's location id or sentinel -> node

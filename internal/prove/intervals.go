@@ -382,7 +382,7 @@ func mulSat(a, b int64) int64 {
 
 func (a *attempt) intervalsLayer(open []int, phi []expr.Expr) (bool, error) {
 	t0 := time.Now()
-	bounds, ok := intervalCandidates(a.p.Graph)
+	bounds, ok := intervalCandidates(a.g)
 	if !ok {
 		a.log("intervals", "skipped", t0, "interval propagation covers JSON models; CHC clauses go to Spacer")
 		return false, nil

@@ -18,7 +18,7 @@ func (a *attempt) recheck(rsc, phi []expr.Expr) (bool, string, error) {
 		return false, "the time budget ran out before the independent re-check", nil
 	}
 	ctx := a.ctx
-	if a.p.Graph.Ctx == nil {
+	if a.g.Ctx == nil {
 		fresh, err := z3.NewContext()
 		if err != nil {
 			return false, "", err
@@ -26,7 +26,7 @@ func (a *attempt) recheck(rsc, phi []expr.Expr) (bool, string, error) {
 		defer a.release(fresh)
 		ctx = fresh
 	}
-	return recheckRSC(ctx, a.p.Graph, rsc, phi, a.opts.QueryTimeoutMS, a.deadline, a.stop)
+	return recheckRSC(ctx, a.g, rsc, phi, a.opts.QueryTimeoutMS, a.deadline, a.stop)
 }
 
 // recheckRSC applies the triple rule to rsc on graph g (whose terms, for a
@@ -38,6 +38,13 @@ func recheckRSC(ctx *z3.Context, g *Graph, rsc, phi []expr.Expr, timeoutMS int, 
 		return false, "", err
 	}
 	c.stop = stop
+	return recheckWith(c, rsc, phi)
+}
+
+// recheckWith is recheckRSC on checker c: its solver, whose queries each
+// run in their own scope, and its limits.
+func recheckWith(c *checker, rsc, phi []expr.Expr) (bool, string, error) {
+	g := c.g
 	// One query for all the obligations at once: its unsat is the proof.
 	// Only a failure is looked at obligation by obligation, for its
 	// reason.

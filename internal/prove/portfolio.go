@@ -8,18 +8,26 @@ import (
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
-// spacerRun is one Spacer attempt under the shared deadline. With
-// Options.Parallel it runs on its own goroutine, in its own Z3 context,
-// beside the other layers, and re-checks its own answer there (on a graph
-// of that context), so the first certified answer can stop the rest.
-// Otherwise it runs in slices: a short one before the other layers, so
-// that problems Spacer solves at once are not delayed by layers that fail,
-// and the remaining budget after them.
+// spacerRun is one Spacer attempt under the shared deadline. It runs in
+// the attempt's context, on the graph and the clauses already there (no
+// second context, no second parse), and re-checks its own answer on the
+// solver of the triple rule that ran just before it. With
+// Options.Parallel it runs on its own goroutine: the other layers wait
+// for a head start, and only when Spacer has not answered by then do
+// they move to a fresh context of their own (detach), so the first
+// certified answer can stop the rest. Otherwise it runs in slices: a
+// short one before the other layers, so that problems Spacer solves at
+// once are not delayed by layers that fail, and the remaining budget
+// after them.
 type spacerRun struct {
 	stop    *stopper
 	done    chan struct{}
 	out     spacerOutcome
 	taken   bool
+	ctx     *z3.Context // the context it runs in
+	g       *Graph      // the graph in ctx
+	check   *checker    // the triple rule's checker in ctx, for the re-check
+	clauses []*z3.Term  // the clauses in ctx; nil: parse text
 	text    string
 	pred    func(int) string // node -> predicate name in text
 	started time.Time
@@ -33,84 +41,115 @@ type spacerOutcome struct {
 	err       error
 }
 
-// launchSpacer starts Spacer on the open properties phi: on a goroutine
-// when running in parallel (it stops the other layers when it proves),
+// launchSpacer starts Spacer on the open properties phi, c being the
+// triple rule's checker: on a goroutine when running in parallel (it
+// stops the other layers when it proves), waiting for its head start,
 // else synchronously for the first slice.
 //
 // While every property is open, a CHC problem goes to Spacer as its own
-// text (the clauses as written are what Spacer is tuned for; its
+// clauses (the clauses as written are what Spacer is tuned for; its
 // predicates are the nodes, same names, same argument order); otherwise,
 // and for JSON models, hornText renders the open properties.
-func (a *attempt) launchSpacer(phi []expr.Expr, all bool) (*spacerRun, error) {
-	sp := &spacerRun{stop: a.newStopper(), done: make(chan struct{}), started: time.Now(), pred: predName}
-	if all && a.p.source != "" {
-		g := a.p.Graph
-		sp.text, sp.pred = a.p.source, func(n int) string { return g.Nodes[n].Name }
+func (a *attempt) launchSpacer(c *checker, phi []expr.Expr, all bool) (*spacerRun, error) {
+	sp := &spacerRun{stop: a.newStopper(), done: make(chan struct{}), started: time.Now(), ctx: a.ctx, g: a.g, check: c, pred: predName}
+	if g := a.g; all && a.p.source != "" && g.Clauses != nil {
+		sp.clauses, sp.pred = g.Clauses, func(n int) string { return g.Nodes[n].Name }
 	} else {
-		c, err := a.checker()
-		if err != nil {
-			return nil, err
-		}
+		var err error
 		if sp.text, err = hornText(c, phi); err != nil {
 			return nil, err
 		}
 	}
-	if a.opts.Parallel {
-		others := a.stop // the round's stopper (a.stop is replaced later)
-		go a.runSpacerAttempt(sp, phi, time.Until(a.deadline), others)
+	if !a.opts.Parallel {
+		slice := min(time.Until(a.deadline)/10, time.Duration(a.opts.SpacerSliceMS)*time.Millisecond)
+		a.runSpacerAttempt(sp, phi, slice, nil)
 		return sp, nil
 	}
-	slice := min(time.Until(a.deadline)/10, time.Duration(a.opts.SpacerSliceMS)*time.Millisecond)
-	a.runSpacerAttempt(sp, phi, slice, nil)
-	return sp, nil
+	go a.runSpacerAttempt(sp, phi, time.Until(a.deadline), a.stop)
+	// Spacer's head start: what it solves at once is solved as fast as
+	// alone, in the one context, without the bounded search competing
+	// for the machine.
+	timer := time.NewTimer(min(spacerHeadStart, time.Until(a.deadline)/25))
+	defer timer.Stop()
+	select {
+	case <-sp.done:
+	case <-timer.C:
+	case <-a.opts.Context.Done():
+	}
+	if sp.ready() {
+		return sp, nil
+	}
+	return sp, a.detach(sp)
 }
 
-// runSpacerAttempt runs sp within budget in a context of its own and
-// publishes its outcome; a certified proof stops others. The context is
-// released after the outcome is published: deleting it takes
-// milliseconds that nobody needs to wait for.
+// detach leaves the attempt's context to Spacer, which is still running
+// in it, and moves the other layers to a fresh context with the graph
+// rebuilt there. The context may be the caller's: settle waits for
+// Spacer to end before Prove returns.
+func (a *attempt) detach(sp *spacerRun) error {
+	a.lent = append(a.lent, sp)
+	ctx, err := z3.NewContext()
+	if err != nil {
+		return err
+	}
+	a.owned = append(a.owned, ctx)
+	g, err := a.p.graphIn(ctx)
+	if err != nil {
+		return err
+	}
+	a.ctx, a.g = ctx, g
+	return nil
+}
+
+// settle ends the attempt: it stops every Spacer still running in a
+// context it was left, waits for them, and then releases the contexts
+// the attempt made.
+func (a *attempt) settle() {
+	for _, sp := range a.lent {
+		sp.cancel()
+		<-sp.done
+	}
+	for _, ctx := range a.owned {
+		a.release(ctx)
+	}
+}
+
+// runSpacerAttempt runs sp within budget and publishes its outcome; a
+// certified proof stops others.
 func (a *attempt) runSpacerAttempt(sp *spacerRun, phi []expr.Expr, budget time.Duration, others *stopper) {
-	var ctx *z3.Context
-	defer func() {
-		if ctx != nil {
-			a.release(ctx)
-		}
-	}()
 	defer close(sp.done)
 	if budget < time.Millisecond || sp.stop.isStopped() {
 		sp.out = spacerOutcome{ans: &spacerAnswer{Status: "unknown", Reason: "no time left"}}
 		return
 	}
-	var err error
-	if ctx, err = z3.NewContext(); err != nil {
-		sp.out = spacerOutcome{err: err}
-		return
-	}
-	sp.out = a.spacerWork(ctx, sp.text, sp.pred, phi, budget, sp.stop)
+	sp.out = a.spacerWork(sp, phi, budget)
 	if sp.out.certified {
 		others.stop()
 	}
 }
 
-// spacerWork runs Spacer in ctx and, when it answers safe, re-checks the
-// interpretation by the triple rule there.
-func (a *attempt) spacerWork(ctx *z3.Context, text string, pred func(int) string, phi []expr.Expr, budget time.Duration, stop *stopper) spacerOutcome {
-	ans, err := runSpacer(ctx, text, budget, stop)
+// spacerWork runs Spacer and, when it answers safe, re-checks the
+// interpretation by the triple rule on the triple layer's solver (each
+// query in a scope of its own), limited by the deadline only and stopped
+// with Spacer: a proof is not dropped for one slow query while time is
+// left.
+func (a *attempt) spacerWork(sp *spacerRun, phi []expr.Expr, budget time.Duration) spacerOutcome {
+	var ans *spacerAnswer
+	var err error
+	if sp.clauses != nil {
+		ans, err = solveHorn(sp.ctx, sp.clauses, budget, sp.stop)
+	} else {
+		ans, err = runSpacer(sp.ctx, sp.text, budget, sp.stop)
+	}
 	if err != nil || ans.Status != "safe" {
 		return spacerOutcome{ans: ans, err: err}
 	}
-	g, err := a.p.graphIn(ctx)
-	if err != nil {
-		return spacerOutcome{err: err}
-	}
-	if err := ans.interpret(ctx, g, pred); err != nil || ans.Status != "safe" {
+	if err := ans.interpret(sp.ctx, sp.g, sp.pred); err != nil || ans.Status != "safe" {
 		return spacerOutcome{ans: ans, err: err}
 	}
-	// The re-check runs without Z3 timeouts (see runSpacer); a watchdog
-	// stops it at the deadline instead.
-	watchdog := time.AfterFunc(time.Until(a.deadline), stop.stop)
-	defer watchdog.Stop()
-	ok, why, err := recheckRSC(ctx, g, ans.RSC, phi, 0, time.Time{}, stop)
+	rc := *sp.check
+	rc.stop, rc.timeoutMS, rc.queries = sp.stop, 0, 0
+	ok, why, err := recheckWith(&rc, ans.RSC, phi)
 	return spacerOutcome{ans: ans, certified: ok, why: why, err: err}
 }
 
@@ -185,9 +224,10 @@ func (a *attempt) finishSpacer(sp *spacerRun, open []int, phi []expr.Expr) (bool
 	if sp.out.ans == nil || sp.out.ans.Status != "unknown" || sp.out.ans.Reason != "timeout" {
 		return false, nil // it answered: more time changes nothing
 	}
-	again := &spacerRun{stop: a.newStopper(), done: make(chan struct{}), started: time.Now(), text: sp.text, pred: sp.pred}
-	a.runSpacerAttempt(again, phi, time.Until(a.deadline), nil)
-	return a.take(again, open)
+	again := *sp
+	again.stop, again.done, again.started, again.taken = a.newStopper(), make(chan struct{}), time.Now(), false
+	a.runSpacerAttempt(&again, phi, time.Until(a.deadline), nil)
+	return a.take(&again, open)
 }
 
 // unsafe reports that the attempt ended with Spacer finding the clauses

@@ -134,13 +134,14 @@ func Prove(p *Problem, opts Options) (*Result, error) {
 	run := &attempt{p: p, opts: opts, r: r, deadline: opts.Start.Add(time.Duration(opts.TimeoutMS) * time.Millisecond)}
 	stopWatch := context.AfterFunc(opts.Context, run.cancel)
 	defer stopWatch()
-	run.ctx = p.Graph.Ctx
+	defer run.settle()
+	run.ctx, run.g = p.Graph.Ctx, p.Graph
 	if run.ctx == nil {
 		var err error
 		if run.ctx, err = z3.NewContext(); err != nil {
 			return nil, err
 		}
-		defer run.release(run.ctx)
+		run.owned = append(run.owned, run.ctx)
 	}
 	open := make([]int, len(p.Props))
 	for i := range open {
@@ -191,11 +192,19 @@ func minus(xs, ys []int) []int {
 
 // attempt is one Prove call's shared state.
 type attempt struct {
-	p        *Problem
-	opts     Options
+	p    *Problem
+	opts Options
+	// ctx and g are the context the layers run in and the problem's
+	// graph there: the problem's own at first, a fresh one after Spacer
+	// was left the first (detach).
 	ctx      *z3.Context
+	g        *Graph
 	r        *Result
 	deadline time.Time
+	// lent are the Spacer runs left a context of the attempt; owned are
+	// the contexts the attempt made (both for settle).
+	lent  []*spacerRun
+	owned []*z3.Context
 	// stop is the current round's stopper: a layer on another goroutine
 	// that certifies a proof stops the layers of this one.
 	stop *stopper
@@ -235,7 +244,7 @@ func releaseContext(ctx *z3.Context, abandon bool) {
 func (a *attempt) left() int { return int(max(time.Until(a.deadline).Milliseconds(), 1)) }
 
 func (a *attempt) checker() (*checker, error) {
-	c, err := newChecker(a.ctx, a.p.Graph, a.opts.QueryTimeoutMS, a.deadline)
+	c, err := newChecker(a.ctx, a.g, a.opts.QueryTimeoutMS, a.deadline)
 	if err == nil {
 		c.stop = a.stop
 	}
@@ -261,32 +270,14 @@ func (a *attempt) log(layer, outcome string, t0 time.Time, detail string) {
 }
 
 // round runs the layers on the open properties and returns those found
-// violated (with a confirmed trace). Spacer starts first beside the
-// others (or for a short slice after the triple rule), then the triple rule, the bounded search,
-// k-induction, Houdini, learning and intervals; the first certified proof
-// ends the round.
+// violated (with a confirmed trace). The triple rule runs first (its
+// solver is the one Spacer's answer is re-checked on), then Spacer, in
+// the same context, alone for a head start (or for a short slice when
+// layers run in turn), then the bounded search, k-induction, learning,
+// Houdini and intervals; the first certified proof ends the round.
 func (a *attempt) round(open []int) ([]int, error) {
 	phi := a.target(open)
 	a.stop = a.newStopper()
-	var sp *spacerRun
-	launch := func() error {
-		if !a.opts.layer("spacer") {
-			return nil
-		}
-		var err error
-		sp, err = a.launchSpacer(phi, len(open) == len(a.p.Props))
-		return err
-	}
-	if a.opts.Parallel {
-		if err := launch(); err != nil {
-			return nil, err
-		}
-	}
-	defer func() {
-		if sp != nil {
-			sp.cancel()
-		}
-	}()
 	c, err := a.checker()
 	if err != nil {
 		return nil, err
@@ -303,20 +294,12 @@ func (a *attempt) round(open []int) ([]int, error) {
 		return nil, nil
 	}
 	a.log("triple", "ctis", t0, fmt.Sprintf("%d queries; %d CTIs", c.queries, countCTIs(comps)))
-	if !a.opts.Parallel {
-		if err := launch(); err != nil { // the first slice, after the cheap triple rule
+	var sp *spacerRun
+	if a.opts.layer("spacer") {
+		if sp, err = a.launchSpacer(c, phi, len(open) == len(a.p.Props)); err != nil {
 			return nil, err
 		}
-	} else if sp != nil {
-		// Spacer's head start: what it solves at once is not slowed down
-		// by the bounded search competing for the machine.
-		timer := time.NewTimer(min(spacerHeadStart, time.Until(a.deadline)/25))
-		select {
-		case <-sp.done:
-		case <-timer.C:
-		case <-a.opts.Context.Done():
-		}
-		timer.Stop()
+		defer sp.cancel()
 	}
 	if done, err := a.takeReady(sp, open); done || err != nil {
 		return nil, err
@@ -508,7 +491,7 @@ func (a *attempt) recheckK(phi []expr.Expr, k int) (bool, error) {
 	if a.expired() {
 		return false, nil
 	}
-	if a.p.Graph.Ctx != nil {
+	if a.g.Ctx != nil {
 		c, err := a.checker() // CHC terms live in their context: fresh solver instead
 		if err != nil {
 			return false, err
@@ -521,7 +504,7 @@ func (a *attempt) recheckK(phi []expr.Expr, k int) (bool, error) {
 		return false, err
 	}
 	defer a.release(ctx)
-	c, err := newChecker(ctx, a.p.Graph, a.opts.QueryTimeoutMS, a.deadline)
+	c, err := newChecker(ctx, a.g, a.opts.QueryTimeoutMS, a.deadline)
 	if err != nil {
 		return false, err
 	}

@@ -152,6 +152,14 @@ func runSpacer(ctx *z3.Context, text string, budget time.Duration, stop *stopper
 	if err != nil {
 		return nil, fmt.Errorf("spacer: parsing the generated clauses: %w", err)
 	}
+	return solveHorn(ctx, fs, budget, stop)
+}
+
+// solveHorn is runSpacer on clauses already parsed in ctx.
+func solveHorn(ctx *z3.Context, fs []*z3.Term, budget time.Duration, stop *stopper) (*spacerAnswer, error) {
+	if budget < time.Millisecond {
+		return &spacerAnswer{Status: "unknown", Reason: "no time left"}, nil
+	}
 	s, err := ctx.NewSolverForLogic("HORN")
 	if err != nil {
 		return nil, err
