@@ -69,7 +69,7 @@ func (a *attempt) launchSpacer(c *checker, phi []expr.Expr, all bool) (*spacerRu
 	// Spacer's head start: what it solves at once is solved as fast as
 	// alone, in the one context, without the bounded search competing
 	// for the machine.
-	timer := time.NewTimer(min(spacerHeadStart, time.Until(a.deadline)/25))
+	timer := time.NewTimer(min(spacerHeadStart, time.Until(a.deadline)/spacerHeadShare))
 	defer timer.Stop()
 	select {
 	case <-sp.done:

@@ -170,6 +170,7 @@ func Prove(p *Problem, opts Options) (*Result, error) {
 		r.cancelled()
 	}
 	r.ElapsedMS = ms(time.Since(start))
+	r.contexts = len(run.owned)
 	r.finish()
 	return r, nil
 }
@@ -342,10 +343,16 @@ func (a *attempt) round(open []int) ([]int, error) {
 }
 
 // spacerHeadStart is how long the other layers wait for a parallel Spacer
-// after the triple rule (at most 1/25 of the budget): what Spacer solves
-// in that time it solves as fast as alone, even when the machine's other
-// core is busy with other work.
-const spacerHeadStart = 400 * time.Millisecond
+// after the triple rule (at most a tenth of the budget): what Spacer
+// solves in that time it solves as fast as alone, in one context, even
+// when the machine's other core is busy with other work. Spacer alone
+// proves the problems it proves at all mostly within a second; the
+// layers that prove the others lose at most that.
+const spacerHeadStart = time.Second
+
+// spacerHeadShare: the head start is at most 1/spacerHeadShare of the
+// budget.
+const spacerHeadShare = 10
 
 // bmcShare: the first bounded search gets a 1/bmcShare slice of the
 // budget, so that it cannot starve the layers that prove; a deeper one

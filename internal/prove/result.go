@@ -53,6 +53,7 @@ type Result struct {
 
 	rsc, phi []expr.Expr // the certificate and the properties it proves
 	abandon  bool        // Options.Abandon, for Certificate
+	contexts int         // the Z3 contexts Prove made besides the problem's
 }
 
 // cancelled marks every property not found violated undecided because the

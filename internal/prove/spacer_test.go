@@ -1,8 +1,11 @@
 package prove
 
 import (
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // A query with a clause-local variable cannot be lifted onto its node, so
@@ -50,5 +53,48 @@ func TestSpacerQuantifiedInterpretation(t *testing.T) {
 		if strings.Contains(c.RSC, "exists") {
 			t.Errorf("certificate keeps a quantifier: %s: %s", c.Node, c.RSC)
 		}
+	}
+}
+
+// Spacer runs in the problem's own context: a problem it proves during its
+// head start costs no second context (and no second parse).
+func TestSpacerSharesTheContext(t *testing.T) {
+	p := chcProblem(t, `
+(declare-fun inv (Int Int Int) Bool)
+(assert (forall ((x Int) (y Int) (n Int)) (=> (and (= x 0) (= y n) (>= n 0)) (inv x y n))))
+(assert (forall ((x Int) (y Int) (n Int)) (=> (and (inv x y n) (< x n)) (inv (+ x 1) (- y 1) n))))
+(assert (forall ((x Int) (y Int) (n Int)) (=> (and (inv x y n) (< y 0)) false)))`)
+	r := mustProve(t, p, Options{Workers: 2})
+	if r.Verdict != "proved" || r.Props[0].Method != "spacer" {
+		t.Fatalf("%s by %s: %+v", r.Verdict, r.Props[0].Method, r.Layers)
+	}
+	if r.contexts != 0 {
+		t.Errorf("Prove made %d contexts, want none", r.contexts)
+	}
+}
+
+// When Spacer has not answered within its head start, the other layers
+// move to a context of their own and one of them proves the problem;
+// Prove returns only after Spacer has left the problem's context, which
+// the caller can then use (the race detector watches this).
+func TestSpacerLeftItsContext(t *testing.T) {
+	src, err := os.ReadFile("testdata/lia-lin/seq_loops.smt2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := chcProblem(t, string(src))
+	r := mustProve(t, p, Options{Workers: 2, TimeoutMS: 5000})
+	if r.Verdict != "proved" || r.Props[0].Method == "spacer" {
+		t.Fatalf("%s by %s: %+v", r.Verdict, r.Props[0].Method, r.Layers)
+	}
+	if r.contexts != 1 {
+		t.Errorf("Prove made %d contexts, want 1 for the layers beside Spacer", r.contexts)
+	}
+	s, err := p.Graph.Ctx.NewSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := s.Check(); err != nil || res != z3.Sat {
+		t.Errorf("the problem's context after Prove: %v, %v", res, err)
 	}
 }

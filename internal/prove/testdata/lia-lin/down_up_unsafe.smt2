@@ -1,0 +1,15 @@
+; The unsafe twin of down_up: n may start negative (the loop never runs
+; and y stays 0).
+(set-logic HORN)
+(set-info :status unsat)
+(declare-fun entry (Int) Bool)
+(declare-fun loop (Int Int Int) Bool)
+(declare-fun exit (Int Int) Bool)
+(assert (forall ((n Int)) (=> (>= n (- 2)) (entry n))))
+(assert (forall ((n Int)) (=> (entry n) (loop n 0 n))))
+(assert (forall ((x Int) (y Int) (n Int))
+  (=> (and (loop x y n) (> x 0)) (loop (- x 1) (+ y 1) n))))
+(assert (forall ((x Int) (y Int) (n Int))
+  (=> (and (loop x y n) (<= x 0)) (exit y n))))
+(assert (forall ((y Int) (n Int)) (=> (and (exit y n) (not (= y n))) false)))
+(check-sat)

@@ -1,0 +1,16 @@
+; The unsafe twin of equiv_unroll: the unrolled version adds 6 for the last
+; odd step too, so the sums differ for odd n.
+(set-logic HORN)
+(set-info :status unsat)
+(declare-fun prod (Int Int Int Int Int) Bool)
+(assert (forall ((i Int) (s Int) (j Int) (t Int) (n Int))
+  (=> (and (= i 0) (= s 0) (= j 0) (= t 0) (>= n 0)) (prod i s j t n))))
+(assert (forall ((i Int) (s Int) (j Int) (t Int) (n Int))
+  (=> (and (prod i s j t n) (< i j)) (prod (+ i 1) (+ s 3) j t n))))
+(assert (forall ((i Int) (s Int) (j Int) (t Int) (n Int))
+  (=> (and (prod i s j t n) (= i j) (<= (+ j 2) n)) (prod i s (+ j 2) (+ t 6) n))))
+(assert (forall ((i Int) (s Int) (j Int) (t Int) (n Int))
+  (=> (and (prod i s j t n) (= i j) (= (+ j 1) n)) (prod i s (+ j 1) (+ t 6) n))))
+(assert (forall ((i Int) (s Int) (j Int) (t Int) (n Int))
+  (=> (and (prod i s j t n) (= i j) (>= j n) (not (= s t))) false)))
+(check-sat)

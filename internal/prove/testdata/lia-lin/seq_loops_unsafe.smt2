@@ -1,0 +1,17 @@
+; The unsafe twin of seq_loops: the second loop steps j down by 3, so k
+; falls short of n (n = 3: j goes 6, 3, 0 and k ends at 2).
+(set-logic HORN)
+(set-info :status unsat)
+(declare-fun loop1 (Int Int Int) Bool)
+(declare-fun loop2 (Int Int Int) Bool)
+(assert (forall ((i Int) (j Int) (n Int))
+  (=> (and (= i 0) (= j 0) (>= n 0)) (loop1 i j n))))
+(assert (forall ((i Int) (j Int) (n Int))
+  (=> (and (loop1 i j n) (< i n)) (loop1 (+ i 1) (+ j 2) n))))
+(assert (forall ((i Int) (j Int) (n Int))
+  (=> (and (loop1 i j n) (>= i n)) (loop2 j 0 n))))
+(assert (forall ((j Int) (k Int) (n Int))
+  (=> (and (loop2 j k n) (> j 0)) (loop2 (- j 3) (+ k 1) n))))
+(assert (forall ((j Int) (k Int) (n Int))
+  (=> (and (loop2 j k n) (<= j 0) (not (= k n))) false)))
+(check-sat)

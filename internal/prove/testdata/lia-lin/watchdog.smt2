@@ -1,0 +1,20 @@
+; Lustre style (one predicate over the node's state and its init flag, as
+; Kind 2 emits): a watchdog counts the steps since the last kick twice, c by
+; one saturating at 10 and d by two saturating at 20, and raises alarm (0/1)
+; when c reaches 5. Property: alarm implies d >= 10 (it needs d == 2c).
+(set-logic HORN)
+(set-info :status sat)
+(declare-fun wd (Bool Int Int Int) Bool)
+(assert (forall ((init Bool) (c Int) (d Int) (alarm Int))
+  (=> (and init (= c 0) (= d 0) (= alarm 0)) (wd init c d alarm))))
+(assert (forall ((init Bool) (c Int) (d Int) (alarm Int) (kick Bool)
+                 (init1 Bool) (c1 Int) (d1 Int) (alarm1 Int))
+  (=> (and (wd init c d alarm)
+           (not init1)
+           (= c1 (ite kick 0 (ite (>= c 10) 10 (+ c 1))))
+           (= d1 (ite kick 0 (ite (>= d 20) 20 (+ d 2))))
+           (= alarm1 (ite (>= c1 5) 1 0)))
+      (wd init1 c1 d1 alarm1))))
+(assert (forall ((init Bool) (c Int) (d Int) (alarm Int))
+  (=> (and (wd init c d alarm) (= alarm 1) (< d 10)) false)))
+(check-sat)
