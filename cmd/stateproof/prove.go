@@ -47,9 +47,9 @@ FCSTM model with --rsc or --infer (the states are its stoppable leaves and
 __init__/__terminate__; one step is one runtime cycle); or a linear CHC
 problem in SMT-LIB2 (.smt2; predicates become nodes).
 
-Layers, under one budget: Spacer (Z3's CHC engine) starts first, beside the
-others on a multi-core machine; the triple rule per strongly connected
-component; a bounded search that tells a real counterexample to induction
+Layers, under one budget: the triple rule per strongly connected
+component; Spacer (Z3's CHC engine), alone for a head start, then beside
+the others on a multi-core machine; a bounded search that tells a real counterexample to induction
 from a spurious one; k-induction; learning from sampled reachable states
 (affine, parity, modular, bound and phase-split candidates kept by
 Houdini); Houdini over mined candidates; interval propagation. Every proof

@@ -8,11 +8,12 @@
 // models (package sts) and linear CHC problems (SMT-LIB2 Horn clauses) both
 // become a Graph, so the triple rule exists in one place (triple.go).
 //
-// The layers form a portfolio under one budget (Options.TimeoutMS):
-// Spacer (Z3's CHC engine) starts first, on its own goroutine and Z3
-// context when two workers are allowed, else for a short first slice; the
+// The layers form a portfolio under one budget (Options.TimeoutMS): the
 // triple rule on the given RSCs per strongly connected component in
-// condensation order; a bounded search from the start (a slice of the
+// condensation order; Spacer (Z3's CHC engine), in the problem's own Z3
+// context, alone for a head start, then on its own goroutine beside the
+// others (which move to a context of their own) when two workers are
+// allowed, else for a short first slice; a bounded search from the start (a slice of the
 // budget, deeper at the end) to tell a counterexample to induction (CTI)
 // that is real from one that is spurious; k-induction; learning (samples
 // of reachable states propose affine, parity, modular, bound and

@@ -38,13 +38,6 @@ func recheckRSC(ctx *z3.Context, g *Graph, rsc, phi []expr.Expr, timeoutMS int, 
 		return false, "", err
 	}
 	c.stop = stop
-	return recheckWith(c, rsc, phi)
-}
-
-// recheckWith is recheckRSC on checker c: its solver, whose queries each
-// run in their own scope, and its limits.
-func recheckWith(c *checker, rsc, phi []expr.Expr) (bool, string, error) {
-	g := c.g
 	// One query for all the obligations at once: its unsat is the proof.
 	// Only a failure is looked at obligation by obligation, for its
 	// reason.

@@ -10,11 +10,10 @@ import (
 
 // spacerRun is one Spacer attempt under the shared deadline. It runs in
 // the attempt's context, on the graph and the clauses already there (no
-// second context, no second parse), and re-checks its own answer on the
-// solver of the triple rule that ran just before it. With
-// Options.Parallel it runs on its own goroutine: the other layers wait
-// for a head start, and only when Spacer has not answered by then do
-// they move to a fresh context of their own (detach), so the first
+// second context, no second parse), and re-checks its own answer there.
+// With Options.Parallel it runs on its own goroutine: the other layers
+// wait for a head start, and only when Spacer has not answered by then
+// do they move to a fresh context of their own (detach), so the first
 // certified answer can stop the rest. Otherwise it runs in slices: a
 // short one before the other layers, so that problems Spacer solves at
 // once are not delayed by layers that fail, and the remaining budget
@@ -26,7 +25,6 @@ type spacerRun struct {
 	taken   bool
 	ctx     *z3.Context // the context it runs in
 	g       *Graph      // the graph in ctx
-	check   *checker    // the triple rule's checker in ctx, for the re-check
 	clauses []*z3.Term  // the clauses in ctx; nil: parse text
 	text    string
 	pred    func(int) string // node -> predicate name in text
@@ -41,8 +39,8 @@ type spacerOutcome struct {
 	err       error
 }
 
-// launchSpacer starts Spacer on the open properties phi, c being the
-// triple rule's checker: on a goroutine when running in parallel (it
+// launchSpacer starts Spacer on the open properties phi (c, a checker of
+// the attempt, renders them as clauses when needed): on a goroutine when running in parallel (it
 // stops the other layers when it proves), waiting for its head start,
 // else synchronously for the first slice.
 //
@@ -51,7 +49,7 @@ type spacerOutcome struct {
 // predicates are the nodes, same names, same argument order); otherwise,
 // and for JSON models, hornText renders the open properties.
 func (a *attempt) launchSpacer(c *checker, phi []expr.Expr, all bool) (*spacerRun, error) {
-	sp := &spacerRun{stop: a.newStopper(), done: make(chan struct{}), started: time.Now(), ctx: a.ctx, g: a.g, check: c, pred: predName}
+	sp := &spacerRun{stop: a.newStopper(), done: make(chan struct{}), started: time.Now(), ctx: a.ctx, g: a.g, pred: predName}
 	if g := a.g; all && a.p.source != "" && g.Clauses != nil {
 		sp.clauses, sp.pred = g.Clauses, func(n int) string { return g.Nodes[n].Name }
 	} else {
@@ -129,10 +127,9 @@ func (a *attempt) runSpacerAttempt(sp *spacerRun, phi []expr.Expr, budget time.D
 }
 
 // spacerWork runs Spacer and, when it answers safe, re-checks the
-// interpretation by the triple rule on the triple layer's solver (each
-// query in a scope of its own), limited by the deadline only and stopped
-// with Spacer: a proof is not dropped for one slow query while time is
-// left.
+// interpretation by the triple rule on a fresh solver, limited by the
+// deadline only and stopped with Spacer: a proof is not dropped for one
+// slow query while time is left.
 func (a *attempt) spacerWork(sp *spacerRun, phi []expr.Expr, budget time.Duration) spacerOutcome {
 	var ans *spacerAnswer
 	var err error
@@ -147,9 +144,7 @@ func (a *attempt) spacerWork(sp *spacerRun, phi []expr.Expr, budget time.Duratio
 	if err := ans.interpret(sp.ctx, sp.g, sp.pred); err != nil || ans.Status != "safe" {
 		return spacerOutcome{ans: ans, err: err}
 	}
-	rc := *sp.check
-	rc.stop, rc.timeoutMS, rc.queries = sp.stop, 0, 0
-	ok, why, err := recheckWith(&rc, ans.RSC, phi)
+	ok, why, err := recheckRSC(sp.ctx, sp.g, ans.RSC, phi, 0, a.deadline, sp.stop)
 	return spacerOutcome{ans: ans, certified: ok, why: why, err: err}
 }
 
