@@ -57,14 +57,21 @@ func TestSpacerQuantifiedInterpretation(t *testing.T) {
 }
 
 // Spacer runs in the problem's own context: a problem it proves during its
-// head start costs no second context (and no second parse).
+// head start (or its first slice, when layers run in turn) costs no second
+// context (and no second parse).
 func TestSpacerSharesTheContext(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		t.Run(map[int]string{1: "in turn", 2: "parallel"}[workers], func(t *testing.T) { spacerSharesTheContext(t, workers) })
+	}
+}
+
+func spacerSharesTheContext(t *testing.T, workers int) {
 	p := chcProblem(t, `
 (declare-fun inv (Int Int Int) Bool)
 (assert (forall ((x Int) (y Int) (n Int)) (=> (and (= x 0) (= y n) (>= n 0)) (inv x y n))))
 (assert (forall ((x Int) (y Int) (n Int)) (=> (and (inv x y n) (< x n)) (inv (+ x 1) (- y 1) n))))
 (assert (forall ((x Int) (y Int) (n Int)) (=> (and (inv x y n) (< y 0)) false)))`)
-	r := mustProve(t, p, Options{Workers: 2})
+	r := mustProve(t, p, Options{Workers: workers})
 	if r.Verdict != "proved" || r.Props[0].Method != "spacer" {
 		t.Fatalf("%s by %s: %+v", r.Verdict, r.Props[0].Method, r.Layers)
 	}
@@ -76,25 +83,28 @@ func TestSpacerSharesTheContext(t *testing.T) {
 // When Spacer has not answered within its head start, the other layers
 // move to a context of their own and one of them proves the problem;
 // Prove returns only after Spacer has left the problem's context, which
-// the caller can then use (the race detector watches this).
+// the caller can then use (the race detector watches this). Layers run in
+// turn share the problem's context throughout.
 func TestSpacerLeftItsContext(t *testing.T) {
 	src, err := os.ReadFile("testdata/lia-lin/seq_loops.smt2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := chcProblem(t, string(src))
-	r := mustProve(t, p, Options{Workers: 2, TimeoutMS: 5000})
-	if r.Verdict != "proved" || r.Props[0].Method == "spacer" {
-		t.Fatalf("%s by %s: %+v", r.Verdict, r.Props[0].Method, r.Layers)
-	}
-	if r.contexts != 1 {
-		t.Errorf("Prove made %d contexts, want 1 for the layers beside Spacer", r.contexts)
-	}
-	s, err := p.Graph.Ctx.NewSolver()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res, err := s.Check(); err != nil || res != z3.Sat {
-		t.Errorf("the problem's context after Prove: %v, %v", res, err)
+	for _, tc := range []struct{ workers, contexts int }{{1, 0}, {2, 1}} {
+		p := chcProblem(t, string(src))
+		r := mustProve(t, p, Options{Workers: tc.workers, TimeoutMS: 5000})
+		if r.Verdict != "proved" || r.Props[0].Method == "spacer" {
+			t.Fatalf("workers %d: %s by %s: %+v", tc.workers, r.Verdict, r.Props[0].Method, r.Layers)
+		}
+		if r.contexts != tc.contexts {
+			t.Errorf("workers %d: Prove made %d contexts, want %d", tc.workers, r.contexts, tc.contexts)
+		}
+		s, err := p.Graph.Ctx.NewSolver()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res, err := s.Check(); err != nil || res != z3.Sat {
+			t.Errorf("workers %d: the problem's context after Prove: %v, %v", tc.workers, res, err)
+		}
 	}
 }
