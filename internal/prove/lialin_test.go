@@ -9,9 +9,11 @@ import (
 )
 
 // The problems of testdata/lia-lin are written in the style of CHC-COMP's
-// LIA-Lin track (SV-COMP loops with several counters, nested loops, a
-// product program for equivalence, a Lustre step relation), each safe
-// one beside an unsafe variant; the file's :status says which. An unsafe
+// LIA-Lin track (SV-COMP loops with several counters, nested and
+// sequential loops with one predicate per loop head, product programs for
+// equivalence, Lustre step relations with an init flag or of two
+// composed nodes), each safe one beside an unsafe variant; the file's
+// :status says which. An unsafe
 // one must be found violated with a trace and never proved; a safe one
 // must never be found violated, and must be proved whenever Spacer alone
 // proves it. The budgets are generous: this is about answers, not speed.
