@@ -40,9 +40,9 @@ type spacerOutcome struct {
 }
 
 // launchSpacer starts Spacer on the open properties phi (c, a checker of
-// the attempt, renders them as clauses when needed): on a goroutine when running in parallel (it
-// stops the other layers when it proves), waiting for its head start,
-// else synchronously for the first slice.
+// the attempt, renders them as clauses when needed): on a goroutine when
+// running in parallel (it stops the other layers when it proves), waiting
+// for its head start, else synchronously for the first slice.
 //
 // While every property is open, a CHC problem goes to Spacer as its own
 // clauses (the clauses as written are what Spacer is tuned for; its

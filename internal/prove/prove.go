@@ -271,11 +271,11 @@ func (a *attempt) log(layer, outcome string, t0 time.Time, detail string) {
 }
 
 // round runs the layers on the open properties and returns those found
-// violated (with a confirmed trace). The triple rule runs first (its
-// solver is the one Spacer's answer is re-checked on), then Spacer, in
-// the same context, alone for a head start (or for a short slice when
-// layers run in turn), then the bounded search, k-induction, learning,
-// Houdini and intervals; the first certified proof ends the round.
+// violated (with a confirmed trace). The triple rule runs first (a few
+// queries; it proves inductive properties outright), then Spacer, in the
+// same context, alone for a head start (or for a short slice when layers
+// run in turn), then the bounded search, k-induction, learning, Houdini
+// and intervals; the first certified proof ends the round.
 func (a *attempt) round(open []int) ([]int, error) {
 	phi := a.target(open)
 	a.stop = a.newStopper()
