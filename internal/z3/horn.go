@@ -13,17 +13,7 @@ import "C"
 // the model interprets every predicate (read it with Model.FuncElse).
 func (c *Context) NewSolverForLogic(logic string, params ...Param) (*Solver, error) {
 	const op = "NewSolverForLogic"
-	if err := c.begin(op); err != nil {
-		return nil, err
-	}
-	raw := C.Z3_mk_solver_for_logic(c.z, c.symbol(logic))
-	if err := c.lastError(op); err != nil {
-		return nil, err
-	}
-	if raw == nil {
-		return nil, &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no solver"}
-	}
-	return c.buildSolver(op, raw, append([]Param{{"ctrl_c", false}}, params...))
+	return c.newSolver(op, func() C.Z3_solver { return C.Z3_mk_solver_for_logic(c.z, c.symbol(logic)) }, params)
 }
 
 // Interrupt asks a running check of s to stop; the check then returns

@@ -55,17 +55,7 @@ type Solver struct {
 // hands them all over before Z3 builds it, and they are validated once.
 func (c *Context) NewSolver(params ...Param) (*Solver, error) {
 	const op = "NewSolver"
-	if err := c.begin(op); err != nil {
-		return nil, err
-	}
-	raw := C.Z3_mk_simple_solver(c.z)
-	if err := c.lastError(op); err != nil {
-		return nil, err
-	}
-	if raw == nil {
-		return nil, &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no solver"}
-	}
-	return c.buildSolver(op, raw, append([]Param{{"ctrl_c", false}}, params...))
+	return c.newSolver(op, func() C.Z3_solver { return C.Z3_mk_simple_solver(c.z) }, params)
 }
 
 // NewDefaultSolver creates Z3's default solver (Z3_mk_solver) with the
@@ -77,17 +67,7 @@ func (c *Context) NewSolver(params ...Param) (*Solver, error) {
 // problems should not be checked that way (see the package documentation).
 func (c *Context) NewDefaultSolver(params ...Param) (*Solver, error) {
 	const op = "NewDefaultSolver"
-	if err := c.begin(op); err != nil {
-		return nil, err
-	}
-	raw := C.Z3_mk_solver(c.z)
-	if err := c.lastError(op); err != nil {
-		return nil, err
-	}
-	if raw == nil {
-		return nil, &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no solver"}
-	}
-	return c.buildSolver(op, raw, append([]Param{{"ctrl_c", false}}, params...))
+	return c.newSolver(op, func() C.Z3_solver { return C.Z3_mk_solver(c.z) }, params)
 }
 
 // Param is one solver parameter given at creation (see SetParam for the
@@ -97,11 +77,22 @@ type Param struct {
 	Value any
 }
 
-// buildSolver takes ownership of raw, sets params on it and makes Z3
-// build it now, so that a wrong parameter name or value is an error of
-// the creating call rather than of some later check (Z3 creates a solver
-// lazily and checks parameters only then).
-func (c *Context) buildSolver(op string, raw C.Z3_solver, params []Param) (*Solver, error) {
+// newSolver makes a solver with mk, sets "ctrl_c" false and then params
+// on it, and makes Z3 build it now, so that a wrong parameter name or value
+// is an error of the creating call rather than of some later check (Z3
+// creates a solver lazily and checks parameters only then).
+func (c *Context) newSolver(op string, mk func() C.Z3_solver, params []Param) (*Solver, error) {
+	if err := c.begin(op); err != nil {
+		return nil, err
+	}
+	raw := mk()
+	if err := c.lastError(op); err != nil {
+		return nil, err
+	}
+	if raw == nil {
+		return nil, &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no solver"}
+	}
+	params = append([]Param{{"ctrl_c", false}}, params...)
 	C.Z3_solver_inc_ref(c.z, raw)
 	s := &Solver{ctx: c, s: raw}
 	track(c, s, releaseSolver, unsafe.Pointer(raw))
@@ -223,7 +214,7 @@ func (s *Solver) Reset() error {
 	if err := c.lastError(op); err != nil {
 		return err
 	}
-	C.Z3_solver_get_num_scopes(c.z, s.s) // rebuild, see buildSolver
+	C.Z3_solver_get_num_scopes(c.z, s.s) // rebuild, see newSolver
 	return c.lastError(op)
 }
 
