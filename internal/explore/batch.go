@@ -304,6 +304,9 @@ func (g *Graph) prefetch(hashes []uint64, order []int32, from, to int) uint64 {
 	for j := from; j < to; j++ {
 		sink += g.touch(hashes[pick(order, j)])
 	}
+	if g.lay.compact {
+		return sink // the slots decide
+	}
 	for j := from; j < to; j++ {
 		sink += g.touchNode(hashes[pick(order, j)])
 	}
@@ -342,7 +345,7 @@ func (r *runner) internInOrder(sg *segment, hi int) bool {
 		*g.link(idx) = link{sg.from[k], sg.trans[k]}
 		h := sg.hashes[k]
 		sh := &g.shards[shardOf(h)]
-		sh.table[slot] = h>>32<<32 | uint64(idx+1)
+		sh.table[slot] = g.lay.key(words, h)<<32 | uint64(idx+1)
 		if sh.count++; 4*sh.count > 3*len(sh.table) {
 			g.rehash(sh, nil)
 		}
@@ -402,12 +405,12 @@ func (r *runner) internOne(segs []*segment, sg *segment, k, w int) {
 	shi := shardOf(h)
 	sh := &g.shards[shi]
 	mask := len(sh.table) - 1
-	tag := h >> 32
+	key := g.lay.key(words, h)
 	for s := int(h) & mask; ; s = (s + 1) & mask {
 		e := sh.table[s]
 		if e == 0 {
 			c := sg.base + k
-			sh.table[s] = tag<<32 | uint64(candRef+c)
+			sh.table[s] = key<<32 | uint64(candRef+c)
 			sh.count++
 			if len(r.work[shi].ins) == 0 {
 				r.touched[w] = append(r.touched[w], shi)
@@ -422,20 +425,20 @@ func (r *runner) internOne(segs []*segment, sg *segment, k, w int) {
 			}
 			return
 		}
-		if e>>32 != tag {
+		if e>>32 != key {
 			continue
 		}
 		switch ref := uint32(e); {
 		case ref == deadRef:
 		case ref >= candRef:
 			o, j := locate(segs, int(ref-candRef))
-			if slices.Equal(o.cand(j, stride), words) {
+			if g.lay.compact || slices.Equal(o.cand(j, stride), words) {
 				sg.res[k] = resDup
 				r.checkConflict(sg, k, w, func(mk int) int64 { return o.monv[j*r.nmon+mk] })
 				return
 			}
 		default:
-			if idx := int(ref) - 1; slices.Equal(g.packedNode(idx), words) {
+			if idx := int(ref) - 1; g.lay.compact || slices.Equal(g.packedNode(idx), words) {
 				sg.res[k] = int32(idx)
 				r.checkConflict(sg, k, w, func(mk int) int64 { return g.mon[mk].get(idx) })
 				return

@@ -125,3 +125,76 @@ func TestSearchExtraWordsAndLookup(t *testing.T) {
 		t.Errorf("Lookup of an absent node = %d", j)
 	}
 }
+
+// A compact layout keeps the node itself in its table slot: the key must
+// give the node back, and tell apart nodes that differ in the state or in
+// any boolean.
+func TestCompactKeyRoundTrip(t *testing.T) {
+	vars := func(n int) string {
+		var vs []string
+		for i := range n {
+			vs = append(vs, fmt.Sprintf(`{"name":"b%d","kind":"boolean","init":false}`, i))
+		}
+		return strings.Join(vs, ",")
+	}
+	model := func(bools int) string {
+		return `{"schemaVersion":1,"init":"S0","states":[{"id":"S0"},{"id":"S1"},{"id":"S2"},{"id":"S3"},{"id":"S4"}],"transitions":[{"from":"S0","event":"go","to":"S4"}],"variables":[` + vars(bools) + `]}`
+	}
+	// Five states take 3 bits: 29 booleans fit beside them, 30 do not.
+	if l := newLayout(machine(t, model(30)), 0); l.compact {
+		t.Fatal("3 state bits and 30 booleans called compact")
+	}
+	l := newLayout(machine(t, model(29)), 0)
+	if !l.compact || l.stateBits != 3 {
+		t.Fatalf("compact %v, state bits %d; want true, 3", l.compact, l.stateBits)
+	}
+	seen := map[uint64]int64{}
+	for state := range int64(5) {
+		for _, bools := range []int64{0, 1, 1 << 28, 0x1FFFFFFF, 0x0AAAAAAA} {
+			w := state | bools<<32
+			k := l.key([]int64{w}, 0)
+			if k>>32 != 0 || l.unkey(k) != w {
+				t.Fatalf("node %x: key %x gives back %x", w, k, l.unkey(k))
+			}
+			if o, dup := seen[k]; dup {
+				t.Fatalf("nodes %x and %x share key %x", o, w, k)
+			}
+			seen[k] = w
+		}
+	}
+}
+
+// A search gives the same graph whether its nodes are compact or not: an
+// extra word that never changes makes the layout wide (slots keep hash
+// tags and probes compare the arena) without changing the runtimes.
+func TestCompactSameGraphAsWide(t *testing.T) {
+	models := map[string]string{"toggles": gen.Toggles(9), "ring": gen.Ring(4), "probes": gen.Probes(4)}
+	for seed := range uint64(6) {
+		models[fmt.Sprintf("random-%d", seed)] = gen.Random(seed)
+	}
+	compact := 0
+	for name, src := range models {
+		mc := machine(t, src)
+		for _, cap := range []int{40, 5000} {
+			g := Search{Machine: mc, Cap: cap}.Run()
+			if g.lay.compact {
+				compact++
+			}
+			wide := Search{Machine: mc, Cap: cap, Extra: 1}.Run()
+			if wide.lay.compact {
+				t.Fatalf("%s: an extra word left the layout compact", name)
+			}
+			if graphPrint(g) != graphPrint(wide) {
+				t.Errorf("%s cap %d: the compact search gives another graph", name, cap)
+			}
+			for i := 0; i < g.Len(); i++ {
+				if j := g.Lookup(g.Node(i, nil)); j != i {
+					t.Fatalf("%s: Lookup(node %d) = %d", name, i, j)
+				}
+			}
+		}
+	}
+	if compact == 0 {
+		t.Fatal("no model had a compact layout")
+	}
+}

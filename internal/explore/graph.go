@@ -36,9 +36,10 @@ type Graph struct {
 type link struct{ parent, via int32 }
 
 // shard is one part of the visited set: an open-addressed table whose
-// slots hold the node's hash in the high 32 bits and a reference in the
-// low 32 (0 = empty; see the ref constants), so most probes are settled
-// without touching the arena.
+// slots hold the node's key in the high 32 bits (layout.key: the node
+// itself when it fits, else half its hash) and a reference in the low 32
+// (0 = empty; see the ref constants), so most probes are settled, and in
+// a compact layout all of them, without touching the arena.
 type shard struct {
 	table []uint64
 	count int
@@ -173,13 +174,13 @@ func (g *Graph) Lookup(node []int64) int {
 func (g *Graph) find(node []int64, h uint64) (idx, slot int) {
 	t := g.shards[shardOf(h)].table
 	mask := len(t) - 1
-	tag := h >> 32
+	key := g.lay.key(node, h)
 	for s := int(h) & mask; ; s = (s + 1) & mask {
 		e := t[s]
 		if e == 0 {
 			return -1, s
 		}
-		if e>>32 == tag && uint32(e) < candRef && slices.Equal(g.packedNode(int(uint32(e))-1), node) {
+		if e>>32 == key && uint32(e) < candRef && (g.lay.compact || slices.Equal(g.packedNode(int(uint32(e))-1), node)) {
 			return int(uint32(e)) - 1, s
 		}
 	}
@@ -198,7 +199,7 @@ func (g *Graph) intern(node []int64, h uint64, parent, via int) (int, bool) {
 	copy(g.packedNode(idx), node)
 	*g.link(idx) = link{int32(parent), int32(via)}
 	sh := &g.shards[shardOf(h)]
-	sh.table[slot] = h>>32<<32 | uint64(idx+1)
+	sh.table[slot] = g.lay.key(node, h)<<32 | uint64(idx+1)
 	sh.count++
 	if 4*sh.count > 3*len(sh.table) {
 		g.rehash(sh, nil)
@@ -207,11 +208,13 @@ func (g *Graph) intern(node []int64, h uint64, parent, via int) (int, bool) {
 }
 
 // rehash doubles a shard's table. cand gives the words of a batch's
-// candidates, whose references the table may hold while it interns them.
+// candidates, whose references the table may hold while it interns them
+// (a compact layout reads every node off its slot instead).
 func (g *Graph) rehash(sh *shard, cand func(k int) []int64) {
 	old := sh.table
 	sh.table = make([]uint64, 2*len(old))
 	mask := len(sh.table) - 1
+	var one [1]int64
 	for _, e := range old {
 		if e == 0 {
 			continue
@@ -220,6 +223,9 @@ func (g *Graph) rehash(sh *shard, cand func(k int) []int64) {
 		switch ref := uint32(e); {
 		case ref == deadRef:
 			continue
+		case g.lay.compact:
+			one[0] = g.lay.unkey(e >> 32)
+			words = one[:]
 		case ref >= candRef:
 			words = cand(int(ref - candRef))
 		default:

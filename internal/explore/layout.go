@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"math/bits"
+
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/runtime"
 )
@@ -18,6 +20,12 @@ type layout struct {
 	boolBase int   // number of words holding state and booleans
 	packed   int   // packed words per node
 	boolOf   []int // per variable: its boolean rank, or -1
+	// compact says a node's information fits in 32 bits: one packed
+	// word whose state needs stateBits bits and whose booleans sit
+	// above them. The visited set then keeps the node itself in a slot
+	// (see key), so a probe decides without loading the arena.
+	compact   bool
+	stateBits int
 }
 
 func newLayout(m *runtime.Machine, extra int) layout {
@@ -39,7 +47,25 @@ func newLayout(m *runtime.Machine, extra int) layout {
 		l.boolBase += (n - 32 + 63) / 64
 	}
 	l.packed = l.boolBase + len(l.wide)
+	l.stateBits = bits.Len(uint(max(len(m.States), 1) - 1))
+	l.compact = l.packed == 1 && l.stateBits+len(l.bools) <= 32
 	return l
+}
+
+// key is the 32 bits a visited-set slot keeps beside the node's
+// reference: the node itself in a compact layout, otherwise the high half
+// of its hash (which settles most mismatches without the arena).
+func (l *layout) key(words []int64, h uint64) uint64 {
+	if !l.compact {
+		return h >> 32
+	}
+	w := uint64(words[0])
+	return uint64(uint32(w)) | w>>32<<l.stateBits
+}
+
+// unkey returns the packed word of a compact layout's key.
+func (l *layout) unkey(k uint64) int64 {
+	return int64(k&(1<<l.stateBits-1) | k>>l.stateBits<<32)
 }
 
 // bitPos returns the word and bit of the k-th boolean.
