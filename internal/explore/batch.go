@@ -11,25 +11,25 @@ import (
 // workers: expand (each worker steps a contiguous range of the sources and
 // keeps the successors, the candidates, in edge order), intern (each worker
 // owns some shards of the visited set and looks up, in global candidate
-// order, the candidates that hash into them) and store (new nodes get
-// indices in global candidate order and are copied into the arena). Every
-// decision follows the global candidate order, which is what a
-// one-at-a-time search would do, so the graph does not depend on the
-// number of workers or on their timing.
+// order, the candidates that hash into them, counting the new ones per
+// segment) and store (new nodes get indices in global candidate order; each
+// worker copies its segment's into the arena and puts their indices in the
+// slots the intern phase left them). Every decision follows the global
+// candidate order, which is what a one-at-a-time search would do, so the
+// graph does not depend on the number of workers or on their timing.
 
 // runner holds the per-batch buffers of a search.
 type runner struct {
 	s    *Search
 	g    *Graph
 	segs []*segment
-	// ins lists, per shard, the candidates the intern phase added to its
-	// table and where, for the store phase to turn into node indices.
-	work [shardCount]shardWork
 	nmon int
 	// minParallel is the fewest sources a batch splits over the workers;
 	// batchSize is the most sources per batch.
 	minParallel, batchSize int
-	touched                [][]int // per worker, the shards with entries in ins
+	// counts holds, per worker, what its intern phase added per segment:
+	// new candidates, then those live for each monitor (1+nmon each).
+	counts [][]int
 	// the batch being searched: sources lo..hi-1, per to a worker, on nw
 	// workers
 	lo, hi, per, nw int
@@ -39,19 +39,6 @@ type runner struct {
 	sink            uint64 // keeps the prefetching loads
 	// conflict is the first conflict per monitor found by each worker.
 	conflict [][]Key
-}
-
-// shardWork is the intern phase's record of one shard, padded so that
-// two workers' shards never share a cache line.
-type shardWork struct {
-	ins      []inserted
-	rehashed bool
-	_        [128 - 32]byte
-}
-
-type inserted struct {
-	slot int
-	cand int32
 }
 
 // segment is one worker's share of a batch.
@@ -67,6 +54,7 @@ type segment struct {
 	// res is the intern phase's answer per candidate: a node index, or
 	// fresh, or dup (an earlier candidate of the batch is the same node).
 	res    []int32
+	slot   []int32 // the table slot of a fresh candidate (in its shard)
 	nodeOf []int32 // the store phase's node index of a fresh candidate
 	bucket [shardCount][]int32
 	fresh  int
@@ -101,7 +89,10 @@ func newRunner(s *Search, g *Graph) *runner {
 	if workers > 1 {
 		r.batchSize = min(maxBatch, batchWorker*workers)
 	}
+	size := workers * (1 + r.nmon)
 	for range workers {
+		// padded on both sides: the workers count into theirs at once
+		r.counts = append(r.counts, make([]int, size+16)[8:8+size])
 		r.segs = append(r.segs, &segment{
 			src: make([]int64, g.lay.width), node: make([]int64, g.lay.width),
 			packed: make([]int64, g.stride), srcPacked: make([]int64, g.stride),
@@ -112,7 +103,6 @@ func newRunner(s *Search, g *Graph) *runner {
 			none[k] = NoKey
 		}
 		r.conflict = append(r.conflict, none)
-		r.touched = append(r.touched, nil)
 	}
 	return r
 }
@@ -121,9 +111,7 @@ func newRunner(s *Search, g *Graph) *runner {
 const (
 	phaseExpand = iota
 	phaseIntern
-	phaseCount
-	phaseCopy
-	phasePatch
+	phaseStore
 )
 
 // run runs one phase on every worker of the batch, worker 0 on the calling
@@ -155,15 +143,12 @@ func (r *runner) phase(phase, w int) {
 			r.stopped = true // only with OnEdge, which runs on one worker
 		}
 	case phaseIntern:
+		clear(r.counts[w])
 		for sh := w; sh < shardCount; sh += r.nw {
 			r.internShard(segs, sh, w)
 		}
-	case phaseCount:
-		segs[w].count(r)
-	case phaseCopy:
-		r.copyFresh(segs[w], r.starts[w])
-	case phasePatch:
-		r.patch(segs, w)
+	case phaseStore:
+		r.storeSegment(segs[w], r.starts[w])
 	}
 }
 
@@ -257,6 +242,9 @@ func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
 				}
 			}
 		}
+	}
+	if bucketed {
+		sg.slot = slices.Grow(sg.slot[:0], len(sg.trans))[:len(sg.trans)]
 	}
 	return true
 }
@@ -383,47 +371,49 @@ func (r *runner) mergeConflicts() {
 	}
 }
 
-// internShard interns, in global order, the candidates of shard sh.
+// internShard interns, in global order, the candidates of shard sh, and
+// counts the new ones per segment into worker w's counts.
 func (r *runner) internShard(segs []*segment, sh, w int) {
-	for _, sg := range segs {
+	counts := r.counts[w]
+	for si, sg := range segs {
 		b := sg.bucket[sh]
+		c := counts[si*(1+r.nmon) : (si+1)*(1+r.nmon)]
 		for i, k := range b {
 			if i%prefetchGroup == 0 {
 				r.segs[w].sink += r.g.prefetch(sg.hashes, b, i, min(len(b), i+prefetchGroup))
 			}
-			r.internOne(segs, sg, int(k), w)
+			if !r.internOne(segs, sg, int(k), w) {
+				continue
+			}
+			c[0]++
+			for mk, mon := range r.s.Monitors {
+				if sg.monv[int(k)*r.nmon+mk] != mon.Done {
+					c[1+mk]++
+				}
+			}
 		}
 	}
 }
 
-// internOne looks candidate k of sg up in its shard and adds it when new.
-func (r *runner) internOne(segs []*segment, sg *segment, k, w int) {
+// internOne looks candidate k of sg up in its shard and adds it when new,
+// which it reports.
+func (r *runner) internOne(segs []*segment, sg *segment, k, w int) bool {
 	g := r.g
 	stride := g.stride
 	h := sg.hashes[k]
 	words := sg.cand(k, stride)
-	shi := shardOf(h)
-	sh := &g.shards[shi]
+	sh := &g.shards[shardOf(h)]
 	mask := len(sh.table) - 1
 	key := g.lay.key(words, h)
 	for s := int(h) & mask; ; s = (s + 1) & mask {
 		e := sh.table[s]
 		if e == 0 {
-			c := sg.base + k
-			sh.table[s] = key<<32 | uint64(candRef+c)
-			sh.count++
-			if len(r.work[shi].ins) == 0 {
-				r.touched[w] = append(r.touched[w], shi)
+			sh.table[s] = key<<32 | uint64(candRef+sg.base+k)
+			sg.slot[k] = int32(s)
+			if sh.count++; 4*sh.count > 3*len(sh.table) {
+				g.rehash(sh, batchRefs{segs, stride})
 			}
-			r.work[shi].ins = append(r.work[shi].ins, inserted{s, int32(c)})
-			if 4*sh.count > 3*len(sh.table) {
-				g.rehash(sh, func(c int) []int64 {
-					o, j := locate(segs, c)
-					return o.cand(j, stride)
-				})
-				r.work[shi].rehashed = true
-			}
-			return
+			return true
 		}
 		if e>>32 != key {
 			continue
@@ -435,16 +425,34 @@ func (r *runner) internOne(segs []*segment, sg *segment, k, w int) {
 			if g.lay.compact || slices.Equal(o.cand(j, stride), words) {
 				sg.res[k] = resDup
 				r.checkConflict(sg, k, w, func(mk int) int64 { return o.monv[j*r.nmon+mk] })
-				return
+				return false
 			}
 		default:
 			if idx := int(ref) - 1; g.lay.compact || slices.Equal(g.packedNode(idx), words) {
 				sg.res[k] = int32(idx)
 				r.checkConflict(sg, k, w, func(mk int) int64 { return g.mon[mk].get(idx) })
-				return
+				return false
 			}
 		}
 	}
+}
+
+// batchRefs gives rehash the candidates of a batch being interned.
+type batchRefs struct {
+	segs   []*segment
+	stride int
+}
+
+func (b batchRefs) words(c int) []int64 {
+	sg, k := locate(b.segs, c)
+	return sg.cand(k, b.stride)
+}
+
+// moved records the candidate's new slot (only the worker that owns its
+// shard writes it).
+func (b batchRefs) moved(c, slot int) {
+	sg, k := locate(b.segs, c)
+	sg.slot[k] = int32(slot)
 }
 
 // checkConflict records a conflict when candidate k reaches a stored node
@@ -467,7 +475,7 @@ func (r *runner) checkConflict(sg *segment, k, w int, stored func(mk int) int64)
 // returns false when the cap was reached.
 func (r *runner) store(segs []*segment, hi int) bool {
 	g := r.g
-	r.run(phaseCount)
+	r.tally(segs)
 	// Node indices per segment, and the cap: a truncated search stores
 	// cap+1 nodes, the last one proving there is more.
 	limit := g.Cap + 1
@@ -483,8 +491,7 @@ func (r *runner) store(segs []*segment, hi int) bool {
 		r.countLive(segs, r.stored)
 	}
 	g.grow(r.stored)
-	r.run(phaseCopy)
-	r.run(phasePatch)
+	r.run(phaseStore)
 	g.n = r.stored
 	if !truncated {
 		g.Expanded = hi
@@ -500,41 +507,50 @@ func (r *runner) store(segs []*segment, hi int) bool {
 	return false
 }
 
-// count counts the segment's fresh candidates, and those each monitor
-// counts as live.
-func (sg *segment) count(r *runner) {
-	sg.fresh = 0
-	clear(sg.live)
-	for k, res := range sg.res {
-		if res != resFresh {
-			continue
-		}
-		sg.fresh++
-		for mk, mon := range r.s.Monitors {
-			if sg.monv[k*r.nmon+mk] != mon.Done {
-				sg.live[mk]++
+// tally sums the workers' counts of the batch's new candidates per
+// segment.
+func (r *runner) tally(segs []*segment) {
+	for si, sg := range segs {
+		sg.fresh = 0
+		clear(sg.live)
+		for _, c := range r.counts {
+			c = c[si*(1+r.nmon):]
+			sg.fresh += c[0]
+			for mk := range sg.live {
+				sg.live[mk] += c[1+mk]
 			}
 		}
 	}
 }
 
-// copyFresh stores the segment's fresh candidates from node index idx on,
-// up to the cap.
-func (r *runner) copyFresh(sg *segment, idx int) {
+// storeSegment stores the segment's fresh candidates from node index idx
+// on, up to the cap, and puts their node indices (or, past the cap, dead
+// marks) in their table slots. The slots are the segment's own, so the
+// workers write disjoint words.
+func (r *runner) storeSegment(sg *segment, idx int) {
 	g := r.g
 	sg.nodeOf = sg.nodeOf[:0]
 	for k, res := range sg.res {
-		if res != resFresh || idx >= r.stored {
+		if res != resFresh {
 			sg.nodeOf = append(sg.nodeOf, -1)
 			continue
 		}
-		sg.nodeOf = append(sg.nodeOf, int32(idx))
-		copy(g.packedNode(idx), sg.cand(k, g.stride))
-		*g.link(idx) = link{sg.from[k], sg.trans[k]}
-		for mk := range g.mon {
-			g.mon[mk].set(idx, sg.monv[k*r.nmon+mk])
+		ref := uint64(deadRef)
+		if idx < r.stored {
+			sg.nodeOf = append(sg.nodeOf, int32(idx))
+			copy(g.packedNode(idx), sg.cand(k, g.stride))
+			*g.link(idx) = link{sg.from[k], sg.trans[k]}
+			for mk := range g.mon {
+				g.mon[mk].set(idx, sg.monv[k*r.nmon+mk])
+			}
+			ref = uint64(idx) + 1
+			idx++
+		} else {
+			sg.nodeOf = append(sg.nodeOf, -1)
 		}
-		idx++
+		t := g.shards[shardOf(sg.hashes[k])].table
+		e := &t[sg.slot[k]]
+		*e = *e>>32<<32 | ref
 	}
 }
 
@@ -585,36 +601,6 @@ func (r *runner) countLive(segs []*segment, stored int) {
 			break
 		}
 	}
-}
-
-// patch replaces the candidate references the intern phase left in worker
-// w's share of the touched shards by node indices (or dead marks, past the
-// cap).
-func (r *runner) patch(segs []*segment, w int) {
-	g := r.g
-	for _, shi := range r.touched[w] {
-		t := g.shards[shi].table
-		mask := len(t) - 1
-		for _, in := range r.work[shi].ins {
-			sg, k := locate(segs, int(in.cand))
-			ref := uint64(candRef + int(in.cand))
-			s := in.slot
-			if r.work[shi].rehashed {
-				s = int(sg.hashes[k]) & mask
-				for t[s]&(1<<32-1) != ref {
-					s = (s + 1) & mask
-				}
-			}
-			v := uint64(deadRef)
-			if n := sg.nodeOf[k]; n >= 0 {
-				v = uint64(n) + 1
-			}
-			t[s] = t[s]>>32<<32 | v
-		}
-		r.work[shi].ins = r.work[shi].ins[:0]
-		r.work[shi].rehashed = false
-	}
-	r.touched[w] = r.touched[w][:0]
 }
 
 // stopAt marks where the search stopped early, for the monitors.

@@ -207,10 +207,17 @@ func (g *Graph) intern(node []int64, h uint64, parent, via int) (int, bool) {
 	return idx, true
 }
 
-// rehash doubles a shard's table. cand gives the words of a batch's
-// candidates, whose references the table may hold while it interns them
-// (a compact layout reads every node off its slot instead).
-func (g *Graph) rehash(sh *shard, cand func(k int) []int64) {
+// pending is what rehash needs of the batch candidates whose references a
+// table holds while it interns them: their words (a compact layout reads
+// them off the slots instead), and where to record a candidate's new slot.
+type pending interface {
+	words(c int) []int64
+	moved(c, slot int)
+}
+
+// rehash doubles a shard's table; cands is nil when the table holds no
+// candidate references.
+func (g *Graph) rehash(sh *shard, cands pending) {
 	old := sh.table
 	sh.table = make([]uint64, 2*len(old))
 	mask := len(sh.table) - 1
@@ -227,7 +234,7 @@ func (g *Graph) rehash(sh *shard, cand func(k int) []int64) {
 			one[0] = g.lay.unkey(e >> 32)
 			words = one[:]
 		case ref >= candRef:
-			words = cand(int(ref - candRef))
+			words = cands.words(int(ref - candRef))
 		default:
 			words = g.packedNode(int(ref) - 1)
 		}
@@ -237,6 +244,9 @@ func (g *Graph) rehash(sh *shard, cand func(k int) []int64) {
 			s = (s + 1) & mask
 		}
 		sh.table[s] = e
+		if ref := uint32(e); ref >= candRef {
+			cands.moved(int(ref-candRef), s)
+		}
 	}
 }
 
