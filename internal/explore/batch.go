@@ -51,25 +51,32 @@ type segment struct {
 	edge   []int32
 	monv   []int64 // nmon values per candidate
 	flags  []segFlag
-	// res is the intern phase's answer per candidate: a node index, or
-	// fresh, or dup (an earlier candidate of the batch is the same node).
-	res    []int32
-	slot   []int32 // the table slot of a fresh candidate (in its shard)
 	nodeOf []int32 // the store phase's node index of a fresh candidate
-	bucket [shardCount][]int32
-	fresh  int
-	live   []int
-	sink   uint64
+	// bucket lists the candidates per shard, and pos gives each
+	// candidate's place in its bucket. answers holds, per bucket, the
+	// intern phase's answer for each of its candidates: the table slot of
+	// a new one, or notNew. Only a shard's owner writes its buckets'
+	// answers, so two workers never write one cache line.
+	bucket  [shardCount][]int32
+	pos     []int32
+	answers [shardCount][]int32
+	fresh   int
+	live    []int
+	sink    uint64
 	// the worker's scratch
 	buf                          runtime.StepBuffer
 	src, node, packed, srcPacked []int64
 	cur                          []int64
 }
 
-const (
-	resFresh int32 = -1
-	resDup   int32 = -2
-)
+// notNew is the answer for a candidate that is a stored node or an
+// earlier candidate of the batch.
+const notNew int32 = -1
+
+// answer returns where the intern phase's answer for candidate k is.
+func (sg *segment) answer(k int) *int32 {
+	return &sg.answers[shardOf(sg.hashes[k])][sg.pos[k]]
+}
 
 type segFlag struct {
 	mon int
@@ -189,7 +196,7 @@ func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
 	g, s, m := r.g, r.s, r.s.Machine
 	w := m.Width()
 	sg.words, sg.hashes, sg.from, sg.trans, sg.edge = sg.words[:0], sg.hashes[:0], sg.from[:0], sg.trans[:0], sg.edge[:0]
-	sg.monv, sg.flags, sg.res = sg.monv[:0], sg.flags[:0], sg.res[:0]
+	sg.monv, sg.flags, sg.pos = sg.monv[:0], sg.flags[:0], sg.pos[:0]
 	if bucketed {
 		for i := range sg.bucket {
 			sg.bucket[i] = sg.bucket[i][:0]
@@ -220,6 +227,7 @@ func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
 				h := HashWords(sg.packed)
 				if bucketed {
 					sh := shardOf(h)
+					sg.pos = append(sg.pos, int32(len(sg.bucket[sh])))
 					sg.bucket[sh] = append(sg.bucket[sh], int32(len(sg.trans)))
 				}
 				sg.words = append(sg.words, sg.packed...)
@@ -227,7 +235,6 @@ func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
 				sg.from = append(sg.from, int32(i))
 				sg.trans = append(sg.trans, int32(o.Transition))
 				sg.edge = append(sg.edge, int32(edge-1))
-				sg.res = append(sg.res, resFresh)
 				for k, mon := range s.Monitors {
 					v := mon.Done
 					if sg.cur[k] != mon.Done {
@@ -242,9 +249,6 @@ func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
 				}
 			}
 		}
-	}
-	if bucketed {
-		sg.slot = slices.Grow(sg.slot[:0], len(sg.trans))[:len(sg.trans)]
 	}
 	return true
 }
@@ -375,14 +379,17 @@ func (r *runner) mergeConflicts() {
 // counts the new ones per segment into worker w's counts.
 func (r *runner) internShard(segs []*segment, sh, w int) {
 	counts := r.counts[w]
+	var sink uint64 // summed here: the segments are read by every worker
 	for si, sg := range segs {
 		b := sg.bucket[sh]
+		ans := slices.Grow(sg.answers[sh][:0], len(b))[:len(b)]
+		sg.answers[sh] = ans
 		c := counts[si*(1+r.nmon) : (si+1)*(1+r.nmon)]
 		for i, k := range b {
 			if i%prefetchGroup == 0 {
-				r.segs[w].sink += r.g.prefetch(sg.hashes, b, i, min(len(b), i+prefetchGroup))
+				sink += r.g.prefetch(sg.hashes, b, i, min(len(b), i+prefetchGroup))
 			}
-			if !r.internOne(segs, sg, int(k), w) {
+			if !r.internOne(segs, sg, int(k), &ans[i], w) {
 				continue
 			}
 			c[0]++
@@ -393,11 +400,12 @@ func (r *runner) internShard(segs []*segment, sh, w int) {
 			}
 		}
 	}
+	r.segs[w].sink += sink
 }
 
 // internOne looks candidate k of sg up in its shard and adds it when new,
-// which it reports.
-func (r *runner) internOne(segs []*segment, sg *segment, k, w int) bool {
+// which it reports; ans is where its answer goes.
+func (r *runner) internOne(segs []*segment, sg *segment, k int, ans *int32, w int) bool {
 	g := r.g
 	stride := g.stride
 	h := sg.hashes[k]
@@ -409,7 +417,7 @@ func (r *runner) internOne(segs []*segment, sg *segment, k, w int) bool {
 		e := sh.table[s]
 		if e == 0 {
 			sh.table[s] = key<<32 | uint64(candRef+sg.base+k)
-			sg.slot[k] = int32(s)
+			*ans = int32(s)
 			if sh.count++; 4*sh.count > 3*len(sh.table) {
 				g.rehash(sh, batchRefs{segs, stride})
 			}
@@ -423,13 +431,13 @@ func (r *runner) internOne(segs []*segment, sg *segment, k, w int) bool {
 		case ref >= candRef:
 			o, j := locate(segs, int(ref-candRef))
 			if g.lay.compact || slices.Equal(o.cand(j, stride), words) {
-				sg.res[k] = resDup
+				*ans = notNew
 				r.checkConflict(sg, k, w, func(mk int) int64 { return o.monv[j*r.nmon+mk] })
 				return false
 			}
 		default:
 			if idx := int(ref) - 1; g.lay.compact || slices.Equal(g.packedNode(idx), words) {
-				sg.res[k] = int32(idx)
+				*ans = notNew
 				r.checkConflict(sg, k, w, func(mk int) int64 { return g.mon[mk].get(idx) })
 				return false
 			}
@@ -452,7 +460,7 @@ func (b batchRefs) words(c int) []int64 {
 // shard writes it).
 func (b batchRefs) moved(c, slot int) {
 	sg, k := locate(b.segs, c)
-	sg.slot[k] = int32(slot)
+	*sg.answer(k) = int32(slot)
 }
 
 // checkConflict records a conflict when candidate k reaches a stored node
@@ -530,8 +538,9 @@ func (r *runner) tally(segs []*segment) {
 func (r *runner) storeSegment(sg *segment, idx int) {
 	g := r.g
 	sg.nodeOf = sg.nodeOf[:0]
-	for k, res := range sg.res {
-		if res != resFresh {
+	for k := range sg.trans {
+		slot := *sg.answer(k)
+		if slot == notNew {
 			sg.nodeOf = append(sg.nodeOf, -1)
 			continue
 		}
@@ -549,7 +558,7 @@ func (r *runner) storeSegment(sg *segment, idx int) {
 			sg.nodeOf = append(sg.nodeOf, -1)
 		}
 		t := g.shards[shardOf(sg.hashes[k])].table
-		e := &t[sg.slot[k]]
+		e := &t[slot]
 		*e = *e>>32<<32 | ref
 	}
 }
@@ -585,8 +594,8 @@ func (r *runner) countLive(segs []*segment, stored int) {
 				idx += sg.fresh
 				continue
 			}
-			for k, rs := range sg.res {
-				if rs != resFresh || idx >= stored {
+			for k := range sg.trans {
+				if *sg.answer(k) == notNew || idx >= stored {
 					continue
 				}
 				idx++

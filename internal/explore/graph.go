@@ -43,7 +43,7 @@ type link struct{ parent, via int32 }
 type shard struct {
 	table []uint64
 	count int
-	_     [40]byte // keep two shards' headers off one cache line
+	_     [128 - 32]byte // keep two shards' headers off one cache line
 }
 
 const (
