@@ -272,17 +272,17 @@ func locate(segs []*segment, c int) (*segment, int) {
 const prefetchGroup = 16
 
 // touch loads the table slot of hash h, and touchNode the node that slot
-// names (by then in cache), so that both are in cache by the time the
-// candidate is interned. sink keeps the loads.
+// names (by then in cache) when its tag matches, so that both are in cache
+// by the time the candidate is interned. sink keeps the loads.
 func (g *Graph) touch(h uint64) uint64 {
 	t := g.shards[shardOf(h)].table
-	return t[int(h)&(len(t)-1)]
+	return t[home(h, len(t)-1)]
 }
 
 func (g *Graph) touchNode(h uint64) uint64 {
 	t := g.shards[shardOf(h)].table
-	if ref := uint32(t[int(h)&(len(t)-1)]); ref != 0 && ref < candRef {
-		return uint64(g.packedNode(int(ref) - 1)[0])
+	if e := t[home(h, len(t)-1)]; e>>32 == h>>32 && uint32(e) < candRef {
+		return uint64(g.packedNode(int(uint32(e)) - 1)[0])
 	}
 	return 0
 }
@@ -413,13 +413,13 @@ func (r *runner) internOne(segs []*segment, sg *segment, k int, ans *int32, w in
 	sh := &g.shards[shardOf(h)]
 	mask := len(sh.table) - 1
 	key := g.lay.key(words, h)
-	for s := int(h) & mask; ; s = (s + 1) & mask {
+	for s := home(h, mask); ; s = (s + 1) & mask {
 		e := sh.table[s]
 		if e == 0 {
 			sh.table[s] = key<<32 | uint64(candRef+sg.base+k)
 			*ans = int32(s)
 			if sh.count++; 4*sh.count > 3*len(sh.table) {
-				g.rehash(sh, batchRefs{segs, stride})
+				g.rehash(sh, batchRefs(segs))
 			}
 			return true
 		}
@@ -446,20 +446,12 @@ func (r *runner) internOne(segs []*segment, sg *segment, k int, ans *int32, w in
 }
 
 // batchRefs gives rehash the candidates of a batch being interned.
-type batchRefs struct {
-	segs   []*segment
-	stride int
-}
-
-func (b batchRefs) words(c int) []int64 {
-	sg, k := locate(b.segs, c)
-	return sg.cand(k, b.stride)
-}
+type batchRefs []*segment
 
 // moved records the candidate's new slot (only the worker that owns its
 // shard writes it).
 func (b batchRefs) moved(c, slot int) {
-	sg, k := locate(b.segs, c)
+	sg, k := locate(b, c)
 	*sg.answer(k) = int32(slot)
 }
 

@@ -175,7 +175,7 @@ func (g *Graph) find(node []int64, h uint64) (idx, slot int) {
 	t := g.shards[shardOf(h)].table
 	mask := len(t) - 1
 	key := g.lay.key(node, h)
-	for s := int(h) & mask; ; s = (s + 1) & mask {
+	for s := home(h, mask); ; s = (s + 1) & mask {
 		e := t[s]
 		if e == 0 {
 			return -1, s
@@ -208,12 +208,17 @@ func (g *Graph) intern(node []int64, h uint64, parent, via int) (int, bool) {
 }
 
 // pending is what rehash needs of the batch candidates whose references a
-// table holds while it interns them: their words (a compact layout reads
-// them off the slots instead), and where to record a candidate's new slot.
+// table holds while it interns them: where to record a candidate's new
+// slot.
 type pending interface {
-	words(c int) []int64
 	moved(c, slot int)
 }
+
+// home is the first slot a node of hash h probes in a table of mask+1
+// slots. It is taken from the high half of the hash, which a slot keeps
+// as its key (unless the layout is compact), so that rehash finds every
+// node's new home without loading the node.
+func home(h uint64, mask int) int { return int(h>>32) & mask }
 
 // rehash doubles a shard's table; cands is nil when the table holds no
 // candidate references.
@@ -223,28 +228,21 @@ func (g *Graph) rehash(sh *shard, cands pending) {
 	mask := len(sh.table) - 1
 	var one [1]int64
 	for _, e := range old {
-		if e == 0 {
+		ref := uint32(e)
+		if e == 0 || ref == deadRef {
 			continue
 		}
-		var words []int64
-		switch ref := uint32(e); {
-		case ref == deadRef:
-			continue
-		case g.lay.compact:
+		h := e // the key is the high half of the hash
+		if g.lay.compact {
 			one[0] = g.lay.unkey(e >> 32)
-			words = one[:]
-		case ref >= candRef:
-			words = cands.words(int(ref - candRef))
-		default:
-			words = g.packedNode(int(ref) - 1)
+			h = HashWords(one[:])
 		}
-		h := HashWords(words)
-		s := int(h) & mask
+		s := home(h, mask)
 		for sh.table[s] != 0 {
 			s = (s + 1) & mask
 		}
 		sh.table[s] = e
-		if ref := uint32(e); ref >= candRef {
+		if ref >= candRef {
 			cands.moved(int(ref-candRef), s)
 		}
 	}
