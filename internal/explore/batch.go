@@ -57,7 +57,7 @@ type segment struct {
 	// intern phase's answer for each of its candidates: the table slot of
 	// a new one, or notNew. Only a shard's owner writes its buckets'
 	// answers, so two workers never write one cache line.
-	bucket  [shardCount][]int32
+	bucket  [shardCount][]entry
 	pos     []int32
 	answers [shardCount][]int32
 	fresh   int
@@ -115,6 +115,15 @@ func newRunner(s *Search, g *Graph) *runner {
 }
 
 // The phases of a batch, run by phase.
+// entry is a candidate as its shard's bucket lists it: its index in the
+// segment with its hash and key, so that the intern phase reads a bucket
+// in order and loads the candidate's words only to compare wide nodes.
+type entry struct {
+	h   uint64
+	k   int32
+	key uint32
+}
+
 const (
 	phaseExpand = iota
 	phaseIntern
@@ -228,7 +237,7 @@ func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
 				if bucketed {
 					sh := shardOf(h)
 					sg.pos = append(sg.pos, int32(len(sg.bucket[sh])))
-					sg.bucket[sh] = append(sg.bucket[sh], int32(len(sg.trans)))
+					sg.bucket[sh] = append(sg.bucket[sh], entry{h, int32(len(sg.trans)), uint32(g.lay.key(sg.packed, h))})
 				}
 				sg.words = append(sg.words, sg.packed...)
 				sg.hashes = append(sg.hashes, h)
@@ -288,28 +297,21 @@ func (g *Graph) touchNode(h uint64) uint64 {
 }
 
 // prefetch touches, in two tight loops, the table slots and then the nodes
-// that interning candidates ks (by position in hashes, or through order
-// when it is not nil) will read: independent loads in a short loop are
-// what lets the processor overlap their cache misses.
-func (g *Graph) prefetch(hashes []uint64, order []int32, from, to int) uint64 {
+// that interning the candidates of the given hashes will read:
+// independent loads in a short loop are what lets the processor overlap
+// their cache misses.
+func (g *Graph) prefetch(hashes []uint64) uint64 {
 	var sink uint64
-	for j := from; j < to; j++ {
-		sink += g.touch(hashes[pick(order, j)])
+	for _, h := range hashes {
+		sink += g.touch(h)
 	}
 	if g.lay.compact {
 		return sink // the slots decide
 	}
-	for j := from; j < to; j++ {
-		sink += g.touchNode(hashes[pick(order, j)])
+	for _, h := range hashes {
+		sink += g.touchNode(h)
 	}
 	return sink
-}
-
-func pick(order []int32, j int) int {
-	if order == nil {
-		return j
-	}
-	return int(order[j])
 }
 
 // internInOrder interns and stores a one-worker batch's candidates in
@@ -320,7 +322,7 @@ func (r *runner) internInOrder(sg *segment, hi int) bool {
 	n := len(sg.trans)
 	for k := range n {
 		if k%prefetchGroup == 0 {
-			r.sink += g.prefetch(sg.hashes, nil, k, min(n, k+prefetchGroup))
+			r.sink += g.prefetch(sg.hashes[k:min(n, k+prefetchGroup)])
 		}
 		words := sg.cand(k, g.stride)
 		idx, slot := g.find(words, sg.hashes[k])
@@ -380,21 +382,26 @@ func (r *runner) mergeConflicts() {
 func (r *runner) internShard(segs []*segment, sh, w int) {
 	counts := r.counts[w]
 	var sink uint64 // summed here: the segments are read by every worker
+	var hashes [prefetchGroup]uint64
 	for si, sg := range segs {
 		b := sg.bucket[sh]
 		ans := slices.Grow(sg.answers[sh][:0], len(b))[:len(b)]
 		sg.answers[sh] = ans
 		c := counts[si*(1+r.nmon) : (si+1)*(1+r.nmon)]
-		for i, k := range b {
+		for i := range b {
 			if i%prefetchGroup == 0 {
-				sink += r.g.prefetch(sg.hashes, b, i, min(len(b), i+prefetchGroup))
+				group := b[i:min(len(b), i+prefetchGroup)]
+				for j, e := range group {
+					hashes[j] = e.h
+				}
+				sink += r.g.prefetch(hashes[:len(group)])
 			}
-			if !r.internOne(segs, sg, int(k), &ans[i], w) {
+			if !r.internOne(segs, sg, b[i], &ans[i], w) {
 				continue
 			}
 			c[0]++
 			for mk, mon := range r.s.Monitors {
-				if sg.monv[int(k)*r.nmon+mk] != mon.Done {
+				if sg.monv[int(b[i].k)*r.nmon+mk] != mon.Done {
 					c[1+mk]++
 				}
 			}
@@ -403,19 +410,17 @@ func (r *runner) internShard(segs []*segment, sh, w int) {
 	r.segs[w].sink += sink
 }
 
-// internOne looks candidate k of sg up in its shard and adds it when new,
+// internOne looks candidate e of sg up in its shard and adds it when new,
 // which it reports; ans is where its answer goes.
-func (r *runner) internOne(segs []*segment, sg *segment, k int, ans *int32, w int) bool {
+func (r *runner) internOne(segs []*segment, sg *segment, e entry, ans *int32, w int) bool {
 	g := r.g
 	stride := g.stride
-	h := sg.hashes[k]
-	words := sg.cand(k, stride)
+	k, h, key := int(e.k), e.h, uint64(e.key)
 	sh := &g.shards[shardOf(h)]
 	mask := len(sh.table) - 1
-	key := g.lay.key(words, h)
 	for s := home(h, mask); ; s = (s + 1) & mask {
-		e := sh.table[s]
-		if e == 0 {
+		v := sh.table[s]
+		if v == 0 {
 			sh.table[s] = key<<32 | uint64(candRef+sg.base+k)
 			*ans = int32(s)
 			if sh.count++; 4*sh.count > 3*len(sh.table) {
@@ -423,20 +428,20 @@ func (r *runner) internOne(segs []*segment, sg *segment, k int, ans *int32, w in
 			}
 			return true
 		}
-		if e>>32 != key {
+		if v>>32 != key {
 			continue
 		}
-		switch ref := uint32(e); {
+		switch ref := uint32(v); {
 		case ref == deadRef:
 		case ref >= candRef:
 			o, j := locate(segs, int(ref-candRef))
-			if g.lay.compact || slices.Equal(o.cand(j, stride), words) {
+			if g.lay.compact || slices.Equal(o.cand(j, stride), sg.cand(k, stride)) {
 				*ans = notNew
 				r.checkConflict(sg, k, w, func(mk int) int64 { return o.monv[j*r.nmon+mk] })
 				return false
 			}
 		default:
-			if idx := int(ref) - 1; g.lay.compact || slices.Equal(g.packedNode(idx), words) {
+			if idx := int(ref) - 1; g.lay.compact || slices.Equal(g.packedNode(idx), sg.cand(k, stride)) {
 				*ans = notNew
 				r.checkConflict(sg, k, w, func(mk int) int64 { return g.mon[mk].get(idx) })
 				return false
