@@ -39,6 +39,7 @@ type runner struct {
 	sink            uint64 // keeps the prefetching loads
 	// conflict is the first conflict per monitor found by each worker.
 	conflict [][]Key
+	look     lookahead
 }
 
 // segment is one worker's share of a batch.
@@ -69,6 +70,15 @@ type segment struct {
 	cur                          []int64
 }
 
+// entry is a candidate as its shard's bucket lists it: its index in the
+// segment with its hash and key, so that the intern phase reads a bucket
+// in order and loads the candidate's words only to compare wide nodes.
+type entry struct {
+	h   uint64
+	k   int32
+	key uint32
+}
+
 // notNew is the answer for a candidate that is a stored node or an
 // earlier candidate of the batch.
 const notNew int32 = -1
@@ -92,6 +102,7 @@ func newRunner(s *Search, g *Graph) *runner {
 	if r.minParallel <= 0 {
 		r.minParallel = parallelMin
 	}
+	r.look = newLookahead(g)
 	r.batchSize = batchOne
 	if workers > 1 {
 		r.batchSize = min(maxBatch, batchWorker*workers)
@@ -115,15 +126,6 @@ func newRunner(s *Search, g *Graph) *runner {
 }
 
 // The phases of a batch, run by phase.
-// entry is a candidate as its shard's bucket lists it: its index in the
-// segment with its hash and key, so that the intern phase reads a bucket
-// in order and loads the candidate's words only to compare wide nodes.
-type entry struct {
-	h   uint64
-	k   int32
-	key uint32
-}
-
 const (
 	phaseExpand = iota
 	phaseIntern
@@ -192,6 +194,9 @@ func (r *runner) batch(lo, hi int) bool {
 		}
 	}
 	if r.nw == 1 {
+		if hi-lo <= lookSources && r.s.OnEdge == nil {
+			r.sink += r.look.ahead(r.g, r.s.Machine, segs[0].words)
+		}
 		return r.internInOrder(segs[0], hi)
 	}
 	r.run(phaseIntern)

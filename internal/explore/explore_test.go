@@ -168,7 +168,7 @@ func TestCompactKeyRoundTrip(t *testing.T) {
 // extra word that never changes makes the layout wide (slots keep hash
 // tags and probes compare the arena) without changing the runtimes.
 func TestCompactSameGraphAsWide(t *testing.T) {
-	models := map[string]string{"toggles": gen.Toggles(9), "ring": gen.Ring(4), "probes": gen.Probes(4)}
+	models := map[string]string{"toggles": gen.Toggles(9), "ring": gen.Ring(4), "probes": gen.Probes(4), "counter": gen.Counter(300)}
 	for seed := range uint64(6) {
 		models[fmt.Sprintf("random-%d", seed)] = gen.Random(seed)
 	}

@@ -1,0 +1,47 @@
+package explore
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stateproof/stateproof/internal/gen"
+)
+
+// On a chain the guesses are the real next nodes: from node 1 of the
+// counter (c = 1) a lookahead touches the slots of nodes 2 to 1+lookDepth,
+// and it guesses only every lookDepth narrow batches.
+func TestLookaheadGuessesTheChain(t *testing.T) {
+	mc := machine(t, gen.Counter(100))
+	g := Explore(mc, 1000)
+	la := newLookahead(g)
+	la.ahead(g, mc, g.packedNode(1))
+	var want []uint64
+	for i := 2; i <= 1+lookDepth; i++ {
+		want = append(want, HashWords(g.packedNode(i)))
+	}
+	if !slices.Equal(la.hashes, want) {
+		t.Fatalf("guessed hashes %x, want those of nodes 2..%d: %x", la.hashes, 1+lookDepth, want)
+	}
+	la.hashes = nil
+	for range lookDepth - 1 {
+		la.ahead(g, mc, g.packedNode(1))
+	}
+	if la.hashes != nil {
+		t.Fatal("a lookahead guessed again before lookDepth batches")
+	}
+	la.ahead(g, mc, g.packedNode(1))
+	if len(la.hashes) != lookDepth {
+		t.Fatalf("the next lookahead guessed %d nodes", len(la.hashes))
+	}
+}
+
+// A lookahead from a wide frontier stops at lookNodes guesses.
+func TestLookaheadBounded(t *testing.T) {
+	mc := machine(t, gen.Toggles(12))
+	g := Explore(mc, 100)
+	la := newLookahead(g)
+	la.ahead(g, mc, g.packedNode(0))
+	if len(la.hashes) != lookNodes {
+		t.Fatalf("%d guesses, want %d", len(la.hashes), lookNodes)
+	}
+}
