@@ -442,13 +442,17 @@ func (r *runner) internOne(segs []*segment, sg *segment, e entry, ans *int32, w 
 			o, j := locate(segs, int(ref-candRef))
 			if g.lay.compact || slices.Equal(o.cand(j, stride), sg.cand(k, stride)) {
 				*ans = notNew
-				r.checkConflict(sg, k, w, func(mk int) int64 { return o.monv[j*r.nmon+mk] })
+				if r.nmon > 0 {
+					r.checkConflict(sg, k, w, func(mk int) int64 { return o.monv[j*r.nmon+mk] })
+				}
 				return false
 			}
 		default:
 			if idx := int(ref) - 1; g.lay.compact || slices.Equal(g.packedNode(idx), sg.cand(k, stride)) {
 				*ans = notNew
-				r.checkConflict(sg, k, w, func(mk int) int64 { return g.mon[mk].get(idx) })
+				if r.nmon > 0 {
+					r.checkConflict(sg, k, w, func(mk int) int64 { return g.mon[mk].get(idx) })
+				}
 				return false
 			}
 		}
