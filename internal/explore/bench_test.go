@@ -27,7 +27,10 @@ func benchSearch(b *testing.B, src string, workers int) {
 }
 
 func BenchmarkSearchCounter10M(b *testing.B) { benchSearch(b, gen.Counter(10_000_000), 1) }
-func BenchmarkSearchToggles22(b *testing.B)  { benchSearch(b, gen.Toggles(22), 1) }
+func BenchmarkSearchCounter10MWorkers2(b *testing.B) {
+	benchSearch(b, gen.Counter(10_000_000), 2)
+}
+func BenchmarkSearchToggles22(b *testing.B) { benchSearch(b, gen.Toggles(22), 1) }
 func BenchmarkSearchToggles22Workers2(b *testing.B) {
 	benchSearch(b, gen.Toggles(22), 2)
 }
