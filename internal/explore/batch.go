@@ -3,20 +3,24 @@ package explore
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // A batch of source nodes is searched in three phases, each split over the
-// workers: expand (each worker steps a contiguous range of the sources and
-// keeps the successors, the candidates, in edge order), intern (each worker
-// owns some shards of the visited set and looks up, in global candidate
-// order, the candidates that hash into them, counting the new ones per
-// segment) and store (new nodes get indices in global candidate order; each
-// worker copies its segment's into the arena and puts their indices in the
-// slots the intern phase left them). Every decision follows the global
-// candidate order, which is what a one-at-a-time search would do, so the
-// graph does not depend on the number of workers or on their timing.
+// workers: expand (the sources are cut into contiguous segments, and a
+// worker steps a segment's sources and keeps the successors, the
+// candidates, in edge order), intern (a worker takes a shard of the visited
+// set and looks up, in global candidate order, the candidates that hash
+// into it, counting the new ones per segment) and store (new nodes get
+// indices in global candidate order; a worker copies a segment's into the
+// arena and puts their indices in the slots the intern phase left them).
+// Workers take segments and shards as they come free, so one that the
+// machine slows down holds the others up less. Every decision follows the
+// global candidate order, which is what a one-at-a-time search would do,
+// so the graph does not depend on the number of workers or on their
+// timing.
 
 // runner holds the per-batch buffers of a search.
 type runner struct {
@@ -30,19 +34,22 @@ type runner struct {
 	// counts holds, per worker, what its intern phase added per segment:
 	// new candidates, then those live for each monitor (1+nmon each).
 	counts [][]int
-	// the batch being searched: sources lo..hi-1, per to a worker, on nw
-	// workers
-	lo, hi, per, nw int
-	stopped         bool
-	starts          []int  // per segment, the index of its first new node
-	stored          int    // the node count after the batch
-	sink            uint64 // keeps the prefetching loads
+	// the batch being searched: sources lo..hi-1, per to a segment, in
+	// nseg segments, on nw workers; next hands out the segments or shards
+	// of a phase
+	lo, hi, per, nseg, nw int
+	next                  atomic.Int64
+	stopped               bool
+	starts                []int  // per segment, the index of its first new node
+	stored                int    // the node count after the batch
+	sink                  uint64 // keeps the prefetching loads
 	// conflict is the first conflict per monitor found by each worker.
 	conflict [][]Key
 	look     lookahead
 }
 
-// segment is one worker's share of a batch.
+// segment is a contiguous share of a batch's sources and their
+// candidates.
 type segment struct {
 	base   int // global index of its first candidate
 	words  []int64
@@ -107,15 +114,22 @@ func newRunner(s *Search, g *Graph) *runner {
 	if workers > 1 {
 		r.batchSize = min(maxBatch, batchWorker*workers)
 	}
-	size := workers * (1 + r.nmon)
-	for range workers {
-		// padded on both sides: the workers count into theirs at once
-		r.counts = append(r.counts, make([]int, size+16)[8:8+size])
+	nseg := 1
+	if workers > 1 {
+		nseg = segsPerWorker * workers
+	}
+	for range nseg {
 		r.segs = append(r.segs, &segment{
 			src: make([]int64, g.lay.width), node: make([]int64, g.lay.width),
 			packed: make([]int64, g.stride), srcPacked: make([]int64, g.stride),
 			cur: make([]int64, r.nmon), live: make([]int, r.nmon),
 		})
+	}
+	size := nseg * (1 + r.nmon)
+	r.nw = workers
+	for range workers {
+		// padded on both sides: the workers count into theirs at once
+		r.counts = append(r.counts, make([]int, size+16)[8:8+size])
 		none := make([]Key, r.nmon)
 		for k := range none {
 			none[k] = NoKey
@@ -125,6 +139,11 @@ func newRunner(s *Search, g *Graph) *runner {
 	return r
 }
 
+// segsPerWorker is how many segments a parallel batch has per worker: a
+// few, so that a worker the machine slows down leaves its share to the
+// others.
+const segsPerWorker = 4
+
 // The phases of a batch, run by phase.
 const (
 	phaseExpand = iota
@@ -133,10 +152,11 @@ const (
 )
 
 // run runs one phase on every worker of the batch, worker 0 on the calling
-// goroutine (a batch with one worker starts no goroutine and allocates
+// goroutine (a batch with one segment starts no goroutine and allocates
 // nothing: a chain-shaped search has millions of batches).
 func (r *runner) run(phase int) {
-	if r.nw == 1 {
+	r.next.Store(0)
+	if r.nseg == 1 {
 		r.phase(phase, 0)
 		return
 	}
@@ -152,21 +172,27 @@ func (r *runner) run(phase int) {
 	wg.Wait()
 }
 
+// phase runs worker w's part of a phase: the segments (or, interning, the
+// shards) it takes until none is left.
 func (r *runner) phase(phase, w int) {
-	segs := r.segs[:r.nw]
-	switch phase {
-	case phaseExpand:
-		a, b := r.lo+w*r.per, min(r.hi, r.lo+(w+1)*r.per)
-		if !r.expand(segs[w], a, b, r.nw > 1) {
-			r.stopped = true // only with OnEdge, which runs on one worker
-		}
-	case phaseIntern:
+	segs := r.segs[:r.nseg]
+	n := r.nseg
+	if phase == phaseIntern {
+		n = shardCount
 		clear(r.counts[w])
-		for sh := w; sh < shardCount; sh += r.nw {
-			r.internShard(segs, sh, w)
+	}
+	for i := int(r.next.Add(1) - 1); i < n; i = int(r.next.Add(1) - 1) {
+		switch phase {
+		case phaseExpand:
+			a, b := r.lo+i*r.per, min(r.hi, r.lo+(i+1)*r.per)
+			if !r.expand(segs[i], a, b, r.nseg > 1) {
+				r.stopped = true // only with OnEdge, which runs alone
+			}
+		case phaseIntern:
+			r.internShard(segs, i, w)
+		case phaseStore:
+			r.storeSegment(segs[i], r.starts[i])
 		}
-	case phaseStore:
-		r.storeSegment(segs[w], r.starts[w])
 	}
 }
 
@@ -174,12 +200,12 @@ func (r *runner) phase(phase, w int) {
 // returns false when the search must end (cap reached, or OnEdge said
 // Stop).
 func (r *runner) batch(lo, hi int) bool {
-	r.nw = len(r.segs)
+	r.nseg = len(r.segs)
 	if hi-lo < r.minParallel {
-		r.nw = 1
+		r.nseg = 1
 	}
-	segs := r.segs[:r.nw]
-	r.lo, r.hi, r.per = lo, hi, (hi-lo+r.nw-1)/r.nw
+	segs := r.segs[:r.nseg]
+	r.lo, r.hi, r.per = lo, hi, (hi-lo+r.nseg-1)/r.nseg
 	r.stopped = false
 	r.run(phaseExpand)
 	if r.stopped {
@@ -193,7 +219,7 @@ func (r *runner) batch(lo, hi int) bool {
 			r.g.Monitors[f.mon].flag(f.f)
 		}
 	}
-	if r.nw == 1 {
+	if r.nseg == 1 {
 		if hi-lo <= lookSources && r.s.OnEdge == nil {
 			r.sink += r.look.ahead(r.g, r.s.Machine, segs[0].words)
 		}
