@@ -126,7 +126,7 @@ func TestFCSTMBMCHTML(t *testing.T) {
 // BenchmarkFCSTMQuery is a small FCSTM query from the command line to the
 // report, in process: load, lower, parse and bind the query, solve,
 // decode, replay on the FCSTM runtime, render. The process start is
-// measured from outside (docs/fcstm.md's figure is farm-bench over the
+// measured from outside (the README's figure is bench/pairtime over the
 // binary).
 func BenchmarkFCSTMQuery(b *testing.B) {
 	args := []string{"bmc", "../../examples/fcstm/door.fcstm", "-q", "../../examples/fcstm/door-opens.fbmcq"}
