@@ -16,15 +16,14 @@ func allStages() []smt.Stage { return []smt.Stage{smt.Kernel, smt.Init, smt.Assu
 //
 // The tracked shape selects groups by their activation literals on the
 // encoding's one incremental solver, as explanations need. The lean shape
-// asserts what the check needs into a solver of its own, with nothing to
-// retract, so that Z3 simplifies and preprocesses the whole formula before
-// searching, as it does for a file with one check-sat; a formula outside
-// linear integer arithmetic, or one of a small bound, is checked under an
-// assumption on Z3's incremental core instead, which honours a timeout and
-// has less to set up. With incremental (--shortest)
-// the lean shape keeps one solver across bounds instead: the groups stay
-// asserted as the bound grows, and each bound's objective is pushed and
-// popped.
+// asserts the primary check of a linear formula of a large bound into a
+// solver of its own, with nothing to retract, so that Z3 simplifies and
+// preprocesses the whole formula before searching, as it does for a file
+// with one check-sat; every other check runs under an assumption on Z3's
+// incremental core (checkUnderAssumption), which honours a timeout and has
+// less to set up. With incremental (--shortest) the lean shape keeps one
+// solver across bounds instead: the groups stay asserted as the bound
+// grows, and each bound's objective is pushed and popped.
 func (s *session) checkStages(stages []smt.Stage, extra *z3.Term, incremental bool) (checkResult, error) {
 	if extra != nil || incremental {
 		return s.checkGroups(stages, extra, incremental)
