@@ -165,7 +165,10 @@ func (enc *Encoding) extendLean() error {
 	if !ls.projectEvents {
 		st.events = enc.Events[i]
 	}
+	type branch struct{ from, cases *z3.Term }
+	var branches []branch
 	for _, src := range sys.StepSources(i, enc.start) {
+		nDisjuncts := len(disjuncts)
 		cs := sys.Cases[src]
 		ante := make([]*z3.Term, 0, len(cs))
 		var dis []*z3.Term // per case of the source; nil for an error case
@@ -195,6 +198,7 @@ func (enc *Encoding) extendLean() error {
 			t := b.and(sel...)
 			cases = append(cases, Selector{Source: src, Index: k, Case: c, Term: t, Snapshots: snaps})
 		}
+		branches = append(branches, branch{st.from(src), b.or(disjuncts[nDisjuncts:]...)})
 	}
 	enc.Sels = append(enc.Sels, cases)
 	enc.symbols += len(cases)
@@ -222,7 +226,14 @@ func (enc *Encoding) extendLean() error {
 		}
 		enc.Events[i] = evs
 	}
-	units = append(units, b.or(disjuncts...))
+	// The step as one if-then-else per source state, as a hand-written
+	// unrolling has it: the states exclude each other, so this is the
+	// disjunction of the cases, with the case split on the state first.
+	step := b.False()
+	for k := len(branches) - 1; k >= 0; k-- {
+		step = b.ite(branches[k].from, branches[k].cases, step)
+	}
+	units = append(units, step)
 	units = append(units, enc.axioms...)
 	enc.axioms = nil
 	enc.AddGroup(&Group{ID: fmt.Sprintf("transition.step.%04d", i), Stage: Kernel, Role: "transition_rule", Frame: i, Formula: b.and(units...)})
