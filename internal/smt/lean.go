@@ -155,7 +155,6 @@ func (enc *Encoding) extendLean() error {
 	units := enc.leanEvents(i)
 	enc.symbols += len(sys.Events) + 2
 	enc.addFrame()
-	var disjuncts []*z3.Term
 	var cases []Selector
 	st := &stepSyms{
 		from: func(id int) *z3.Term { return ls.at(b, i, id) },
@@ -168,7 +167,7 @@ func (enc *Encoding) extendLean() error {
 	type branch struct{ from, cases *z3.Term }
 	var branches []branch
 	for _, src := range sys.StepSources(i, enc.start) {
-		nDisjuncts := len(disjuncts)
+		var disjuncts []*z3.Term // the source's cases that can be taken
 		cs := sys.Cases[src]
 		ante := make([]*z3.Term, 0, len(cs))
 		var dis []*z3.Term // per case of the source; nil for an error case
@@ -198,7 +197,7 @@ func (enc *Encoding) extendLean() error {
 			t := b.and(sel...)
 			cases = append(cases, Selector{Source: src, Index: k, Case: c, Term: t, Snapshots: snaps})
 		}
-		branches = append(branches, branch{st.from(src), b.or(disjuncts[nDisjuncts:]...)})
+		branches = append(branches, branch{st.from(src), b.or(disjuncts...)})
 	}
 	enc.Sels = append(enc.Sels, cases)
 	enc.symbols += len(cases)
