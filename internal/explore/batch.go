@@ -8,19 +8,20 @@ import (
 	"github.com/stateproof/stateproof/internal/runtime"
 )
 
-// A batch of source nodes is searched in three phases, each split over the
-// workers: expand (the sources are cut into contiguous segments, and a
-// worker steps a segment's sources and keeps the successors, the
-// candidates, in edge order), intern (a worker takes a shard of the visited
-// set and looks up, in global candidate order, the candidates that hash
-// into it, counting the new ones per segment) and store (new nodes get
-// indices in global candidate order; a worker copies a segment's into the
-// arena and puts their indices in the slots the intern phase left them).
-// Workers take segments and shards as they come free, so one that the
-// machine slows down holds the others up less. Every decision follows the
-// global candidate order, which is what a one-at-a-time search would do,
-// so the graph does not depend on the number of workers or on their
-// timing.
+// With three or more workers, a batch of source nodes is searched in
+// three phases, each split over the workers (two workers pipeline their
+// batches instead, see pipeline.go): expand (the sources are cut into
+// contiguous segments, and a worker steps a segment's sources and keeps
+// the successors, the candidates, in edge order), intern (a worker takes
+// a shard of the visited set and looks up, in global candidate order, the
+// candidates that hash into it, counting the new ones per segment) and
+// store (new nodes get indices in global candidate order; a worker copies
+// a segment's into the arena and puts their indices in the slots the
+// intern phase left them). Workers take segments and shards as they come
+// free, so one that the machine slows down holds the others up less.
+// Every decision follows the global candidate order, which is what a
+// one-at-a-time search would do, so the graph does not depend on the
+// number of workers or on their timing.
 
 // runner holds the per-batch buffers of a search.
 type runner struct {
@@ -31,6 +32,9 @@ type runner struct {
 	// minParallel is the fewest sources a batch splits over the workers;
 	// batchSize is the most sources per batch.
 	minParallel, batchSize int
+	// piped says wide batches are pipelined (see pipeline.go) rather
+	// than split.
+	piped bool
 	// counts holds, per worker, what its intern phase added per segment:
 	// new candidates, then those live for each monitor (1+nmon each).
 	counts [][]int
@@ -52,6 +56,7 @@ type runner struct {
 // candidates.
 type segment struct {
 	base   int // global index of its first candidate
+	end    int // the source after its last
 	words  []int64
 	hashes []uint64
 	from   []int32
@@ -111,11 +116,13 @@ func newRunner(s *Search, g *Graph) *runner {
 	}
 	r.look = newLookahead(g)
 	r.batchSize = batchOne
-	if workers > 1 {
-		r.batchSize = min(maxBatch, batchWorker*workers)
-	}
 	nseg := 1
-	if workers > 1 {
+	switch {
+	case workers == 2:
+		r.piped = true
+		nseg = 2 * pipeParts
+	case workers > 2:
+		r.batchSize = min(maxBatch, batchWorker*workers)
 		nseg = segsPerWorker * workers
 	}
 	for range nseg {
@@ -201,7 +208,7 @@ func (r *runner) phase(phase, w int) {
 // Stop).
 func (r *runner) batch(lo, hi int) bool {
 	r.nseg = len(r.segs)
-	if hi-lo < r.minParallel {
+	if hi-lo < r.minParallel || r.piped {
 		r.nseg = 1
 	}
 	segs := r.segs[:r.nseg]
@@ -215,9 +222,7 @@ func (r *runner) batch(lo, hi int) bool {
 	for _, sg := range segs {
 		sg.base = base
 		base += len(sg.trans)
-		for _, f := range sg.flags {
-			r.g.Monitors[f.mon].flag(f.f)
-		}
+		r.flagAll(sg)
 	}
 	if r.nseg == 1 {
 		if hi-lo <= lookSources && r.s.OnEdge == nil {
@@ -230,6 +235,13 @@ func (r *runner) batch(lo, hi int) bool {
 	return r.store(segs, hi)
 }
 
+// flagAll records the edges the monitors flagged in sg.
+func (r *runner) flagAll(sg *segment) {
+	for _, f := range sg.flags {
+		r.g.Monitors[f.mon].flag(f.f)
+	}
+}
+
 // expand steps sources a..b-1 into sg. bucketed says the candidates are
 // also listed per shard, for interning by shard.
 func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
@@ -239,6 +251,7 @@ func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
 	// successor can be read where the step wrote it instead of being
 	// copied out per edge (edges outnumber nodes 40 to 1 on toggles).
 	bare := s.Extra == 0
+	sg.end = b
 	sg.words, sg.hashes, sg.from, sg.trans, sg.edge = sg.words[:0], sg.hashes[:0], sg.from[:0], sg.trans[:0], sg.edge[:0]
 	sg.monv, sg.flags, sg.pos = sg.monv[:0], sg.flags[:0], sg.pos[:0]
 	if bucketed {

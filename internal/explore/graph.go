@@ -12,10 +12,10 @@ type Graph struct {
 	M      *runtime.Machine
 	Extra  int // bookkeeping words after the runtime words
 	lay    layout
-	stride int       // packed words per node
-	chunks [][]int64 // the arena, chunkNodes nodes per chunk, never moved
-	links  [][]link  // parent links, chunked like the arena
-	n      int       // stored nodes
+	stride int           // packed words per node
+	arena  chunks[int64] // the nodes' packed words, 2^chunkBits nodes per chunk
+	links  chunks[link]  // parent links, chunked like the arena
+	n      int           // stored nodes
 	// shards partition the visited set by hash, so that parallel workers
 	// intern disjoint parts of one batch without locks.
 	shards [shardCount]shard
@@ -61,6 +61,8 @@ func shardOf(h uint64) int { return int(h >> (64 - shardBits)) }
 func newGraph(m *runtime.Machine, extra, capHint int) *Graph {
 	g := &Graph{M: m, Extra: extra, lay: newLayout(m, extra)}
 	g.stride = g.lay.packed
+	g.arena = newChunks[int64](g.stride << chunkBits)
+	g.links = newChunks[link](1 << chunkBits)
 	size := 64
 	for size*shardCount < 2*min(capHint, 1<<20) {
 		size <<= 1
@@ -80,19 +82,30 @@ const chunkBits = 16
 // packedNode returns the stored words of node i; the arena never moves.
 func (g *Graph) packedNode(i int) []int64 {
 	off := (i & (1<<chunkBits - 1)) * g.stride
-	return g.chunks[i>>chunkBits][off : off+g.stride : off+g.stride]
+	return g.arena.chunk(i >> chunkBits)[off : off+g.stride : off+g.stride]
 }
 
-func (g *Graph) link(i int) *link { return &g.links[i>>chunkBits][i&(1<<chunkBits-1)] }
+func (g *Graph) link(i int) *link { return &g.links.chunk(i >> chunkBits)[i&(1<<chunkBits-1)] }
 
 // grow makes room for nodes up to index n-1.
 func (g *Graph) grow(n int) {
-	for len(g.chunks)<<chunkBits < n {
-		g.chunks = append(g.chunks, make([]int64, g.stride<<chunkBits))
-		g.links = append(g.links, make([]link, 1<<chunkBits))
+	for g.arena.n<<chunkBits < n {
+		g.arena.add()
+		g.links.add()
 		for k := range g.mon {
-			g.mon[k].grow()
+			g.mon[k].add()
 		}
+	}
+}
+
+// reserve makes room in the chunk directories for nodes up to index n-1,
+// so that growing up to there moves no directory.
+func (g *Graph) reserve(n int) {
+	k := (n + 1<<chunkBits - 1) >> chunkBits
+	g.arena.reserve(k)
+	g.links.reserve(k)
+	for i := range g.mon {
+		g.mon[i].reserve(k)
 	}
 }
 

@@ -90,56 +90,63 @@ func (r *MonitorResult) flag(f Flag) {
 	r.Flags = append(r.Flags, f)
 }
 
-// column stores one monitor's value per node, chunked like the arena.
+// column stores one monitor's value per node, chunked like the arena:
+// a byte per node when the monitor is Small (255 standing for Done),
+// else a word.
 type column struct {
-	small [][]uint8
-	wide  [][]int64
-	done  int64
+	small   chunks[uint8]
+	wide    chunks[int64]
+	isSmall bool
+	done    int64
 }
 
-func (c *column) grow() {
-	if c.wide != nil || c.small == nil {
-		c.wide = append(c.wide, make([]int64, 1<<chunkBits))
-		return
+func (c *column) add() {
+	if c.isSmall {
+		c.small.add()
+	} else {
+		c.wide.add()
 	}
-	c.small = append(c.small, make([]uint8, 1<<chunkBits))
+}
+
+func (c *column) reserve(k int) {
+	if c.isSmall {
+		c.small.reserve(k)
+	} else {
+		c.wide.reserve(k)
+	}
 }
 
 func (c *column) bytes() int {
-	if c.small != nil {
+	if c.isSmall {
 		return 1
 	}
 	return 8
 }
 
 func (c *column) get(i int) int64 {
-	if c.small != nil {
-		v := c.small[i>>chunkBits][i&(1<<chunkBits-1)]
+	if c.isSmall {
+		v := c.small.chunk(i >> chunkBits)[i&(1<<chunkBits-1)]
 		if v == 255 {
 			return c.done
 		}
 		return int64(v)
 	}
-	return c.wide[i>>chunkBits][i&(1<<chunkBits-1)]
+	return c.wide.chunk(i >> chunkBits)[i&(1<<chunkBits-1)]
 }
 
 func (c *column) set(i int, v int64) {
-	if c.small != nil {
+	if c.isSmall {
 		if v == c.done {
 			v = 255
 		}
-		c.small[i>>chunkBits][i&(1<<chunkBits-1)] = uint8(v)
+		c.small.chunk(i >> chunkBits)[i&(1<<chunkBits-1)] = uint8(v)
 		return
 	}
-	c.wide[i>>chunkBits][i&(1<<chunkBits-1)] = v
+	c.wide.chunk(i >> chunkBits)[i&(1<<chunkBits-1)] = v
 }
 
 func newColumn(m Monitor) column {
-	c := column{done: m.Done}
-	if m.Small {
-		c.small = [][]uint8{}
-	}
-	return c
+	return column{small: newChunks[uint8](1 << chunkBits), wide: newChunks[int64](1 << chunkBits), isSmall: m.Small, done: m.Done}
 }
 
 // MonitorValue returns monitor k's value at node i.

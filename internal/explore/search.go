@@ -103,6 +103,12 @@ func (s Search) Run() *Graph {
 				return g
 			}
 		}
+		if r.piped && g.Len()-lo >= 2*r.minParallel {
+			if !r.pipelined(lo) {
+				return g
+			}
+			continue
+		}
 		hi := min(g.Len(), lo+r.batchSize)
 		if s.OnEdge != nil {
 			hi = lo + 1

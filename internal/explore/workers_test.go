@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/gen"
@@ -82,5 +84,31 @@ func TestParallelTablesResolve(t *testing.T) {
 	}
 	if !reflect.DeepEqual(g.Path(700), full.Path(700)) {
 		t.Error("the capped search numbers nodes unlike the full one")
+	}
+}
+
+// A search cancelled while two workers pipeline its batches stops as its
+// cap would: truncated, with a horizon, and every node it stored is the
+// node a one-worker search stored at that index.
+func TestCancelWhilePipelined(t *testing.T) {
+	mc := machine(t, gen.Toggles(12))
+	full := Search{Machine: mc, Cap: 1 << 20}.Run()
+	done := make(chan struct{})
+	var once sync.Once
+	var steps atomic.Int64
+	closer := Monitor{Init: 0, Done: 9, Small: true, Step: func(_ *Graph, _, _ int, _ []int64, m int64) (int64, int) {
+		if steps.Add(1) == 3000 {
+			once.Do(func() { close(done) })
+		}
+		return m, -1
+	}}
+	g := Search{Machine: mc, Cap: 1 << 20, Workers: 2, MinParallel: 1, Monitors: []Monitor{closer}, Done: done}.Run()
+	if !g.Truncated || g.Monitors[0].Horizon == NoKey || g.Len() >= full.Len() {
+		t.Fatalf("truncated %v, horizon %v, %d of %d nodes", g.Truncated, g.Monitors[0].Horizon, g.Len(), full.Len())
+	}
+	for i := 0; i < g.Len(); i++ {
+		if !reflect.DeepEqual(g.Node(i, nil), full.Node(i, nil)) || !reflect.DeepEqual(g.Path(i), full.Path(i)) {
+			t.Fatalf("node %d differs from the one-worker search's", i)
+		}
 	}
 }

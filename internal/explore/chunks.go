@@ -1,0 +1,35 @@
+package explore
+
+// chunks is an array that grows by fixed-size chunks which never move, so
+// that a stored node's words, link and monitor values keep their address.
+// The directory of chunks is reallocated only when a chunk is added past
+// its room; a pipelined batch (see pipeline.go) reserves the room first,
+// so that the interning goroutine adds chunks while the expanding one
+// reads older chunks, and neither writes a word the other reads.
+type chunks[T any] struct {
+	dir  [][]T // len(dir) is the room; the first n entries are allocated
+	n    int
+	size int // elements per chunk
+}
+
+func newChunks[T any](size int) chunks[T] { return chunks[T]{size: size} }
+
+// chunk returns chunk k.
+func (c *chunks[T]) chunk(k int) []T { return c.dir[k] }
+
+// reserve makes room in the directory for k chunks.
+func (c *chunks[T]) reserve(k int) {
+	if k <= len(c.dir) {
+		return
+	}
+	dir := make([][]T, max(k, 2*len(c.dir), 4))
+	copy(dir, c.dir[:c.n])
+	c.dir = dir
+}
+
+// add allocates one more chunk.
+func (c *chunks[T]) add() {
+	c.reserve(c.n + 1)
+	c.dir[c.n] = make([]T, c.size)
+	c.n++
+}
