@@ -35,6 +35,9 @@ type runner struct {
 	// piped says wide batches are pipelined (see pipeline.go) rather
 	// than split.
 	piped bool
+	// chain, with two workers, shares out the levels of a chain (see
+	// chain.go); nil when an edge callback watches.
+	chain *chain
 	// counts holds, per worker, what its intern phase added per segment:
 	// new candidates, then those live for each monitor (1+nmon each).
 	counts [][]int
@@ -121,6 +124,9 @@ func newRunner(s *Search, g *Graph) *runner {
 	case workers == 2:
 		r.piped = true
 		nseg = 2 * pipeParts
+		if s.OnEdge == nil {
+			r.chain = newChain(g, r.nmon)
+		}
 	case workers > 2:
 		r.batchSize = min(maxBatch, batchWorker*workers)
 		nseg = segsPerWorker * workers

@@ -211,13 +211,30 @@ func (g *Graph) intern(node []int64, h uint64, parent, via int) (int, bool) {
 	g.n++
 	copy(g.packedNode(idx), node)
 	*g.link(idx) = link{int32(parent), int32(via)}
+	g.put(node, h, slot, idx)
+	return idx, true
+}
+
+// put records node idx, of hash h, in the empty slot find gave for it.
+func (g *Graph) put(node []int64, h uint64, slot, idx int) {
 	sh := &g.shards[shardOf(h)]
 	sh.table[slot] = g.lay.key(node, h)<<32 | uint64(idx+1)
-	sh.count++
-	if 4*sh.count > 3*len(sh.table) {
+	if sh.count++; 4*sh.count > 3*len(sh.table) {
 		g.rehash(sh, nil)
 	}
-	return idx, true
+}
+
+// kill marks dead the table entry of node idx, of hash h: find no longer
+// sees it, and rehash drops it.
+func (g *Graph) kill(h uint64, idx int) {
+	t := g.shards[shardOf(h)].table
+	mask := len(t) - 1
+	for s := home(h, mask); t[s] != 0; s = (s + 1) & mask {
+		if uint32(t[s]) == uint32(idx+1) {
+			t[s] = t[s]>>32<<32 | deadRef
+			return
+		}
+	}
 }
 
 // pending is what rehash needs of the batch candidates whose references a
@@ -238,6 +255,12 @@ func home(h uint64, mask int) int { return int(h>>32) & mask }
 func (g *Graph) rehash(sh *shard, cands pending) {
 	old := sh.table
 	sh.table = make([]uint64, 2*len(old))
+	// Written before it is read: a fresh page that is read first is mapped
+	// to the shared zero page, and the write that follows must replace
+	// that mapping and flush it from every core running the search — on a
+	// virtual machine an interrupt per page, which cost a two-worker chain
+	// search more than its interning.
+	clear(sh.table)
 	mask := len(sh.table) - 1
 	var one [1]int64
 	for _, e := range old {

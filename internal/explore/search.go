@@ -92,6 +92,9 @@ func (s Search) Run() *Graph {
 		}
 	}
 	r := newRunner(&s, g)
+	if r.chain != nil {
+		defer r.chain.stop()
+	}
 	polled := 0
 	for g.Expanded < g.Len() {
 		lo := g.Expanded
@@ -101,6 +104,13 @@ func (s Search) Run() *Graph {
 				g.Truncated = true
 				r.stopAt(edgeKey(lo, 0, false))
 				return g
+			}
+		}
+		if c := r.chain; c != nil && g.Len()-lo == 1 {
+			if c.off > 0 {
+				c.off--
+			} else if r.chained(lo) {
+				continue
 			}
 		}
 		if r.piped && g.Len()-lo >= 2*r.minParallel {

@@ -112,3 +112,49 @@ func TestCancelWhilePipelined(t *testing.T) {
 		}
 	}
 }
+
+// Two workers share out the levels of a chain (see chain.go): the graph
+// is still the one-worker graph, at any cap, on chains that end in a
+// stored node, in a branch or at the cap, with or without monitors (one
+// that reads the graph at the edge's source: its depth).
+func TestChainSameGraph(t *testing.T) {
+	models := map[string]string{"counter": gen.Counter(1000), "short": gen.Counter(70), "ring": gen.Ring(40), "toggles": gen.Toggles(6)}
+	for seed := range uint64(8) {
+		models[fmt.Sprintf("random-%d", seed)] = gen.Random(seed)
+	}
+	depth := Monitor{Init: 0, Done: 7, Small: true, Step: func(g *Graph, from, _ int, _ []int64, _ int64) (int64, int) {
+		d := int64(g.Depth(from)+1) % 5
+		if d == 4 && g.StateOf(from) == 0 {
+			return d, 1
+		}
+		return d, -1
+	}}
+	monitors := map[string][]Monitor{"none": nil, "parity": {parity}, "depth": {depth, parity}}
+	for name, src := range models {
+		mc := machine(t, src)
+		for mname, mons := range monitors {
+			for _, cap := range []int{5, 63, 64, 65, 100, 1000, 1001, 5000} {
+				want := graphPrint(Search{Machine: mc, Cap: cap, Monitors: mons}.Run())
+				if got := graphPrint(Search{Machine: mc, Cap: cap, Monitors: mons, Workers: 2}.Run()); got != want {
+					t.Errorf("%s, monitors %s, cap %d: two workers give another graph", name, mname, cap)
+				}
+			}
+		}
+	}
+}
+
+// A guessed node's table entry can be withdrawn: find no longer sees it.
+func TestKillWithdrawsAnEntry(t *testing.T) {
+	g := NewStore(machine(t, gen.Counter(10)), 0, 16)
+	a, _ := g.Intern([]int64{0, 1}, -1, -1)
+	b, _ := g.Intern([]int64{0, 2}, a, 0)
+	p := make([]int64, g.stride)
+	g.lay.pack(p, []int64{0, 2})
+	g.kill(HashWords(p), b)
+	if i := g.Lookup([]int64{0, 2}); i != -1 {
+		t.Fatalf("a withdrawn node is found at %d", i)
+	}
+	if i := g.Lookup([]int64{0, 1}); i != a {
+		t.Fatalf("the other node is found at %d, want %d", i, a)
+	}
+}

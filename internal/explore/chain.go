@@ -1,0 +1,338 @@
+package explore
+
+import (
+	"runtime"
+	"sync/atomic"
+
+	rt "github.com/stateproof/stateproof/internal/runtime"
+)
+
+// A chain (a counter stepped up to its bound, a timer) has one node per
+// level, so neither splitting batches nor pipelining them gives a second
+// worker anything to do: each level waits for the one before. Its cost is
+// stepping each level's node and interning it (a cache miss in the
+// visited set, and the rehashing as the set grows), and those can be
+// shared when the chain is guessed ahead. With two workers a chain is
+// searched in epochs of up to chainEpoch levels: the calling goroutine
+// walks an epoch from the one frontier node as if every node were new,
+// writing each node's words, link and monitor values at the index it
+// would get; then the visited set's shards, in groups, are interned by
+// both goroutines, each group's nodes in order, while the calling
+// goroutine walks the next epoch from the last guessed node. The first
+// node of an epoch that is found stored ends the chain: the nodes before
+// it are exactly what the one-worker search stores, at the same indices,
+// with the same parents and monitor values, and its flags, live counts
+// and conflicts are settled in level order as that search would; what
+// was guessed past it is dropped (its indices are given out again).
+//
+// An epoch runs when the frontier is one node, no edge callback watches,
+// and the cap is more than chainMin nodes away (an epoch stops short of
+// the cap, so the one-worker code decides truncation).
+
+// chainEpoch is the most levels of an epoch; chainMin the fewest a first
+// walk must find for the chain to be searched in epochs (else the search
+// goes on in batches for chainBackoff of them before it looks again).
+const (
+	chainEpoch   = 4096
+	chainMin     = 64
+	chainBackoff = 256
+	// chainGroups is how many groups of shards the interning is shared
+	// out in.
+	chainGroups = 16
+)
+
+// epochWalk is one epoch's guessed chain.
+type epochWalk struct {
+	first  int      // the index of its first node
+	src    int      // the node it was walked from (first-1)
+	words  []int64  // the frontier node's packed words, then the chain's
+	hashes []uint64 // per level, the node's hash
+	trans  []int32  // per level, the transition that reached it
+	monv   []int64  // per level, its monitor values (nmon each)
+	flags  []chainFlag
+	group  [chainGroups][]int32 // per group of shards, its levels
+	levels int                  // levels walked
+	full   bool                 // the walk stopped at its limit, not at a branch
+	// what interning found, per group: the first level found stored (or
+	// levels) and the node it was found as
+	dup, dupNode [chainGroups]int
+}
+
+// chainFlag is a flag a monitor raised on the edge into a level.
+type chainFlag struct {
+	level int
+	f     segFlag
+}
+
+// chain is what the two workers of a chain search share.
+type chain struct {
+	posted atomic.Int64 // epochs posted for interning
+	taken  atomic.Int64 // the posted epoch (high 32 bits) and groups handed out
+	left   atomic.Int64 // groups of the posted epoch not yet interned
+	quit   atomic.Bool
+	epoch  *epochWalk // the posted epoch
+	walks  [2]epochWalk
+	// the walker's scratch
+	node, succ, cur []int64
+	buf             rt.StepBuffer
+	sink            uint64
+	helperSink      uint64
+	off             int           // batches until the next attempt
+	helping         bool          // the helper runs
+	gone            chan struct{} // closed when it has returned
+}
+
+func newChain(g *Graph, nmon int) *chain {
+	return &chain{node: make([]int64, g.lay.width), succ: make([]int64, g.lay.width), cur: make([]int64, nmon)}
+}
+
+// walk guesses ew's levels from node src (words srcWords, monitor values
+// c.cur), up to max of them, stopping before a node with other than one
+// successor. It writes each guessed node's words, link and monitor values
+// at its index-to-be, which the caller has grown the arena for.
+func (r *runner) walk(ew *epochWalk, src int, srcWords []int64, max int) {
+	g, c, s, m := r.g, r.chain, r.s, r.s.Machine
+	w, stride := m.Width(), g.stride
+	ew.src, ew.first = src, src+1
+	ew.words = append(ew.words[:0], srcWords...)
+	ew.hashes, ew.trans, ew.monv, ew.flags = ew.hashes[:0], ew.trans[:0], ew.monv[:0], ew.flags[:0]
+	for i := range ew.group {
+		ew.group[i] = ew.group[i][:0]
+	}
+	ew.full = true
+	for k := 0; k < max; k++ {
+		from := src + k
+		cur := ew.words[k*stride : (k+1)*stride]
+		g.lay.unpack(c.node, cur)
+		next, via := -1, -1
+	events:
+		for e := range m.Events {
+			for _, o := range m.Step(c.node[:w], e, &c.buf) {
+				if next >= 0 {
+					next = -2
+					break events
+				}
+				next, via = len(ew.words), o.Transition
+				copy(c.succ, o.Next)
+				copy(c.succ[w:], c.node[w:])
+			}
+		}
+		if next < 0 {
+			ew.full = false
+			break
+		}
+		ew.words = append(ew.words, cur...)
+		packed := ew.words[next:]
+		g.lay.patch(packed, c.succ, m.Writes(via))
+		h := HashWords(packed)
+		ew.hashes = append(ew.hashes, h)
+		ew.trans = append(ew.trans, int32(via))
+		gr := shardOf(h) * chainGroups / shardCount
+		ew.group[gr] = append(ew.group[gr], int32(k))
+		idx := from + 1
+		copy(g.packedNode(idx), packed)
+		*g.link(idx) = link{int32(from), int32(via)}
+		for mk, mon := range s.Monitors {
+			v := mon.Done
+			if c.cur[mk] != mon.Done {
+				var flag int
+				v, flag = mon.Step(g, from, via, c.succ, c.cur[mk])
+				if flag >= 0 {
+					ew.flags = append(ew.flags, chainFlag{k, segFlag{mk, Flag{Key: flag, At: edgeKey(from, 0, false), From: from, Transition: via, Value: v}}})
+					v = mon.Done
+				}
+			}
+			ew.monv = append(ew.monv, v)
+			g.mon[mk].set(idx, v)
+			c.cur[mk] = v
+		}
+	}
+	ew.levels = len(ew.hashes)
+}
+
+// internGroup interns, in level order, the nodes of ew that hash into
+// group gr, until one is found stored.
+func (ew *epochWalk) internGroup(g *Graph, gr int) uint64 {
+	stride := g.stride
+	var sink uint64
+	var hashes [prefetchGroup]uint64
+	levels := ew.group[gr]
+	ew.dup[gr], ew.dupNode[gr] = ew.levels, -1
+	for i, k := range levels {
+		if i%prefetchGroup == 0 {
+			n := 0
+			for _, j := range levels[i:min(len(levels), i+prefetchGroup)] {
+				hashes[n] = ew.hashes[j]
+				n++
+			}
+			sink += g.prefetch(hashes[:n])
+		}
+		words := ew.words[(int(k)+1)*stride : (int(k)+2)*stride]
+		h := ew.hashes[k]
+		idx, slot := g.find(words, h)
+		if idx >= 0 {
+			ew.dup[gr], ew.dupNode[gr] = int(k), idx
+			return sink
+		}
+		g.put(words, h, slot, ew.first+int(k))
+	}
+	return sink
+}
+
+// take hands out the next group of epoch e, or -1.
+func (c *chain) take(e int64) int {
+	for {
+		v := c.taken.Load()
+		if v>>32 != e || v&(1<<32-1) >= chainGroups {
+			return -1
+		}
+		if c.taken.CompareAndSwap(v, v+1) {
+			return int(v & (1<<32 - 1))
+		}
+	}
+}
+
+// work interns groups of epoch e until none is left to take.
+func (c *chain) work(g *Graph, e int64) uint64 {
+	var sink uint64
+	for gr := c.take(e); gr >= 0; gr = c.take(e) {
+		sink += c.epoch.internGroup(g, gr)
+		c.left.Add(-1)
+	}
+	return sink
+}
+
+// post hands ew's groups out for interning.
+func (c *chain) post(ew *epochWalk) {
+	c.epoch = ew
+	c.left.Store(chainGroups)
+	e := c.posted.Load() + 1
+	c.taken.Store(e << 32)
+	c.posted.Store(e)
+}
+
+// helper is the second worker: it interns groups of each epoch posted
+// after the seen first.
+func (c *chain) helper(g *Graph, seen int64) {
+	defer close(c.gone)
+	for {
+		for c.posted.Load() == seen {
+			if c.quit.Load() {
+				return
+			}
+			runtime.Gosched()
+		}
+		seen = c.posted.Load()
+		c.helperSink += c.work(g, seen)
+	}
+}
+
+// stop ends the helper; the graph is the caller's alone afterwards.
+func (c *chain) stop() {
+	if c.helping {
+		c.quit.Store(true)
+		<-c.gone
+		c.helping = false
+	}
+}
+
+// chained searches the chain from the frontier node lo, the only one, in
+// epochs for as long as it goes on, and reports whether it did (when not,
+// the caller searches on in batches).
+func (r *runner) chained(lo int) bool {
+	g, c := r.g, r.chain
+	cur, next := &c.walks[0], &c.walks[1]
+	max := min(chainEpoch, g.Cap-g.Len())
+	if max < chainMin {
+		return false
+	}
+	for mk := range c.cur {
+		c.cur[mk] = g.mon[mk].get(lo)
+	}
+	g.reserve(lo + 1 + 2*chainEpoch)
+	g.grow(lo + 1 + max)
+	r.walk(cur, lo, g.packedNode(lo), max)
+	if cur.levels < chainMin {
+		c.off = chainBackoff
+		return false
+	}
+	if !c.helping {
+		c.quit.Store(false)
+		c.helping = true
+		c.gone = make(chan struct{})
+		go c.helper(g, c.posted.Load())
+	}
+	defer c.stop()
+	for {
+		end := cur.first + cur.levels
+		more := cur.full && !(r.s.Done != nil && r.s.cancelled())
+		max := min(chainEpoch, g.Cap-end)
+		if more = more && max >= chainMin; more {
+			// room for the next walk, made before the helper reads
+			g.reserve(end + 2*chainEpoch)
+			g.grow(end + max)
+		}
+		c.post(cur)
+		if more {
+			last := cur.words[cur.levels*g.stride:]
+			r.walk(next, end-1, last, max)
+		}
+		c.sink += c.work(g, c.posted.Load())
+		for c.left.Load() > 0 {
+			runtime.Gosched()
+		}
+		if !r.settle(cur) || !more || next.levels == 0 {
+			return true
+		}
+		cur, next = next, cur
+	}
+}
+
+// settle makes the valid part of an interned epoch the graph's, as the
+// one-worker search would have stored it, and reports whether all of it
+// was valid.
+func (r *runner) settle(ew *epochWalk) bool {
+	g := r.g
+	valid := ew.levels
+	dupNode := -1
+	for gr := range ew.dup {
+		if ew.dup[gr] < valid {
+			valid, dupNode = ew.dup[gr], ew.dupNode[gr]
+		}
+	}
+	for gr, levels := range ew.group {
+		for _, k := range levels {
+			if int(k) >= valid && int(k) < ew.dup[gr] {
+				g.kill(ew.hashes[k], ew.first+int(k)) // guessed past the end
+			}
+		}
+	}
+	// Flags in level order, up to the edge into the first stored node.
+	for _, f := range ew.flags {
+		if f.level < valid || f.level == valid && dupNode >= 0 {
+			g.Monitors[f.f.mon].flag(f.f.f)
+		}
+	}
+	for mk, mon := range r.s.Monitors {
+		res := g.Monitors[mk]
+		for k := range valid {
+			if ew.monv[k*r.nmon+mk] != mon.Done {
+				res.Live++ // never past the cap: an epoch stops short of it
+			}
+		}
+		if dupNode < 0 {
+			continue
+		}
+		if v := ew.monv[valid*r.nmon+mk]; v != mon.Done && v != g.mon[mk].get(dupNode) {
+			if key := edgeKey(ew.first+valid-1, 0, true); key < res.Conflict {
+				res.Conflict = key
+			}
+		}
+	}
+	g.n = ew.first + valid
+	g.Expanded = g.n - 1 // the last node's successors are not known yet
+	if dupNode >= 0 {
+		g.Expanded = g.n // its one successor was found stored
+	}
+	return valid == ew.levels
+}
