@@ -72,12 +72,25 @@ func BenchmarkVerifyCounter1M(b *testing.B) { benchModel(b, gen.Counter(1_000_00
 // the memory target (bytes per stored state) is set.
 func BenchmarkVerifyCounter10M(b *testing.B) { benchModel(b, gen.Counter(10_000_000), 20_000_000, 1) }
 
+// BenchmarkVerifyCounter10MWorkers2 is the same on two workers.
+func BenchmarkVerifyCounter10MWorkers2(b *testing.B) {
+	benchModel(b, gen.Counter(10_000_000), 20_000_000, 2)
+}
+
 // BenchmarkReachCounter10M is the plain exploration alone of the same
 // model, the yardstick of BenchmarkVerifyCounter10M.
-func BenchmarkReachCounter10M(b *testing.B) {
-	res, _ := jsonmodel.Decode([]byte(gen.Counter(10_000_000)))
+func BenchmarkReachCounter10M(b *testing.B) { benchReach(b, gen.Counter(10_000_000), 20_000_000, 1) }
+
+// BenchmarkReachCounter10MWorkers2 is the same on two workers.
+func BenchmarkReachCounter10MWorkers2(b *testing.B) {
+	benchReach(b, gen.Counter(10_000_000), 20_000_000, 2)
+}
+
+// benchReach runs the plain exploration of a generated model alone.
+func benchReach(b *testing.B, src string, maxStates, workers int) {
+	res, _ := jsonmodel.Decode([]byte(src))
 	opts := DefaultOptions()
-	opts.MaxStates, opts.Workers = 20_000_000, 1
+	opts.MaxStates, opts.Workers = maxStates, workers
 	var peak uint64
 	var states int
 	for b.Loop() {

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/stateproof/stateproof/internal/explore"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
@@ -72,14 +73,53 @@ func (e *env) decideStatePredicate(inv *jsonmodel.Invariant) invariantOutcome {
 	}
 	g := e.explored()
 	bad := e.runtimePredicate(inv)
-	buf := make([]int64, g.Width())
-	for i := 0; i < g.Len(); i++ {
-		if what, ok := bad(g.Runtime(i, buf), i == 0); ok {
-			return invariantOutcome{violated: true, path: g.Path(i), what: what}
-		}
+	i := firstNode(g, e.workers(), func(i int, buf []int64) bool {
+		_, ok := bad(g.Runtime(i, buf), i == 0)
+		return ok
+	})
+	if i >= 0 {
+		what, _ := bad(g.Runtime(i, nil), i == 0)
+		return invariantOutcome{violated: true, path: g.Path(i), what: what}
 	}
 	return invariantOutcome{undecided: g.Truncated, explored: g.Len(), capKind: "maxStates", cap: g.Cap}
 }
+
+// firstNode returns the first node of g (in discovery order, so the
+// nearest to the root) that satisfies test, or -1; workers goroutines test
+// contiguous ranges of nodes at once. test gets a scratch buffer of
+// g.Width() words.
+func firstNode(g *explore.Graph, workers int, test func(i int, buf []int64) bool) int {
+	n := g.Len()
+	workers = max(1, min(workers, n/firstNodeMin))
+	per := (n + workers - 1) / workers
+	found := make([]int, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			found[w] = -1
+			buf := make([]int64, g.Width())
+			for i := w * per; i < min(n, (w+1)*per); i++ {
+				if test(i, buf) {
+					found[w] = i
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, i := range found {
+		if i >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// firstNodeMin is the fewest nodes per worker of firstNode: fewer are
+// tested on one goroutine faster than a second one starts.
+const firstNodeMin = 1 << 16
 
 // runtimePredicate returns a test that says whether a runtime violates a
 // never-states or var-in-range invariant, and how.
