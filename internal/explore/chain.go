@@ -72,30 +72,42 @@ type chain struct {
 	quit   atomic.Bool
 	epoch  *epochWalk // the posted epoch
 	walks  [2]epochWalk
-	// the walker's scratch
-	node, succ, cur []int64
-	buf             rt.StepBuffer
-	sink            uint64
-	helperSink      uint64
-	off             int           // batches until the next attempt
-	helping         bool          // the helper runs
-	gone            chan struct{} // closed when it has returned
+	tasks  int // per epoch: the groups, and the fold when monitors ride
+	// the walker's scratch, and the fold's
+	node, succ, next, cur []int64
+	buf                   rt.StepBuffer
+	sink                  uint64
+	helperSink            uint64
+	off                   int           // batches until the next attempt
+	helping               bool          // the helper runs
+	gone                  chan struct{} // closed when it has returned
 }
 
 func newChain(g *Graph, nmon int) *chain {
-	return &chain{node: make([]int64, g.lay.width), succ: make([]int64, g.lay.width), cur: make([]int64, nmon)}
+	c := &chain{tasks: chainGroups}
+	if nmon > 0 {
+		c.tasks++
+	}
+	// The walker writes node and succ while the fold writes next and
+	// cur: each alone on its cache lines, or the two cores would pass
+	// the lines to and fro on every level.
+	c.node, c.succ, c.next, c.cur = padded(g.lay.width), padded(g.lay.width), padded(g.lay.width), padded(nmon)
+	return c
 }
 
-// walk guesses ew's levels from node src (words srcWords, monitor values
-// c.cur), up to max of them, stopping before a node with other than one
-// successor. It writes each guessed node's words, link and monitor values
-// at its index-to-be, which the caller has grown the arena for.
+// padded returns n words with a cache line of nothing either side.
+func padded(n int) []int64 { return make([]int64, n+16)[8 : 8+n : 8+n] }
+
+// walk guesses ew's levels from node src (words srcWords), up to max of
+// them, stopping before a node with other than one successor. It writes
+// each guessed node's words and link at its index-to-be, which the caller
+// has grown the arena for (their monitor values come after, see fold).
 func (r *runner) walk(ew *epochWalk, src int, srcWords []int64, max int) {
-	g, c, s, m := r.g, r.chain, r.s, r.s.Machine
+	g, c, m := r.g, r.chain, r.s.Machine
 	w, stride := m.Width(), g.stride
 	ew.src, ew.first = src, src+1
 	ew.words = append(ew.words[:0], srcWords...)
-	ew.hashes, ew.trans, ew.monv, ew.flags = ew.hashes[:0], ew.trans[:0], ew.monv[:0], ew.flags[:0]
+	ew.hashes, ew.trans = ew.hashes[:0], ew.trans[:0]
 	for i := range ew.group {
 		ew.group[i] = ew.group[i][:0]
 	}
@@ -132,22 +144,36 @@ func (r *runner) walk(ew *epochWalk, src int, srcWords []int64, max int) {
 		idx := from + 1
 		copy(g.packedNode(idx), packed)
 		*g.link(idx) = link{int32(from), int32(via)}
-		for mk, mon := range s.Monitors {
+	}
+	ew.levels = len(ew.hashes)
+}
+
+// fold gives ew's nodes their monitor values, level by level from the
+// values c.cur of the node it was walked from, and keeps its flags; c.cur
+// ends with the values of its last node. It runs beside the interning, a
+// task like a group of shards, so that the monitors are off the walk that
+// the chain waits for.
+func (r *runner) fold(ew *epochWalk) {
+	g, c := r.g, r.chain
+	ew.monv, ew.flags = ew.monv[:0], ew.flags[:0]
+	for k := range ew.levels {
+		from, t := ew.src+k, int(ew.trans[k])
+		g.lay.unpack(c.next, ew.words[(k+1)*g.stride:(k+2)*g.stride])
+		for mk, mon := range r.s.Monitors {
 			v := mon.Done
 			if c.cur[mk] != mon.Done {
 				var flag int
-				v, flag = mon.Step(g, from, via, c.succ, c.cur[mk])
+				v, flag = mon.Step(g, from, t, c.next, c.cur[mk])
 				if flag >= 0 {
-					ew.flags = append(ew.flags, chainFlag{k, segFlag{mk, Flag{Key: flag, At: edgeKey(from, 0, false), From: from, Transition: via, Value: v}}})
+					ew.flags = append(ew.flags, chainFlag{k, segFlag{mk, Flag{Key: flag, At: edgeKey(from, 0, false), From: from, Transition: t, Value: v}}})
 					v = mon.Done
 				}
 			}
 			ew.monv = append(ew.monv, v)
-			g.mon[mk].set(idx, v)
+			g.mon[mk].set(from+1, v)
 			c.cur[mk] = v
 		}
 	}
-	ew.levels = len(ew.hashes)
 }
 
 // internGroup interns, in level order, the nodes of ew that hash into
@@ -179,11 +205,12 @@ func (ew *epochWalk) internGroup(g *Graph, gr int) uint64 {
 	return sink
 }
 
-// take hands out the next group of epoch e, or -1.
+// take hands out the next task of epoch e, or -1: the fold first (when
+// monitors ride), then the groups of shards.
 func (c *chain) take(e int64) int {
 	for {
 		v := c.taken.Load()
-		if v>>32 != e || v&(1<<32-1) >= chainGroups {
+		if v>>32 != e || v&(1<<32-1) >= int64(c.tasks) {
 			return -1
 		}
 		if c.taken.CompareAndSwap(v, v+1) {
@@ -192,28 +219,34 @@ func (c *chain) take(e int64) int {
 	}
 }
 
-// work interns groups of epoch e until none is left to take.
-func (c *chain) work(g *Graph, e int64) uint64 {
+// chainWork runs tasks of epoch e until none is left to take.
+func (r *runner) chainWork(e int64) uint64 {
+	c := r.chain
 	var sink uint64
-	for gr := c.take(e); gr >= 0; gr = c.take(e) {
-		sink += c.epoch.internGroup(g, gr)
+	for t := c.take(e); t >= 0; t = c.take(e) {
+		if t -= c.tasks - chainGroups; t < 0 {
+			r.fold(c.epoch)
+		} else {
+			sink += c.epoch.internGroup(r.g, t)
+		}
 		c.left.Add(-1)
 	}
 	return sink
 }
 
-// post hands ew's groups out for interning.
+// post hands ew's tasks out.
 func (c *chain) post(ew *epochWalk) {
 	c.epoch = ew
-	c.left.Store(chainGroups)
+	c.left.Store(int64(c.tasks))
 	e := c.posted.Load() + 1
 	c.taken.Store(e << 32)
 	c.posted.Store(e)
 }
 
-// helper is the second worker: it interns groups of each epoch posted
+// helper is the second worker: it runs the tasks of each epoch posted
 // after the seen first.
-func (c *chain) helper(g *Graph, seen int64) {
+func (r *runner) helper(seen int64) {
+	c := r.chain
 	defer close(c.gone)
 	for {
 		for c.posted.Load() == seen {
@@ -223,7 +256,7 @@ func (c *chain) helper(g *Graph, seen int64) {
 			runtime.Gosched()
 		}
 		seen = c.posted.Load()
-		c.helperSink += c.work(g, seen)
+		c.helperSink += r.chainWork(seen)
 	}
 }
 
@@ -260,7 +293,7 @@ func (r *runner) chained(lo int) bool {
 		c.quit.Store(false)
 		c.helping = true
 		c.gone = make(chan struct{})
-		go c.helper(g, c.posted.Load())
+		go r.helper(c.posted.Load())
 	}
 	defer c.stop()
 	for {
@@ -277,7 +310,7 @@ func (r *runner) chained(lo int) bool {
 			last := cur.words[cur.levels*g.stride:]
 			r.walk(next, end-1, last, max)
 		}
-		c.sink += c.work(g, c.posted.Load())
+		c.sink += r.chainWork(c.posted.Load())
 		for c.left.Load() > 0 {
 			runtime.Gosched()
 		}
