@@ -15,15 +15,16 @@ import (
 // shared when the chain is guessed ahead. With two workers a chain is
 // searched in epochs of up to chainEpoch levels: the calling goroutine
 // walks an epoch from the one frontier node as if every node were new,
-// writing each node's words, link and monitor values at the index it
-// would get; then the visited set's shards, in groups, are interned by
-// both goroutines, each group's nodes in order, while the calling
-// goroutine walks the next epoch from the last guessed node. The first
-// node of an epoch that is found stored ends the chain: the nodes before
-// it are exactly what the one-worker search stores, at the same indices,
-// with the same parents and monitor values, and its flags, live counts
-// and conflicts are settled in level order as that search would; what
-// was guessed past it is dropped (its indices are given out again).
+// writing each node's words and link at the index it would get; then the
+// visited set's shards, in groups, are interned by both goroutines, each
+// group's nodes in order, and the monitors' values are folded along the
+// epoch, while the calling goroutine walks the next epoch from the last
+// guessed node. The first node of an epoch that is found stored ends the
+// chain: the nodes before it are exactly what the one-worker search
+// stores, at the same indices, with the same parents and monitor values,
+// and its flags, live counts and conflicts are settled in level order as
+// that search would; what was guessed past it is dropped (its indices are
+// given out again).
 //
 // An epoch runs when the frontier is one node, no edge callback watches,
 // and the cap is more than chainMin nodes away (an epoch stops short of
