@@ -1,11 +1,6 @@
 package explore
 
-import (
-	"runtime"
-	"sync/atomic"
-
-	rt "github.com/stateproof/stateproof/internal/runtime"
-)
+import rt "github.com/stateproof/stateproof/internal/runtime"
 
 // A chain (a counter stepped up to its bound, a timer) has one node per
 // level, so neither splitting batches nor pipelining them gives a second
@@ -67,13 +62,9 @@ type chainFlag struct {
 
 // chain is what the two workers of a chain search share.
 type chain struct {
-	posted atomic.Int64 // epochs posted for interning
-	taken  atomic.Int64 // the posted epoch (high 32 bits) and groups handed out
-	left   atomic.Int64 // groups of the posted epoch not yet interned
-	quit   atomic.Bool
+	rounds            // an epoch's tasks: the groups, and the fold when monitors ride
 	epoch  *epochWalk // the posted epoch
 	walks  [2]epochWalk
-	tasks  int // per epoch: the groups, and the fold when monitors ride
 	// the walker's scratch, and the fold's
 	node, succ, next, cur []int64
 	buf                   rt.StepBuffer
@@ -85,9 +76,9 @@ type chain struct {
 }
 
 func newChain(g *Graph, nmon int) *chain {
-	c := &chain{tasks: chainGroups}
+	c := &chain{rounds: rounds{n: chainGroups}}
 	if nmon > 0 {
-		c.tasks++
+		c.n++ // the fold
 	}
 	// The walker writes node and succ while the fold writes next and
 	// cur: each alone on its cache lines, or the two cores would pass
@@ -206,31 +197,18 @@ func (ew *epochWalk) internGroup(g *Graph, gr int) uint64 {
 	return sink
 }
 
-// take hands out the next task of epoch e, or -1: the fold first (when
-// monitors ride), then the groups of shards.
-func (c *chain) take(e int64) int {
-	for {
-		v := c.taken.Load()
-		if v>>32 != e || v&(1<<32-1) >= int64(c.tasks) {
-			return -1
-		}
-		if c.taken.CompareAndSwap(v, v+1) {
-			return int(v & (1<<32 - 1))
-		}
-	}
-}
-
-// chainWork runs tasks of epoch e until none is left to take.
+// chainWork runs tasks of epoch e until none is left to take: the fold
+// first (when monitors ride), then the groups of shards.
 func (r *runner) chainWork(e int64) uint64 {
 	c := r.chain
 	var sink uint64
 	for t := c.take(e); t >= 0; t = c.take(e) {
-		if t -= c.tasks - chainGroups; t < 0 {
+		if t -= int(c.n) - chainGroups; t < 0 {
 			r.fold(c.epoch)
 		} else {
 			sink += c.epoch.internGroup(r.g, t)
 		}
-		c.left.Add(-1)
+		c.done()
 	}
 	return sink
 }
@@ -238,10 +216,7 @@ func (r *runner) chainWork(e int64) uint64 {
 // post hands ew's tasks out.
 func (c *chain) post(ew *epochWalk) {
 	c.epoch = ew
-	c.left.Store(int64(c.tasks))
-	e := c.posted.Load() + 1
-	c.taken.Store(e << 32)
-	c.posted.Store(e)
+	c.rounds.post()
 }
 
 // helper is the second worker: it runs the tasks of each epoch posted
@@ -249,15 +224,8 @@ func (c *chain) post(ew *epochWalk) {
 func (r *runner) helper(seen int64) {
 	c := r.chain
 	defer close(c.gone)
-	for {
-		for c.posted.Load() == seen {
-			if c.quit.Load() {
-				return
-			}
-			runtime.Gosched()
-		}
-		seen = c.posted.Load()
-		c.helperSink += r.chainWork(seen)
+	for e := c.await(seen); e != 0; e = c.await(e) {
+		c.helperSink += r.chainWork(e)
 	}
 }
 
@@ -312,9 +280,7 @@ func (r *runner) chained(lo int) bool {
 			r.walk(next, end-1, last, max)
 		}
 		c.sink += r.chainWork(c.posted.Load())
-		for c.left.Load() > 0 {
-			runtime.Gosched()
-		}
+		c.wait()
 		if !r.settle(cur) || !more || next.levels == 0 {
 			return true
 		}

@@ -1,10 +1,5 @@
 package explore
 
-import (
-	"runtime"
-	"sync/atomic"
-)
-
 // With two workers a wide search is pipelined instead of split: while the
 // calling goroutine interns one batch in order, exactly as a one-worker
 // search does, the other goroutine expands the next batch. Interning is
@@ -35,32 +30,12 @@ const (
 	pipeParts = 8
 )
 
-// pipe is what the two goroutines of a pipelined search share.
+// pipe is what the two goroutines of a pipelined search share: the
+// posted batch, sources lo..hi-1, per to a part, into parts.
 type pipe struct {
-	posted atomic.Int64 // batches posted so far
-	// taken holds the number of the posted batch in its high 32 bits and
-	// how many of its parts were handed out in the low 32, so that a
-	// goroutine still looking for work in an older batch takes nothing
-	// from a newer one.
-	taken atomic.Int64
-	left  atomic.Int64 // parts of the posted batch not yet expanded
-	quit  atomic.Bool
-	// the posted batch: sources lo..hi-1, per to a part, into parts
+	rounds
 	lo, hi, per int
 	parts       []*segment
-}
-
-// take hands out the next part of batch b, or -1 when none is left.
-func (p *pipe) take(b int64) int {
-	for {
-		v := p.taken.Load()
-		if v>>32 != b || v&(1<<32-1) >= pipeParts {
-			return -1
-		}
-		if p.taken.CompareAndSwap(v, v+1) {
-			return int(v & (1<<32 - 1))
-		}
-	}
 }
 
 // work expands parts of batch b until none is left to take.
@@ -68,21 +43,14 @@ func (r *runner) work(p *pipe, b int64) {
 	for i := p.take(b); i >= 0; i = p.take(b) {
 		a := p.lo + i*p.per
 		r.expand(p.parts[i], a, min(p.hi, a+p.per), false)
-		p.left.Add(-1)
+		p.done()
 	}
 }
 
 // expander is the second goroutine: it expands each posted batch.
 func (r *runner) expander(p *pipe) {
-	for seen := int64(0); ; {
-		for p.posted.Load() == seen {
-			if p.quit.Load() {
-				return
-			}
-			runtime.Gosched()
-		}
-		seen = p.posted.Load()
-		r.work(p, seen)
+	for b := p.await(0); b != 0; b = p.await(b) {
+		r.work(p, b)
 	}
 }
 
@@ -91,19 +59,14 @@ func (r *runner) expander(p *pipe) {
 func (p *pipe) post(parts []*segment, lo, hi int) {
 	p.lo, p.hi, p.per = lo, hi, (hi-lo+pipeParts-1)/pipeParts
 	p.parts = parts
-	p.left.Store(pipeParts)
-	b := p.posted.Load() + 1
-	p.taken.Store(b << 32)
-	p.posted.Store(b)
+	p.rounds.post()
 }
 
 // finish expands what is left of the posted batch and waits until the
 // expander is done with its parts.
 func (p *pipe) finish(r *runner) {
 	r.work(p, p.posted.Load())
-	for p.left.Load() > 0 {
-		runtime.Gosched()
-	}
+	p.wait()
 }
 
 // stop ends the expander, after its batch: the graph is the caller's
@@ -120,7 +83,7 @@ func (p *pipe) stop(r *runner) {
 func (r *runner) pipelined(lo int) bool {
 	g := r.g
 	cur, spare := r.segs[:pipeParts], r.segs[pipeParts:2*pipeParts]
-	p := &pipe{}
+	p := &pipe{rounds: rounds{n: pipeParts}}
 	go r.expander(p)
 	defer p.stop(r)
 	// the first batch leaves at least as many stored sources to the next
