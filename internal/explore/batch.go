@@ -35,8 +35,9 @@ type runner struct {
 	// piped says wide batches are pipelined (see pipeline.go) rather
 	// than split.
 	piped bool
-	// chain, with two workers, shares out the levels of a chain (see
-	// chain.go); nil when an edge callback watches.
+	// chain, with several workers, shares out the levels of a chain
+	// (see chain.go) between two of them; nil with one worker or when an
+	// edge callback watches.
 	chain *chain
 	// counts holds, per worker, what its intern phase added per segment:
 	// new candidates, then those live for each monitor (1+nmon each).
@@ -120,13 +121,13 @@ func newRunner(s *Search, g *Graph) *runner {
 	r.look = newLookahead(g)
 	r.batchSize = batchOne
 	nseg := 1
+	if workers > 1 && s.OnEdge == nil {
+		r.chain = newChain(g, r.nmon)
+	}
 	switch {
 	case workers == 2:
 		r.piped = true
 		nseg = 2 * pipeParts
-		if s.OnEdge == nil {
-			r.chain = newChain(g, r.nmon)
-		}
 	case workers > 2:
 		r.batchSize = min(maxBatch, batchWorker*workers)
 		nseg = segsPerWorker * workers
