@@ -141,6 +141,6 @@ const (
 )
 
 // parallelMin is the fewest source nodes worth handing to several
-// workers; smaller batches (a chain-shaped search has batches of one)
-// run on the calling goroutine.
+// workers; smaller batches run on the calling goroutine (a chain, whose
+// batches have one source, is shared out in epochs instead: chain.go).
 const parallelMin = 256
