@@ -35,9 +35,8 @@ type runner struct {
 	// piped says wide batches are pipelined (see pipeline.go) rather
 	// than split.
 	piped bool
-	// chain, with several workers, shares out the levels of a chain
-	// (see chain.go) between two of them; nil with one worker or when an
-	// edge callback watches.
+	// chain searches a chain in epochs (see chain.go); nil when an edge
+	// callback watches.
 	chain *chain
 	// counts holds, per worker, what its intern phase added per segment:
 	// new candidates, then those live for each monitor (1+nmon each).
@@ -121,7 +120,7 @@ func newRunner(s *Search, g *Graph) *runner {
 	r.look = newLookahead(g)
 	r.batchSize = batchOne
 	nseg := 1
-	if workers > 1 && s.OnEdge == nil {
+	if s.OnEdge == nil && !s.batchesOnly {
 		r.chain = newChain(g, r.nmon)
 	}
 	switch {

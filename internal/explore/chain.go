@@ -3,22 +3,24 @@ package explore
 import rt "github.com/stateproof/stateproof/internal/runtime"
 
 // A chain (a counter stepped up to its bound, a timer) has one node per
-// level, so neither splitting batches nor pipelining them gives a second
-// worker anything to do: each level waits for the one before. Its cost is
-// stepping each level's node and interning it (a cache miss in the visited
-// set, and the rehashing as the set grows), and those can be shared when
-// the chain is guessed ahead. With two workers or more, a chain is searched
-// in epochs of up to chainEpoch levels by two of them: the calling
-// goroutine walks an epoch from the one frontier node as if every node were
-// new, writing each node's words and link at the index it would get; then
-// the visited set's shards, in groups, are interned by both goroutines,
-// each group's nodes in order, and the monitors' values are folded along
-// the epoch, while the calling goroutine walks the next epoch from the last
-// guessed node. The first node of an epoch that is found stored ends the
-// chain: the nodes before it are exactly what the one-worker search stores,
+// level, so a batch has one source and each level waits for the one before:
+// neither splitting batches nor pipelining them gives a second worker
+// anything to do, and one worker cannot overlap the cache misses of the
+// visited set. Its cost is stepping each level's node and interning it (a
+// cache miss in the visited set, and the rehashing as the set grows), and
+// both go faster when the chain is guessed ahead. A chain is therefore
+// searched in epochs of up to chainEpoch levels: the calling goroutine
+// walks an epoch from the one frontier node as if every node were new,
+// writing each node's words and link at the index it would get; then the
+// visited set's shards, in groups, are interned, each group's nodes in
+// order with their slots fetched well ahead, and the monitors' values are
+// folded along the epoch. With two workers or more a second goroutine takes
+// those tasks while the calling goroutine walks the next epoch from the
+// last guessed node. The first node of an epoch that is found stored ends
+// the chain: the nodes before it are exactly what the batches would store,
 // at the same indices, with the same parents and monitor values, and its
-// flags, live counts and conflicts are settled in level order as that
-// search would; what was guessed past it is dropped (its indices are given
+// flags, live counts and conflicts are settled in level order as the
+// batches would; what was guessed past it is dropped (its indices are given
 // out again).
 //
 // An epoch runs when the frontier is one node, no edge callback watches,
@@ -258,7 +260,7 @@ func (r *runner) chained(lo int) bool {
 		c.off = chainBackoff
 		return false
 	}
-	if !c.helping {
+	if !c.helping && r.nw > 1 {
 		c.quit.Store(false)
 		c.helping = true
 		c.gone = make(chan struct{})

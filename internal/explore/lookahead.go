@@ -2,10 +2,11 @@ package explore
 
 import "github.com/stateproof/stateproof/internal/runtime"
 
-// A chain-shaped search (a counter, a retry loop) has one source per
-// batch, so interning cannot overlap the cache misses of the visited set:
-// each new node waits for its own slot, and that wait is most of the
-// search. A lookahead guesses the next levels by stepping a narrow batch's
+// A narrow search (one or two sources per batch: a chain that branches
+// now and then, or one that edge callbacks keep out of epochs, see
+// chain.go) cannot overlap the cache misses of the visited set while it
+// interns: each new node waits for its own slot, and that wait is most of
+// the search. A lookahead guesses the next levels by stepping a narrow batch's
 // candidates as if every one were new, and touches the table slots of the
 // guesses together, so that their misses overlap and the batches that
 // follow find their slots in cache. Guesses are only loaded, never

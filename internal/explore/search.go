@@ -41,6 +41,9 @@ type Search struct {
 	// over the workers (0: parallelMin); tests lower it to make small
 	// searches parallel.
 	MinParallel int
+	// batchesOnly searches a chain in batches as well (no epochs, see
+	// chain.go): the reference the epochs are tested against.
+	batchesOnly bool
 	// Done, when closed, stops the search as its cap would (Truncated
 	// set, so nothing built on it passes): a cancelled request stops its
 	// work. It is polled every cancelPoll expansions; nil never stops.

@@ -50,7 +50,7 @@ func TestSameGraphForAnyWorkerCount(t *testing.T) {
 	for name, src := range models {
 		mc := machine(t, src)
 		for _, cap := range []int{5, 50, 3000} {
-			want := graphPrint(Search{Machine: mc, Cap: cap, Monitors: []Monitor{parity}}.Run())
+			want := graphPrint(Search{Machine: mc, Cap: cap, Monitors: []Monitor{parity}, batchesOnly: true}.Run())
 			for _, workers := range []int{2, 4, 7} {
 				got := graphPrint(Search{Machine: mc, Cap: cap, Monitors: []Monitor{parity}, Workers: workers, MinParallel: 1}.Run())
 				if got != want {
@@ -92,7 +92,7 @@ func TestParallelTablesResolve(t *testing.T) {
 // node a one-worker search stored at that index.
 func TestCancelWhilePipelined(t *testing.T) {
 	mc := machine(t, gen.Toggles(12))
-	full := Search{Machine: mc, Cap: 1 << 20}.Run()
+	full := Search{Machine: mc, Cap: 1 << 20, batchesOnly: true}.Run()
 	done := make(chan struct{})
 	var once sync.Once
 	var steps atomic.Int64
@@ -134,9 +134,11 @@ func TestChainSameGraph(t *testing.T) {
 		mc := machine(t, src)
 		for mname, mons := range monitors {
 			for _, cap := range []int{5, 63, 64, 65, 100, 1000, 1001, 5000} {
-				want := graphPrint(Search{Machine: mc, Cap: cap, Monitors: mons}.Run())
-				if got := graphPrint(Search{Machine: mc, Cap: cap, Monitors: mons, Workers: 2}.Run()); got != want {
-					t.Errorf("%s, monitors %s, cap %d: two workers give another graph", name, mname, cap)
+				want := graphPrint(Search{Machine: mc, Cap: cap, Monitors: mons, batchesOnly: true}.Run())
+				for _, workers := range []int{1, 2} {
+					if got := graphPrint(Search{Machine: mc, Cap: cap, Monitors: mons, Workers: workers}.Run()); got != want {
+						t.Errorf("%s, monitors %s, cap %d: epochs on %d workers give another graph", name, mname, cap, workers)
+					}
 				}
 			}
 		}
