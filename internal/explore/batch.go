@@ -394,17 +394,7 @@ func (r *runner) internInOrder(sg *segment, hi int) bool {
 			}
 			continue
 		}
-		idx = g.n
-		g.grow(idx + 1)
-		g.n++
-		copy(g.packedNode(idx), words)
-		*g.link(idx) = link{sg.from[k], sg.trans[k]}
-		h := sg.hashes[k]
-		sh := &g.shards[shardOf(h)]
-		sh.table[slot] = g.lay.key(words, h)<<32 | uint64(idx+1)
-		if sh.count++; 4*sh.count > 3*len(sh.table) {
-			g.rehash(sh, nil)
-		}
+		idx = g.add(words, sg.hashes[k], slot, int(sg.from[k]), int(sg.trans[k]))
 		for mk, mon := range r.s.Monitors {
 			v := sg.monv[k*r.nmon+mk]
 			g.mon[mk].set(idx, v)

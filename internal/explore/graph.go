@@ -206,13 +206,19 @@ func (g *Graph) intern(node []int64, h uint64, parent, via int) (int, bool) {
 	if i >= 0 {
 		return i, false
 	}
+	return g.add(node, h, slot, parent, via), true
+}
+
+// add stores a packed node of hash h as the next node, with its parent
+// link, in the empty slot find gave for it, and returns its index.
+func (g *Graph) add(node []int64, h uint64, slot, parent, via int) int {
 	idx := g.n
 	g.grow(idx + 1)
 	g.n++
 	copy(g.packedNode(idx), node)
 	*g.link(idx) = link{int32(parent), int32(via)}
 	g.put(node, h, slot, idx)
-	return idx, true
+	return idx
 }
 
 // put records node idx, of hash h, in the empty slot find gave for it.
