@@ -100,8 +100,8 @@ const maxGuardSplits = 12
 // a guard (y stays until x reaches 2·n, then follows x) needs them.
 func (m *guardMining) splits(g *Graph, n int, s *samples) []expr.Expr {
 	pts, ints := s.pts[n], s.ints[n]
-	if len(pts) < 4 {
-		return nil
+	if len(pts) < 4 || len(m.atoms[n]) == 0 {
+		return nil // (no atom: nothing to split at, so no hull to compute)
 	}
 	d := len(ints)
 	names := make([]string, d)
@@ -313,7 +313,7 @@ func propagateAtoms(g *Graph, atoms [][]linAtom, add func(int, linAtom) bool) {
 		changed := false
 		for _, e := range links {
 			r, byPos := e.r, e.byPos
-			for _, a := range append([]linAtom(nil), atoms[e.from]...) {
+			for _, a := range atoms[e.from] { // e.from != e.to: add leaves it alone
 				v, ok := atOver(a, byPos, r.vars)
 				if !ok {
 					continue

@@ -159,9 +159,8 @@ func (sp *spacerRun) ready() bool {
 }
 
 // cancel stops a running attempt without waiting for it: Spacer may take
-// a while to notice an interrupt, and its goroutine owns everything it
-// touches (its context, its graph, its outcome), so it ends on its own
-// after the caller has moved on.
+// a while to notice an interrupt. Whoever shares or lent it a context
+// waits on done before touching that context again (settle).
 func (sp *spacerRun) cancel() { sp.stop.stop() }
 
 // spacerGrace is how long the end of a round waits past the deadline for
