@@ -307,8 +307,8 @@ func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
 				sg.trans = append(sg.trans, int32(o.Transition))
 				sg.edge = append(sg.edge, int32(edge-1))
 				for k, mon := range s.Monitors {
-					v := mon.Done
-					if sg.cur[k] != mon.Done {
+					v := sg.cur[k]
+					if !mon.rests(v) {
 						var flag int
 						v, flag = mon.Step(g, i, o.Transition, node, sg.cur[k])
 						if flag >= 0 {

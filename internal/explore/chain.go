@@ -151,11 +151,15 @@ func (r *runner) fold(ew *epochWalk) {
 	g, c := r.g, r.chain
 	ew.monv, ew.flags = ew.monv[:0], ew.flags[:0]
 	for k := range ew.levels {
+		if r.resting(c.cur) {
+			r.keep(ew, k)
+			return
+		}
 		from, t := ew.src+k, int(ew.trans[k])
 		g.lay.unpack(c.next, ew.words[(k+1)*g.stride:(k+2)*g.stride])
 		for mk, mon := range r.s.Monitors {
-			v := mon.Done
-			if c.cur[mk] != mon.Done {
+			v := c.cur[mk]
+			if !mon.rests(v) {
 				var flag int
 				v, flag = mon.Step(g, from, t, c.next, c.cur[mk])
 				if flag >= 0 {
@@ -166,6 +170,29 @@ func (r *runner) fold(ew *epochWalk) {
 			ew.monv = append(ew.monv, v)
 			g.mon[mk].set(from+1, v)
 			c.cur[mk] = v
+		}
+	}
+}
+
+// resting reports whether every monitor value in cur rests (see
+// Monitor.rests), so that no edge from here on changes them.
+func (r *runner) resting(cur []int64) bool {
+	for mk := range r.s.Monitors {
+		if !r.s.Monitors[mk].rests(cur[mk]) {
+			return false
+		}
+	}
+	return true
+}
+
+// keep gives ew's levels from k on the resting values c.cur: what fold
+// would compute for them, without unpacking a node.
+func (r *runner) keep(ew *epochWalk, k int) {
+	g, c := r.g, r.chain
+	for ; k < ew.levels; k++ {
+		ew.monv = append(ew.monv, c.cur...)
+		for mk, v := range c.cur {
+			g.mon[mk].set(ew.first+k, v)
 		}
 	}
 }

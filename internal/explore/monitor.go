@@ -1,6 +1,9 @@
 package explore
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // A Monitor rides on a search over runtimes: it follows one path property
 // (an event seen, a sequence position, a tick count) as a value per node
@@ -21,6 +24,11 @@ type Monitor struct {
 	// node that holds it, so the pair search would not store the node,
 	// and edges from it keep Done without calling Step.
 	Done int64
+	// Steady lists values that Step returns unchanged, with no flag, on
+	// every edge: the property can no longer fail from them, but unlike
+	// Done the pair search still stores their nodes. Edges from a node
+	// holding one keep it without calling Step.
+	Steady []int64
 	// Small says every value lies in 0..254 or is Done, so one byte per
 	// node holds it.
 	Small bool
@@ -31,6 +39,10 @@ type Monitor struct {
 	// read g, which it may do only for from and its ancestors.
 	Step func(g *Graph, from, t int, next []int64, m int64) (value int64, flag int)
 }
+
+// rests reports whether edges from a node holding v keep v without
+// calling Step: v is Done or steady.
+func (m *Monitor) rests(v int64) bool { return v == m.Done || slices.Contains(m.Steady, v) }
 
 // Key orders the events of a search: a source node, then its edges as
 // generated (phase 0), then the same edges as interned (phase 1).

@@ -160,3 +160,51 @@ func TestKillWithdrawsAnEntry(t *testing.T) {
 		t.Fatalf("the other node is found at %d, want %d", i, a)
 	}
 }
+
+// A steady monitor value is kept without calling Step, and the search's
+// result is the one it has when Step is asked every time: in batches, and
+// in chain epochs on one and two workers.
+func TestSteadyValuesKeepTheResult(t *testing.T) {
+	var atSteady atomic.Int64
+	latch := func(steady bool) Monitor {
+		m := Monitor{Init: 0, Done: 9, Small: true, Step: func(_ *Graph, _, tr int, next []int64, m int64) (int64, int) {
+			if m == 1 && steady {
+				atSteady.Add(1)
+			}
+			if tr == 0 || m == 1 {
+				return 1, -1
+			}
+			if next[0] == 1 {
+				return m, 0
+			}
+			return m, -1
+		}}
+		if steady {
+			m.Steady = []int64{1}
+		}
+		return m
+	}
+	models := map[string]string{"counter": gen.Counter(300), "ring": gen.Ring(40), "toggles": gen.Toggles(6)}
+	for seed := range uint64(6) {
+		models[fmt.Sprintf("random-%d", seed)] = gen.Random(seed)
+	}
+	for name, src := range models {
+		mc := machine(t, src)
+		for _, cap := range []int{63, 100, 5000} {
+			want := graphPrint(Search{Machine: mc, Cap: cap, Monitors: []Monitor{latch(false), parity}, batchesOnly: true}.Run())
+			for _, s := range []Search{
+				{Machine: mc, Cap: cap, batchesOnly: true},
+				{Machine: mc, Cap: cap, Workers: 1},
+				{Machine: mc, Cap: cap, Workers: 2},
+			} {
+				s.Monitors = []Monitor{latch(true), parity}
+				if got := graphPrint(s.Run()); got != want {
+					t.Errorf("%s cap %d, %d workers (batches only %v): a steady value changes the result", name, cap, s.Workers, s.batchesOnly)
+				}
+			}
+		}
+	}
+	if n := atSteady.Load(); n != 0 {
+		t.Errorf("Step was called %d times at a steady value", n)
+	}
+}

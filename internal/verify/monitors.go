@@ -40,7 +40,7 @@ func (e *env) newRiders() *riders {
 		switch inv.Kind {
 		case jsonmodel.EventBeforeState:
 			if !e.initialIn(inv.State) {
-				r.byInv[inv] = add(explore.Monitor{Init: 0, Done: 2, Small: true, Step: e.beforeStep(inv)})
+				r.byInv[inv] = add(explore.Monitor{Init: 0, Done: 2, Steady: []int64{1}, Small: true, Step: e.beforeStep(inv)})
 			}
 		case jsonmodel.Sequence:
 			r.byInv[inv] = add(explore.Monitor{Init: 0, Done: int64(len(inv.Events)), Small: len(inv.Events) < 255, Step: sequenceStep(e, inv)})
@@ -121,13 +121,19 @@ func (e *env) pairSearch(init, done int64, step stepFunc, what func(explore.Flag
 	return searchOutcome(g)
 }
 
-// beforeStep is the event-before-state monitor: 1 once the event fired; a
-// finding when the state is entered at 0.
+// beforeStep is the event-before-state monitor: 1 once the event fired
+// (and for good: it is steady, though not Done, since the pair search
+// stores the runtimes seen after the event as well); a finding when the
+// state is entered at 0.
 func (e *env) beforeStep(inv *jsonmodel.Invariant) stepFunc {
 	mc := e.mc
 	target := int64(mc.StateIndex(inv.State))
+	fires := make([]bool, len(mc.Model.Transitions))
+	for t := range fires {
+		fires[t] = mc.Transition(t).Event == inv.Event
+	}
 	return func(_ *explore.Graph, _, t int, next []int64, m int64) (int64, int) {
-		if mc.Transition(t).Event == inv.Event {
+		if fires[t] {
 			m = 1
 		}
 		if next[0] == target && m == 0 {
