@@ -189,11 +189,11 @@ func (r *runner) resting(cur []int64) bool {
 // would compute for them, without unpacking a node.
 func (r *runner) keep(ew *epochWalk, k int) {
 	g, c := r.g, r.chain
+	for mk, v := range c.cur {
+		g.mon[mk].fill(ew.first+k, ew.first+ew.levels, v)
+	}
 	for ; k < ew.levels; k++ {
 		ew.monv = append(ew.monv, c.cur...)
-		for mk, v := range c.cur {
-			g.mon[mk].set(ew.first+k, v)
-		}
 	}
 }
 

@@ -33,3 +33,16 @@ func (c *chunks[T]) add() {
 	c.dir[c.n] = make([]T, c.size)
 	c.n++
 }
+
+// fill sets elements lo up to hi-1 to v, a chunk at a time.
+func (c *chunks[T]) fill(lo, hi int, v T) {
+	for lo < hi {
+		k, off := lo/c.size, lo%c.size
+		part := c.dir[k][off:min(c.size, off+hi-lo)]
+		part[0] = v
+		for n := 1; n < len(part); n *= 2 {
+			copy(part[n:], part[:n])
+		}
+		lo += len(part)
+	}
+}

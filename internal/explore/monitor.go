@@ -157,6 +157,18 @@ func (c *column) set(i int, v int64) {
 	c.wide.chunk(i >> chunkBits)[i&(1<<chunkBits-1)] = v
 }
 
+// fill sets the values of nodes lo up to hi-1 to v.
+func (c *column) fill(lo, hi int, v int64) {
+	if !c.isSmall {
+		c.wide.fill(lo, hi, v)
+		return
+	}
+	if v == c.done {
+		v = 255
+	}
+	c.small.fill(lo, hi, uint8(v))
+}
+
 func newColumn(m Monitor) column {
 	return column{small: newChunks[uint8](1 << chunkBits), wide: newChunks[int64](1 << chunkBits), isSmall: m.Small, done: m.Done}
 }
