@@ -63,12 +63,16 @@ func newGraph(m *runtime.Machine, extra, capHint int) *Graph {
 	g.stride = g.lay.packed
 	g.arena = newChunks[int64](g.stride << chunkBits)
 	g.links = newChunks[link](1 << chunkBits)
+	// Small tables, written before they are read (see rehash): a table
+	// sized for a large cap would map pages the search may never use,
+	// and the first write to each would cost a flush on every core.
 	size := 64
-	for size*shardCount < 2*min(capHint, 1<<20) {
+	for size*shardCount < 2*min(capHint, 1<<14) {
 		size <<= 1
 	}
 	for i := range g.shards {
 		g.shards[i].table = make([]uint64, size)
+		clear(g.shards[i].table)
 	}
 	return g
 }
