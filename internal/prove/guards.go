@@ -108,10 +108,7 @@ func (m *guardMining) splits(g *Graph, n int, s *samples) []expr.Expr {
 	for i, j := range ints {
 		names[i] = g.Nodes[n].Names[j]
 	}
-	whole := map[string]bool{}
-	for _, eq := range affineHull(pts, d) {
-		whole[fmt.Sprint(eq)] = true
-	}
+	whole := hullSet(pts, d)
 	var out []expr.Expr
 	tried := 0
 	for _, a := range m.atoms[n] {
@@ -120,28 +117,11 @@ func (m *guardMining) splits(g *Graph, n int, s *samples) []expr.Expr {
 			continue
 		}
 		tried++
-		var in, outside [][]int64
-		for _, p := range pts {
-			if dot(v, p)+a.c <= 0 {
-				in = append(in, p)
-			} else {
-				outside = append(outside, p)
-			}
-		}
 		cond := linear(v, names, expr.Le, -a.c)
-		for _, part := range []struct {
-			pts  [][]int64
-			cond expr.Expr
-		}{{in, cond}, {outside, &expr.Unary{Op: expr.Not, X: cond}}} {
-			if len(part.pts) < 2 {
-				continue
-			}
-			for _, eq := range affineHull(part.pts, d) {
-				if !whole[fmt.Sprint(eq)] {
-					out = append(out, bin(expr.Implies, part.cond, linear(eq[:d], names, expr.Eq, eq[d])))
-				}
-			}
-		}
+		out = append(out, guardedHulls(pts, names,
+			func(p []int64) bool { return dot(v, p)+a.c <= 0 },
+			cond, &expr.Unary{Op: expr.Not, X: cond},
+			func(eq []int64) bool { return !whole[fmt.Sprint(eq)] })...)
 	}
 	return out
 }

@@ -1,6 +1,11 @@
 package prove
 
-import "math/big"
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/stateproof/stateproof/internal/expr"
+)
 
 // affineHull returns the affine equalities a·x = b that every point
 // satisfies, as integer vectors (a₁..a_d, b) with gcd 1: a basis of the
@@ -181,6 +186,47 @@ func parityHull(pts [][]int64, d int) [][]int64 {
 		}
 		if !allZero(v[:d]) {
 			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// hullSet is the affine hull of the points as a set of its rows' texts,
+// to leave out of a split what holds on every sample anyway.
+func hullSet(pts [][]int64, d int) map[string]bool {
+	set := map[string]bool{}
+	for _, eq := range affineHull(pts, d) {
+		set[fmt.Sprint(eq)] = true
+	}
+	return set
+}
+
+// guardedHulls is a phase split of the samples: the equalities of the
+// affine hull of those where inside holds, each guarded by is (is ⇒ eq),
+// then those of the rest, guarded by not. A part of fewer than two samples
+// gives none, and only the rows (a₁..a_d, b) keep accepts are kept.
+func guardedHulls(pts [][]int64, names []string, inside func(p []int64) bool, is, not expr.Expr, keep func(eq []int64) bool) []expr.Expr {
+	d := len(names)
+	var in, outside [][]int64
+	for _, p := range pts {
+		if inside(p) {
+			in = append(in, p)
+		} else {
+			outside = append(outside, p)
+		}
+	}
+	var out []expr.Expr
+	for _, part := range []struct {
+		pts  [][]int64
+		cond expr.Expr
+	}{{in, is}, {outside, not}} {
+		if len(part.pts) < 2 {
+			continue
+		}
+		for _, eq := range affineHull(part.pts, d) {
+			if keep(eq) {
+				out = append(out, bin(expr.Implies, part.cond, linear(eq[:d], names, expr.Eq, eq[d])))
+			}
 		}
 	}
 	return out

@@ -363,10 +363,7 @@ func splitCandidates(pts [][]int64, names []string, consts []int64) []expr.Expr 
 	if len(pts) < 4 {
 		return nil
 	}
-	whole := map[string]bool{}
-	for _, eq := range affineHull(pts, d) {
-		whole[fmt.Sprint(eq)] = true
-	}
+	whole := hullSet(pts, d)
 	isConst := map[int64]bool{}
 	for _, c := range consts {
 		isConst[c] = true
@@ -388,30 +385,10 @@ func splitCandidates(pts [][]int64, names []string, consts []int64) []expr.Expr 
 		}
 		sort.Slice(keys, func(a, b int) bool { return keys[a] < keys[b] })
 		for _, v := range keys {
-			var in, outside [][]int64
-			for _, p := range pts {
-				if p[i] == v {
-					in = append(in, p)
-				} else {
-					outside = append(outside, p)
-				}
-			}
-			is := bin(expr.Eq, ident(nm), lit(v))
-			not := bin(expr.Ne, ident(nm), lit(v))
-			for _, part := range []struct {
-				pts  [][]int64
-				cond expr.Expr
-			}{{in, is}, {outside, not}} {
-				if len(part.pts) < 2 {
-					continue
-				}
-				for _, eq := range affineHull(part.pts, d) {
-					if whole[fmt.Sprint(eq)] || eq[i] != 0 && nonzeros(eq[:d]) == 1 {
-						continue
-					}
-					out = append(out, bin(expr.Implies, part.cond, linear(eq[:d], names, expr.Eq, eq[d])))
-				}
-			}
+			out = append(out, guardedHulls(pts, names,
+				func(p []int64) bool { return p[i] == v },
+				bin(expr.Eq, ident(nm), lit(v)), bin(expr.Ne, ident(nm), lit(v)),
+				func(eq []int64) bool { return !whole[fmt.Sprint(eq)] && (eq[i] == 0 || nonzeros(eq[:d]) != 1) })...)
 		}
 	}
 	return out
