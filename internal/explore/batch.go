@@ -121,7 +121,11 @@ func newRunner(s *Search, g *Graph) *runner {
 	r.batchSize = batchOne
 	nseg := 1
 	if s.OnEdge == nil && !s.batchesOnly {
-		r.chain = newChain(g, r.nmon)
+		first := chainEpoch
+		if s.epochLevels > 0 {
+			first = s.epochLevels
+		}
+		r.chain = newChain(g, r.nmon, first)
 	}
 	switch {
 	case workers == 2:

@@ -9,14 +9,16 @@ import rt "github.com/stateproof/stateproof/internal/runtime"
 // visited set. Its cost is stepping each level's node and interning it (a
 // cache miss in the visited set, and the rehashing as the set grows), and
 // both go faster when the chain is guessed ahead. A chain is therefore
-// searched in epochs of up to chainEpoch levels: the calling goroutine
-// walks an epoch from the one frontier node as if every node were new,
-// writing each node's words and link at the index it would get; then the
-// visited set's shards, in groups, are interned, each group's nodes in
-// order with their slots fetched well ahead, and the monitors' values are
-// folded along the epoch. With two workers or more a second goroutine takes
-// those tasks while the calling goroutine walks the next epoch from the
-// last guessed node. The first node of an epoch that is found stored ends
+// searched in epochs, of chainEpoch levels at first and twice as many each
+// time up to chainGrowth times that (a chain that soon closes in a cycle
+// wastes little guessing past it; a long one pays for handing out an
+// epoch's tasks rarely): the calling goroutine walks an epoch from the one
+// frontier node as if every node were new, writing each node's words and
+// link at the index it would get; then the visited set's shards, in
+// groups, are interned, each group's nodes in order with their slots
+// fetched well ahead, and the monitors' values are folded along the epoch.
+// With two workers or more a second goroutine takes those tasks while the
+// calling goroutine walks the next epoch from the last guessed node. The first node of an epoch that is found stored ends
 // the chain: the nodes before it are exactly what the batches would store,
 // at the same indices, with the same parents and monitor values, and its
 // flags, live counts and conflicts are settled in level order as the
@@ -27,11 +29,13 @@ import rt "github.com/stateproof/stateproof/internal/runtime"
 // and the cap is more than chainMin nodes away (an epoch stops short of
 // the cap, so the one-worker code decides truncation).
 
-// chainEpoch is the most levels of an epoch; chainMin the fewest a first
-// walk must find for the chain to be searched in epochs (else the search
-// goes on in batches for chainBackoff of them before it looks again).
+// chainEpoch is the most levels of a chain's first epoch; chainMin the
+// fewest a first walk must find for the chain to be searched in epochs
+// (else the search goes on in batches for chainBackoff of them before it
+// looks again).
 const (
 	chainEpoch   = 4096
+	chainGrowth  = 16 // the largest epoch, in first epochs
 	chainMin     = 64
 	chainBackoff = 256
 	// chainGroups is how many groups of shards the interning is shared
@@ -73,12 +77,13 @@ type chain struct {
 	sink                  uint64
 	helperSink            uint64
 	off                   int           // batches until the next attempt
+	first                 int           // levels of a chain's first epoch
 	helping               bool          // the helper runs
 	gone                  chan struct{} // closed when it has returned
 }
 
-func newChain(g *Graph, nmon int) *chain {
-	c := &chain{rounds: rounds{n: chainGroups}}
+func newChain(g *Graph, nmon, first int) *chain {
+	c := &chain{rounds: rounds{n: chainGroups}, first: first}
 	if nmon > 0 {
 		c.n++ // the fold
 	}
@@ -273,14 +278,15 @@ func (c *chain) stop() {
 func (r *runner) chained(lo int) bool {
 	g, c := r.g, r.chain
 	cur, next := &c.walks[0], &c.walks[1]
-	max := min(chainEpoch, g.Cap-g.Len())
+	size, room := c.first, 2*chainGrowth*c.first // epoch levels; arena room ahead
+	max := min(size, g.Cap-g.Len())
 	if max < chainMin {
 		return false
 	}
 	for mk := range c.cur {
 		c.cur[mk] = g.mon[mk].get(lo)
 	}
-	g.reserve(lo + 1 + 2*chainEpoch)
+	g.reserve(lo + 1 + room)
 	g.grow(lo + 1 + max)
 	r.walk(cur, lo, g.packedNode(lo), max)
 	if cur.levels < chainMin {
@@ -297,10 +303,11 @@ func (r *runner) chained(lo int) bool {
 	for {
 		end := cur.first + cur.levels
 		more := cur.full && !(r.s.Done != nil && r.s.cancelled())
-		max := min(chainEpoch, g.Cap-end)
+		size = min(2*size, chainGrowth*c.first)
+		max := min(size, g.Cap-end)
 		if more = more && max >= chainMin; more {
 			// room for the next walk, made before the helper reads
-			g.reserve(end + 2*chainEpoch)
+			g.reserve(end + room)
 			g.grow(end + max)
 		}
 		c.post(cur)

@@ -44,6 +44,9 @@ type Search struct {
 	// batchesOnly searches a chain in batches as well (no epochs, see
 	// chain.go): the reference the epochs are tested against.
 	batchesOnly bool
+	// epochLevels, when set, is the length of a chain's first epoch
+	// instead of chainEpoch, so that tests cross many epochs' edges.
+	epochLevels int
 	// Done, when closed, stops the search as its cap would (Truncated
 	// set, so nothing built on it passes): a cancelled request stops its
 	// work. It is polled every cancelPoll expansions; nil never stops.

@@ -130,14 +130,24 @@ func TestChainSameGraph(t *testing.T) {
 		return d, -1
 	}}
 	monitors := map[string][]Monitor{"none": nil, "parity": {parity}, "depth": {depth, parity}}
+	chainSameGraph(t, models, monitors, []int{5, 63, 64, 65, 100, 1000, 1001, 5000}, 0)
+	// Short epochs, growing (100, 200, 400, ... levels): caps at and
+	// around their edges, a ring that closes inside one, a chain that
+	// outlasts the largest.
+	long := map[string]string{"counter": gen.Counter(4000), "ring": gen.Ring(900)}
+	chainSameGraph(t, long, monitors, []int{299, 300, 301, 364, 365, 700, 1499, 1500, 1501, 3100, 4700, 4701, 9000}, 100)
+}
+
+func chainSameGraph(t *testing.T, models map[string]string, monitors map[string][]Monitor, caps []int, epoch int) {
+	t.Helper()
 	for name, src := range models {
 		mc := machine(t, src)
 		for mname, mons := range monitors {
-			for _, cap := range []int{5, 63, 64, 65, 100, 1000, 1001, 5000} {
+			for _, cap := range caps {
 				want := graphPrint(Search{Machine: mc, Cap: cap, Monitors: mons, batchesOnly: true}.Run())
 				for _, workers := range []int{1, 2} {
-					if got := graphPrint(Search{Machine: mc, Cap: cap, Monitors: mons, Workers: workers}.Run()); got != want {
-						t.Errorf("%s, monitors %s, cap %d: epochs on %d workers give another graph", name, mname, cap, workers)
+					if got := graphPrint(Search{Machine: mc, Cap: cap, Monitors: mons, Workers: workers, epochLevels: epoch}.Run()); got != want {
+						t.Errorf("%s, monitors %s, cap %d, first epoch %d: epochs on %d workers give another graph", name, mname, cap, epoch, workers)
 					}
 				}
 			}
