@@ -77,13 +77,26 @@ func mineGuards(g *Graph) *guardMining {
 		atoms[n] = append(atoms[n], a)
 		return true
 	}
+	read := map[*Clause]clauseAtoms{} // each clause is read once
+	reading := func(cl *Clause) clauseAtoms {
+		ca, ok := read[cl]
+		if !ok {
+			ca = readClause(cl)
+			read[cl] = ca
+		}
+		return ca
+	}
 	for _, s := range g.Starts {
-		mineClause(s.Clause, -1, s.Node, add)
+		if s.Clause != nil {
+			mineClause(s.Clause, reading(s.Clause), -1, s.Node, add)
+		}
 	}
 	for _, e := range g.Edges {
-		mineClause(e.Clause, e.From, e.To, add)
+		if e.Clause != nil {
+			mineClause(e.Clause, reading(e.Clause), e.From, e.To, add)
+		}
 	}
-	propagateAtoms(g, atoms, add)
+	propagateAtoms(g, atoms, reading, add)
 	for n := range g.Nodes {
 		m.cands[n] = atomCandidates(&g.Nodes[n], atoms[n], intArgs(g, n))
 	}
@@ -209,17 +222,12 @@ func argPositions(args []*z3.Term) map[int]int {
 	return out
 }
 
-// mineClause reads the atoms of one clause and gives each to the node
-// whose arguments it can be expressed over: the body predicate's (from)
-// when all its variables are the predicate's arguments, the head's (to)
-// when they are the head's arguments or variables the clause shifts onto
-// them.
-func mineClause(cl *Clause, from, to int, add func(int, linAtom) bool) {
-	if cl == nil {
-		return
-	}
-	ca := readClause(cl)
-	r := rolesOf(cl, ca.facts)
+// mineClause gives each atom of a clause (ca, as read) to the node whose
+// arguments it can be expressed over: the body predicate's (from) when
+// all its variables are the predicate's arguments, the head's (to) when
+// they are the head's arguments or variables the clause shifts onto them.
+func mineClause(cl *Clause, ca clauseAtoms, from, to int, add func(int, linAtom) bool) {
+	r := ca.roles
 	for _, a := range ca.all {
 		if from >= 0 {
 			if b, ok := r.over(a, r.pre, nil, len(cl.Pre)); ok {
@@ -270,7 +278,7 @@ func (r clauseRoles) over(a linAtom, pos map[int]int, shift map[int][2]int64, n 
 // shifted), for as many rounds as there are nodes: a bound established
 // before a chain of loops often still holds after it. Self-loops are left
 // out (a shift there would produce an endless ladder of bounds).
-func propagateAtoms(g *Graph, atoms [][]linAtom, add func(int, linAtom) bool) {
+func propagateAtoms(g *Graph, atoms [][]linAtom, read func(*Clause) clauseAtoms, add func(int, linAtom) bool) {
 	type link struct {
 		from, to int
 		r        clauseRoles
@@ -283,7 +291,7 @@ func propagateAtoms(g *Graph, atoms [][]linAtom, add func(int, linAtom) bool) {
 		if cl == nil || e.From == e.To || e.To == g.ErrorNode || cl.Post == nil {
 			continue
 		}
-		l := link{from: e.From, to: e.To, r: rolesOf(cl, readClause(cl).facts), byPos: map[int]int{}, post: len(cl.Post)}
+		l := link{from: e.From, to: e.To, r: read(cl).roles, byPos: map[int]int{}, post: len(cl.Post)}
 		for i, j := range l.r.pre {
 			l.byPos[j] = i
 		}
@@ -405,11 +413,13 @@ func appendNew(xs []int64, x int64) []int64 {
 // conditions of if-then-else terms).
 type clauseAtoms struct {
 	facts, all []linAtom
+	roles      clauseRoles // what the facts say of the variables
 }
 
 func readClause(cl *Clause) clauseAtoms {
 	var ca clauseAtoms
 	collectAtoms(cl.Constraint, len(cl.Names), true, &ca, 0)
+	ca.roles = rolesOf(cl, ca.facts)
 	return ca
 }
 

@@ -67,13 +67,7 @@ func (a *attempt) launchSpacer(c *checker, phi []expr.Expr, all bool) (*spacerRu
 	// Spacer's head start: what it solves at once is solved as fast as
 	// alone, in the one context, without the bounded search competing
 	// for the machine.
-	timer := time.NewTimer(min(spacerHeadStart, time.Until(a.deadline)/spacerHeadShare))
-	defer timer.Stop()
-	select {
-	case <-sp.done:
-	case <-timer.C:
-	case <-a.opts.Context.Done():
-	}
+	sp.await(min(spacerHeadStart, time.Until(a.deadline)/spacerHeadShare), a.opts.Context.Done())
 	if sp.ready() {
 		return sp, nil
 	}
@@ -199,13 +193,7 @@ func (a *attempt) take(sp *spacerRun, open []int) (bool, error) {
 // parallel attempt, or runs the second slice.
 func (a *attempt) finishSpacer(sp *spacerRun, open []int, phi []expr.Expr) (bool, error) {
 	if a.opts.Parallel {
-		timer := time.NewTimer(time.Until(a.deadline) + spacerGrace)
-		defer timer.Stop()
-		select {
-		case <-sp.done:
-		case <-timer.C:
-		case <-a.opts.Context.Done():
-		}
+		sp.await(time.Until(a.deadline)+spacerGrace, a.opts.Context.Done())
 		if !sp.ready() {
 			sp.taken = true
 			a.log("spacer", "unknown", sp.started, "no answer by the deadline")
@@ -222,6 +210,18 @@ func (a *attempt) finishSpacer(sp *spacerRun, open []int, phi []expr.Expr) (bool
 	again.stop, again.done, again.started, again.taken = a.newStopper(), make(chan struct{}), time.Now(), false
 	a.runSpacerAttempt(&again, phi, time.Until(a.deadline), nil)
 	return a.take(&again, open)
+}
+
+// await waits until sp has ended, d has passed or cancel is closed,
+// whichever comes first.
+func (sp *spacerRun) await(d time.Duration, cancel <-chan struct{}) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-sp.done:
+	case <-timer.C:
+	case <-cancel:
+	}
 }
 
 // unsafe reports that the attempt ended with Spacer finding the clauses
