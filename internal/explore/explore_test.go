@@ -198,3 +198,25 @@ func TestCompactSameGraphAsWide(t *testing.T) {
 		t.Fatal("no model had a compact layout")
 	}
 }
+
+// Word reads one word of a stored node: the one Node unpacks, for the
+// state, booleans in and past the first word, integers and extra words.
+func TestWordIsTheUnpackedWord(t *testing.T) {
+	models := map[string]string{"toggles-40": gen.Toggles(40), "counter": gen.Counter(50), "probes": gen.Probes(4)}
+	for seed := range uint64(4) {
+		models[fmt.Sprintf("random-%d", seed)] = gen.Random(seed)
+		models[fmt.Sprintf("bigsteps-%d", seed)] = gen.BigSteps(seed)
+	}
+	for name, src := range models {
+		mc := machine(t, src)
+		g := Search{Machine: mc, Extra: 1, InitExtra: []int64{-7}, Cap: 3000}.Run()
+		for i := range g.Len() {
+			node := g.Node(i, nil)
+			for p, want := range node {
+				if got := g.Word(i, p); got != want {
+					t.Fatalf("%s node %d word %d: %d, want %d", name, i, p, got, want)
+				}
+			}
+		}
+	}
+}

@@ -134,6 +134,11 @@ func (g *Graph) Runtime(i int, dst []int64) []int64 {
 	return g.Node(i, dst[:g.lay.width])[:g.M.Width()]
 }
 
+// Word returns word p of node i as Node would unpack it (0: the state
+// index, then the runtime's variables, then the extra words), reading
+// only that word.
+func (g *Graph) Word(i, p int) int64 { return g.lay.word(g.packedNode(i), p) }
+
 // StateOf returns the state index of node i.
 func (g *Graph) StateOf(i int) int { return int(uint32(g.packedNode(i)[0])) }
 

@@ -20,6 +20,7 @@ type layout struct {
 	boolBase int   // number of words holding state and booleans
 	packed   int   // packed words per node
 	boolOf   []int // per variable: its boolean rank, or -1
+	wideOf   []int // per unpacked position: its rank among the wide words, or -1
 	// compact says a node's information fits in 32 bits: one packed
 	// word whose state needs stateBits bits and whose booleans sit
 	// above them. The visited set then keeps the node itself in a slot
@@ -41,6 +42,13 @@ func newLayout(m *runtime.Machine, extra int) layout {
 	}
 	for k := 0; k < extra; k++ {
 		l.wide = append(l.wide, m.Width()+k)
+	}
+	l.wideOf = make([]int, l.width)
+	for p := range l.wideOf {
+		l.wideOf[p] = -1
+	}
+	for k, p := range l.wide {
+		l.wideOf[p] = k
 	}
 	l.boolBase = 1
 	if n := len(l.bools); n > 32 {
@@ -102,6 +110,18 @@ func (l *layout) unpack(dst, packed []int64) {
 	for k, p := range l.wide {
 		dst[p] = packed[l.boolBase+k]
 	}
+}
+
+// word returns unpacked word p of a packed node, unpacking nothing else.
+func (l *layout) word(packed []int64, p int) int64 {
+	switch {
+	case p == 0:
+		return int64(uint32(packed[0]))
+	case l.wideOf[p] >= 0:
+		return packed[l.boolBase+l.wideOf[p]]
+	}
+	w, b := bitPos(l.boolOf[p-1])
+	return packed[w] >> b & 1
 }
 
 // patch turns dst, the packed form of a node's source, into the packed form

@@ -1,6 +1,8 @@
 package verify
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/explore"
@@ -39,5 +41,56 @@ func TestFirstNodeIsTheFirst(t *testing.T) {
 				t.Errorf("%s, %d workers: node %d, want %d", name, workers, got, want)
 			}
 		}
+	}
+}
+
+// passes settles a node from one stored word only where the whole
+// runtime would pass too: for a never-states or an unscoped range it is
+// exactly the runtime test's negation, for a scoped range it implies it.
+func TestPassesAgreesWithTheRuntimeTest(t *testing.T) {
+	paths, err := filepath.Glob("../../examples/*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken, _ := filepath.Glob("../../examples/broken/*.json")
+	paths = append(paths, broken...)
+	models := map[string][]byte{"counter": []byte(gen.Counter(500)), "probes": []byte(gen.Probes(5))}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models[p] = data
+	}
+	checked, failing := 0, 0
+	for name, data := range models {
+		res, err := jsonmodel.Decode(data)
+		if err != nil || !res.Valid() {
+			continue // a broken example that does not load
+		}
+		e := newEnv(res.Model, Options{MaxStates: 1 << 14})
+		g := e.explored()
+		for k := range res.Model.Invariants {
+			inv := &res.Model.Invariants[k]
+			if inv.Kind != jsonmodel.NeverStates && inv.Kind != jsonmodel.VarInRange {
+				continue
+			}
+			checked++
+			bad, passes := e.runtimePredicate(inv), e.passes(inv, g)
+			exact := inv.Kind == jsonmodel.NeverStates || inv.When == nil
+			for i := range g.Len() {
+				_, b := bad(g.Runtime(i, nil), i == 0)
+				p := passes(i)
+				if p && b || exact && p == b {
+					t.Fatalf("%s, invariant %q, node %d: passes %v, runtime test says violated %v", name, inv.ID, i, p, b)
+				}
+				if b {
+					failing++
+				}
+			}
+		}
+	}
+	if checked < 5 || failing == 0 {
+		t.Fatalf("%d invariants checked, %d violating nodes: the test would not see a wrong answer", checked, failing)
 	}
 }

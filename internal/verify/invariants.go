@@ -72,8 +72,11 @@ func (e *env) decideStatePredicate(inv *jsonmodel.Invariant) invariantOutcome {
 		return e.eventBeforeState(inv)
 	}
 	g := e.explored()
-	bad := e.runtimePredicate(inv)
+	bad, passes := e.runtimePredicate(inv), e.passes(inv, g)
 	i := firstNode(g, e.workers(), func(i int, buf []int64) bool {
+		if passes(i) {
+			return false
+		}
 		_, ok := bad(g.Runtime(i, buf), i == 0)
 		return ok
 	})
@@ -126,10 +129,7 @@ const firstNodeMin = 1 << 16
 func (e *env) runtimePredicate(inv *jsonmodel.Invariant) func(r []int64, initial bool) (string, bool) {
 	mc := e.mc
 	if inv.Kind == jsonmodel.NeverStates {
-		forbidden := make([]bool, len(mc.States))
-		for _, s := range inv.States {
-			forbidden[mc.StateIndex(s)] = true
-		}
+		forbidden := e.forbidden(inv)
 		return func(r []int64, _ bool) (string, bool) {
 			if forbidden[r[0]] {
 				return fmt.Sprintf("state %q reached", mc.States[r[0]]), true
@@ -141,7 +141,7 @@ func (e *env) runtimePredicate(inv *jsonmodel.Invariant) func(r []int64, initial
 	inScope := e.scope(inv.When)
 	return func(r []int64, initial bool) (string, bool) {
 		x := r[1+v] // a word compares with the literal bounds exactly (runtime.Word)
-		if (inv.Min == nil || x >= *inv.Min) && (inv.Max == nil || x <= *inv.Max) {
+		if inRange(x, inv.Min, inv.Max) {
 			return "", false
 		}
 		if !initial && !inScope(r) {
@@ -149,6 +149,27 @@ func (e *env) runtimePredicate(inv *jsonmodel.Invariant) func(r []int64, initial
 		}
 		return fmt.Sprintf("%q = %s outside %s", inv.Variable, mc.FormatValue(v, x), jsonmodel.RangeText(inv.Min, inv.Max)), true
 	}
+}
+
+// passes returns a test that node i of g satisfies inv, reading one word
+// of the stored node: for most nodes that settles it, and only the others
+// are unpacked for runtimePredicate.
+func (e *env) passes(inv *jsonmodel.Invariant, g *explore.Graph) func(i int) bool {
+	if inv.Kind == jsonmodel.NeverStates {
+		forbidden := e.forbidden(inv)
+		return func(i int) bool { return !forbidden[g.StateOf(i)] }
+	}
+	p := 1 + e.mc.VarIndex(inv.Variable)
+	return func(i int) bool { return inRange(g.Word(i, p), inv.Min, inv.Max) }
+}
+
+// forbidden marks the states of a never-states invariant, by index.
+func (e *env) forbidden(inv *jsonmodel.Invariant) []bool {
+	forbidden := make([]bool, len(e.mc.States))
+	for _, s := range inv.States {
+		forbidden[e.mc.StateIndex(s)] = true
+	}
+	return forbidden
 }
 
 // scope evaluates a var-in-range `when` on a runtime (the post-state of the
