@@ -50,7 +50,9 @@ type epochWalk struct {
 	words  []int64  // the frontier node's packed words, then the chain's
 	hashes []uint64 // per level, the node's hash
 	trans  []int32  // per level, the transition that reached it
-	monv   []int64  // per level, its monitor values (nmon each)
+	monv   []int64  // per level up to rest, its monitor values (nmon each)
+	rest   int      // the level from which every level holds restv
+	restv  []int64  // the resting values (see keep)
 	flags  []chainFlag
 	group  [chainGroups][]int32 // per group of shards, its levels
 	levels int                  // levels walked
@@ -154,7 +156,7 @@ func (r *runner) walk(ew *epochWalk, src int, srcWords []int64, max int) {
 // the chain waits for.
 func (r *runner) fold(ew *epochWalk) {
 	g, c := r.g, r.chain
-	ew.monv, ew.flags = ew.monv[:0], ew.flags[:0]
+	ew.monv, ew.flags, ew.rest = ew.monv[:0], ew.flags[:0], ew.levels
 	for k := range ew.levels {
 		if r.resting(c.cur) {
 			r.keep(ew, k)
@@ -191,15 +193,21 @@ func (r *runner) resting(cur []int64) bool {
 }
 
 // keep gives ew's levels from k on the resting values c.cur: what fold
-// would compute for them, without unpacking a node.
+// would compute for them, without unpacking a node or listing them.
 func (r *runner) keep(ew *epochWalk, k int) {
 	g, c := r.g, r.chain
 	for mk, v := range c.cur {
 		g.mon[mk].fill(ew.first+k, ew.first+ew.levels, v)
 	}
-	for ; k < ew.levels; k++ {
-		ew.monv = append(ew.monv, c.cur...)
+	ew.rest, ew.restv = k, append(ew.restv[:0], c.cur...)
+}
+
+// monAt is monitor mk's value at level k of a folded epoch.
+func (ew *epochWalk) monAt(k, mk, nmon int) int64 {
+	if k >= ew.rest {
+		return ew.restv[mk]
 	}
+	return ew.monv[k*nmon+mk]
 }
 
 // internGroup interns, in level order, the nodes of ew that hash into
@@ -351,15 +359,18 @@ func (r *runner) settle(ew *epochWalk) bool {
 	}
 	for mk, mon := range r.s.Monitors {
 		res := g.Monitors[mk]
-		for k := range valid {
+		for k := range min(valid, ew.rest) {
 			if ew.monv[k*r.nmon+mk] != mon.Done {
 				res.Live++ // never past the cap: an epoch stops short of it
 			}
 		}
+		if valid > ew.rest && ew.restv[mk] != mon.Done {
+			res.Live += valid - ew.rest
+		}
 		if dupNode < 0 {
 			continue
 		}
-		if v := ew.monv[valid*r.nmon+mk]; v != mon.Done && v != g.mon[mk].get(dupNode) {
+		if v := ew.monAt(valid, mk, r.nmon); v != mon.Done && v != g.mon[mk].get(dupNode) {
 			if key := edgeKey(ew.first+valid-1, 0, true); key < res.Conflict {
 				res.Conflict = key
 			}
