@@ -199,10 +199,11 @@ func TestCompactSameGraphAsWide(t *testing.T) {
 	}
 }
 
-// Word reads one word of a stored node: the one Node unpacks, for the
-// state, booleans in and past the first word, integers and extra words.
-func TestWordIsTheUnpackedWord(t *testing.T) {
-	models := map[string]string{"toggles-40": gen.Toggles(40), "counter": gen.Counter(50), "probes": gen.Probes(4)}
+// Words reads one word of stored nodes: the one Node unpacks, for the
+// state, booleans in and past the first word, integers and extra words,
+// from any node on (the graphs span several arena chunks).
+func TestWordsAreTheUnpackedWords(t *testing.T) {
+	models := map[string]string{"toggles-40": gen.Toggles(40), "counter": gen.Counter(150_000), "probes": gen.Probes(4)}
 	for seed := range uint64(4) {
 		models[fmt.Sprintf("random-%d", seed)] = gen.Random(seed)
 		models[fmt.Sprintf("bigsteps-%d", seed)] = gen.BigSteps(seed)
@@ -210,11 +211,18 @@ func TestWordIsTheUnpackedWord(t *testing.T) {
 	for name, src := range models {
 		mc := machine(t, src)
 		g := Search{Machine: mc, Extra: 1, InitExtra: []int64{-7}, Cap: 3000}.Run()
-		for i := range g.Len() {
-			node := g.Node(i, nil)
-			for p, want := range node {
-				if got := g.Word(i, p); got != want {
-					t.Fatalf("%s node %d word %d: %d, want %d", name, i, p, got, want)
+		if name == "counter" {
+			g = Search{Machine: mc, Extra: 1, InitExtra: []int64{-7}, Cap: 200_000}.Run()
+		}
+		node := make([]int64, g.Width())
+		for p := range g.Width() {
+			for _, lo := range []int{0, 1, g.Len() / 3} {
+				col := make([]int64, g.Len()-lo)
+				g.Words(p, lo, col)
+				for k, got := range col {
+					if want := g.Node(lo+k, node)[p]; got != want {
+						t.Fatalf("%s node %d word %d: %d, want %d", name, lo+k, p, got, want)
+					}
 				}
 			}
 		}

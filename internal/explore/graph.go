@@ -134,10 +134,35 @@ func (g *Graph) Runtime(i int, dst []int64) []int64 {
 	return g.Node(i, dst[:g.lay.width])[:g.M.Width()]
 }
 
-// Word returns word p of node i as Node would unpack it (0: the state
-// index, then the runtime's variables, then the extra words), reading
-// only that word.
-func (g *Graph) Word(i, p int) int64 { return g.lay.word(g.packedNode(i), p) }
+// Words fills dst with word p, as Node would unpack it (0: the state
+// index, then the runtime's variables, then the extra words), of nodes
+// lo, lo+1, ...: one word of many nodes, read a chunk at a time.
+func (g *Graph) Words(p, lo int, dst []int64) {
+	l, stride := &g.lay, g.stride
+	for k := 0; k < len(dst); {
+		i := lo + k
+		at := i & (1<<chunkBits - 1)
+		c := g.arena.chunk(i >> chunkBits)[at*stride:]
+		part := dst[k:min(len(dst), k+1<<chunkBits-at)]
+		switch {
+		case p == 0:
+			for j := range part {
+				part[j] = int64(uint32(c[j*stride]))
+			}
+		case l.wideOf[p] >= 0:
+			w := l.boolBase + l.wideOf[p]
+			for j := range part {
+				part[j] = c[j*stride+w]
+			}
+		default:
+			w, b := bitPos(l.boolOf[p-1])
+			for j := range part {
+				part[j] = c[j*stride+w] >> b & 1
+			}
+		}
+		k += len(part)
+	}
+}
 
 // StateOf returns the state index of node i.
 func (g *Graph) StateOf(i int) int { return int(uint32(g.packedNode(i)[0])) }

@@ -112,18 +112,6 @@ func (l *layout) unpack(dst, packed []int64) {
 	}
 }
 
-// word returns unpacked word p of a packed node, unpacking nothing else.
-func (l *layout) word(packed []int64, p int) int64 {
-	switch {
-	case p == 0:
-		return int64(uint32(packed[0]))
-	case l.wideOf[p] >= 0:
-		return packed[l.boolBase+l.wideOf[p]]
-	}
-	w, b := bitPos(l.boolOf[p-1])
-	return packed[w] >> b & 1
-}
-
 // patch turns dst, the packed form of a node's source, into the packed form
 // of node, a successor in which only the state, the variables in writes and
 // the wide words can differ. It saves repacking every boolean per edge.

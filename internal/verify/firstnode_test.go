@@ -31,11 +31,16 @@ func TestFirstNodeIsTheFirst(t *testing.T) {
 			}
 		}
 		for _, workers := range []int{1, 2, 3, 8} {
-			got := firstNode(g, workers, func(i int, buf []int64) bool {
-				if len(buf) != g.Width() {
-					t.Fatalf("scratch of %d words", len(buf))
+			got := firstNode(g, workers, func(lo, hi int, s *scratch) int {
+				if len(s.node) != g.Width() || hi-lo > len(s.col) || hi <= lo {
+					t.Fatalf("scratch of %d and %d words for nodes %d to %d", len(s.node), len(s.col), lo, hi)
 				}
-				return set[i]
+				for i := lo; i < hi; i++ {
+					if set[i] {
+						return i
+					}
+				}
+				return -1
 			})
 			if got != want {
 				t.Errorf("%s, %d workers: node %d, want %d", name, workers, got, want)
@@ -76,11 +81,14 @@ func TestPassesAgreesWithTheRuntimeTest(t *testing.T) {
 				continue
 			}
 			checked++
-			bad, passes := e.runtimePredicate(inv), e.passes(inv, g)
+			bad := e.runtimePredicate(inv)
+			word, passes := e.passes(inv)
 			exact := inv.Kind == jsonmodel.NeverStates || inv.When == nil
+			col := make([]int64, g.Len())
+			g.Words(word, 0, col)
 			for i := range g.Len() {
 				_, b := bad(g.Runtime(i, nil), i == 0)
-				p := passes(i)
+				p := passes(col[i])
 				if p && b || exact && p == b {
 					t.Fatalf("%s, invariant %q, node %d: passes %v, runtime test says violated %v", name, inv.ID, i, p, b)
 				}

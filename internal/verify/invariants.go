@@ -72,13 +72,20 @@ func (e *env) decideStatePredicate(inv *jsonmodel.Invariant) invariantOutcome {
 		return e.eventBeforeState(inv)
 	}
 	g := e.explored()
-	bad, passes := e.runtimePredicate(inv), e.passes(inv, g)
-	i := firstNode(g, e.workers(), func(i int, buf []int64) bool {
-		if passes(i) {
-			return false
+	bad := e.runtimePredicate(inv)
+	p, passes := e.passes(inv)
+	i := firstNode(g, e.workers(), func(lo, hi int, s *scratch) int {
+		col := s.col[:hi-lo]
+		g.Words(p, lo, col)
+		for k, x := range col {
+			if passes(x) {
+				continue
+			}
+			if _, ok := bad(g.Runtime(lo+k, s.node), lo+k == 0); ok {
+				return lo + k
+			}
 		}
-		_, ok := bad(g.Runtime(i, buf), i == 0)
-		return ok
+		return -1
 	})
 	if i >= 0 {
 		what, _ := bad(g.Runtime(i, nil), i == 0)
@@ -87,11 +94,19 @@ func (e *env) decideStatePredicate(inv *jsonmodel.Invariant) invariantOutcome {
 	return invariantOutcome{undecided: g.Truncated, explored: g.Len(), capKind: "maxStates", cap: g.Cap}
 }
 
+// scratch is what a firstNode goroutine gives its test: room for one
+// node's words (g.Width()) and for one word of a block of nodes.
+type scratch struct{ node, col []int64 }
+
+// firstNodeBlock is how many nodes firstNode hands its test at once.
+const firstNodeBlock = 1024
+
 // firstNode returns the first node of g (in discovery order, so the
-// nearest to the root) that satisfies test, or -1; workers goroutines test
-// contiguous ranges of nodes at once. test gets a scratch buffer of
-// g.Width() words.
-func firstNode(g *explore.Graph, workers int, test func(i int, buf []int64) bool) int {
+// nearest to the root) that satisfies a test, or -1: first(lo, hi, s)
+// returns the first node from lo up to hi-1 that does (at most
+// firstNodeBlock of them), or -1. workers goroutines test contiguous
+// ranges of nodes at once.
+func firstNode(g *explore.Graph, workers int, first func(lo, hi int, s *scratch) int) int {
 	n := g.Len()
 	workers = max(1, min(workers, n/firstNodeMin))
 	per := (n + workers - 1) / workers
@@ -102,9 +117,10 @@ func firstNode(g *explore.Graph, workers int, test func(i int, buf []int64) bool
 		go func() {
 			defer wg.Done()
 			found[w] = -1
-			buf := make([]int64, g.Width())
-			for i := w * per; i < min(n, (w+1)*per); i++ {
-				if test(i, buf) {
+			s := &scratch{node: make([]int64, g.Width()), col: make([]int64, firstNodeBlock)}
+			end := min(n, (w+1)*per)
+			for lo := w * per; lo < end; lo += firstNodeBlock {
+				if i := first(lo, min(end, lo+firstNodeBlock), s); i >= 0 {
 					found[w] = i
 					return
 				}
@@ -151,16 +167,16 @@ func (e *env) runtimePredicate(inv *jsonmodel.Invariant) func(r []int64, initial
 	}
 }
 
-// passes returns a test that node i of g satisfies inv, reading one word
-// of the stored node: for most nodes that settles it, and only the others
-// are unpacked for runtimePredicate.
-func (e *env) passes(inv *jsonmodel.Invariant, g *explore.Graph) func(i int) bool {
+// passes returns the word of a stored node (explore.Graph.Word) that
+// settles, for most nodes, that the node satisfies inv, and the test of
+// that word: only the nodes it does not clear are unpacked for
+// runtimePredicate.
+func (e *env) passes(inv *jsonmodel.Invariant) (word int, test func(x int64) bool) {
 	if inv.Kind == jsonmodel.NeverStates {
 		forbidden := e.forbidden(inv)
-		return func(i int) bool { return !forbidden[g.StateOf(i)] }
+		return 0, func(x int64) bool { return !forbidden[x] }
 	}
-	p := 1 + e.mc.VarIndex(inv.Variable)
-	return func(i int) bool { return inRange(g.Word(i, p), inv.Min, inv.Max) }
+	return 1 + e.mc.VarIndex(inv.Variable), func(x int64) bool { return inRange(x, inv.Min, inv.Max) }
 }
 
 // forbidden marks the states of a never-states invariant, by index.
