@@ -18,12 +18,12 @@ import rt "github.com/stateproof/stateproof/internal/runtime"
 // groups, are interned, each group's nodes in order with their slots
 // fetched well ahead, and the monitors' values are folded along the epoch.
 // With two workers or more a second goroutine takes those tasks while the
-// calling goroutine walks the next epoch from the last guessed node. The first node of an epoch that is found stored ends
-// the chain: the nodes before it are exactly what the batches would store,
-// at the same indices, with the same parents and monitor values, and its
-// flags, live counts and conflicts are settled in level order as the
-// batches would; what was guessed past it is dropped (its indices are given
-// out again).
+// calling goroutine walks the next epoch from the last guessed node. The
+// first node of an epoch that is found stored ends the chain: the nodes
+// before it are exactly what the batches would store, at the same indices,
+// with the same parents and monitor values, and its flags, live counts and
+// conflicts are settled in level order as the batches would; what was
+// guessed past it is dropped (its indices are given out again).
 //
 // An epoch runs when the frontier is one node, no edge callback watches,
 // and the cap is more than chainMin nodes away (an epoch stops short of
