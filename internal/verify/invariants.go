@@ -167,7 +167,7 @@ func (e *env) runtimePredicate(inv *jsonmodel.Invariant) func(r []int64, initial
 	}
 }
 
-// passes returns the word of a stored node (explore.Graph.Word) that
+// passes returns the word of a stored node (explore.Graph.Words) that
 // settles, for most nodes, that the node satisfies inv, and the test of
 // that word: only the nodes it does not clear are unpacked for
 // runtimePredicate.
