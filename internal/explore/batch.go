@@ -245,6 +245,14 @@ func (r *runner) batch(lo, hi int) bool {
 	return r.store(segs, hi)
 }
 
+// successor fills dst with the unpacked successor of node whose runtime
+// words a step gave as next: those, then node's extra words.
+func successor(dst, next, node []int64) []int64 {
+	copy(dst, next)
+	copy(dst[len(next):], node[len(next):])
+	return dst
+}
+
 // flagAll records the edges the monitors flagged in sg.
 func (r *runner) flagAll(sg *segment) {
 	for _, f := range sg.flags {
@@ -281,9 +289,7 @@ func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
 				edge++
 				node := o.Next
 				if !bare {
-					copy(sg.node, o.Next)
-					copy(sg.node[w:], sg.src[w:])
-					node = sg.node
+					node = successor(sg.node, o.Next, sg.src)
 				}
 				if s.OnEdge != nil {
 					switch s.OnEdge(g, i, o.Transition, node) {
@@ -310,15 +316,10 @@ func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
 				sg.from = append(sg.from, int32(i))
 				sg.trans = append(sg.trans, int32(o.Transition))
 				sg.edge = append(sg.edge, int32(edge-1))
-				for k, mon := range s.Monitors {
-					v := sg.cur[k]
-					if !mon.rests(v) {
-						var flag int
-						v, flag = mon.Step(g, i, o.Transition, node, sg.cur[k])
-						if flag >= 0 {
-							sg.flags = append(sg.flags, segFlag{k, Flag{Key: flag, At: edgeKey(i, edge-1, false), From: i, Transition: o.Transition, Value: v}})
-							v = mon.Done
-						}
+				for k := range s.Monitors {
+					v, f, flagged := s.Monitors[k].over(g, i, edge-1, o.Transition, node, sg.cur[k])
+					if flagged {
+						sg.flags = append(sg.flags, segFlag{k, f})
 					}
 					sg.monv = append(sg.monv, v)
 				}

@@ -45,8 +45,7 @@ const (
 
 // epochWalk is one epoch's guessed chain.
 type epochWalk struct {
-	first  int      // the index of its first node
-	src    int      // the node it was walked from (first-1)
+	first  int      // the index of its first node (walked from first-1)
 	words  []int64  // the frontier node's packed words, then the chain's
 	hashes []uint64 // per level, the node's hash
 	trans  []int32  // per level, the transition that reached it
@@ -106,7 +105,7 @@ func padded(n int) []int64 { return make([]int64, n+16)[8 : 8+n : 8+n] }
 func (r *runner) walk(ew *epochWalk, src int, srcWords []int64, max int) {
 	g, c, m := r.g, r.chain, r.s.Machine
 	w, stride := m.Width(), g.stride
-	ew.src, ew.first = src, src+1
+	ew.first = src + 1
 	ew.words = append(ew.words[:0], srcWords...)
 	ew.hashes, ew.trans = ew.hashes[:0], ew.trans[:0]
 	for i := range ew.group {
@@ -126,8 +125,7 @@ func (r *runner) walk(ew *epochWalk, src int, srcWords []int64, max int) {
 					break events
 				}
 				next, via = len(ew.words), o.Transition
-				copy(c.succ, o.Next)
-				copy(c.succ[w:], c.node[w:])
+				successor(c.succ, o.Next, c.node)
 			}
 		}
 		if next < 0 {
@@ -162,17 +160,12 @@ func (r *runner) fold(ew *epochWalk) {
 			r.keep(ew, k)
 			return
 		}
-		from, t := ew.src+k, int(ew.trans[k])
+		from, t := ew.first-1+k, int(ew.trans[k])
 		g.lay.unpack(c.next, ew.words[(k+1)*g.stride:(k+2)*g.stride])
-		for mk, mon := range r.s.Monitors {
-			v := c.cur[mk]
-			if !mon.rests(v) {
-				var flag int
-				v, flag = mon.Step(g, from, t, c.next, c.cur[mk])
-				if flag >= 0 {
-					ew.flags = append(ew.flags, chainFlag{k, segFlag{mk, Flag{Key: flag, At: edgeKey(from, 0, false), From: from, Transition: t, Value: v}}})
-					v = mon.Done
-				}
+		for mk := range r.s.Monitors {
+			v, f, flagged := r.s.Monitors[mk].over(g, from, 0, t, c.next, c.cur[mk])
+			if flagged {
+				ew.flags = append(ew.flags, chainFlag{k, segFlag{mk, f}})
 			}
 			ew.monv = append(ew.monv, v)
 			g.mon[mk].set(from+1, v)

@@ -63,16 +63,14 @@ func newGraph(m *runtime.Machine, extra, capHint int) *Graph {
 	g.stride = g.lay.packed
 	g.arena = newChunks[int64](g.stride << chunkBits)
 	g.links = newChunks[link](1 << chunkBits)
-	// Small tables, written before they are read (see rehash): a table
-	// sized for a large cap would map pages the search may never use,
-	// and the first write to each would cost a flush on every core.
+	// Small tables: one sized for a large cap would map pages the search
+	// may never use (see newTable).
 	size := 64
 	for size*shardCount < 2*min(capHint, 1<<14) {
 		size <<= 1
 	}
 	for i := range g.shards {
-		g.shards[i].table = make([]uint64, size)
-		clear(g.shards[i].table)
+		g.shards[i].table = newTable(size)
 	}
 	return g
 }
@@ -294,13 +292,7 @@ func home(h uint64, mask int) int { return int(h>>32) & mask }
 // candidate references.
 func (g *Graph) rehash(sh *shard, cands pending) {
 	old := sh.table
-	sh.table = make([]uint64, 2*len(old))
-	// Written before it is read: a fresh page that is read first is mapped
-	// to the shared zero page, and the write that follows must replace
-	// that mapping and flush it from every core running the search — on a
-	// virtual machine an interrupt per page, which cost a two-worker chain
-	// search more than its interning.
-	clear(sh.table)
+	sh.table = newTable(2 * len(old))
 	mask := len(sh.table) - 1
 	var one [1]int64
 	for _, e := range old {
@@ -322,6 +314,17 @@ func (g *Graph) rehash(sh *shard, cands pending) {
 			cands.moved(int(ref-candRef), s)
 		}
 	}
+}
+
+// newTable returns an empty table of n slots, written before it is read: a
+// fresh page that is read first is mapped to the shared zero page, and the
+// write that follows must replace that mapping and flush it from every
+// core running the search — on a virtual machine an interrupt per page,
+// which cost a two-worker chain search more than its interning.
+func newTable(n int) []uint64 {
+	t := make([]uint64, n)
+	clear(t)
+	return t
 }
 
 // HashWords mixes the words with a multiply-xorshift finaliser per word;

@@ -66,8 +66,7 @@ func (la *lookahead) guess(g *Graph, m *runtime.Machine, src []int64) {
 			if len(la.hashes) == lookNodes {
 				return
 			}
-			copy(la.succ, o.Next)
-			copy(la.succ[w:], la.node[w:])
+			successor(la.succ, o.Next, la.node)
 			copy(la.packed, src)
 			g.lay.patch(la.packed, la.succ, m.Writes(o.Transition))
 			la.hashes = append(la.hashes, HashWords(la.packed))

@@ -44,6 +44,21 @@ type Monitor struct {
 // calling Step: v is Done or steady.
 func (m *Monitor) rests(v int64) bool { return v == m.Done || slices.Contains(m.Steady, v) }
 
+// over advances value m over an edge, the edge-th from node from, by
+// transition t into the runtime next: m itself when it rests, else what
+// Step returns, or Done after a flag, which it returns as f with flagged
+// set.
+func (m *Monitor) over(g *Graph, from, edge, t int, next []int64, v int64) (int64, Flag, bool) {
+	if m.rests(v) {
+		return v, Flag{}, false
+	}
+	v, key := m.Step(g, from, t, next, v)
+	if key < 0 {
+		return v, Flag{}, false
+	}
+	return m.Done, Flag{Key: key, At: edgeKey(from, edge, false), From: from, Transition: t, Value: v}, true
+}
+
 // Key orders the events of a search: a source node, then its edges as
 // generated (phase 0), then the same edges as interned (phase 1).
 type Key uint64

@@ -98,9 +98,6 @@ func (s Search) Run() *Graph {
 		}
 	}
 	r := newRunner(&s, g)
-	if r.chain != nil {
-		defer r.chain.stop()
-	}
 	polled := 0
 	for g.Expanded < g.Len() {
 		lo := g.Expanded

@@ -141,9 +141,9 @@ type spacerAnswer struct {
 
 // runSpacer solves Horn clauses with Z3's HORN solver within budget, in
 // ctx, which nothing else may use until it returns (Spacer may run on a
-// goroutine of its own); stop interrupts it, and so does a timer when the budget is
-// spent. A safe answer's interpretation is read by interpret, so that
-// Spacer alone on a problem file pays nothing for it.
+// goroutine of its own); stop interrupts it, and so does a timer when the
+// budget is spent. A safe answer's interpretation is read by interpret, so
+// that Spacer alone on a problem file pays nothing for it.
 func runSpacer(ctx *z3.Context, text string, budget time.Duration, stop *stopper) (*spacerAnswer, error) {
 	if budget < time.Millisecond {
 		return &spacerAnswer{Status: "unknown", Reason: "no time left"}, nil
