@@ -1,8 +1,6 @@
 package verify
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/explore"
@@ -53,22 +51,8 @@ func TestFirstNodeIsTheFirst(t *testing.T) {
 // runtime would pass too: for a never-states or an unscoped range it is
 // exactly the runtime test's negation, for a scoped range it implies it.
 func TestPassesAgreesWithTheRuntimeTest(t *testing.T) {
-	paths, err := filepath.Glob("../../examples/*.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	broken, _ := filepath.Glob("../../examples/broken/*.json")
-	paths = append(paths, broken...)
-	models := map[string][]byte{"counter": []byte(gen.Counter(500)), "probes": []byte(gen.Probes(5))}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		models[p] = data
-	}
 	checked, failing := 0, 0
-	for name, data := range models {
+	for name, data := range sameReportModels(t) {
 		res, err := jsonmodel.Decode(data)
 		if err != nil || !res.Valid() {
 			continue // a broken example that does not load
