@@ -1,15 +1,8 @@
 package z3
 
-/*
-#include <stdlib.h>
-#include <z3.h>
-*/
-import "C"
-
 import (
 	"math/big"
 	"strings"
-	"unsafe"
 )
 
 // IntVal returns the integer literal v.
@@ -17,7 +10,7 @@ func (c *Context) IntVal(v int64) (*Term, error) {
 	if err := c.begin("IntVal"); err != nil {
 		return nil, err
 	}
-	return c.result("IntVal", C.Z3_mk_int64(c.z, C.int64_t(v), c.intSort.s))
+	return c.result("IntVal", z3_mk_int64(c.z, int64(v), c.intSort.s))
 }
 
 // IntFromString returns the integer literal written in decimal in s
@@ -64,9 +57,8 @@ func (c *Context) RealFromString(s string) (*Term, error) {
 
 // numeral passes a canonical numeral string ("-12" or "-1/3") to Z3.
 func (c *Context) numeral(op, canonical string, s *Sort) (*Term, error) {
-	cs := cstring(canonical)
-	defer C.free(unsafe.Pointer(cs))
-	return c.result(op, C.Z3_mk_numeral(c.z, cs, s.s))
+	cs := canonical
+	return c.result(op, z3_mk_numeral(c.z, cs, s.s))
 }
 
 func isDecimalInt(s string) bool {
@@ -94,7 +86,7 @@ func quote(s string) string {
 // arith checks that every term has the same arithmetic sort. want is
 // SortInt or SortReal to demand that sort, or SortUnknown to accept either.
 // It returns the common kind.
-func (c *Context) arith(op string, as []C.Z3_ast, want SortKind) (SortKind, error) {
+func (c *Context) arith(op string, as []z3_ast, want SortKind) (SortKind, error) {
 	var kind SortKind
 	for i, a := range as {
 		k := c.rawSortKind(a)
@@ -113,7 +105,7 @@ func (c *Context) arith(op string, as []C.Z3_ast, want SortKind) (SortKind, erro
 }
 
 // arithNary builds f(ts...) over one arithmetic sort.
-func (c *Context) arithNary(op string, ts []*Term, f func(C.Z3_context, C.uint, *C.Z3_ast) C.Z3_ast) (*Term, error) {
+func (c *Context) arithNary(op string, ts []*Term, f func(z3_context, uint32, *z3_ast) z3_ast) (*Term, error) {
 	as, err := c.prepare(op, ts...)
 	if err != nil {
 		return nil, err
@@ -124,12 +116,12 @@ func (c *Context) arithNary(op string, ts []*Term, f func(C.Z3_context, C.uint, 
 	if _, err := c.arith(op, as, SortUnknown); err != nil {
 		return nil, err
 	}
-	return c.result(op, f(c.z, C.uint(len(as)), ptr(as)))
+	return c.result(op, f(c.z, uint32(len(as)), ptr(as)))
 }
 
 // arithBinary builds f(a, b) where a and b share an arithmetic sort (want,
 // or either when want is SortUnknown).
-func (c *Context) arithBinary(op string, a, b *Term, want SortKind, f func(C.Z3_context, C.Z3_ast, C.Z3_ast) C.Z3_ast) (*Term, error) {
+func (c *Context) arithBinary(op string, a, b *Term, want SortKind, f func(z3_context, z3_ast, z3_ast) z3_ast) (*Term, error) {
 	as, err := c.prepare(op, a, b)
 	if err != nil {
 		return nil, err
@@ -141,7 +133,7 @@ func (c *Context) arithBinary(op string, a, b *Term, want SortKind, f func(C.Z3_
 }
 
 // arithUnary builds f(a) where a has sort want (or either arithmetic sort).
-func (c *Context) arithUnary(op string, a *Term, want SortKind, f func(C.Z3_context, C.Z3_ast) C.Z3_ast) (*Term, error) {
+func (c *Context) arithUnary(op string, a *Term, want SortKind, f func(z3_context, z3_ast) z3_ast) (*Term, error) {
 	as, err := c.prepare(op, a)
 	if err != nil {
 		return nil, err
@@ -154,77 +146,77 @@ func (c *Context) arithUnary(op string, a *Term, want SortKind, f func(C.Z3_cont
 
 // Add returns the sum of ts (one or more, all Int or all Real).
 func (c *Context) Add(ts ...*Term) (*Term, error) {
-	return c.arithNary("Add", ts, func(z C.Z3_context, n C.uint, p *C.Z3_ast) C.Z3_ast { return C.Z3_mk_add(z, n, p) })
+	return c.arithNary("Add", ts, func(z z3_context, n uint32, p *z3_ast) z3_ast { return z3_mk_add(z, n, p) })
 }
 
 // Sub returns ts[0] - ts[1] - ... (one or more, all Int or all Real).
 func (c *Context) Sub(ts ...*Term) (*Term, error) {
-	return c.arithNary("Sub", ts, func(z C.Z3_context, n C.uint, p *C.Z3_ast) C.Z3_ast { return C.Z3_mk_sub(z, n, p) })
+	return c.arithNary("Sub", ts, func(z z3_context, n uint32, p *z3_ast) z3_ast { return z3_mk_sub(z, n, p) })
 }
 
 // Mul returns the product of ts (one or more, all Int or all Real).
 func (c *Context) Mul(ts ...*Term) (*Term, error) {
-	return c.arithNary("Mul", ts, func(z C.Z3_context, n C.uint, p *C.Z3_ast) C.Z3_ast { return C.Z3_mk_mul(z, n, p) })
+	return c.arithNary("Mul", ts, func(z z3_context, n uint32, p *z3_ast) z3_ast { return z3_mk_mul(z, n, p) })
 }
 
 // Neg returns -a.
 func (c *Context) Neg(a *Term) (*Term, error) {
-	return c.arithUnary("Neg", a, SortUnknown, func(z C.Z3_context, x C.Z3_ast) C.Z3_ast { return C.Z3_mk_unary_minus(z, x) })
+	return c.arithUnary("Neg", a, SortUnknown, func(z z3_context, x z3_ast) z3_ast { return z3_mk_unary_minus(z, x) })
 }
 
 // IntDiv returns a div b on integers: Euclidean division (see the package
 // documentation). Both operands must be Int.
 func (c *Context) IntDiv(a, b *Term) (*Term, error) {
-	return c.arithBinary("IntDiv", a, b, SortInt, func(z C.Z3_context, x, y C.Z3_ast) C.Z3_ast { return C.Z3_mk_div(z, x, y) })
+	return c.arithBinary("IntDiv", a, b, SortInt, func(z z3_context, x, y z3_ast) z3_ast { return z3_mk_div(z, x, y) })
 }
 
 // Mod returns a mod b on integers: Euclidean, always in [0, |b|) for b ≠ 0.
 func (c *Context) Mod(a, b *Term) (*Term, error) {
-	return c.arithBinary("Mod", a, b, SortInt, func(z C.Z3_context, x, y C.Z3_ast) C.Z3_ast { return C.Z3_mk_mod(z, x, y) })
+	return c.arithBinary("Mod", a, b, SortInt, func(z z3_context, x, y z3_ast) z3_ast { return z3_mk_mod(z, x, y) })
 }
 
 // Rem returns a rem b on integers: a mod b if b ≥ 0, else -(a mod b).
 func (c *Context) Rem(a, b *Term) (*Term, error) {
-	return c.arithBinary("Rem", a, b, SortInt, func(z C.Z3_context, x, y C.Z3_ast) C.Z3_ast { return C.Z3_mk_rem(z, x, y) })
+	return c.arithBinary("Rem", a, b, SortInt, func(z z3_context, x, y z3_ast) z3_ast { return z3_mk_rem(z, x, y) })
 }
 
 // RealDiv returns a / b on reals. Both operands must be Real (convert Int
 // operands with ToReal; Z3 would otherwise perform integer division).
 func (c *Context) RealDiv(a, b *Term) (*Term, error) {
-	return c.arithBinary("RealDiv", a, b, SortReal, func(z C.Z3_context, x, y C.Z3_ast) C.Z3_ast { return C.Z3_mk_div(z, x, y) })
+	return c.arithBinary("RealDiv", a, b, SortReal, func(z z3_context, x, y z3_ast) z3_ast { return z3_mk_div(z, x, y) })
 }
 
 // ToReal converts an Int term to Real.
 func (c *Context) ToReal(a *Term) (*Term, error) {
-	return c.arithUnary("ToReal", a, SortInt, func(z C.Z3_context, x C.Z3_ast) C.Z3_ast { return C.Z3_mk_int2real(z, x) })
+	return c.arithUnary("ToReal", a, SortInt, func(z z3_context, x z3_ast) z3_ast { return z3_mk_int2real(z, x) })
 }
 
 // ToInt converts a Real term to Int by rounding down (floor).
 func (c *Context) ToInt(a *Term) (*Term, error) {
-	return c.arithUnary("ToInt", a, SortReal, func(z C.Z3_context, x C.Z3_ast) C.Z3_ast { return C.Z3_mk_real2int(z, x) })
+	return c.arithUnary("ToInt", a, SortReal, func(z z3_context, x z3_ast) z3_ast { return z3_mk_real2int(z, x) })
 }
 
 // IsInt returns the predicate "the Real term a is an integer".
 func (c *Context) IsInt(a *Term) (*Term, error) {
-	return c.arithUnary("IsInt", a, SortReal, func(z C.Z3_context, x C.Z3_ast) C.Z3_ast { return C.Z3_mk_is_int(z, x) })
+	return c.arithUnary("IsInt", a, SortReal, func(z z3_context, x z3_ast) z3_ast { return z3_mk_is_int(z, x) })
 }
 
 // Lt returns a < b (same arithmetic sort).
 func (c *Context) Lt(a, b *Term) (*Term, error) {
-	return c.arithBinary("Lt", a, b, SortUnknown, func(z C.Z3_context, x, y C.Z3_ast) C.Z3_ast { return C.Z3_mk_lt(z, x, y) })
+	return c.arithBinary("Lt", a, b, SortUnknown, func(z z3_context, x, y z3_ast) z3_ast { return z3_mk_lt(z, x, y) })
 }
 
 // Le returns a ≤ b (same arithmetic sort).
 func (c *Context) Le(a, b *Term) (*Term, error) {
-	return c.arithBinary("Le", a, b, SortUnknown, func(z C.Z3_context, x, y C.Z3_ast) C.Z3_ast { return C.Z3_mk_le(z, x, y) })
+	return c.arithBinary("Le", a, b, SortUnknown, func(z z3_context, x, y z3_ast) z3_ast { return z3_mk_le(z, x, y) })
 }
 
 // Gt returns a > b (same arithmetic sort).
 func (c *Context) Gt(a, b *Term) (*Term, error) {
-	return c.arithBinary("Gt", a, b, SortUnknown, func(z C.Z3_context, x, y C.Z3_ast) C.Z3_ast { return C.Z3_mk_gt(z, x, y) })
+	return c.arithBinary("Gt", a, b, SortUnknown, func(z z3_context, x, y z3_ast) z3_ast { return z3_mk_gt(z, x, y) })
 }
 
 // Ge returns a ≥ b (same arithmetic sort).
 func (c *Context) Ge(a, b *Term) (*Term, error) {
-	return c.arithBinary("Ge", a, b, SortUnknown, func(z C.Z3_context, x, y C.Z3_ast) C.Z3_ast { return C.Z3_mk_ge(z, x, y) })
+	return c.arithBinary("Ge", a, b, SortUnknown, func(z z3_context, x, y z3_ast) z3_ast { return z3_mk_ge(z, x, y) })
 }

@@ -1,35 +1,16 @@
 package z3
 
-/*
-#include <stdlib.h>
-#include <z3.h>
-
-// Z3 calls the error handler of a context whenever an API call fails. The
-// default handler prints the error and exits the process; this one does
-// nothing, so the error code stays in the context for the binding to read.
-static void stateproofIgnoreError(Z3_context c, Z3_error_code e) {
-	(void)c;
-	(void)e;
-}
-
-static void stateproofInstallErrorHandler(Z3_context c) {
-	Z3_set_error_handler(c, stateproofIgnoreError);
-}
-*/
-import "C"
-
 import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // Context is a Z3 logical context: the owner of every sort, term, solver and
 // model created from it. Create one with NewContext and release it with
 // Close. A Context is not safe for concurrent use.
 type Context struct {
-	z      C.Z3_context
+	z      z3_context
 	life   *lifeline
 	closed bool // only read and written by the owning goroutine
 
@@ -48,7 +29,7 @@ const (
 // release is one Z3 reference waiting to be given back.
 type release struct {
 	kind releaseKind
-	ptr  unsafe.Pointer
+	ptr  uintptr
 }
 
 // lifeline is the part of a Context that runtime cleanups may touch. It
@@ -86,30 +67,32 @@ func enqueueRelease(a cleanupArg) {
 // It loads libz3 on first use; without it the error wraps ErrNotInstalled
 // and says how to install it.
 func NewContext() (*Context, error) {
-	if err := load(); err != nil {
+	if _, err := load(); err != nil {
 		return nil, err
 	}
-	cfg := C.Z3_mk_config()
-	if cfg == nil {
+	cfg := z3_mk_config()
+	if cfg == 0 {
 		return nil, &Error{Op: "NewContext", Kind: ErrorException, Message: "Z3_mk_config failed"}
 	}
-	z := C.Z3_mk_context_rc(cfg)
-	C.Z3_del_config(cfg)
-	if z == nil {
+	z := z3_mk_context_rc(cfg)
+	z3_del_config(cfg)
+	if z == 0 {
 		return nil, &Error{Op: "NewContext", Kind: ErrorException, Message: "Z3_mk_context_rc failed"}
 	}
-	C.stateproofInstallErrorHandler(z)
+	// A NULL handler: Z3 then leaves the error code in the context for
+	// lastError to read, instead of printing it and exiting the process.
+	z3_set_error_handler(z, 0)
 	c := &Context{z: z, life: &lifeline{}}
 	var err error
-	if c.boolSort, err = c.sortResult("NewContext", C.Z3_mk_bool_sort(z)); err != nil {
+	if c.boolSort, err = c.sortResult("NewContext", z3_mk_bool_sort(z)); err != nil {
 		c.Close()
 		return nil, err
 	}
-	if c.intSort, err = c.sortResult("NewContext", C.Z3_mk_int_sort(z)); err != nil {
+	if c.intSort, err = c.sortResult("NewContext", z3_mk_int_sort(z)); err != nil {
 		c.Close()
 		return nil, err
 	}
-	if c.realSort, err = c.sortResult("NewContext", C.Z3_mk_real_sort(z)); err != nil {
+	if c.realSort, err = c.sortResult("NewContext", z3_mk_real_sort(z)); err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -121,8 +104,8 @@ func NewContext() (*Context, error) {
 // wrapping ErrClosed. Close is idempotent and safe on a nil Context.
 func (c *Context) Close() error {
 	if c.retire() {
-		C.Z3_del_context(c.z)
-		c.z = nil
+		z3_del_context(c.z)
+		c.z = 0
 	}
 	return nil
 }
@@ -134,7 +117,7 @@ func (c *Context) Close() error {
 // command's run time). Use it only on the way out of main.
 func (c *Context) Abandon() {
 	if c.retire() {
-		c.z = nil
+		c.z = 0
 	}
 }
 
@@ -182,75 +165,71 @@ func (c *Context) drain() {
 	for _, r := range batch {
 		switch r.kind {
 		case releaseAST:
-			C.Z3_dec_ref(c.z, C.Z3_ast(r.ptr))
+			z3_dec_ref(c.z, z3_ast(r.ptr))
 		case releaseSolver:
-			C.Z3_solver_dec_ref(c.z, C.Z3_solver(r.ptr))
+			z3_solver_dec_ref(c.z, z3_solver(r.ptr))
 		case releaseModel:
-			C.Z3_model_dec_ref(c.z, C.Z3_model(r.ptr))
+			z3_model_dec_ref(c.z, z3_model(r.ptr))
 		}
 	}
 	l.released.Add(int64(len(batch)))
 }
 
 // track registers the cleanup that gives back obj's Z3 reference.
-func track[T any](c *Context, obj *T, kind releaseKind, ptr unsafe.Pointer) {
+func track[T any](c *Context, obj *T, kind releaseKind, ptr uintptr) {
 	runtime.AddCleanup(obj, enqueueRelease, cleanupArg{life: c.life, rel: release{kind: kind, ptr: ptr}})
 }
 
 // lastError turns a pending Z3 error code into an *Error and clears it.
 func (c *Context) lastError(op string) error {
-	code := C.Z3_get_error_code(c.z)
-	if code == C.Z3_OK {
+	code := z3_get_error_code(c.z)
+	if code == z3_OK {
 		return nil
 	}
-	msg := C.GoString(C.Z3_get_error_msg(c.z, code))
-	C.Z3_set_error(c.z, C.Z3_OK)
+	msg := z3_get_error_msg(c.z, code)
+	z3_set_error(c.z, z3_OK)
 	return newZ3Error(op, code, msg)
 }
 
 // newTerm wraps an expression Z3 has just returned, taking one reference.
-func (c *Context) newTerm(a C.Z3_ast) *Term {
-	C.Z3_inc_ref(c.z, a)
+func (c *Context) newTerm(a z3_ast) *Term {
+	z3_inc_ref(c.z, a)
 	t := &Term{ctx: c, ast: a}
-	track(c, t, releaseAST, unsafe.Pointer(a))
+	track(c, t, releaseAST, uintptr(a))
 	return t
 }
 
 // result checks the error code of the call that produced a and wraps a.
-func (c *Context) result(op string, a C.Z3_ast) (*Term, error) {
+func (c *Context) result(op string, a z3_ast) (*Term, error) {
 	if err := c.lastError(op); err != nil {
 		return nil, err
 	}
-	if a == nil {
+	if a == 0 {
 		return nil, &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no term"}
 	}
 	return c.newTerm(a), nil
 }
 
-// cstring copies s into C memory; the caller frees it with C.free.
-func cstring(s string) *C.char { return C.CString(s) }
-
 // symbol makes a Z3 string symbol. Symbols are interned by Z3 and need no
 // reference counting.
-func (c *Context) symbol(name string) C.Z3_symbol {
-	cs := cstring(name)
-	defer C.free(unsafe.Pointer(cs))
-	return C.Z3_mk_string_symbol(c.z, cs)
+func (c *Context) symbol(name string) z3_symbol {
+	cs := name
+	return z3_mk_string_symbol(c.z, cs)
 }
 
 // symbolString renders a Z3 symbol (string or integer symbol).
-func (c *Context) symbolString(s C.Z3_symbol) string {
-	if C.Z3_get_symbol_kind(c.z, s) == C.Z3_INT_SYMBOL {
-		return itoa(int64(C.Z3_get_symbol_int(c.z, s)))
+func (c *Context) symbolString(s z3_symbol) string {
+	if z3_get_symbol_kind(c.z, s) == z3_INT_SYMBOL {
+		return itoa(int64(z3_get_symbol_int(c.z, s)))
 	}
-	return C.GoString(C.Z3_get_symbol_string(c.z, s))
+	return z3_get_symbol_string(c.z, s)
 }
 
 // Version reports the version of the loaded libz3, e.g. "4.8.12.0", or ""
 // when libz3 cannot be loaded.
 func Version() string {
-	if load() != nil {
+	if _, err := load(); err != nil {
 		return ""
 	}
-	return C.GoString(C.Z3_get_full_version())
+	return z3_get_full_version()
 }

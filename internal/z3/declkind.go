@@ -1,10 +1,5 @@
 package z3
 
-/*
-#include <z3.h>
-*/
-import "C"
-
 // DeclKind is the kind of the declaration a term applies: an operator of
 // the Boolean, arithmetic or pseudo-Boolean theory, a numeral, or an
 // uninterpreted symbol (constant, function or predicate).
@@ -123,84 +118,84 @@ func (k DeclKind) String() string {
 	return "other"
 }
 
-func declKindOf(k C.Z3_decl_kind) DeclKind {
+func declKindOf(k z3_decl_kind) DeclKind {
 	if d, ok := basicDeclKind(k); ok {
 		return d
 	}
 	switch k {
-	case C.Z3_OP_UNINTERPRETED:
+	case z3_OP_UNINTERPRETED:
 		return DeclUninterpreted
-	case C.Z3_OP_ANUM:
+	case z3_OP_ANUM:
 		return DeclNumeral
-	case C.Z3_OP_AGNUM:
+	case z3_OP_AGNUM:
 		return DeclAlgebraicNumeral
-	case C.Z3_OP_LE:
+	case z3_OP_LE:
 		return DeclLe
-	case C.Z3_OP_GE:
+	case z3_OP_GE:
 		return DeclGe
-	case C.Z3_OP_LT:
+	case z3_OP_LT:
 		return DeclLt
-	case C.Z3_OP_GT:
+	case z3_OP_GT:
 		return DeclGt
-	case C.Z3_OP_ADD:
+	case z3_OP_ADD:
 		return DeclAdd
-	case C.Z3_OP_SUB:
+	case z3_OP_SUB:
 		return DeclSub
-	case C.Z3_OP_UMINUS:
+	case z3_OP_UMINUS:
 		return DeclNeg
-	case C.Z3_OP_MUL:
+	case z3_OP_MUL:
 		return DeclMul
-	case C.Z3_OP_DIV:
+	case z3_OP_DIV:
 		return DeclRealDiv
-	case C.Z3_OP_IDIV:
+	case z3_OP_IDIV:
 		return DeclIntDiv
-	case C.Z3_OP_REM:
+	case z3_OP_REM:
 		return DeclRem
-	case C.Z3_OP_MOD:
+	case z3_OP_MOD:
 		return DeclMod
-	case C.Z3_OP_TO_REAL:
+	case z3_OP_TO_REAL:
 		return DeclToReal
-	case C.Z3_OP_TO_INT:
+	case z3_OP_TO_INT:
 		return DeclToInt
-	case C.Z3_OP_IS_INT:
+	case z3_OP_IS_INT:
 		return DeclIsInt
-	case C.Z3_OP_POWER:
+	case z3_OP_POWER:
 		return DeclPower
-	case C.Z3_OP_PB_AT_MOST:
+	case z3_OP_PB_AT_MOST:
 		return DeclAtMost
-	case C.Z3_OP_PB_AT_LEAST:
+	case z3_OP_PB_AT_LEAST:
 		return DeclAtLeast
-	case C.Z3_OP_PB_LE:
+	case z3_OP_PB_LE:
 		return DeclPBLe
-	case C.Z3_OP_PB_GE:
+	case z3_OP_PB_GE:
 		return DeclPBGe
-	case C.Z3_OP_PB_EQ:
+	case z3_OP_PB_EQ:
 		return DeclPBEq
 	}
 	return DeclOther
 }
 
-func basicDeclKind(k C.Z3_decl_kind) (DeclKind, bool) {
+func basicDeclKind(k z3_decl_kind) (DeclKind, bool) {
 	switch k {
-	case C.Z3_OP_TRUE:
+	case z3_OP_TRUE:
 		return DeclTrue, true
-	case C.Z3_OP_FALSE:
+	case z3_OP_FALSE:
 		return DeclFalse, true
-	case C.Z3_OP_EQ, C.Z3_OP_IFF:
+	case z3_OP_EQ, z3_OP_IFF:
 		return DeclEq, true
-	case C.Z3_OP_DISTINCT:
+	case z3_OP_DISTINCT:
 		return DeclDistinct, true
-	case C.Z3_OP_ITE:
+	case z3_OP_ITE:
 		return DeclIte, true
-	case C.Z3_OP_AND:
+	case z3_OP_AND:
 		return DeclAnd, true
-	case C.Z3_OP_OR:
+	case z3_OP_OR:
 		return DeclOr, true
-	case C.Z3_OP_XOR:
+	case z3_OP_XOR:
 		return DeclXor, true
-	case C.Z3_OP_NOT:
+	case z3_OP_NOT:
 		return DeclNot, true
-	case C.Z3_OP_IMPLIES:
+	case z3_OP_IMPLIES:
 		return DeclImplies, true
 	}
 	return DeclOther, false

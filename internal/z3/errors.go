@@ -1,10 +1,5 @@
 package z3
 
-/*
-#include <z3.h>
-*/
-import "C"
-
 import (
 	"errors"
 	"fmt"
@@ -74,22 +69,22 @@ func sortError(op, format string, args ...any) error {
 	return &Error{Op: op, Kind: ErrorSort, Message: fmt.Sprintf(format, args...)}
 }
 
-func newZ3Error(op string, code C.Z3_error_code, msg string) *Error {
+func newZ3Error(op string, code z3_error_code, msg string) *Error {
 	kind := ErrorException
 	switch code {
-	case C.Z3_SORT_ERROR:
+	case z3_SORT_ERROR:
 		kind = ErrorSort
-	case C.Z3_IOB:
+	case z3_IOB:
 		kind = ErrorIndex
-	case C.Z3_INVALID_ARG, C.Z3_INVALID_PATTERN:
+	case z3_INVALID_ARG, z3_INVALID_PATTERN:
 		kind = ErrorInvalidArg
-	case C.Z3_PARSER_ERROR, C.Z3_NO_PARSER:
+	case z3_PARSER_ERROR, z3_NO_PARSER:
 		kind = ErrorParse
-	case C.Z3_INVALID_USAGE:
+	case z3_INVALID_USAGE:
 		kind = ErrorInvalidUsage
-	case C.Z3_MEMOUT_FAIL:
+	case z3_MEMOUT_FAIL:
 		kind = ErrorMemory
-	case C.Z3_EXCEPTION:
+	case z3_EXCEPTION:
 		// Z3 4.8.12 reports ill-sorted applications as a generic exception.
 		if strings.HasPrefix(msg, "Sort mismatch") {
 			kind = ErrorSort

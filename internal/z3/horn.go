@@ -1,11 +1,5 @@
 package z3
 
-/*
-#include <stdlib.h>
-#include <z3.h>
-*/
-import "C"
-
 // NewSolverForLogic creates Z3's combined solver specialised for an
 // SMT-LIB logic, with "ctrl_c" false and params as NewSolver. With "HORN"
 // Z3 4.8.12 runs its CHC engine (Spacer) on asserted, universally
@@ -13,7 +7,7 @@ import "C"
 // the model interprets every predicate (read it with Model.FuncElse).
 func (c *Context) NewSolverForLogic(logic string, params ...Param) (*Solver, error) {
 	const op = "NewSolverForLogic"
-	return c.newSolver(op, func() C.Z3_solver { return C.Z3_mk_solver_for_logic(c.z, c.symbol(logic)) }, params)
+	return c.newSolver(op, func() z3_solver { return z3_mk_solver_for_logic(c.z, c.symbol(logic)) }, params)
 }
 
 // Interrupt asks a running check of s to stop; the check then returns
@@ -22,10 +16,10 @@ func (c *Context) NewSolverForLogic(logic string, params ...Param) (*Solver, err
 // it touches no reference count and no Go-side state of the Context. The
 // caller must ensure the Context is not closed concurrently.
 func (s *Solver) Interrupt() {
-	if s == nil || s.ctx == nil || s.ctx.z == nil {
+	if s == nil || s.ctx == nil || s.ctx.z == 0 {
 		return
 	}
-	C.Z3_solver_interrupt(s.ctx.z, s.s)
+	z3_solver_interrupt(s.ctx.z, s.s)
 }
 
 // FuncElse returns the interpretation of the function or predicate called
@@ -42,26 +36,26 @@ func (m *Model) FuncElse(name string) (*Term, int, error) {
 	if err := c.begin(op); err != nil {
 		return nil, 0, err
 	}
-	n := int(C.Z3_model_get_num_funcs(c.z, m.m))
+	n := int(z3_model_get_num_funcs(c.z, m.m))
 	for i := 0; i < n; i++ {
-		d := C.Z3_model_get_func_decl(c.z, m.m, C.uint(i))
-		if c.symbolString(C.Z3_get_decl_name(c.z, d)) != name {
+		d := z3_model_get_func_decl(c.z, m.m, uint32(i))
+		if c.symbolString(z3_get_decl_name(c.z, d)) != name {
 			continue
 		}
-		arity := int(C.Z3_get_arity(c.z, d))
-		fi := C.Z3_model_get_func_interp(c.z, m.m, d)
+		arity := int(z3_get_arity(c.z, d))
+		fi := z3_model_get_func_interp(c.z, m.m, d)
 		if err := c.lastError(op); err != nil {
 			return nil, 0, err
 		}
-		if fi == nil {
+		if fi == 0 {
 			return nil, 0, &Error{Op: op, Kind: ErrorException, Message: "no interpretation of " + quote(name)}
 		}
-		C.Z3_func_interp_inc_ref(c.z, fi)
-		defer C.Z3_func_interp_dec_ref(c.z, fi)
-		if C.Z3_func_interp_get_num_entries(c.z, fi) != 0 {
+		z3_func_interp_inc_ref(c.z, fi)
+		defer z3_func_interp_dec_ref(c.z, fi)
+		if z3_func_interp_get_num_entries(c.z, fi) != 0 {
 			return nil, 0, argError(op, "%s is interpreted by a table, not a formula", name)
 		}
-		t, err := c.result(op, C.Z3_func_interp_get_else(c.z, fi))
+		t, err := c.result(op, z3_func_interp_get_else(c.z, fi))
 		return t, arity, err
 	}
 	return nil, 0, argError(op, "the model does not interpret %s", name)
@@ -79,7 +73,7 @@ func (t *Term) SubstituteVars(to ...*Term) (*Term, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.result(op, C.Z3_substitute_vars(c.z, t.ast, C.uint(len(as)), ptr(as)))
+	return c.result(op, z3_substitute_vars(c.z, t.ast, uint32(len(as)), ptr(as)))
 }
 
 // ConstInterp returns the model's value of the constant (or nullary
@@ -93,13 +87,13 @@ func (m *Model) ConstInterp(name string) (*Term, error) {
 	if err := c.begin(op); err != nil {
 		return nil, err
 	}
-	n := int(C.Z3_model_get_num_consts(c.z, m.m))
+	n := int(z3_model_get_num_consts(c.z, m.m))
 	for i := 0; i < n; i++ {
-		d := C.Z3_model_get_const_decl(c.z, m.m, C.uint(i))
-		if c.symbolString(C.Z3_get_decl_name(c.z, d)) != name {
+		d := z3_model_get_const_decl(c.z, m.m, uint32(i))
+		if c.symbolString(z3_get_decl_name(c.z, d)) != name {
 			continue
 		}
-		return c.result(op, C.Z3_model_get_const_interp(c.z, m.m, d))
+		return c.result(op, z3_model_get_const_interp(c.z, m.m, d))
 	}
 	return nil, nil
 }

@@ -1,59 +1,121 @@
 package z3
 
-//go:generate go run genlazy.go
-
-/*
-#cgo LDFLAGS: -ldl
-#include <stdlib.h>
-
-int stateproof_z3_load(const char *path, char *err, size_t n);
-*/
-import "C"
+//go:generate go run genapi.go
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/ebitengine/purego"
 )
 
 // libraryNames are the names libz3 is looked up by, in order: Debian's
-// runtime package (libz3-4), then the development symlink, then macOS.
-// STATEPROOF_LIBZ3, when set, names the one file to load instead.
-var libraryNames = []string{"libz3.so.4", "libz3.so", "libz3.dylib"}
+// runtime package (libz3-4), then the development symlink, then macOS
+// (Homebrew's z3 under /opt/homebrew or /usr/local, which dlopen does not
+// search by itself). STATEPROOF_LIBZ3, when set, names the one file to
+// load instead.
+var libraryNames = []string{
+	"libz3.so.4", "libz3.so",
+	"libz3.dylib", "/opt/homebrew/lib/libz3.dylib", "/usr/local/lib/libz3.dylib",
+}
+
+// minMajor and minMinor are the oldest Z3 whose C API matches the
+// signatures zapi.go was generated from (4.8 made Z3_bool a C bool).
+const minMajor, minMinor = 4, 8
 
 // InstallHint is the one line a command prints when libz3 is missing.
-const InstallHint = "install Z3's library (Debian/Ubuntu: apt-get install libz3-4; it comes with libz3-dev), or point STATEPROOF_LIBZ3 at libz3.so; only bmc, prove and explain need it"
+const InstallHint = "install Z3's library (Debian/Ubuntu: apt-get install libz3-4; macOS: brew install z3), or point STATEPROOF_LIBZ3 at libz3.so; only bmc, prove and explain need it"
 
 // ErrNotInstalled is the error NewContext and Version return when libz3
 // cannot be loaded; errors.Is finds it in the returned error.
 var ErrNotInstalled = errors.New("libz3 is not installed")
 
-// load opens libz3 and resolves its entry points, once per process: the
-// binary is not linked against libz3 (lazy.c forwards every call), so that
-// verify and compose run on a machine without it. The library handle is
-// process-wide by nature, hence the package-level sync.OnceValue.
-var load = sync.OnceValue(func() error {
+// library holds the entry points of the loaded libz3.
+type library struct {
+	fn     [numEntryPoints]uintptr
+	floats floatFuncs
+}
+
+// load opens libz3 and resolves its entry points, once per process. The
+// binary is not linked against libz3 and needs no C compiler to build:
+// zapi.go calls the entry points through purego, so verify and compose
+// run on a machine without the library. A process has one copy of a
+// shared library by nature, hence the package-level sync.OnceValues; the
+// table is never written after it returns.
+var load = sync.OnceValues(func() (*library, error) {
 	names := libraryNames
 	if p := os.Getenv("STATEPROOF_LIBZ3"); p != "" {
 		names = []string{p}
 	}
 	var why []string
 	for _, name := range names {
-		cname := C.CString(name)
-		buf := (*C.char)(C.malloc(512))
-		rc := C.stateproof_z3_load(cname, buf, 512)
-		msg := C.GoString(buf)
-		C.free(unsafe.Pointer(cname))
-		C.free(unsafe.Pointer(buf))
-		if rc == 0 {
-			return nil
+		lib, err := open(name)
+		if err == nil {
+			return lib, nil
 		}
-		why = append(why, msg)
+		why = append(why, err.Error())
 	}
-	return &loadError{tried: why}
+	return nil, &loadError{tried: why}
 })
+
+// lib is the loaded library. The wrappers in zapi.go call it only on a
+// context NewContext made, so load has succeeded.
+func lib() *library {
+	l, _ := load()
+	return l
+}
+
+// open loads one candidate file and checks that it is a Z3 new enough.
+func open(name string) (*library, error) {
+	h, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	if err != nil {
+		return nil, err
+	}
+	lib := &library{}
+	for i, sym := range entryPoints {
+		if lib.fn[i], err = purego.Dlsym(h, sym); err != nil || lib.fn[i] == 0 {
+			purego.Dlclose(h)
+			return nil, fmt.Errorf("%s has no %s", name, sym)
+		}
+	}
+	if err := lib.registerFloatFuncs(h); err != nil {
+		purego.Dlclose(h)
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	var major, minor, build, rev uint32
+	fn, err := purego.Dlsym(h, "Z3_get_version")
+	if err != nil {
+		purego.Dlclose(h)
+		return nil, fmt.Errorf("%s has no Z3_get_version", name)
+	}
+	purego.SyscallN(fn, uintptr(unsafe.Pointer(&major)), uintptr(unsafe.Pointer(&minor)), uintptr(unsafe.Pointer(&build)), uintptr(unsafe.Pointer(&rev)))
+	if major < minMajor || major == minMajor && minor < minMinor {
+		purego.Dlclose(h)
+		return nil, fmt.Errorf("%s is Z3 %d.%d.%d, older than the %d.%d stateproof needs", name, major, minor, build, minMajor, minMinor)
+	}
+	return lib, nil
+}
+
+// register binds one entry point that purego.SyscallN cannot call (it
+// takes or returns a double) to the function variable fptr.
+func (lib *library) register(handle uintptr, sym string, fptr any) (err error) {
+	fn, err := purego.Dlsym(handle, sym)
+	if err != nil || fn == 0 {
+		return fmt.Errorf("no %s", sym)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cannot bind %s: %v", sym, r)
+		}
+	}()
+	purego.RegisterFunc(fptr, fn)
+	return nil
+}
 
 type loadError struct{ tried []string }
 
@@ -62,3 +124,34 @@ func (e *loadError) Error() string {
 }
 
 func (e *loadError) Unwrap() error { return ErrNotInstalled }
+
+// cString is s as a NUL-terminated C string in Go memory; the wrapper
+// that passes it keeps it alive until the call returns.
+func cString(s string) *byte {
+	b := make([]byte, len(s)+1)
+	copy(b, s)
+	return &b[0]
+}
+
+// goString copies the NUL-terminated C string at p, which Z3 owns and
+// may overwrite on its next call.
+func goString(p uintptr) string {
+	if p == 0 {
+		return ""
+	}
+	ptr := *(*unsafe.Pointer)(unsafe.Pointer(&p))
+	n := 0
+	for *(*byte)(unsafe.Add(ptr, n)) != 0 {
+		n++
+	}
+	return string(unsafe.Slice((*byte)(ptr), n))
+}
+
+func boolArg(b bool) uintptr {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func keepAlive(p *byte) { runtime.KeepAlive(p) }

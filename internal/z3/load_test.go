@@ -5,32 +5,60 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
 
-// TestLazyForwardersCurrent: lazy.c forwards every Z3 function the binding
-// calls, with the installed headers' signatures; regenerate with
+// TestAPICurrent: zapi.go declares every Z3 function and constant the
+// binding uses, with the installed headers' signatures; regenerate with
 // go generate ./internal/z3 when it fails.
-func TestLazyForwardersCurrent(t *testing.T) {
+func TestAPICurrent(t *testing.T) {
 	if _, err := os.Stat("/usr/include/z3.h"); err != nil {
 		t.Skip("no /usr/include/z3.h (libz3-dev) to generate from")
 	}
-	out := filepath.Join(t.TempDir(), "lazy.c")
-	cmd := exec.Command("go", "run", "genlazy.go", "-o", out)
+	out := filepath.Join(t.TempDir(), "zapi.go")
+	cmd := exec.Command("go", "run", "genapi.go", "-o", out)
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("genlazy: %v\n%s", err, msg)
+		t.Fatalf("genapi: %v\n%s", err, msg)
 	}
 	want, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	have, err := os.ReadFile("lazy.c")
+	have, err := os.ReadFile("zapi.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(have) != string(want) {
-		t.Error("lazy.c is stale: run go generate ./internal/z3")
+		t.Error("zapi.go is stale: run go generate ./internal/z3")
+	}
+}
+
+// TestNotZ3Library: a shared library that is not libz3 (here the C
+// library, which every Linux machine has) is refused with the missing
+// entry point named and the install hint, never called.
+func TestNotZ3Library(t *testing.T) {
+	if os.Getenv("STATEPROOF_Z3_CHILD") == "1" {
+		_, err := NewContext()
+		if !errors.Is(err, ErrNotInstalled) {
+			t.Fatalf("NewContext on libc: %v", err)
+		}
+		os.Stdout.WriteString("child: " + err.Error() + "\n")
+		return
+	}
+	libc := "libc.so.6"
+	if runtime.GOOS != "linux" {
+		t.Skip("libc.so.6 is a Linux name")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestNotZ3Library$", "-test.v")
+	cmd.Env = append(os.Environ(), "STATEPROOF_Z3_CHILD=1", "STATEPROOF_LIBZ3="+libc)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child failed: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "libc.so.6 has no Z3_") || !strings.Contains(string(out), "apt-get install libz3-4") {
+		t.Errorf("child output lacks the missing symbol or the hint:\n%s", out)
 	}
 }
 

@@ -1,24 +1,16 @@
 package z3
 
-/*
-#include <stdlib.h>
-#include <z3.h>
-*/
-import "C"
-
-import "unsafe"
-
 // Model is an assignment that satisfied a Sat check, owned by a Context.
 // It stays valid after the solver moves on.
 type Model struct {
 	ctx *Context
-	m   C.Z3_model
+	m   z3_model
 }
 
-func (c *Context) newModel(m C.Z3_model) *Model {
-	C.Z3_model_inc_ref(c.z, m)
+func (c *Context) newModel(m z3_model) *Model {
+	z3_model_inc_ref(c.z, m)
 	w := &Model{ctx: c, m: m}
-	track(c, w, releaseModel, unsafe.Pointer(m))
+	track(c, w, releaseModel, uintptr(m))
 	return w
 }
 
@@ -36,12 +28,12 @@ func (m *Model) Eval(t *Term, completion bool) (*Term, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out C.Z3_ast
-	ok := bool(C.Z3_model_eval(c.z, m.m, as[0], C.bool(completion), &out))
+	var out z3_ast
+	ok := bool(z3_model_eval(c.z, m.m, as[0], bool(completion), &out))
 	if err := c.lastError(op); err != nil {
 		return nil, err
 	}
-	if !ok || out == nil {
+	if !ok || out == 0 {
 		return nil, &Error{Op: op, Kind: ErrorException, Message: "evaluation failed for " + t.String()}
 	}
 	return c.newTerm(out), nil
@@ -56,5 +48,5 @@ func (m *Model) String() string {
 	if err := c.begin("Model.String"); err != nil {
 		return "<invalid model>"
 	}
-	return C.GoString(C.Z3_model_to_string(c.z, m.m))
+	return z3_model_to_string(c.z, m.m)
 }

@@ -1,13 +1,5 @@
 package z3
 
-/*
-#include <stdlib.h>
-#include <z3.h>
-*/
-import "C"
-
-import "unsafe"
-
 // ParseSMTLIB2String parses SMT-LIB2 text and returns its asserted formulas
 // in order (as parsed, not simplified). The text declares its own symbols;
 // commands such as check-sat are ignored. Each call starts from an empty
@@ -21,8 +13,7 @@ func (c *Context) ParseSMTLIB2String(src string) ([]*Term, error) {
 	if err := c.begin(op); err != nil {
 		return nil, err
 	}
-	cs := cstring(src)
-	defer C.free(unsafe.Pointer(cs))
-	v := C.Z3_parse_smtlib2_string(c.z, cs, 0, nil, nil, 0, nil, nil)
+	cs := src
+	v := z3_parse_smtlib2_string(c.z, cs, 0, nil, nil, 0, nil, nil)
 	return c.vectorTerms(op, v)
 }

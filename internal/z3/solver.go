@@ -1,16 +1,9 @@
 package z3
 
-/*
-#include <stdlib.h>
-#include <z3.h>
-*/
-import "C"
-
 import (
 	"math"
 	"sync"
 	"time"
-	"unsafe"
 )
 
 // Result is the answer of a satisfiability check.
@@ -38,7 +31,7 @@ func (r Result) String() string {
 // solver) owned by a Context.
 type Solver struct {
 	ctx *Context
-	s   C.Z3_solver
+	s   z3_solver
 
 	timeout     time.Duration // installed "timeout"; 0 when none
 	lastElapsed time.Duration // wall time of the last check
@@ -55,7 +48,7 @@ type Solver struct {
 // hands them all over before Z3 builds it, and they are validated once.
 func (c *Context) NewSolver(params ...Param) (*Solver, error) {
 	const op = "NewSolver"
-	return c.newSolver(op, func() C.Z3_solver { return C.Z3_mk_simple_solver(c.z) }, params)
+	return c.newSolver(op, func() z3_solver { return z3_mk_simple_solver(c.z) }, params)
 }
 
 // NewDefaultSolver creates Z3's default solver (Z3_mk_solver) with the
@@ -67,7 +60,7 @@ func (c *Context) NewSolver(params ...Param) (*Solver, error) {
 // problems should not be checked that way (see the package documentation).
 func (c *Context) NewDefaultSolver(params ...Param) (*Solver, error) {
 	const op = "NewDefaultSolver"
-	return c.newSolver(op, func() C.Z3_solver { return C.Z3_mk_solver(c.z) }, params)
+	return c.newSolver(op, func() z3_solver { return z3_mk_solver(c.z) }, params)
 }
 
 // Param is one solver parameter given at creation (see SetParam for the
@@ -81,7 +74,7 @@ type Param struct {
 // on it, and makes Z3 build it now, so that a wrong parameter name or value
 // is an error of the creating call rather than of some later check (Z3
 // creates a solver lazily and checks parameters only then).
-func (c *Context) newSolver(op string, mk func() C.Z3_solver, params []Param) (*Solver, error) {
+func (c *Context) newSolver(op string, mk func() z3_solver, params []Param) (*Solver, error) {
 	if err := c.begin(op); err != nil {
 		return nil, err
 	}
@@ -89,17 +82,17 @@ func (c *Context) newSolver(op string, mk func() C.Z3_solver, params []Param) (*
 	if err := c.lastError(op); err != nil {
 		return nil, err
 	}
-	if raw == nil {
+	if raw == 0 {
 		return nil, &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no solver"}
 	}
 	params = append([]Param{{"ctrl_c", false}}, params...)
-	C.Z3_solver_inc_ref(c.z, raw)
+	z3_solver_inc_ref(c.z, raw)
 	s := &Solver{ctx: c, s: raw}
-	track(c, s, releaseSolver, unsafe.Pointer(raw))
+	track(c, s, releaseSolver, uintptr(raw))
 	if err := s.setParams(op, params); err != nil {
 		return nil, err
 	}
-	C.Z3_solver_get_num_scopes(c.z, s.s)
+	z3_solver_get_num_scopes(c.z, s.s)
 	if err := c.lastError(op); err != nil {
 		return nil, err
 	}
@@ -131,7 +124,7 @@ func (s *Solver) Assert(f *Term) error {
 	if err := c.assertable(op, as[0]); err != nil {
 		return err
 	}
-	C.Z3_solver_assert(c.z, s.s, as[0])
+	z3_solver_assert(c.z, s.s, as[0])
 	return c.lastError(op)
 }
 
@@ -150,18 +143,18 @@ func (s *Solver) AssertAndTrack(f, p *Term) error {
 	if err := c.assertable(op, as[0]); err != nil {
 		return err
 	}
-	if C.Z3_get_ast_kind(c.z, as[1]) != C.Z3_APP_AST || C.Z3_get_app_num_args(c.z, C.Z3_to_app(c.z, as[1])) != 0 ||
+	if z3_get_ast_kind(c.z, as[1]) != z3_APP_AST || z3_get_app_num_args(c.z, z3_to_app(c.z, as[1])) != 0 ||
 		c.rawSortKind(as[1]) != SortBool {
 		return argError(op, "tracking literal must be a Boolean constant")
 	}
-	C.Z3_solver_assert_and_track(c.z, s.s, as[0], as[1])
+	z3_solver_assert_and_track(c.z, s.s, as[0], as[1])
 	return c.lastError(op)
 }
 
 // assertable rejects what Z3 must not receive as an assertion: non-Boolean
 // terms and loose de Bruijn variables (taken from under a quantifier).
-func (c *Context) assertable(op string, a C.Z3_ast) error {
-	if C.Z3_get_ast_kind(c.z, a) == C.Z3_VAR_AST {
+func (c *Context) assertable(op string, a z3_ast) error {
+	if z3_get_ast_kind(c.z, a) == z3_VAR_AST {
 		return argError(op, "a bound variable cannot be asserted")
 	}
 	if c.rawSortKind(a) != SortBool {
@@ -176,7 +169,7 @@ func (s *Solver) Push() error {
 	if err != nil {
 		return err
 	}
-	C.Z3_solver_push(c.z, s.s)
+	z3_solver_push(c.z, s.s)
 	return c.lastError("Solver.Push")
 }
 
@@ -188,10 +181,10 @@ func (s *Solver) Pop(n uint) error {
 	if err != nil {
 		return err
 	}
-	if open := uint(C.Z3_solver_get_num_scopes(c.z, s.s)); n > open {
+	if open := uint(z3_solver_get_num_scopes(c.z, s.s)); n > open {
 		return &Error{Op: op, Kind: ErrorIndex, Message: "cannot pop " + itoa(int64(n)) + " of " + itoa(int64(open)) + " scopes"}
 	}
-	C.Z3_solver_pop(c.z, s.s, C.uint(n))
+	z3_solver_pop(c.z, s.s, uint32(n))
 	return c.lastError(op)
 }
 
@@ -200,7 +193,7 @@ func (s *Solver) NumScopes() int {
 	if s == nil || s.ctx == nil || s.ctx.closed {
 		return 0
 	}
-	return int(C.Z3_solver_get_num_scopes(s.ctx.z, s.s))
+	return int(z3_solver_get_num_scopes(s.ctx.z, s.s))
 }
 
 // Reset removes every assertion and scope. Parameters are kept.
@@ -210,11 +203,11 @@ func (s *Solver) Reset() error {
 	if err != nil {
 		return err
 	}
-	C.Z3_solver_reset(c.z, s.s)
+	z3_solver_reset(c.z, s.s)
 	if err := c.lastError(op); err != nil {
 		return err
 	}
-	C.Z3_solver_get_num_scopes(c.z, s.s) // rebuild, see newSolver
+	z3_solver_get_num_scopes(c.z, s.s) // rebuild, see newSolver
 	return c.lastError(op)
 }
 
@@ -248,13 +241,13 @@ func (s *Solver) check(op string, assumptions []*Term) (Result, error) {
 			return Unknown, argError(op, "assumption %d: %v", i+1, err)
 		}
 	}
-	var r C.Z3_lbool
+	var r z3_lbool
 	start := time.Now()
 	stop := s.watchdog()
 	if len(as) == 0 {
-		r = C.Z3_solver_check(c.z, s.s)
+		r = z3_solver_check(c.z, s.s)
 	} else {
-		r = C.Z3_solver_check_assumptions(c.z, s.s, C.uint(len(as)), ptr(as))
+		r = z3_solver_check_assumptions(c.z, s.s, uint32(len(as)), ptr(as))
 	}
 	stop()
 	s.lastElapsed = time.Since(start)
@@ -262,9 +255,9 @@ func (s *Solver) check(op string, assumptions []*Term) (Result, error) {
 		return Unknown, err
 	}
 	switch r {
-	case C.Z3_L_TRUE:
+	case z3_L_TRUE:
 		return Sat, nil
-	case C.Z3_L_FALSE:
+	case z3_L_FALSE:
 		return Unsat, nil
 	}
 	return Unknown, nil
@@ -312,7 +305,7 @@ func (s *Solver) ReasonUnknown() string {
 	if err != nil {
 		return ""
 	}
-	r := C.GoString(C.Z3_solver_get_reason_unknown(c.z, s.s))
+	r := z3_solver_get_reason_unknown(c.z, s.s)
 	_ = c.lastError("Solver.ReasonUnknown")
 	if r == "canceled" && s.timeout > 0 && s.lastElapsed >= s.timeout {
 		return "timeout"
@@ -331,29 +324,29 @@ func (s *Solver) UnsatCore() ([]*Term, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := C.Z3_solver_get_unsat_core(c.z, s.s)
+	v := z3_solver_get_unsat_core(c.z, s.s)
 	return c.vectorTerms(op, v)
 }
 
 // vectorTerms copies the terms of an ast vector Z3 has just returned and
 // releases the vector.
-func (c *Context) vectorTerms(op string, v C.Z3_ast_vector) ([]*Term, error) {
+func (c *Context) vectorTerms(op string, v z3_ast_vector) ([]*Term, error) {
 	err := c.lastError(op)
-	if v == nil {
+	if v == 0 {
 		if err == nil {
 			err = &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no vector"}
 		}
 		return nil, err
 	}
-	C.Z3_ast_vector_inc_ref(c.z, v)
-	defer C.Z3_ast_vector_dec_ref(c.z, v)
+	z3_ast_vector_inc_ref(c.z, v)
+	defer z3_ast_vector_dec_ref(c.z, v)
 	if err != nil {
 		return nil, err
 	}
-	n := int(C.Z3_ast_vector_size(c.z, v))
+	n := int(z3_ast_vector_size(c.z, v))
 	out := make([]*Term, n)
 	for i := range out {
-		if out[i], err = c.result(op, C.Z3_ast_vector_get(c.z, v, C.uint(i))); err != nil {
+		if out[i], err = c.result(op, z3_ast_vector_get(c.z, v, uint32(i))); err != nil {
 			return nil, err
 		}
 	}
@@ -367,11 +360,11 @@ func (s *Solver) Model() (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := C.Z3_solver_get_model(c.z, s.s)
+	m := z3_solver_get_model(c.z, s.s)
 	if err := c.lastError(op); err != nil {
 		return nil, err
 	}
-	if m == nil {
+	if m == 0 {
 		return nil, &Error{Op: op, Kind: ErrorInvalidUsage, Message: "no model"}
 	}
 	return c.newModel(m), nil
@@ -383,7 +376,7 @@ func (s *Solver) String() string {
 	if err != nil {
 		return "<invalid solver>"
 	}
-	return C.GoString(C.Z3_solver_to_string(c.z, s.s))
+	return z3_solver_to_string(c.z, s.s)
 }
 
 // SetTimeout limits every later check to ms milliseconds; a check stopped by
@@ -423,12 +416,12 @@ func (s *Solver) setParam(op, name string, value any) error {
 // solver validates all of the solver's parameters).
 func (s *Solver) setParams(op string, params []Param) error {
 	c := s.ctx
-	p := C.Z3_mk_params(c.z)
+	p := z3_mk_params(c.z)
 	if err := c.lastError(op); err != nil {
 		return err
 	}
-	C.Z3_params_inc_ref(c.z, p)
-	defer C.Z3_params_dec_ref(c.z, p)
+	z3_params_inc_ref(c.z, p)
+	defer z3_params_dec_ref(c.z, p)
 	for _, prm := range params {
 		if prm.Name == "ctrl_c" && prm.Value != false {
 			return argError(op, "ctrl_c must stay false: Z3 would take over the process's SIGINT handler")
@@ -436,23 +429,23 @@ func (s *Solver) setParams(op string, params []Param) error {
 		key := c.symbol(prm.Name)
 		switch v := prm.Value.(type) {
 		case bool:
-			C.Z3_params_set_bool(c.z, p, key, C.bool(v))
+			z3_params_set_bool(c.z, p, key, bool(v))
 		case float64:
-			C.Z3_params_set_double(c.z, p, key, C.double(v))
+			z3_params_set_double(c.z, p, key, float64(v))
 		case string:
-			C.Z3_params_set_symbol(c.z, p, key, c.symbol(v))
+			z3_params_set_symbol(c.z, p, key, c.symbol(v))
 		default:
 			u, ok := uint32Value(prm.Value)
 			if !ok {
 				return argError(op, "parameter %s: unsupported value %v (%T)", prm.Name, prm.Value, prm.Value)
 			}
-			C.Z3_params_set_uint(c.z, p, key, C.uint(u))
+			z3_params_set_uint(c.z, p, key, uint32(u))
 		}
 		if err := c.lastError(op); err != nil {
 			return err
 		}
 	}
-	C.Z3_solver_set_params(c.z, s.s, p)
+	z3_solver_set_params(c.z, s.s, p)
 	if err := c.lastError(op); err != nil {
 		return err
 	}

@@ -1,12 +1,5 @@
 package z3
 
-/*
-#include <z3.h>
-*/
-import "C"
-
-import "unsafe"
-
 // SortKind classifies a Sort.
 type SortKind int
 
@@ -49,7 +42,7 @@ func (k SortKind) String() string {
 // Sort is a Z3 sort (type) owned by a Context.
 type Sort struct {
 	ctx *Context
-	s   C.Z3_sort
+	s   z3_sort
 }
 
 // BoolSort returns the Boolean sort (nil for a nil Context).
@@ -78,17 +71,17 @@ func (c *Context) RealSort() *Sort {
 
 // sortResult checks the error code of the call that produced s and wraps s,
 // taking one reference.
-func (c *Context) sortResult(op string, s C.Z3_sort) (*Sort, error) {
+func (c *Context) sortResult(op string, s z3_sort) (*Sort, error) {
 	if err := c.lastError(op); err != nil {
 		return nil, err
 	}
-	if s == nil {
+	if s == 0 {
 		return nil, &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no sort"}
 	}
-	a := C.Z3_sort_to_ast(c.z, s)
-	C.Z3_inc_ref(c.z, a)
+	a := z3_sort_to_ast(c.z, s)
+	z3_inc_ref(c.z, a)
 	w := &Sort{ctx: c, s: s}
-	track(c, w, releaseAST, unsafe.Pointer(a))
+	track(c, w, releaseAST, uintptr(a))
 	return w, nil
 }
 
@@ -106,7 +99,7 @@ func (s *Sort) Kind() SortKind {
 	if c == nil {
 		return SortUnknown
 	}
-	return sortKindOf(C.Z3_get_sort_kind(c.z, s.s))
+	return sortKindOf(z3_get_sort_kind(c.z, s.s))
 }
 
 // String renders the sort in SMT-LIB syntax, e.g. "Int".
@@ -115,26 +108,26 @@ func (s *Sort) String() string {
 	if c == nil {
 		return "<invalid sort>"
 	}
-	return C.GoString(C.Z3_sort_to_string(c.z, s.s))
+	return z3_sort_to_string(c.z, s.s)
 }
 
-func sortKindOf(k C.Z3_sort_kind) SortKind {
+func sortKindOf(k z3_sort_kind) SortKind {
 	switch k {
-	case C.Z3_BOOL_SORT:
+	case z3_BOOL_SORT:
 		return SortBool
-	case C.Z3_INT_SORT:
+	case z3_INT_SORT:
 		return SortInt
-	case C.Z3_REAL_SORT:
+	case z3_REAL_SORT:
 		return SortReal
-	case C.Z3_UNINTERPRETED_SORT:
+	case z3_UNINTERPRETED_SORT:
 		return SortUninterpreted
-	case C.Z3_BV_SORT:
+	case z3_BV_SORT:
 		return SortBitVec
-	case C.Z3_ARRAY_SORT:
+	case z3_ARRAY_SORT:
 		return SortArray
-	case C.Z3_DATATYPE_SORT:
+	case z3_DATATYPE_SORT:
 		return SortDatatype
-	case C.Z3_UNKNOWN_SORT:
+	case z3_UNKNOWN_SORT:
 		return SortUnknown
 	}
 	return SortOther

@@ -1,13 +1,5 @@
 package z3
 
-/*
-#include <stdlib.h>
-#include <z3.h>
-*/
-import "C"
-
-import "unsafe"
-
 // EliminateQuantifiers returns a quantifier-free formula equivalent to f
 // (a closed Boolean formula over constants) by Z3's "qe" tactic, which is
 // complete for linear integer and real arithmetic; the result may use mod
@@ -24,35 +16,34 @@ func (c *Context) EliminateQuantifiers(f *Term) (*Term, error) {
 	if f.SortKind() != SortBool {
 		return nil, argError(op, "not a formula: %s", f)
 	}
-	name := cstring("qe")
-	defer C.free(unsafe.Pointer(name))
-	tac := C.Z3_mk_tactic(c.z, name)
+	name := "qe"
+	tac := z3_mk_tactic(c.z, name)
 	if err := c.lastError(op); err != nil {
 		return nil, err
 	}
-	C.Z3_tactic_inc_ref(c.z, tac)
-	defer C.Z3_tactic_dec_ref(c.z, tac)
-	g := C.Z3_mk_goal(c.z, true, false, false)
-	C.Z3_goal_inc_ref(c.z, g)
-	defer C.Z3_goal_dec_ref(c.z, g)
-	C.Z3_goal_assert(c.z, g, as[0])
+	z3_tactic_inc_ref(c.z, tac)
+	defer z3_tactic_dec_ref(c.z, tac)
+	g := z3_mk_goal(c.z, true, false, false)
+	z3_goal_inc_ref(c.z, g)
+	defer z3_goal_dec_ref(c.z, g)
+	z3_goal_assert(c.z, g, as[0])
 	if err := c.lastError(op); err != nil {
 		return nil, err
 	}
-	res := C.Z3_tactic_apply(c.z, tac, g)
+	res := z3_tactic_apply(c.z, tac, g)
 	if err := c.lastError(op); err != nil {
 		return nil, err
 	}
-	C.Z3_apply_result_inc_ref(c.z, res)
-	defer C.Z3_apply_result_dec_ref(c.z, res)
-	if n := C.Z3_apply_result_get_num_subgoals(c.z, res); n != 1 {
+	z3_apply_result_inc_ref(c.z, res)
+	defer z3_apply_result_dec_ref(c.z, res)
+	if n := z3_apply_result_get_num_subgoals(c.z, res); n != 1 {
 		return nil, &Error{Op: op, Kind: ErrorException, Message: "qe returned " + itoa(int64(n)) + " subgoals"}
 	}
-	sub := C.Z3_apply_result_get_subgoal(c.z, res, 0)
-	size := int(C.Z3_goal_size(c.z, sub))
+	sub := z3_apply_result_get_subgoal(c.z, res, 0)
+	size := int(z3_goal_size(c.z, sub))
 	parts := make([]*Term, size)
 	for i := range parts {
-		if parts[i], err = c.result(op, C.Z3_goal_formula(c.z, sub, C.uint(i))); err != nil {
+		if parts[i], err = c.result(op, z3_goal_formula(c.z, sub, uint32(i))); err != nil {
 			return nil, err
 		}
 		if hasQuantifier(parts[i], 0) {

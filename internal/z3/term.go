@@ -1,10 +1,5 @@
 package z3
 
-/*
-#include <z3.h>
-*/
-import "C"
-
 import (
 	"math/big"
 	"strings"
@@ -35,7 +30,7 @@ func (t *Term) String() string {
 	if c == nil {
 		return "<invalid term>"
 	}
-	return C.GoString(C.Z3_ast_to_string(c.z, t.ast))
+	return z3_ast_to_string(c.z, t.ast)
 }
 
 // ID returns Z3's identifier of the term. Z3 hash-conses terms, so two
@@ -46,7 +41,7 @@ func (t *Term) ID() uint32 {
 	if c == nil {
 		return 0
 	}
-	return uint32(C.Z3_get_ast_id(c.z, t.ast))
+	return uint32(z3_get_ast_id(c.z, t.ast))
 }
 
 // Equal reports whether t and u are the same term (structurally, thanks to
@@ -56,7 +51,7 @@ func (t *Term) Equal(u *Term) bool {
 	if c == nil || u == nil || u.ctx != c {
 		return false
 	}
-	return bool(C.Z3_is_eq_ast(c.z, t.ast, u.ast))
+	return bool(z3_is_eq_ast(c.z, t.ast, u.ast))
 }
 
 // Sort returns the sort of the term.
@@ -65,7 +60,7 @@ func (t *Term) Sort() (*Sort, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.sortResult("Term.Sort", C.Z3_get_sort(c.z, t.ast))
+	return c.sortResult("Term.Sort", z3_get_sort(c.z, t.ast))
 }
 
 // SortKind returns the kind of the term's sort (SortUnknown if unusable).
@@ -80,13 +75,13 @@ func (t *Term) SortKind() SortKind {
 // IsTrue reports whether the term is the constant true.
 func (t *Term) IsTrue() bool {
 	c := t.usable()
-	return c != nil && C.Z3_get_bool_value(c.z, t.ast) == C.Z3_L_TRUE
+	return c != nil && z3_get_bool_value(c.z, t.ast) == z3_L_TRUE
 }
 
 // IsFalse reports whether the term is the constant false.
 func (t *Term) IsFalse() bool {
 	c := t.usable()
-	return c != nil && C.Z3_get_bool_value(c.z, t.ast) == C.Z3_L_FALSE
+	return c != nil && z3_get_bool_value(c.z, t.ast) == z3_L_FALSE
 }
 
 // Bool returns the value of a term that is the constant true or false
@@ -96,10 +91,10 @@ func (t *Term) Bool() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	switch C.Z3_get_bool_value(c.z, t.ast) {
-	case C.Z3_L_TRUE:
+	switch z3_get_bool_value(c.z, t.ast) {
+	case z3_L_TRUE:
 		return true, nil
-	case C.Z3_L_FALSE:
+	case z3_L_FALSE:
 		return false, nil
 	}
 	return false, argError("Term.Bool", "not a Boolean constant: %s", t.String())
@@ -112,7 +107,7 @@ func (t *Term) Simplify() (*Term, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.result("Term.Simplify", C.Z3_simplify(c.z, t.ast))
+	return c.result("Term.Simplify", z3_simplify(c.z, t.ast))
 }
 
 // numeral reports whether the term is a rational numeral.
@@ -121,7 +116,7 @@ func (t *Term) numeral(op string) (*Context, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !bool(C.Z3_is_numeral_ast(c.z, t.ast)) {
+	if !bool(z3_is_numeral_ast(c.z, t.ast)) {
 		return nil, argError(op, "not a numeral: %s", t.String())
 	}
 	return c, nil
@@ -136,8 +131,8 @@ func (t *Term) Int64() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	var v C.int64_t
-	ok := bool(C.Z3_get_numeral_int64(c.z, t.ast, &v))
+	var v int64
+	ok := bool(z3_get_numeral_int64(c.z, t.ast, &v))
 	if err := c.lastError(op); err != nil {
 		return 0, err
 	}
@@ -168,7 +163,7 @@ func (t *Term) NumeralString() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s := C.GoString(C.Z3_get_numeral_string(c.z, t.ast))
+	s := z3_get_numeral_string(c.z, t.ast)
 	if err := c.lastError(op); err != nil {
 		return "", err
 	}
@@ -199,10 +194,10 @@ func (t *Term) DecimalString(precision uint) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !bool(C.Z3_is_numeral_ast(c.z, t.ast)) && !bool(C.Z3_is_algebraic_number(c.z, t.ast)) {
+	if !bool(z3_is_numeral_ast(c.z, t.ast)) && !bool(z3_is_algebraic_number(c.z, t.ast)) {
 		return "", argError(op, "not a numeral: %s", t.String())
 	}
-	s := C.GoString(C.Z3_get_numeral_decimal_string(c.z, t.ast, C.uint(precision)))
+	s := z3_get_numeral_decimal_string(c.z, t.ast, uint32(precision))
 	if err := c.lastError(op); err != nil {
 		return "", err
 	}

@@ -1,10 +1,5 @@
 package z3
 
-/*
-#include <z3.h>
-*/
-import "C"
-
 // TermKind is the shape of a term, for walking parsed formulas.
 type TermKind int
 
@@ -37,29 +32,29 @@ func (t *Term) Kind() TermKind {
 	if c == nil {
 		return KindUnknown
 	}
-	switch C.Z3_get_ast_kind(c.z, t.ast) {
-	case C.Z3_APP_AST:
+	switch z3_get_ast_kind(c.z, t.ast) {
+	case z3_APP_AST:
 		return KindApp
-	case C.Z3_NUMERAL_AST:
+	case z3_NUMERAL_AST:
 		return KindNumeral
-	case C.Z3_VAR_AST:
+	case z3_VAR_AST:
 		return KindVar
-	case C.Z3_QUANTIFIER_AST:
+	case z3_QUANTIFIER_AST:
 		return KindQuantifier
 	}
 	return KindUnknown
 }
 
 // app returns the term as a Z3 application, or an error if it is not one.
-func (t *Term) app(op string) (*Context, C.Z3_app, error) {
+func (t *Term) app(op string) (*Context, z3_app, error) {
 	c, err := t.begin(op)
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, err
 	}
-	if !bool(C.Z3_is_app(c.z, t.ast)) {
-		return nil, nil, argError(op, "term is a %s, not an application", t.Kind())
+	if !bool(z3_is_app(c.z, t.ast)) {
+		return nil, 0, argError(op, "term is a %s, not an application", t.Kind())
 	}
-	return c, C.Z3_to_app(c.z, t.ast), nil
+	return c, z3_to_app(c.z, t.ast), nil
 }
 
 // DeclName returns the name of the applied declaration: the constant's or
@@ -70,28 +65,28 @@ func (t *Term) DeclName() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	d := C.Z3_get_app_decl(c.z, a)
-	return c.symbolString(C.Z3_get_decl_name(c.z, d)), nil
+	d := z3_get_app_decl(c.z, a)
+	return c.symbolString(z3_get_decl_name(c.z, d)), nil
 }
 
 // DeclKind returns the kind of the applied declaration, or DeclOther when
 // the term is not an application.
 func (t *Term) DeclKind() DeclKind {
 	c := t.usable()
-	if c == nil || !bool(C.Z3_is_app(c.z, t.ast)) {
+	if c == nil || !bool(z3_is_app(c.z, t.ast)) {
 		return DeclOther
 	}
-	d := C.Z3_get_app_decl(c.z, C.Z3_to_app(c.z, t.ast))
-	return declKindOf(C.Z3_get_decl_kind(c.z, d))
+	d := z3_get_app_decl(c.z, z3_to_app(c.z, t.ast))
+	return declKindOf(z3_get_decl_kind(c.z, d))
 }
 
 // NumArgs returns the number of arguments of an application (0 otherwise).
 func (t *Term) NumArgs() int {
 	c := t.usable()
-	if c == nil || !bool(C.Z3_is_app(c.z, t.ast)) {
+	if c == nil || !bool(z3_is_app(c.z, t.ast)) {
 		return 0
 	}
-	return int(C.Z3_get_app_num_args(c.z, C.Z3_to_app(c.z, t.ast)))
+	return int(z3_get_app_num_args(c.z, z3_to_app(c.z, t.ast)))
 }
 
 // Arg returns argument i (from 0) of an application.
@@ -101,10 +96,10 @@ func (t *Term) Arg(i int) (*Term, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n := int(C.Z3_get_app_num_args(c.z, a)); i < 0 || i >= n {
+	if n := int(z3_get_app_num_args(c.z, a)); i < 0 || i >= n {
 		return nil, &Error{Op: op, Kind: ErrorIndex, Message: "argument index " + itoa(int64(i)) + " out of range [0, " + itoa(int64(n)) + ")"}
 	}
-	return c.result(op, C.Z3_get_app_arg(c.z, a, C.uint(i)))
+	return c.result(op, z3_get_app_arg(c.z, a, uint32(i)))
 }
 
 // Args returns all arguments of an application (none for a constant).
@@ -114,10 +109,10 @@ func (t *Term) Args() ([]*Term, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := int(C.Z3_get_app_num_args(c.z, a))
+	n := int(z3_get_app_num_args(c.z, a))
 	out := make([]*Term, n)
 	for i := range out {
-		if out[i], err = c.result(op, C.Z3_get_app_arg(c.z, a, C.uint(i))); err != nil {
+		if out[i], err = c.result(op, z3_get_app_arg(c.z, a, uint32(i))); err != nil {
 			return nil, err
 		}
 	}
@@ -133,10 +128,10 @@ func (t *Term) VarIndex() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if C.Z3_get_ast_kind(c.z, t.ast) != C.Z3_VAR_AST {
+	if z3_get_ast_kind(c.z, t.ast) != z3_VAR_AST {
 		return 0, argError(op, "term is a %s, not a bound variable", t.Kind())
 	}
-	return int(C.Z3_get_index_value(c.z, t.ast)), nil
+	return int(z3_get_index_value(c.z, t.ast)), nil
 }
 
 // Quantifier describes a quantified formula.
@@ -159,22 +154,22 @@ func (t *Term) Quantifier() (*Quantifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	if C.Z3_get_ast_kind(c.z, t.ast) != C.Z3_QUANTIFIER_AST {
+	if z3_get_ast_kind(c.z, t.ast) != z3_QUANTIFIER_AST {
 		return nil, argError(op, "term is a %s, not a quantifier", t.Kind())
 	}
-	n := int(C.Z3_get_quantifier_num_bound(c.z, t.ast))
+	n := int(z3_get_quantifier_num_bound(c.z, t.ast))
 	q := &Quantifier{
-		Forall: bool(C.Z3_is_quantifier_forall(c.z, t.ast)),
+		Forall: bool(z3_is_quantifier_forall(c.z, t.ast)),
 		Names:  make([]string, n),
 		Sorts:  make([]*Sort, n),
 	}
 	for i := 0; i < n; i++ {
-		q.Names[i] = c.symbolString(C.Z3_get_quantifier_bound_name(c.z, t.ast, C.uint(i)))
-		if q.Sorts[i], err = c.sortResult(op, C.Z3_get_quantifier_bound_sort(c.z, t.ast, C.uint(i))); err != nil {
+		q.Names[i] = c.symbolString(z3_get_quantifier_bound_name(c.z, t.ast, uint32(i)))
+		if q.Sorts[i], err = c.sortResult(op, z3_get_quantifier_bound_sort(c.z, t.ast, uint32(i))); err != nil {
 			return nil, err
 		}
 	}
-	if q.Body, err = c.result(op, C.Z3_get_quantifier_body(c.z, t.ast)); err != nil {
+	if q.Body, err = c.result(op, z3_get_quantifier_body(c.z, t.ast)); err != nil {
 		return nil, err
 	}
 	return q, nil
