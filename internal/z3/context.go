@@ -200,14 +200,18 @@ func (c *Context) newTerm(a z3_ast) *Term {
 }
 
 // result checks the error code of the call that produced a and wraps a.
+//
+// A Z3 function that fails sets the context's error code and returns a
+// null handle, so a term that is not null needs no second call to read the
+// code: every call into libz3 costs a C call, and a formula takes many.
 func (c *Context) result(op string, a z3_ast) (*Term, error) {
+	if a != 0 {
+		return c.newTerm(a), nil
+	}
 	if err := c.lastError(op); err != nil {
 		return nil, err
 	}
-	if a == 0 {
-		return nil, &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no term"}
-	}
-	return c.newTerm(a), nil
+	return nil, &Error{Op: op, Kind: ErrorException, Message: "Z3 returned no term"}
 }
 
 // symbol makes a Z3 string symbol. Symbols are interned by Z3 and need no
