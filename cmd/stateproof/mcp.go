@@ -4,37 +4,50 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/stateproof/stateproof/internal/mcpserver"
 )
 
-func newMCPCmd() *cobra.Command {
-	var rootDir string
-	cmd := &cobra.Command{
-		Use:   "mcp",
-		Short: "Serve verify, compose, bmc, prove and simulate to coding agents over MCP (stdio)",
-		Long: `mcp runs a Model Context Protocol server on stdin/stdout. Its tools take a
-model inline or by path and return the same report contracts as the command
-line, as structured content:
+// mcpLong is the help text of mcp; its tool list is mcpserver.Tools, the
+// list the server registers, so the two cannot drift apart.
+func mcpLong() string {
+	var b strings.Builder
+	b.WriteString(`mcp runs a Model Context Protocol server on stdin/stdout. Its tools take a
+model inline (parameter model) or by path (parameter path) and return the
+same results as the command line, as structured content:
 
-  verify   logicprobe/verify/v1   (S1-S8, A1-A14; D1-D4 with beforeModel)
-  compose  logicprobe/compose/v1  (C1, C2)
-  bmc      stateproof/bmc/v1      (an FBMCQ query, or bound: the model's
-                                   invariants to that depth; witnesses replayed)
-  prove    stateproof/prove/v1    (per-state invariants for every execution)
-  simulate stateproof/simulate/v1 (FCSTM model run cycle by cycle)
-
-Each tool's output schema is the JSON Schema of its contract (stateproof
-schema NAME), and the server's instructions say which tool answers which
-question.
+`)
+	for _, t := range mcpserver.Tools() {
+		contract := t.Contract
+		if contract == "" {
+			contract = "text"
+		}
+		fmt.Fprintf(&b, "  %-9s%-24s%s\n", t.Name, contract, t.Summary)
+	}
+	b.WriteString(`
+Each report tool's output schema is the JSON Schema of its contract
+(stateproof schema NAME), every schema is also a resource
+(stateproof://schemas/NAME.schema.json), every tool is annotated read-only,
+idempotent and closed-world, and the server's instructions say which tool
+answers which question.
 
 Register it with an MCP client as the command "stateproof mcp". Paths are read
 under --root only (default: the working directory); every file and every
 message is limited to --max-input-bytes. A malformed message gets a JSON-RPC
-error and the session goes on.`,
-		Args: cobra.NoArgs,
+error and the session goes on.`)
+	return b.String()
+}
+
+func newMCPCmd() *cobra.Command {
+	var rootDir string
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve verify, compose, simulate, draw, show, bmc and prove to coding agents over MCP (stdio)",
+		Long:  mcpLong(),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			dir, err := filepath.Abs(rootDir)
 			if err != nil {

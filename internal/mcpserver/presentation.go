@@ -37,8 +37,8 @@ type ShowOutput struct {
 
 // addPresentationTools registers draw and show.
 func (srv *server) addPresentationTools(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{Name: "draw", Description: "Draw a JSON state-machine model as a Mermaid stateDiagram-v2 (paste it into a pull request or Markdown: GitHub renders it). Guards and updates are edge labels, terminal states go to the final marker."}, srv.drawTool)
-	mcp.AddTool(s, &mcp.Tool{Name: "show", Description: "Present a JSON model for the user to confirm, with its narrative inline: form A (one row per transition, meanings in parentheses, scenario last), B (sentence blocks), C (grouped by source state) or auto. Show the text to the user as it is."}, srv.showTool)
+	mcp.AddTool(s, &mcp.Tool{Name: "draw", Description: "Draw a JSON state-machine model as a Mermaid stateDiagram-v2 (paste it into a pull request or Markdown: GitHub renders it). Guards and updates are edge labels, terminal states go to the final marker.", Annotations: annotations()}, srv.drawTool)
+	mcp.AddTool(s, &mcp.Tool{Name: "show", Description: "Present a JSON model for the user to confirm, with its narrative inline: form A (one row per transition, meanings in parentheses, scenario last), B (sentence blocks), C (grouped by source state) or auto. Show the text to the user as it is.", Annotations: annotations()}, srv.showTool)
 }
 
 func (srv *server) drawTool(_ context.Context, _ *mcp.CallToolRequest, in DrawInput) (*mcp.CallToolResult, DrawOutput, error) {

@@ -23,6 +23,7 @@ var proveTool = &mcp.Tool{
 	Name:         "prove",
 	Description:  "Prove per-state invariants (reachable state constraints) for every execution, however long: the model's never-states and var-in-range invariants, or the rsc statements given. The model is JSON or FCSTM (a .fcstm path, or FCSTM source text in model with format fcstm; its states are the stoppable leaves and __init__/__terminate__, and it declares no invariants, so give rsc or infer). Returns the stateproof/prove/v1 report: verdict proved (with a certificate re-checked on a fresh solver), violated (with a trace from the start, replayed on the model's runtime) or unknown (with the reason).",
 	OutputSchema: contract("prove"),
+	Annotations:  annotations(),
 }
 
 func (s *server) proveHandler(ctx context.Context, _ *mcp.CallToolRequest, in ProveInput) (*mcp.CallToolResult, Report, error) {

@@ -14,8 +14,9 @@ import (
 
 // SimulateInput is the input of the simulate tool.
 type SimulateInput struct {
-	Source    string         `json:"source,omitempty" jsonschema:"the FCSTM model text inline"`
-	Path      string         `json:"path,omitempty" jsonschema:"path of an .fcstm file, instead of source"`
+	Model     string         `json:"model,omitempty" jsonschema:"the FCSTM model text inline (the same parameter as every other tool's)"`
+	Source    string         `json:"source,omitempty" jsonschema:"deprecated: the old name of model, still accepted"`
+	Path      string         `json:"path,omitempty" jsonschema:"path of an .fcstm file, instead of model"`
 	Cycles    [][]string     `json:"cycles" jsonschema:"the cycles to run, each an array of event paths (full, relative to the current state, .x/..x from its ancestors, /x from the root); [] is a cycle without events"`
 	InitState string         `json:"initState,omitempty" jsonschema:"hot start at this state (a dotted path), without enter actions; initVars must then give every variable"`
 	InitVars  map[string]any `json:"initVars,omitempty" jsonschema:"initial variable values (numbers; \"inf\", \"-inf\", \"nan\" for non-finite floats)"`
@@ -27,9 +28,15 @@ func (srv *server) simulateTool(_ context.Context, _ *mcp.CallToolRequest, in Si
 	var m *model.Model
 	var name string
 	var err error
+	if in.Model != "" && in.Source != "" {
+		return nil, nil, fmt.Errorf("give the model as model or source (its old name), not both")
+	}
+	if in.Model != "" {
+		in.Source = in.Model
+	}
 	switch {
 	case in.Source != "" && in.Path != "":
-		return nil, nil, fmt.Errorf("give the model as source or by path, not both")
+		return nil, nil, fmt.Errorf("give the model inline or by path, not both")
 	case in.Path != "":
 		name = in.Path
 		m, err = model.LoadWith(in.Path, model.Options{ReadFile: srv.cfg.Files.ReadFile})
@@ -37,7 +44,7 @@ func (srv *server) simulateTool(_ context.Context, _ *mcp.CallToolRequest, in Si
 		name = "<inline model>"
 		m, err = model.Parse(name, in.Source, model.Options{ReadFile: noImports})
 	default:
-		return nil, nil, fmt.Errorf("no model: give `source` (FCSTM text) or `path`")
+		return nil, nil, fmt.Errorf("no model: give `model` (FCSTM text) or `path`")
 	}
 	if err != nil {
 		out, err := exactReport(&simulate.Report{Schema: simulate.Schema, Model: name, Error: simulate.LoadError(err)})

@@ -1,0 +1,96 @@
+package mcpserver
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/stateproof/stateproof/schemas"
+)
+
+// TestToolsListsWhatIsRegistered: Tools (which mcp --help and the README
+// print) names exactly the tools a client sees, and every one carries the
+// read-only, idempotent, closed-world annotations.
+func TestToolsListsWhatIsRegistered(t *testing.T) {
+	cs := connect(t)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	for _, tool := range res.Tools {
+		seen = append(seen, tool.Name)
+		a := tool.Annotations
+		if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("tool %s: annotations %+v, want readOnly, idempotent, openWorld false", tool.Name, a)
+		}
+	}
+	var listed []string
+	for _, info := range Tools() {
+		listed = append(listed, info.Name)
+	}
+	slices.Sort(seen)
+	slices.Sort(listed)
+	if !slices.Equal(seen, listed) {
+		t.Errorf("registered tools %v, Tools() lists %v", seen, listed)
+	}
+}
+
+// TestSchemaResources: every schema `stateproof schema` prints is a
+// resource whose text is the same bytes.
+func TestSchemaResources(t *testing.T) {
+	cs := connect(t)
+	res, err := cs.ListResources(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, r := range res.Resources {
+		uris = append(uris, r.URI)
+	}
+	for _, name := range schemas.Names() {
+		uri := schemaURI(name)
+		if !slices.Contains(uris, uri) {
+			t.Errorf("no resource %s among %v", uri, uris)
+			continue
+		}
+		got, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatalf("read %s: %v", uri, err)
+		}
+		want, _ := schemas.Get(name)
+		if len(got.Contents) != 1 || got.Contents[0].Text != string(want) {
+			t.Errorf("resource %s does not hold the schema %s", uri, name)
+		}
+	}
+	if len(uris) != len(schemas.Names()) {
+		t.Errorf("resources %v, want one per schema %v", uris, schemas.Names())
+	}
+}
+
+// TestSimulateTakesModel: simulate takes its model as `model`, like every
+// other tool; `source` stays accepted, and both at once is an error.
+func TestSimulateTakesModel(t *testing.T) {
+	cs := connect(t)
+	src := "state R {\n  state A;\n  state B;\n  [*] -> A;\n  A -> B :: Go;\n}\n"
+	for _, key := range []string{"model", "source"} {
+		out, _ := call(t, cs, "simulate", map[string]any{key: src, "cycles": []any{[]any{}, []any{"Go"}}})
+		cycles, _ := out["cycles"].([]any)
+		if len(cycles) != 2 {
+			t.Fatalf("%s: cycles %v in %v", key, out["cycles"], out)
+		}
+		if state := cycles[1].(map[string]any)["state"]; state != "R.B" {
+			t.Errorf("%s: state after Go = %v, want R.B", key, state)
+		}
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "simulate", Arguments: map[string]any{"model": src, "source": src, "cycles": []any{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || !strings.Contains(toolText(res), "not both") {
+		t.Errorf("model and source together: %+v", res)
+	}
+}
