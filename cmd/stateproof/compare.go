@@ -143,7 +143,7 @@ func (c *compareFlags) verifyAndEmit(rd input.Reader, out outputFlags, stdout, s
 }
 
 // emitBaseline prints the diff of the current report against the baseline
-// and exits 2 when the delta verdict is fail.
+// and exits 1 (2 with --legacy-exit-codes) when the delta verdict is fail.
 func emitBaseline(out outputFlags, stdout, stderr io.Writer, schema, name string, base *baseline.Report, current report.Obj) error {
 	cur, err := baseline.FromJSON(current)
 	if err != nil {
@@ -153,9 +153,13 @@ func emitBaseline(out outputFlags, stdout, stderr io.Writer, schema, name string
 		return refuseAs(schema, out, stdout, stderr, "BASELINE_INVALID", fmt.Sprintf("baseline %s: %v", name, err))
 	}
 	d := baseline.Compare(base, cur)
+	code := exitHolds
+	if v, _ := d.Verdict(); v == report.Fail {
+		code = out.failExit()
+	}
 	var buf bytes.Buffer
 	if out.format == "json" {
-		data, err := report.Indent(d.JSON())
+		data, err := report.Indent(append(d.JSON(), report.KV{Key: "exit_code", Value: code}))
 		if err != nil {
 			return err
 		}
@@ -166,10 +170,7 @@ func emitBaseline(out outputFlags, stdout, stderr io.Writer, schema, name string
 	if err := writeOutput(out.out, stdout, buf.Bytes()); err != nil {
 		return err
 	}
-	if v, _ := d.Verdict(); v == report.Fail {
-		return &exitError{2}
-	}
-	return nil
+	return exitWith(code)
 }
 
 // textColor decides colour for text output (never when writing a file).

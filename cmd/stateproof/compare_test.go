@@ -41,7 +41,7 @@ func TestCompareExamplesGolden(t *testing.T) {
 		fails []string // D checks expected to fail
 	}{
 		{"compare-rename", []string{cmpDir + "rename-after.json", "--before-model", cmpDir + "rename-before.json", "--state-mapping", cmpDir + "rename-mapping.json"}, 0, nil},
-		{"compare-removed-transition", []string{cmpDir + "removed-after.json", "--before", cmpDir + "removed-before.json"}, 2, []string{"D1", "D3"}},
+		{"compare-removed-transition", []string{cmpDir + "removed-after.json", "--before", cmpDir + "removed-before.json"}, 1, []string{"D1", "D3"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -92,8 +92,8 @@ func TestComposeExamplesGolden(t *testing.T) {
 			if r["schema"] != "logicprobe/compose/v1" || r["verdict"] != c.verdict {
 				t.Errorf("schema %v verdict %v", r["schema"], r["verdict"])
 			}
-			if want := map[bool]int{true: 2, false: 0}[c.verdict == "fail"]; code != want {
-				t.Errorf("exit %d", code)
+			if want := map[bool]int{true: 1, false: 0}[c.verdict == "fail"]; code != want || r["exit_code"] != float64(code) {
+				t.Errorf("exit %d, report exit_code %v", code, r["exit_code"])
 			}
 			golden(t, c.name+".json", out)
 			text, _, _ := runCLI(t, append(args, "--color", "never")...)
@@ -184,7 +184,7 @@ func TestBaselineCLI(t *testing.T) {
 	out, _, code = runCLI(t, "verify", cmpDir+"removed-after.json", "--before", cmpDir+"removed-before.json", "--baseline", base, "--json")
 	r = decodeReport(t, out)
 	added, _ := json.Marshal(r["added"])
-	if code != 2 || r["verdict"] != "fail" || !strings.Contains(string(added), `"code":"D1_EVENT_DISABLED"`) {
+	if code != 1 || r["verdict"] != "fail" || !strings.Contains(string(added), `"code":"D1_EVENT_DISABLED"`) {
 		t.Errorf("regression: exit %d, %v\nadded: %s", code, r["verdictReason"], added)
 	}
 	text, _, _ := runCLI(t, "verify", cmpDir+"removed-after.json", "--before", cmpDir+"removed-before.json", "--baseline", base, "--color", "never")
@@ -196,7 +196,7 @@ func TestBaselineCLI(t *testing.T) {
 	runCLI(t, "compose", composeDir+"handshake-client.json", composeDir+"producer.json", "--json", "-o", cbase)
 	out, _, code = runCLI(t, "compose", composeDir+"handshake-client.json", composeDir+"handshake-server.json", "--rendezvous", "req,ack", "--baseline", cbase, "--json")
 	r = decodeReport(t, out)
-	if code != 2 || r["verdict"] != "fail" || !strings.Contains(r["verdictReason"].(string), "C1_COMPOSITION_DEADLOCK") {
+	if code != 1 || r["verdict"] != "fail" || !strings.Contains(r["verdictReason"].(string), "C1_COMPOSITION_DEADLOCK") {
 		t.Errorf("compose baseline: exit %d, %v", code, r)
 	}
 	// A compose report is no baseline for verify.

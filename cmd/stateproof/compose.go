@@ -120,9 +120,11 @@ func rendezvousList(in []string) ([]string, error) {
 }
 
 func emitCompose(out outputFlags, stdout io.Writer, rep *report.ComposeReport) error {
+	verdict, _ := rep.Verdict()
+	code := verdictCode(out, true, verdict, rep.Checks)
 	var buf bytes.Buffer
 	if out.format == "json" {
-		data, err := report.Indent(rep.JSON())
+		data, err := report.Indent(append(rep.JSON(), report.KV{Key: "exit_code", Value: code}))
 		if err != nil {
 			return err
 		}
@@ -133,6 +135,5 @@ func emitCompose(out outputFlags, stdout io.Writer, rep *report.ComposeReport) e
 	if err := writeOutput(out.out, stdout, buf.Bytes()); err != nil {
 		return err
 	}
-	v, _ := rep.Verdict()
-	return verdictExit(out, v, rep.Checks)
+	return exitWith(code)
 }

@@ -53,8 +53,10 @@ func TestExampleReportsGolden(t *testing.T) {
 		t.Run(goldenName(f), func(t *testing.T) {
 			out, _, code := runCLI(t, "verify", f, "--json")
 			var rep struct {
-				Verdict string `json:"verdict"`
-				Schema  string `json:"schema"`
+				OK       bool   `json:"ok"`
+				Verdict  string `json:"verdict"`
+				Schema   string `json:"schema"`
+				ExitCode *int   `json:"exit_code"`
 			}
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatalf("report is not JSON: %v", err)
@@ -62,8 +64,18 @@ func TestExampleReportsGolden(t *testing.T) {
 			if rep.Schema != "logicprobe/verify/v1" {
 				t.Errorf("schema = %q", rep.Schema)
 			}
-			if wantCode := map[bool]int{true: 2, false: 0}[rep.Verdict == "fail"]; code != wantCode {
-				t.Errorf("exit %d for verdict %s", code, rep.Verdict)
+			wantCode := 0 // docs/reports.md#exit-codes
+			switch {
+			case !rep.OK:
+				wantCode = 2
+			case rep.Verdict == "fail":
+				wantCode = 1
+			}
+			if code != wantCode {
+				t.Errorf("exit %d for verdict %s (ok %v)", code, rep.Verdict, rep.OK)
+			}
+			if rep.ExitCode == nil || *rep.ExitCode != code {
+				t.Errorf("report exit_code %v, process exit %d", rep.ExitCode, code)
 			}
 			golden(t, goldenName(f)+".json", out)
 			again, _, _ := runCLI(t, "verify", f, "--json")

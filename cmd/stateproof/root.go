@@ -41,7 +41,7 @@ func runIn(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 		// with what to report, instead of a Go stack trace.
 		if p := recover(); p != nil {
 			fmt.Fprintf(stderr, "stateproof: internal error: %v\n(please report this with the command line and the input files)\n", p)
-			code = 2
+			code = exitInternal
 		}
 	}()
 	root := newRootCmd(stdout, stderr)

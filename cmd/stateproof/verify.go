@@ -23,6 +23,9 @@ type outputFlags struct {
 	// allowUndecided (verify and compose) exits 0 rather than 3 when no
 	// error finding exists but a check was not decided.
 	allowUndecided bool
+	// legacyExit (verify and compose) exits 2, as before the exit-code
+	// contract, rather than 1 for a failing model.
+	legacyExit bool
 }
 
 func (o *outputFlags) register(c *cobra.Command) {
@@ -34,19 +37,39 @@ func (o *outputFlags) register(c *cobra.Command) {
 
 func (o *outputFlags) registerAllowUndecided(c *cobra.Command) {
 	c.Flags().BoolVar(&o.allowUndecided, "allow-undecided", false, "exit 0 instead of 3 when no error finding exists but some check was not decided (a search stopped at its cap)")
+	c.Flags().BoolVar(&o.legacyExit, "legacy-exit-codes", false, "exit 2 rather than 1 for a failing model, as before the exit-code contract (docs/reports.md#exit-codes)")
 }
 
-// verdictExit is the exit status of a verify or compose report: 2 when it
-// fails, 3 when nothing failed but some check was not decided (unless
-// --allow-undecided), 0 otherwise.
-func verdictExit(out outputFlags, verdict string, checks []report.Check) error {
-	switch {
-	case verdict == report.Fail:
-		return &exitError{2}
-	case report.UndecidedChecks(checks) > 0 && !out.allowUndecided:
-		return &exitError{3}
+// failExit is the exit status of a failing verify, compose or baseline
+// verdict.
+func (o outputFlags) failExit() int {
+	if o.legacyExit {
+		return legacyFailExit
 	}
-	return nil
+	return exitViolated
+}
+
+// verdictCode is the exit status of a verify or compose report: 2 for an
+// invalid model, 1 when it fails (an error finding), 3 when nothing failed
+// but some check was not decided (unless --allow-undecided), 0 otherwise.
+func verdictCode(out outputFlags, valid bool, verdict string, checks []report.Check) int {
+	switch {
+	case !valid:
+		return exitInput
+	case verdict == report.Fail:
+		return out.failExit()
+	case report.UndecidedChecks(checks) > 0 && !out.allowUndecided:
+		return exitUndecided
+	}
+	return exitHolds
+}
+
+// exitWith turns an exit status into the error cobra carries.
+func exitWith(code int) error {
+	if code == exitHolds {
+		return nil
+	}
+	return &exitError{code}
 }
 
 func (o *outputFlags) resolve() error {
@@ -88,10 +111,13 @@ An FCSTM model (a .fcstm file) is parsed, constructed and linted instead
 followed by structural lints (unreachable states, parent-level transitions
 that never fire, combo and action lints).
 
-Exit status: 0 for pass or pass_with_findings, 2 for fail, an invalid model or
-a refused input (with --baseline: 2 when the delta verdict is fail), 3 when no
-error finding exists but some check was not decided (a search stopped at
---max-states: *_UNDECIDED); --allow-undecided makes that 0.`,
+Exit status (docs/reports.md#exit-codes): 0 for pass or pass_with_findings, 1
+for fail (an error finding; with --baseline, a delta verdict of fail), 2 for an
+invalid model, a refused input or a usage error, 3 when no error finding exists
+but some check was not decided (a search stopped at --max-states:
+*_UNDECIDED; --allow-undecided makes that 0), 4 for an internal error.
+--legacy-exit-codes exits 2 instead of 1 for fail, as before. The JSON report
+carries its exit_code.`,
 		Example: `  stateproof verify examples/order.json
   stateproof verify examples/order.json --json -o report.json
   stateproof verify examples/compare/rename-after.json --before-model examples/compare/rename-before.json --state-mapping examples/compare/rename-mapping.json
@@ -153,10 +179,12 @@ func emitVerify(out outputFlags, stdout io.Writer, name string, rep *report.Veri
 
 // emitVerifyAt writes a verify report; locate places findings for SARIF.
 func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.VerifyReport, locate func(*report.Finding) report.Location, pic htmlreport.Picture) error {
+	verdict, _ := rep.Verdict()
+	code := verdictCode(out, rep.Valid && !rep.BeforeInvalid, verdict, rep.Checks)
 	var buf bytes.Buffer
 	switch out.format {
 	case "json", "sarif":
-		doc := rep.JSON()
+		doc := append(rep.JSON(), report.KV{Key: "exit_code", Value: code})
 		if out.format == "sarif" {
 			doc = report.SARIF(version, rep.Checks, rep.Findings, locate)
 		}
@@ -183,8 +211,7 @@ func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.Ve
 	if err := writeOutput(out.out, stdout, buf.Bytes()); err != nil {
 		return err
 	}
-	v, _ := rep.Verdict()
-	return verdictExit(out, v, rep.Checks)
+	return exitWith(code)
 }
 
 func runHashCheck(out outputFlags, stdout io.Writer, res *jsonmodel.Result, digest string) error {
@@ -238,7 +265,7 @@ func refuse(out outputFlags, stdout, stderr io.Writer, code, msg string) error {
 func refuseAs(schema string, out outputFlags, stdout, stderr io.Writer, code, msg string) error {
 	if out.format == "json" || out.json {
 		r := &report.Refusal{Schema: schema, Code: code, Err: msg}
-		data, err := report.Indent(r.JSON())
+		data, err := report.Indent(append(r.JSON(), report.KV{Key: "exit_code", Value: exitInput}))
 		if err != nil {
 			return err
 		}
@@ -248,5 +275,5 @@ func refuseAs(schema string, out outputFlags, stdout, stderr io.Writer, code, ms
 	} else {
 		fmt.Fprintf(stderr, "stateproof: %s (%s)\n", msg, code)
 	}
-	return &exitError{2}
+	return &exitError{exitInput}
 }
