@@ -103,7 +103,7 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		return usageError(stderr, "%v", err)
 	}
 	if f.out.format == "sarif" {
-		return usageError(stderr, "--format sarif is available for verify; bmc reports text, json or html")
+		return usageError(stderr, "--format sarif is available for verify and compose; bmc reports text, json or html")
 	}
 	given := 0
 	for _, s := range []bool{f.queryFile != "", f.check != "", cmd.Flags().Changed("bound")} {

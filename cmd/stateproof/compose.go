@@ -36,9 +36,14 @@ C2 reports rendezvous events that never fire (an error). --max-states caps the
 product; a capped search with no deadlock found is C1_UNDECIDED, never a pass.
 The report follows the logicprobe/compose/v1 contract (--json).
 
-Exit status: 0 for pass or pass_with_findings, 2 for fail, an invalid model or
-a refused input (with --baseline: 2 when the delta verdict is fail), 3 when no
-error finding exists but C1 was not decided; --allow-undecided makes that 0.`,
+--format sarif writes the findings as SARIF 2.1.0 for code scanning, each at
+the first machine's file, a deadlock's path as a code flow.
+
+Exit status (docs/reports.md#exit-codes): 0 for pass or pass_with_findings, 1
+for fail (with --baseline: a delta verdict of fail), 2 for an invalid model, a
+refused input or a usage error, 3 when no error finding exists but C1 was not
+decided (--allow-undecided makes that 0), 4 for an internal error.
+--legacy-exit-codes exits 2 instead of 1 for fail, as before.`,
 		Example: `  stateproof compose examples/compose/producer.json examples/compose/consumer.json --rendezvous put
   stateproof compose examples/compose/handshake-*.json --rendezvous req,ack --json
   stateproof compose machines/*.json --rendezvous req,ack --max-states 1000000`,
@@ -50,11 +55,8 @@ error finding exists but C1 was not decided; --allow-undecided makes that 0.`,
 			if err := out.resolve(); err != nil {
 				return fail("BAD_OPTION", err.Error())
 			}
-			if out.format == "sarif" {
-				return fail("BAD_OPTION", "--format sarif is available for verify; compose reports text, json or html")
-			}
-			if out.format == "html" && baselinePath != "" {
-				return fail("BAD_OPTION", "--format html reports findings; it cannot be combined with --baseline")
+			if (out.format == "html" || out.format == "sarif") && baselinePath != "" {
+				return fail("BAD_OPTION", fmt.Sprintf("--format %s reports findings; it cannot be combined with --baseline", out.format))
 			}
 			if err := opts.Validate(); err != nil {
 				return fail("BAD_OPTION", optionMessage(err))
@@ -89,7 +91,7 @@ error finding exists but C1 was not decided; --allow-undecided makes that 0.`,
 			if out.format == "html" {
 				return emitComposeHTML(out, stdout, rep, in)
 			}
-			return emitCompose(out, stdout, rep)
+			return emitCompose(out, stdout, rep, args)
 		},
 	}
 	out.register(cmd)
@@ -119,12 +121,19 @@ func rendezvousList(in []string) ([]string, error) {
 	return out, nil
 }
 
-func emitCompose(out outputFlags, stdout io.Writer, rep *report.ComposeReport) error {
+func emitCompose(out outputFlags, stdout io.Writer, rep *report.ComposeReport, machines []string) error {
 	verdict, _ := rep.Verdict()
 	code := verdictCode(out, true, verdict, rep.Checks)
 	var buf bytes.Buffer
-	if out.format == "json" {
-		data, err := report.Indent(append(rep.JSON(), report.KV{Key: "exit_code", Value: code}))
+	if out.format == "json" || out.format == "sarif" {
+		doc := append(rep.JSON(), report.KV{Key: "exit_code", Value: code})
+		if out.format == "sarif" {
+			// A composition finding is about the machines together: it is
+			// placed at the top of the first machine's file.
+			at := report.Location{URI: machines[0], Line: 1, Col: 1}
+			doc = report.SARIF(sarifTool("compose", machines...), rep.Checks, nil, func(*report.Finding) report.Location { return at })
+		}
+		data, err := report.Indent(doc)
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/stateproof/stateproof/internal/schematest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -269,8 +270,9 @@ func TestSARIF(t *testing.T) {
 	if r.RuleID != "MODEL_INVALID" || r.Level != "error" || loc.Region.StartLine != 7 || !strings.HasSuffix(loc.ArtifactLocation.URI, "invalid-typo.json") {
 		t.Errorf("first result = %+v", r)
 	}
-	for _, cmd := range [][]string{{"compose", "a.json", "b.json"}, {"bmc", "../../examples/order.json", "--bound", "2"}, {"prove", "../../examples/retry.json"}} {
-		if _, stderr, code := runCLI(t, append(cmd, "--format", "sarif")...); code != 2 || !strings.Contains(stderr, "sarif is available for verify") {
+	schematest.SARIF(t, "verify invalid-typo.json", []byte(out))
+	for _, cmd := range [][]string{{"bmc", "../../examples/order.json", "--bound", "2"}, {"prove", "../../examples/retry.json"}} {
+		if _, stderr, code := runCLI(t, append(cmd, "--format", "sarif")...); code != 2 || !strings.Contains(stderr, "sarif is available for verify and compose") {
 			t.Errorf("%s --format sarif: exit %d, %q", cmd[0], code, stderr)
 		}
 	}

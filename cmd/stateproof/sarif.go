@@ -9,8 +9,16 @@ import (
 	"github.com/stateproof/stateproof/internal/report"
 )
 
-// version is reported in SARIF logs.
+// version is the release this source is; buildVersion adds what the Go
+// toolchain recorded (module version, VCS revision).
 const version = "0.1.0"
+
+// sarifTool is the driver of a SARIF log written by command on inputs:
+// the binary's real version, and a category per command and input so that
+// code scanning keeps several runs of one commit apart.
+func sarifTool(command string, inputs ...string) report.SARIFTool {
+	return report.SARIFTool{Version: buildVersion(), Category: "stateproof-" + command + "/" + strings.Join(inputs, "+")}
+}
 
 // modelLocator places findings on the lines of a model file: a validation
 // error at the element its JSON path names, a check finding at the
@@ -21,8 +29,8 @@ func modelLocator(file string, raw *jsonvalue.Value, m *jsonmodel.Model) func(*r
 		if raw == nil || path == "" {
 			return report.Location{URI: file, Line: 1, Col: 1}
 		}
-		pos, _ := jsonmodel.Locate(raw, path)
-		return report.Location{URI: file, Line: pos.Line, Col: pos.Col}
+		v, _ := jsonmodel.LocateValue(raw, path)
+		return report.Location{URI: file, Line: v.Pos.Line, Col: v.Pos.Col, EndLine: v.End.Line, EndCol: v.End.Col}
 	}
 	return func(f *report.Finding) report.Location {
 		if strings.HasSuffix(f.Code, "MODEL_INVALID") {

@@ -186,7 +186,7 @@ func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.Ve
 	case "json", "sarif":
 		doc := append(rep.JSON(), report.KV{Key: "exit_code", Value: code})
 		if out.format == "sarif" {
-			doc = report.SARIF(version, rep.Checks, rep.Findings, locate)
+			doc = report.SARIF(sarifTool("verify", name), rep.Checks, rep.Findings, locate)
 		}
 		data, err := report.Indent(doc)
 		if err != nil {

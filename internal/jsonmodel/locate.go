@@ -12,6 +12,13 @@ import (
 // the deepest element of the path that exists. ok is false when not even
 // the first step resolves.
 func Locate(root *jsonvalue.Value, path string) (pos jsonvalue.Pos, ok bool) {
+	v, ok := LocateValue(root, path)
+	return v.Pos, ok
+}
+
+// LocateValue is Locate's value: the element path names, or the nearest
+// ancestor present (ok false).
+func LocateValue(root *jsonvalue.Value, path string) (v *jsonvalue.Value, ok bool) {
 	cur := root
 	for _, step := range splitPath(path) {
 		var next *jsonvalue.Value
@@ -23,11 +30,11 @@ func Locate(root *jsonvalue.Value, path string) (pos jsonvalue.Pos, ok bool) {
 			next = cur.Get(step.key)
 		}
 		if next == nil {
-			return cur.Pos, ok
+			return cur, ok
 		}
 		cur, ok = next, true
 	}
-	return cur.Pos, ok
+	return cur, ok
 }
 
 type pathStep struct {

@@ -80,7 +80,16 @@ func (p *parser) skipSpace() {
 	}
 }
 
+// value parses one value and records where it ends.
 func (p *parser) value(depth int) (*Value, error) {
+	v, err := p.valueAt(depth)
+	if err == nil {
+		v.End = p.pos()
+	}
+	return v, err
+}
+
+func (p *parser) valueAt(depth int) (*Value, error) {
 	if depth > maxDepth {
 		return nil, p.errorf("nesting deeper than %d levels", maxDepth)
 	}

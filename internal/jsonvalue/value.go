@@ -68,6 +68,9 @@ type Pos struct {
 // Value is one JSON value with the position where it starts.
 type Value struct {
 	Kind Kind
+	// End is the position just after the value's last character (set by
+	// Parse), so that a value can be marked as a range (SARIF regions).
+	End  Pos
 	Bool bool
 	Num  float64
 	// Int, when not nil, is the exact value of an integer Number outside
