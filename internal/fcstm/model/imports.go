@@ -1,10 +1,13 @@
 package model
 
 import (
+	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
+	"github.com/stateproof/stateproof/internal/input"
 )
 
 // applyDefs renames a variable by the first def mapping whose selector
@@ -133,4 +136,59 @@ func (b *builder) importEventMaps() {
 			}
 		}
 	}
+}
+
+// importPath resolves the file of an import relative to the importing
+// file and refuses, at the import's file name, an absolute path and one
+// whose ".." leaves the import root: an import must never read a file
+// outside the model's tree (through the MCP server that would disclose
+// files the client never named).
+func (b *builder) importPath(im *ast.Import, u *unit) (string, bool) {
+	if filepath.IsAbs(im.File) || strings.HasPrefix(im.File, "/") || strings.HasPrefix(im.File, `\`) {
+		b.errorf(u, "E_IMPORT_PATH", im.FilePos, "import path %q is absolute; an import is a path relative to the importing file, inside the import root %s (docs/fcstm.md#imports)", im.File, b.importRoot)
+		return "", false
+	}
+	path := filepath.Clean(filepath.Join(filepath.Dir(u.file), im.File))
+	if !within(b.importRoot, path) {
+		b.errorf(u, "E_IMPORT_PATH", im.FilePos, "import path %q leaves the import root %s (set it with --import-root; docs/fcstm.md#imports)", im.File, b.importRoot)
+		return "", false
+	}
+	return path, true
+}
+
+// within reports whether path lies lexically inside dir; a relative one
+// of the two is made absolute when the other is.
+func within(dir, path string) bool {
+	if filepath.IsAbs(dir) != filepath.IsAbs(path) {
+		var err error
+		if dir, err = filepath.Abs(dir); err != nil {
+			return false
+		}
+		if path, err = filepath.Abs(path); err != nil {
+			return false
+		}
+	}
+	rel, err := filepath.Rel(filepath.Clean(dir), path)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// readImport reads an imported file through the options (see
+// Options.ReadImport), under the per-file size limit.
+func (b *builder) readImport(path string) (string, error) {
+	read := b.opts.ReadImport
+	switch {
+	case read == nil && b.opts.ReadFile != nil:
+		rf := b.opts.ReadFile
+		read = func(_, p string) ([]byte, error) { return rf(p) }
+	case read == nil:
+		read = input.Reader{MaxBytes: MaxFileSize}.ReadFileIn
+	}
+	data, err := read(b.importRoot, path)
+	if err != nil {
+		return "", err
+	}
+	if len(data) > MaxFileSize {
+		return "", fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
+	}
+	return string(data), nil
 }

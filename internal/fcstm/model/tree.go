@@ -51,17 +51,16 @@ func (b *builder) buildState(d *ast.StateDecl, parent *State, u *unit, name, dis
 
 // mount reads, parses and mounts an import as a child of s.
 func (b *builder) mount(im *ast.Import, s *State, u *unit) *State {
-	path := im.File
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(filepath.Dir(u.file), path)
-	}
-	path = filepath.Clean(path)
 	switch {
 	case u.depth+1 > MaxImportDepth:
 		b.errorf(u, "E_IMPORT_LIMIT", im.FilePos, "imports nested more than %d deep", MaxImportDepth)
 		return nil
 	case b.files >= MaxImportedFiles:
 		b.errorf(u, "E_IMPORT_LIMIT", im.FilePos, "more than %d imported files in one model", MaxImportedFiles)
+		return nil
+	}
+	path, ok := b.importPath(im, u)
+	if !ok {
 		return nil
 	}
 	for x := u; x != nil; x = x.importer {
@@ -71,9 +70,9 @@ func (b *builder) mount(im *ast.Import, s *State, u *unit) *State {
 		}
 	}
 	b.files++
-	src, err := readLimited(b.opts, path)
+	src, err := b.readImport(path)
 	if err != nil {
-		b.errorf(u, "E_IMPORT", im.FilePos, "cannot read the imported file %s: %v", path, err)
+		b.errorf(u, "E_IMPORT", im.FilePos, "cannot read the imported file %s: %v (docs/fcstm.md#imports)", path, err)
 		return nil
 	}
 	f, err := parser.Parse(path, src)

@@ -87,12 +87,12 @@ func (p *parser) defMap() ast.DefMap {
 			m.Kind = ast.SelectAll
 		case strings.Contains(word, "*"):
 			if !validPattern(word) {
-				p.failAt(t.Span.Start, "invalid selector pattern %q: use letters, digits, _ and * (at most 9 *)", word)
+				p.failAt(t.Span.Start, "invalid selector pattern %q: use letters, digits, _ and * (at most 9 *)", expr.Clip(word))
 			}
 			m.Kind, m.Names = ast.SelectPattern, []string{word}
 		default:
 			if !isIdent(word) {
-				p.failAt(t.Span.Start, "invalid variable name %q in the selector", word)
+				p.failAt(t.Span.Start, "invalid variable name %q in the selector", expr.Clip(word))
 			}
 			m.Kind, m.Names = ast.SelectExact, []string{word}
 		}
@@ -106,7 +106,7 @@ func (p *parser) defMap() ast.DefMap {
 		p.unexpected("a target name, template (left_$1, x_${1}) or *")
 	}
 	if msg := checkTemplate(m.Target); msg != "" {
-		p.failAt(t.Span.Start, "invalid target %q: %s", m.Target, msg)
+		p.failAt(t.Span.Start, "invalid target %q: %s", expr.Clip(m.Target), msg)
 	}
 	p.reset(off + len(m.Target))
 	p.expect(expr.SEMI, `";" after the def mapping`)
