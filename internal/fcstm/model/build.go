@@ -107,9 +107,10 @@ func Build(f *ast.File, opts Options) (m *Model, err error) {
 			VarByName:    map[string]*Variable{},
 			ActionByPath: map[string]*Action{},
 		},
-		info:   map[*State]*stateInfo{},
-		adecl:  map[*Action]*ast.Action{},
-		combos: map[*State]int{},
+		info:    map[*State]*stateInfo{},
+		adecl:   map[*Action]*ast.Action{},
+		combos:  map[*State]int{},
+		varUnit: map[*Variable]*unit{},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -155,6 +156,7 @@ type builder struct {
 	files  int            // imported files read
 	// importRoot is the directory imports must stay inside.
 	importRoot string
+	varUnit    map[*Variable]*unit // the file that declared each variable
 }
 
 // stateInfo is what construction remembers about a written state.

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/input"
 )
@@ -191,4 +192,45 @@ func (b *builder) readImport(path string) (string, error) {
 		return "", fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
 	}
 	return string(data), nil
+}
+
+// bind decides a variable d of file u whose final name is already the
+// model variable prev (docs/fcstm.md, "Imports"): declared by a file that
+// imports u (the host), the types must agree and the host's declaration
+// and initial value win; declared by another import, the types and the
+// initial expressions must agree. Both are how a unit is wired to shared
+// variables. A name given twice within one file is an error. Errors are
+// recorded; the result says whether d is bound to prev.
+func (b *builder) bind(u *unit, d *ast.VarDef, prev *Variable) bool {
+	origin := b.varUnit[prev]
+	at := fmt.Sprintf("%s:%d:%d", prev.Pos.File, prev.Pos.Line, prev.Pos.Col)
+	if u.imp == nil || origin == u {
+		code := "E_DUPLICATE_VAR"
+		if u.imp != nil {
+			code = "E_IMPORT_CONFLICT"
+		}
+		b.errorf(u, code, d.Name.Pos, "variable %q is defined twice (at %s); rename one, or change the def mapping of the import", prev.Name, at)
+		return false
+	}
+	typ := Int
+	if d.Float {
+		typ = Float
+	}
+	host := false
+	for x := u.importer; x != nil; x = x.importer {
+		host = host || x == origin
+	}
+	switch {
+	case host && typ != prev.Type:
+		b.errorf(u, "E_IMPORT_CONFLICT", d.Name.Pos, "variable %q is %s in the imported file but the host declares it %s (at %s); a def mapping binds only variables of the same type (docs/fcstm.md#imports)", prev.Name, typ, prev.Type, at)
+	case host:
+		return true
+	case typ != prev.Type:
+		b.errorf(u, "E_IMPORT_CONFLICT", d.Name.Pos, "variable %q is %s here but %s in another import (at %s); imports mapped onto one name must agree on type and initial value (docs/fcstm.md#imports)", prev.Name, typ, prev.Type, at)
+	case expr.Format(d.Init) != expr.Format(prev.InitExpr):
+		b.errorf(u, "E_IMPORT_CONFLICT", d.Name.Pos, "variable %q has initial value %s here but %s in another import (at %s); imports mapped onto one name must agree on type and initial value (docs/fcstm.md#imports)", prev.Name, expr.Clip(expr.Format(d.Init)), expr.Clip(expr.Format(prev.InitExpr)), at)
+	default:
+		return true
+	}
+	return false
 }

@@ -114,11 +114,10 @@ func (b *builder) addVars(u *unit, defs []*ast.VarDef) {
 			continue
 		}
 		if prev, dup := b.m.VarByName[final]; dup {
-			code, how := "E_DUPLICATE_VAR", "is defined twice"
-			if u.imp != nil {
-				code, how = "E_IMPORT_CONFLICT", "from an imported file clashes with a variable already defined"
-			}
-			b.errorf(u, code, d.Name.Pos, "variable %q %s (at %s:%d:%d); rename it with a def mapping on the import", final, how, prev.Pos.File, prev.Pos.Line, prev.Pos.Col)
+			// Named even when refused, so that its uses do not add
+			// "unknown variable" errors to the conflict.
+			b.bind(u, d, prev)
+			b.nameVar(u, d.Name.Name, final)
 			continue
 		}
 		v := &Variable{Name: final, Type: Int, Doc: d.Doc, Pos: u.pos(d.Name.Pos)}
@@ -128,12 +127,18 @@ func (b *builder) addVars(u *unit, defs []*ast.VarDef) {
 		b.initValue(u, d, v)
 		b.m.Vars = append(b.m.Vars, v)
 		b.m.VarByName[final] = v
-		u.vars[d.Name.Name] = final
-		// The importing file may read the variable under the name its own
-		// def mappings gave it.
-		if u.imp != nil {
-			u.importer.vars[applyDefs(u.imp.Defs, d.Name.Name)] = final
-		}
+		b.varUnit[v] = u
+		b.nameVar(u, d.Name.Name, final)
+	}
+}
+
+// nameVar records that file u writes the model variable final as local.
+func (b *builder) nameVar(u *unit, local, final string) {
+	u.vars[local] = final
+	// The importing file may read the variable under the name its own
+	// def mappings gave it.
+	if u.imp != nil {
+		u.importer.vars[applyDefs(u.imp.Defs, local)] = final
 	}
 }
 
