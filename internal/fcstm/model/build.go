@@ -133,6 +133,7 @@ func Build(f *ast.File, opts Options) (m *Model, err error) {
 	b.resolveRefs()
 	b.buildTransitions()
 	b.injectForced()
+	b.checkEventMaps()
 	b.validateStructure()
 	b.numberStates() // combo states were added
 	if err := b.finish(); err != nil {
@@ -176,7 +177,11 @@ type unit struct {
 	imp      *ast.Import       // the import statement that mounted it (nil for the main file)
 	vars     map[string]string // variable names as this file writes them -> final model names
 	events   map[string]string // mounted event path -> event path in the importer (event mappings)
-	depth    int
+	// eventMaps are the event mappings of imp, resolved; mapped marks
+	// those an event of the file used.
+	eventMaps []eventMap
+	mapped    map[string]bool
+	depth     int
 }
 
 func (u *unit) pos(p ast.Pos) Pos { return Pos{File: u.file, Line: p.Line, Col: p.Col} }

@@ -83,7 +83,7 @@ func (b *builder) mount(im *ast.Import, s *State, u *unit) *State {
 		return nil
 	}
 	sub := &unit{file: path, src: src, rootName: f.Root.Name.Name, importer: u, imp: im,
-		vars: map[string]string{}, events: map[string]string{}, depth: u.depth + 1}
+		vars: map[string]string{}, events: map[string]string{}, mapped: map[string]bool{}, depth: u.depth + 1}
 	b.checkDefMaps(u, im)
 	b.addVars(sub, f.Vars)
 	return b.buildState(f.Root, s, sub, im.Alias.Name, im.Display)
