@@ -78,6 +78,10 @@ func (b *builder) mount(im *ast.Import, s *State, u *unit) *State {
 	f, err := parser.Parse(path, src)
 	if err != nil {
 		if e, ok := err.(*ast.Error); ok {
+			// An imported file that is not FCSTM may be any file of the
+			// tree: show its position and the (clipped) token, never its
+			// line.
+			e.Src = ""
 			b.errs = append(b.errs, e)
 		}
 		return nil
