@@ -83,6 +83,9 @@ func TestImportsStayInsideTheRoot(t *testing.T) {
 		{"fifo.fcstm", "E_IMPORT", "not a regular file (a named pipe)"},
 		{"lib/sub.fcstm", "E_IMPORT", "is a directory"},
 		{"lib", "E_IMPORT", "is a directory"},
+		{".", "E_IMPORT", "is a directory"},
+		{`lib/\x00unit.fcstm`, "E_IMPORT_PATH", "contains a control character"},
+		{strings.Repeat("x/", 2100), "E_IMPORT_PATH", "longer than 4096 bytes"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.imp, func(t *testing.T) {

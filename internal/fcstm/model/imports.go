@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
@@ -196,12 +197,23 @@ func (b *builder) checkEventMaps() {
 	}
 }
 
+// maxImportPath is the longest import path accepted (Linux's PATH_MAX).
+const maxImportPath = 4096
+
 // importPath resolves the file of an import relative to the importing
 // file and refuses, at the import's file name, an absolute path and one
 // whose ".." leaves the import root: an import must never read a file
 // outside the model's tree (through the MCP server that would disclose
 // files the client never named).
 func (b *builder) importPath(im *ast.Import, u *unit) (string, bool) {
+	switch {
+	case len(im.File) > maxImportPath:
+		b.errorf(u, "E_IMPORT_PATH", im.FilePos, "import path is longer than %d bytes (docs/fcstm.md#imports)", maxImportPath)
+		return "", false
+	case strings.IndexFunc(im.File, unicode.IsControl) >= 0:
+		b.errorf(u, "E_IMPORT_PATH", im.FilePos, "import path %q contains a control character (docs/fcstm.md#imports)", expr.Clip(im.File))
+		return "", false
+	}
 	if filepath.IsAbs(im.File) || strings.HasPrefix(im.File, "/") || strings.HasPrefix(im.File, `\`) {
 		b.errorf(u, "E_IMPORT_PATH", im.FilePos, "import path %q is absolute; an import is a path relative to the importing file, inside the import root %s (docs/fcstm.md#imports)", im.File, b.importRoot)
 		return "", false
