@@ -22,6 +22,16 @@ var ErrOutsideRoot = errors.New("outside the import root")
 // refused without reading anything, so the error never depends on the
 // file's contents and a FIFO never blocks.
 func (r Reader) ReadFileIn(dir, path string) ([]byte, error) {
+	if r.Root == nil && filepath.IsAbs(dir) != filepath.IsAbs(path) {
+		// One given relative to the working directory, one absolute.
+		var err error
+		if dir, err = filepath.Abs(dir); err == nil {
+			path, err = filepath.Abs(path)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
 	if err != nil || !filepath.IsLocal(rel) {
 		return nil, fmt.Errorf("%s is %w %s", path, ErrOutsideRoot, dir)

@@ -68,6 +68,16 @@ func TestReadFileIn(t *testing.T) {
 			}
 		}
 	}
+	// A relative root with an absolute path, and the other way round.
+	t.Chdir(top)
+	for _, c := range [][2]string{{"models", filepath.Join(dir, "lib", "u.fcstm")}, {dir, "models/lib/u.fcstm"}} {
+		if _, err := (Reader{}).ReadFileIn(c[0], c[1]); err != nil {
+			t.Errorf("ReadFileIn(%s, %s): %v", c[0], c[1], err)
+		}
+	}
+	if _, err := (Reader{}).ReadFileIn("models", filepath.Join(top, "secret")); !errors.Is(err, ErrOutsideRoot) {
+		t.Errorf("a relative root, an absolute path outside it: %v", err)
+	}
 	// The size limit holds.
 	if _, err := (Reader{MaxBytes: 3}).ReadFileIn(dir, filepath.Join(dir, "lib", "u.fcstm")); !errors.As(err, new(*TooLargeError)) {
 		t.Errorf("over the limit: %v", err)
