@@ -128,7 +128,7 @@ func drawModel(rd input.Reader, path string, f *drawFlags) (*diagram.Graph, *dia
 	var m *jsonmodel.Model
 	var rep *report.VerifyReport
 	if isFCSTM(path) {
-		res, err := lint.Check(path, model.Options{ReadFile: rd.ReadFile})
+		res, err := lint.Check(path, model.ReaderOptions(rd))
 		if err != nil {
 			return nil, nil, err
 		}

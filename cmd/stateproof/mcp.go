@@ -60,6 +60,14 @@ func newMCPCmd() *cobra.Command {
 			defer root.Close()
 			files := inputReader(cmd)
 			files.Root = root
+			if filepath.IsAbs(files.ImportRoot) {
+				// Paths the server reads are relative to the root.
+				rel, err := filepath.Rel(dir, files.ImportRoot)
+				if err != nil || !filepath.IsLocal(rel) && rel != "." {
+					return fmt.Errorf("--%s %s is not under --root %s", importRootFlag, files.ImportRoot, dir)
+				}
+				files.ImportRoot = rel
+			}
 			t := &mcpserver.LineTransport{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), MaxBytes: int(files.MaxBytes)}
 			return mcpserver.New(version, mcpserver.Config{Files: files}).Run(cmd.Context(), t)
 		},

@@ -61,11 +61,15 @@ func runIn(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 // maxInputFlag is the persistent flag bounding every file read.
 const maxInputFlag = "max-input-bytes"
 
+// importRootFlag names the directory FCSTM imports must stay inside.
+const importRootFlag = "import-root"
+
 // inputReader is the reader of cmd's input files, with the
 // --max-input-bytes limit.
 func inputReader(cmd *cobra.Command) input.Reader {
 	n, _ := cmd.Flags().GetInt64(maxInputFlag)
-	return input.Reader{MaxBytes: n}
+	dir, _ := cmd.Flags().GetString(importRootFlag)
+	return input.Reader{MaxBytes: n, ImportRoot: dir}
 }
 
 // optionMessage renders an option refusal with the option's flag name
@@ -108,6 +112,7 @@ cap says "not decided", never "pass".`,
 	}
 	root.SetVersionTemplate("stateproof {{.Version}}\n")
 	root.PersistentFlags().Int64(maxInputFlag, input.DefaultMaxBytes, "refuse any input file larger than `N` bytes")
+	root.PersistentFlags().String(importRootFlag, "", "FCSTM imports must resolve inside `DIR` (default: the directory of the model; under mcp, a directory under --root)")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newVerifyCmd(stdout, stderr), newComposeCmd(stdout, stderr), newBMCCmd(stdout, stderr), newProveCmd(stdout, stderr), newMCPCmd(), newGenCmd(stdout), newSimulateCmd(os.Stdin, stdout, stderr), newSchemaCmd(stdout))

@@ -106,7 +106,7 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 			return usage("--steps %s:%v", f.steps, err)
 		}
 	}
-	m, err := model.LoadWith(path, model.Options{ReadFile: rd.ReadFile})
+	m, err := model.LoadWith(path, model.ReaderOptions(rd))
 	if err != nil {
 		if f.json {
 			return emitSimulate(f, stdout, &simulate.Report{Schema: simulate.Schema, Model: path, Error: simulate.LoadError(err)}, 2)

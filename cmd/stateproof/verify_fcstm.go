@@ -25,7 +25,7 @@ func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, 
 			return refuse(out, stdout, stderr, "BAD_OPTION", "--"+name+" applies to JSON models only, not to FCSTM models")
 		}
 	}
-	res, err := lint.Check(path, model.Options{ReadFile: inputReader(cmd).ReadFile})
+	res, err := lint.Check(path, model.ReaderOptions(inputReader(cmd)))
 	if err != nil {
 		if errors.Is(err, lint.ErrUnreadable) {
 			return refuse(out, stdout, stderr, "INPUT_UNREADABLE", err.Error())

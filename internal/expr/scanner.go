@@ -138,26 +138,44 @@ type Token struct {
 	Span  Span
 }
 
+// MaxEchoed is how many characters of a token an error message quotes,
+// so that an error never echoes more of a file than a short piece of the
+// offending token (a file read by mistake must not be disclosed).
+const MaxEchoed = 40
+
+// Clip returns s cut to MaxEchoed characters, ending in "…" when cut.
+func Clip(s string) string {
+	n := 0
+	for i := range s {
+		if n == MaxEchoed {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
 // describe renders the token for "found ..." in error messages.
 func (t Token) describe() string {
+	text := Clip(t.Text)
 	switch t.Kind {
 	case EOF:
 		return "end of input"
 	case ILLEGAL:
-		return fmt.Sprintf("%q", t.Text)
+		return fmt.Sprintf("%q", text)
 	case DOC:
 		return "documentation block"
 	case IDENT:
 		if isReservedWord(t.Text) {
-			return fmt.Sprintf("keyword %q", t.Text)
+			return fmt.Sprintf("keyword %q", text)
 		}
-		return fmt.Sprintf("identifier %q", t.Text)
+		return fmt.Sprintf("identifier %q", text)
 	case INT, FLOAT:
-		return "number " + t.Text
+		return "number " + text
 	case STRING:
-		return "string " + t.Text
+		return "string " + text
 	}
-	return fmt.Sprintf("%q", t.Text)
+	return fmt.Sprintf("%q", text)
 }
 
 // Mode changes what the scanner does with /* ... */ blocks.
@@ -251,7 +269,7 @@ func (s *Scanner) Scan() Token {
 	case isDigit(c) || (c == '.' && isDigit(s.peek(1))):
 		tok.Kind, tok.Err = s.number()
 		if tok.Err != "" {
-			tok.Err += fmt.Sprintf(" %q", s.src[start.Offset:s.off])
+			tok.Err += fmt.Sprintf(" %q", Clip(s.src[start.Offset:s.off]))
 		}
 	case c == '"' || c == '\'':
 		tok.Kind, tok.Value, tok.Err = s.stringLit(c)

@@ -22,6 +22,9 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 type Reader struct {
 	MaxBytes int64    // <= 0 means DefaultMaxBytes
 	Root     *os.Root // nil: paths are resolved as given
+	// ImportRoot is the directory a model's imports must stay inside
+	// (--import-root); "" means the directory of the top-level model.
+	ImportRoot string
 }
 
 // TooLargeError reports a file over the size limit.
@@ -60,8 +63,10 @@ func (r Reader) ReadFile(path string) ([]byte, error) {
 	if int64(len(data)) > limit {
 		return nil, &TooLargeError{path, limit}
 	}
-	return bytes.TrimPrefix(data, bom), nil
+	return trimBOM(data), nil
 }
+
+func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, bom) }
 
 func (r Reader) open(path string) (*os.File, error) {
 	if r.Root == nil {

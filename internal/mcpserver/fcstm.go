@@ -27,8 +27,8 @@ func verifyFCSTM(in *VerifyInput, files input.Reader) (doc report.Obj, ok bool, 
 	}
 	var res *lint.Result
 	if inline {
-		res = lint.CheckSource("<inline model>", []byte(src), model.Options{ReadFile: files.ReadFile})
-	} else if res, err = lint.Check(in.Path, model.Options{ReadFile: files.ReadFile}); err != nil {
+		res = lint.CheckSource("<inline model>", []byte(src), model.ReaderOptions(files))
+	} else if res, err = lint.Check(in.Path, model.ReaderOptions(files)); err != nil {
 		return nil, true, err
 	}
 	return res.Report.JSON(), true, nil

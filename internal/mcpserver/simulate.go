@@ -39,10 +39,10 @@ func (srv *server) simulateTool(_ context.Context, _ *mcp.CallToolRequest, in Si
 		return nil, nil, fmt.Errorf("give the model inline or by path, not both")
 	case in.Path != "":
 		name = in.Path
-		m, err = model.LoadWith(in.Path, model.Options{ReadFile: srv.cfg.Files.ReadFile})
+		m, err = model.LoadWith(in.Path, model.ReaderOptions(srv.cfg.Files))
 	case in.Source != "":
 		name = "<inline model>"
-		m, err = model.Parse(name, in.Source, model.Options{ReadFile: noImports})
+		m, err = model.Parse(name, in.Source, model.ReaderOptions(srv.cfg.Files))
 	default:
 		return nil, nil, fmt.Errorf("no model: give `model` (FCSTM text) or `path`")
 	}
@@ -63,12 +63,6 @@ func (srv *server) simulateTool(_ context.Context, _ *mcp.CallToolRequest, in Si
 	rep, _ := simulate.Run(m, name, in.Cycles, opts) // a start failure is the report's error
 	out, err := exactReport(rep)
 	return nil, out, err
-}
-
-// noImports refuses imports of an inline model: they would be read
-// relative to the server's working directory.
-func noImports(path string) ([]byte, error) {
-	return nil, fmt.Errorf("an inline model cannot import %s; pass the model by path", path)
 }
 
 // exactReport converts the report to the structured result keeping its

@@ -3,11 +3,13 @@ package model
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/fcstm/parser"
+	"github.com/stateproof/stateproof/internal/input"
 )
 
 // Limits on what one load may read, so that hostile input (an import
@@ -21,9 +23,25 @@ const (
 
 // Options configures construction.
 type Options struct {
-	// ReadFile reads an imported file; nil means os.ReadFile. Import paths
-	// are resolved relative to the importing file's directory.
+	// ReadFile reads the top-level file (LoadWith); nil means os.ReadFile.
 	ReadFile func(path string) ([]byte, error)
+	// ImportRoot is the directory every import must resolve inside
+	// (docs/fcstm.md, "Imports"); "" means the directory of the top-level
+	// file. Import paths are relative to the importing file.
+	ImportRoot string
+	// ReadImport reads an imported file that lies lexically inside root;
+	// it must also refuse one that resolves outside root through a
+	// symbolic link and anything but a regular file, without reading it
+	// (input.Reader.ReadFileIn). nil means ReadFileIn of the working
+	// directory's files, or, when only ReadFile is set (an in-memory file
+	// system), ReadFile.
+	ReadImport func(root, path string) ([]byte, error)
+}
+
+// ReaderOptions are the Options that read every file through rd, imports
+// confined to rd.ImportRoot.
+func ReaderOptions(rd input.Reader) Options {
+	return Options{ReadFile: rd.ReadFile, ImportRoot: rd.ImportRoot, ReadImport: rd.ReadFileIn}
 }
 
 // Load reads, parses and constructs the FCSTM model in the file at path.
@@ -89,9 +107,10 @@ func Build(f *ast.File, opts Options) (m *Model, err error) {
 			VarByName:    map[string]*Variable{},
 			ActionByPath: map[string]*Action{},
 		},
-		info:   map[*State]*stateInfo{},
-		adecl:  map[*Action]*ast.Action{},
-		combos: map[*State]int{},
+		info:    map[*State]*stateInfo{},
+		adecl:   map[*Action]*ast.Action{},
+		combos:  map[*State]int{},
+		varUnit: map[*Variable]*unit{},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -101,6 +120,10 @@ func Build(f *ast.File, opts Options) (m *Model, err error) {
 			m, err = nil, b.finish()
 		}
 	}()
+	b.importRoot = opts.ImportRoot
+	if b.importRoot == "" {
+		b.importRoot = filepath.Dir(f.Path)
+	}
 	main := &unit{file: f.Path, src: f.Src, rootName: f.Root.Name.Name, vars: map[string]string{}}
 	b.addVars(main, f.Vars)
 	b.m.Root = b.buildState(f.Root, nil, main, f.Root.Name.Name, "")
@@ -110,6 +133,7 @@ func Build(f *ast.File, opts Options) (m *Model, err error) {
 	b.resolveRefs()
 	b.buildTransitions()
 	b.injectForced()
+	b.checkEventMaps()
 	b.validateStructure()
 	b.numberStates() // combo states were added
 	if err := b.finish(); err != nil {
@@ -131,6 +155,9 @@ type builder struct {
 	forced []forcedDecl
 	combos map[*State]int // combo transitions expanded so far per owner
 	files  int            // imported files read
+	// importRoot is the directory imports must stay inside.
+	importRoot string
+	varUnit    map[*Variable]*unit // the file that declared each variable
 }
 
 // stateInfo is what construction remembers about a written state.
@@ -150,7 +177,11 @@ type unit struct {
 	imp      *ast.Import       // the import statement that mounted it (nil for the main file)
 	vars     map[string]string // variable names as this file writes them -> final model names
 	events   map[string]string // mounted event path -> event path in the importer (event mappings)
-	depth    int
+	// eventMaps are the event mappings of imp, resolved; mapped marks
+	// those an event of the file used.
+	eventMaps []eventMap
+	mapped    map[string]bool
+	depth     int
 }
 
 func (u *unit) pos(p ast.Pos) Pos { return Pos{File: u.file, Line: p.Line, Col: p.Col} }

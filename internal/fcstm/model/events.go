@@ -36,9 +36,11 @@ func trimFirst(p ast.Path) string {
 
 // canonical follows import event mappings from file u upwards: an
 // imported event mapped onto a host event is that host event.
+// Each mapping followed is marked used (checkEventMaps).
 func canonical(u *unit, path string) string {
 	for x := u; x != nil; x = x.importer {
 		if h, ok := x.events[path]; ok {
+			x.mapped[path] = true
 			path = h
 		}
 	}

@@ -18,8 +18,11 @@ func FuzzBuild(f *testing.F) {
 			f.Add(string(b))
 		}
 	}
-	f.Add(`def int n = 0; state R { import "unit.fcstm" as U { def * -> u_$1; event /Tick -> Go; } [*] -> U; U -> U : Go; }`)
+	f.Add(`def int n = 0; state R { import "unit.fcstm" as U { def * -> u_$0; event /Tick -> Go; } [*] -> U; U -> U : Go; }`)
 	f.Add("state R { state A { enter P ref Q; enter Q ref P; } [*] -> A; !A -> A :: Go; }")
+	f.Add(`def int u_n = 3; state R { import "unit.fcstm" as U { def * -> u_$1; event /Tick -> Go; event /Nope -> Go; } [*] -> U; }`)
+	f.Add(`state R { import "unit.fcstm" as U { def *_* -> m_$2; event /Tick -> Go; event /Tick -> Stop; } import "unit.fcstm" as V { def n -> m_$0; } [*] -> U; }`)
+	f.Add(`def float n = 0.0; state R { import "unit.fcstm" as U { def {n} -> ${0}; } [*] -> U; }`)
 	f.Add("def int x = 1; state R { state A { state B; [*] -> B; } [*] -> A : X + Y + [x > 0]; A -> [*] :: E + E; }")
 	fs := memFS{
 		"unit.fcstm": "def int n = 1;\nstate Unit { state Idle; [*] -> Idle; Idle -> Idle :: Tick effect { n = n + 1; } }",

@@ -32,6 +32,14 @@ const (
 	Float
 )
 
+// String is the type as FCSTM writes it ("int", "float").
+func (t VarType) String() string {
+	if t == Float {
+		return "float"
+	}
+	return "int"
+}
+
 // Variable is a persistent variable (def int x = 0;).
 type Variable struct {
 	Name string

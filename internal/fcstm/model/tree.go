@@ -51,17 +51,16 @@ func (b *builder) buildState(d *ast.StateDecl, parent *State, u *unit, name, dis
 
 // mount reads, parses and mounts an import as a child of s.
 func (b *builder) mount(im *ast.Import, s *State, u *unit) *State {
-	path := im.File
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(filepath.Dir(u.file), path)
-	}
-	path = filepath.Clean(path)
 	switch {
 	case u.depth+1 > MaxImportDepth:
 		b.errorf(u, "E_IMPORT_LIMIT", im.FilePos, "imports nested more than %d deep", MaxImportDepth)
 		return nil
 	case b.files >= MaxImportedFiles:
 		b.errorf(u, "E_IMPORT_LIMIT", im.FilePos, "more than %d imported files in one model", MaxImportedFiles)
+		return nil
+	}
+	path, ok := b.importPath(im, u)
+	if !ok {
 		return nil
 	}
 	for x := u; x != nil; x = x.importer {
@@ -71,20 +70,24 @@ func (b *builder) mount(im *ast.Import, s *State, u *unit) *State {
 		}
 	}
 	b.files++
-	src, err := readLimited(b.opts, path)
+	src, err := b.readImport(path)
 	if err != nil {
-		b.errorf(u, "E_IMPORT", im.FilePos, "cannot read the imported file %s: %v", path, err)
+		b.errorf(u, "E_IMPORT", im.FilePos, "cannot read the imported file %s: %v (docs/fcstm.md#imports)", path, err)
 		return nil
 	}
 	f, err := parser.Parse(path, src)
 	if err != nil {
 		if e, ok := err.(*ast.Error); ok {
+			// An imported file that is not FCSTM may be any file of the
+			// tree: show its position and the (clipped) token, never its
+			// line.
+			e.Src = ""
 			b.errs = append(b.errs, e)
 		}
 		return nil
 	}
 	sub := &unit{file: path, src: src, rootName: f.Root.Name.Name, importer: u, imp: im,
-		vars: map[string]string{}, events: map[string]string{}, depth: u.depth + 1}
+		vars: map[string]string{}, events: map[string]string{}, mapped: map[string]bool{}, depth: u.depth + 1}
 	b.checkDefMaps(u, im)
 	b.addVars(sub, f.Vars)
 	return b.buildState(f.Root, s, sub, im.Alias.Name, im.Display)
@@ -115,11 +118,10 @@ func (b *builder) addVars(u *unit, defs []*ast.VarDef) {
 			continue
 		}
 		if prev, dup := b.m.VarByName[final]; dup {
-			code, how := "E_DUPLICATE_VAR", "is defined twice"
-			if u.imp != nil {
-				code, how = "E_IMPORT_CONFLICT", "from an imported file clashes with a variable already defined"
-			}
-			b.errorf(u, code, d.Name.Pos, "variable %q %s (at %s:%d:%d); rename it with a def mapping on the import", final, how, prev.Pos.File, prev.Pos.Line, prev.Pos.Col)
+			// Named even when refused, so that its uses do not add
+			// "unknown variable" errors to the conflict.
+			b.bind(u, d, prev)
+			b.nameVar(u, d.Name.Name, final)
 			continue
 		}
 		v := &Variable{Name: final, Type: Int, Doc: d.Doc, Pos: u.pos(d.Name.Pos)}
@@ -129,12 +131,18 @@ func (b *builder) addVars(u *unit, defs []*ast.VarDef) {
 		b.initValue(u, d, v)
 		b.m.Vars = append(b.m.Vars, v)
 		b.m.VarByName[final] = v
-		u.vars[d.Name.Name] = final
-		// The importing file may read the variable under the name its own
-		// def mappings gave it.
-		if u.imp != nil {
-			u.importer.vars[applyDefs(u.imp.Defs, d.Name.Name)] = final
-		}
+		b.varUnit[v] = u
+		b.nameVar(u, d.Name.Name, final)
+	}
+}
+
+// nameVar records that file u writes the model variable final as local.
+func (b *builder) nameVar(u *unit, local, final string) {
+	u.vars[local] = final
+	// The importing file may read the variable under the name its own
+	// def mappings gave it.
+	if u.imp != nil {
+		u.importer.vars[applyDefs(u.imp.Defs, local)] = final
 	}
 }
 

@@ -23,6 +23,8 @@ func FuzzParse(f *testing.F) {
 		"state R;",
 		"def int x = 1; state R { state A; [*] -> A; A -> A :: Go + [x > 0] effect { x = x + 1; } }",
 		`state R { import "u.fcstm" as U { def a_* -> b_${1}; event /X -> Y; } }`,
+		`state R { import "u.fcstm" as U { def * -> p_$0; def a_*_*x -> q_$2_${0}$1; def {a, b} -> k_${0}; } }`,
+		`state R { import "u.fcstm" as U { event /Go -> Start; event /Stop -> Start; event /A.B -> /C; } }`,
 		"state R { !* -> [*] : /Stop; >> during before abstract W; enter ref /A.B; }",
 		"state R { /* doc */ enter abstract /* doc */;",
 		"state R { state A { during { if [x] { } else if [y] { } else { } } } }",

@@ -87,12 +87,12 @@ func (p *parser) defMap() ast.DefMap {
 			m.Kind = ast.SelectAll
 		case strings.Contains(word, "*"):
 			if !validPattern(word) {
-				p.failAt(t.Span.Start, "invalid selector pattern %q: use letters, digits, _ and * (at most 9 *)", word)
+				p.failAt(t.Span.Start, "invalid selector pattern %q: use letters, digits, _ and * (at most 9 *)", expr.Clip(word))
 			}
 			m.Kind, m.Names = ast.SelectPattern, []string{word}
 		default:
 			if !isIdent(word) {
-				p.failAt(t.Span.Start, "invalid variable name %q in the selector", word)
+				p.failAt(t.Span.Start, "invalid variable name %q in the selector", expr.Clip(word))
 			}
 			m.Kind, m.Names = ast.SelectExact, []string{word}
 		}
@@ -106,7 +106,7 @@ func (p *parser) defMap() ast.DefMap {
 		p.unexpected("a target name, template (left_$1, x_${1}) or *")
 	}
 	if msg := checkTemplate(m.Target); msg != "" {
-		p.failAt(t.Span.Start, "invalid target %q: %s", m.Target, msg)
+		p.failAt(t.Span.Start, "invalid target %q: %s", expr.Clip(m.Target), msg)
 	}
 	p.reset(off + len(m.Target))
 	p.expect(expr.SEMI, `";" after the def mapping`)
@@ -150,7 +150,9 @@ func validPattern(s string) bool {
 }
 
 // checkTemplate validates a def target: "*", or letters, digits, _ and
-// captures $N / ${N} (N a single digit 1-9), not starting with a digit.
+// placeholders $N / ${N} (N a single digit: $0 is the whole name, $1-$9
+// the selector's captures), not starting with a digit. Whether the
+// selector has capture N is checked when the model is built.
 func checkTemplate(s string) string {
 	if s == "*" {
 		return ""
@@ -165,12 +167,12 @@ func checkTemplate(s string) string {
 		switch c := s[i]; {
 		case c == '$':
 			switch {
-			case i+1 < len(s) && s[i+1] >= '1' && s[i+1] <= '9':
+			case i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
 				i++
-			case i+3 < len(s) && s[i+1] == '{' && s[i+2] >= '1' && s[i+2] <= '9' && s[i+3] == '}':
+			case i+3 < len(s) && s[i+1] == '{' && s[i+2] >= '0' && s[i+2] <= '9' && s[i+3] == '}':
 				i += 3
 			default:
-				return "a capture is $1 … $9 or ${1} … ${9}"
+				return "a placeholder is $0 (the whole name), $1 … $9 (the captures) or ${0} … ${9}"
 			}
 		case c == '{' || c == '}':
 			return "braces only appear in ${N}"

@@ -83,6 +83,7 @@ func (p *parser) unexpected(what string) {
 }
 
 func describe(t expr.Token) string {
+	text := expr.Clip(t.Text) // never echo more than a piece of the token
 	switch t.Kind {
 	case expr.EOF:
 		return "end of file"
@@ -90,15 +91,15 @@ func describe(t expr.Token) string {
 		return "a documentation block (/* … */ may only precede a definition, state, event, transition or action)"
 	case expr.IDENT:
 		if IsReserved(t.Text) {
-			return fmt.Sprintf("keyword %q", t.Text)
+			return fmt.Sprintf("keyword %q", text)
 		}
-		return fmt.Sprintf("name %q", t.Text)
+		return fmt.Sprintf("name %q", text)
 	case expr.INT, expr.FLOAT:
-		return "number " + t.Text
+		return "number " + text
 	case expr.STRING:
-		return "string " + t.Text
+		return "string " + text
 	}
-	return fmt.Sprintf("%q", t.Text)
+	return fmt.Sprintf("%q", text)
 }
 
 func (p *parser) is(k expr.Kind) bool { return p.peek().Kind == k }
@@ -136,7 +137,7 @@ func (p *parser) name(what string) ast.Ident {
 	}
 	if reserved {
 		panic(bailout{p.errAt("E_RESERVED_NAME", t.Span.Start,
-			"%q is reserved (a keyword, constant or function name) and cannot be used as %s; choose another name", t.Text, what)})
+			"%q is reserved (a keyword, constant or function name) and cannot be used as %s; choose another name", expr.Clip(t.Text), what)})
 	}
 	p.next()
 	return ast.Ident{Name: t.Text, Pos: t.Span.Start}
@@ -241,12 +242,12 @@ func (p *parser) checkInit(e expr.Expr) {
 		switch n := n.(type) {
 		case *expr.Ident:
 			panic(bailout{p.errAt("E_INIT_NOT_CONSTANT", n.Loc.Start,
-				"an initial value cannot read %q: initialisers are constant expressions (numbers, pi, E, tau, math functions)", n.Name)})
+				"an initial value cannot read %q: initialisers are constant expressions (numbers, pi, E, tau, math functions)", expr.Clip(n.Name))})
 		case *expr.Conditional:
 			panic(bailout{p.errAt("E_INIT_NOT_CONSTANT", n.Loc.Start,
 				"an initial value cannot be a conditional expression; write the constant")})
 		case *expr.AtomCall:
-			panic(bailout{p.errAt("E_SYNTAX", n.Loc.Start, "unknown function %q", n.Name)})
+			panic(bailout{p.errAt("E_SYNTAX", n.Loc.Start, "unknown function %q", expr.Clip(n.Name))})
 		}
 		return true
 	})

@@ -48,7 +48,7 @@ func TestParseErrors(t *testing.T) {
 		{"two docs on abstract", "state R { /* a */ enter abstract X /* b */; }", "E_SYNTAX", "1:19", "not both"},
 		{"aspect without when", "state R { >> during { } }", "E_SYNTAX", "1:21", `"before" or "after"`},
 		{"bad selector", "state R { import \"u.fcstm\" as U { def 9x -> y; } }", "E_SYNTAX", "1:39", "invalid variable name"},
-		{"bad template", "state R { import \"u.fcstm\" as U { def a_* -> b_$x; } }", "E_SYNTAX", "1:46", "capture is $1"},
+		{"bad template", "state R { import \"u.fcstm\" as U { def a_* -> b_$x; } }", "E_SYNTAX", "1:46", "a placeholder is $0 (the whole name)"},
 		{"unknown function in init", "def int x = foo(1); state R;", "E_SYNTAX", "1:13", `unknown function "foo"`},
 		{"illegal char", "state R { state A; [*] -> A; A -> A : Go @; }", "E_SYNTAX", "1:42", "unexpected character '@'"},
 		{"deep states", strings.Repeat("state S {", 300) + strings.Repeat("}", 300), "E_LIMIT", "1:2313", "nested more than 256"},

@@ -32,7 +32,7 @@ func (Format) Extensions() []string { return []string{".fcstm"} }
 // bounded encoding does not support is refused with the expression and
 // its location (unsupported_bmc_core), never approximated.
 func (Format) Load(rd input.Reader, path string) (*frontend.Model, error) {
-	m, err := model.LoadWith(path, model.Options{ReadFile: rd.ReadFile})
+	m, err := model.LoadWith(path, model.ReaderOptions(rd))
 	if err != nil {
 		return nil, &LoadError{Err: err}
 	}
@@ -42,7 +42,7 @@ func (Format) Load(rd input.Reader, path string) (*frontend.Model, error) {
 // LoadSource implements frontend.Format: src is FCSTM text. Its imports
 // are read through rd, relative to the directory of name.
 func (Format) LoadSource(rd input.Reader, name string, src []byte) (*frontend.Model, error) {
-	m, err := model.Parse(name, string(src), model.Options{ReadFile: rd.ReadFile})
+	m, err := model.Parse(name, string(src), model.ReaderOptions(rd))
 	if err != nil {
 		return nil, &LoadError{Err: err}
 	}

@@ -30,7 +30,7 @@ func write(t *testing.T, dir, name, text string) string {
 
 const unit = "def int count = 0;\nstate Counter {\n    state Running {\n        during { count = count + 1; }\n    }\n    [*] -> Running;\n}\n"
 
-const host = "def int total = 0;\nstate Host {\n    import \"lib/counter.fcstm\" as Left {\n        def * -> left_$1;\n    }\n    [*] -> Left;\n}\n"
+const host = "def int total = 0;\nstate Host {\n    import \"lib/counter.fcstm\" as Left {\n        def * -> left_$0;\n    }\n    [*] -> Left;\n}\n"
 
 // A model with an import loads through the reader, lowers, and a witness
 // of a real query replays on the FCSTM runtime.
