@@ -1,0 +1,149 @@
+package verify
+
+import (
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// chainModel is a chain of k fair coin flips: heads moves on, tails loses,
+// and after k heads the target is entered, so P(reach OK) = 2^-k exactly.
+func chainModel(k int, op, p string) string {
+	return strings.NewReplacer("K", strconv.Itoa(k), "OP", op, "PV", p).Replace(`{"schemaVersion":1,"init":"A",
+	"states":[{"id":"A"},{"id":"OK","terminal":true},{"id":"LOST","terminal":true}],
+	"transitions":[{"from":"A","event":"heads","to":"A","guard":{"variable":"i","op":"<","value":K},"updates":[{"variable":"i","op":"inc"}]},
+	{"from":"A","event":"tails","to":"LOST","guard":{"variable":"i","op":"<","value":K}},
+	{"from":"A","event":"win","to":"OK","guard":{"variable":"i","op":">=","value":K}}],
+	"variables":[{"name":"i","kind":"integer","init":0}],
+	"invariants":[{"id":"p","description":"d","kind":"probability","target":"OK","op":"OP","p":PV}]}`)
+}
+
+// verdict is "holds", "violated" or "undecided".
+func verdict(out invariantOutcome) string {
+	switch {
+	case out.undecided:
+		return "undecided"
+	case out.violated:
+		return "violated"
+	}
+	return "holds"
+}
+
+// A probability that is positive but far below what a double can hold
+// (2^-10000) is still positive: `> 0` holds and `<= 0` is violated, while
+// a bound far above it (1e-10) is decided as the arithmetic supports.
+func TestProbabilityTinyChain(t *testing.T) {
+	for _, k := range []int{1, 10, 60, 1100, 10000} {
+		for _, c := range []struct{ op, p, want string }{
+			{">", "0", "holds"}, {">=", "0", "holds"}, {"<=", "0", "violated"}, {"<", "0", "violated"},
+			{"<=", "1e-10", map[bool]string{true: "holds", false: "violated"}[k > 34]},
+			{"<", "1", "holds"}, {"<=", "1", "holds"}, {">=", "1", "violated"}, {">", "1", "violated"},
+		} {
+			if k == 1 && c.p == "1e-10" {
+				continue
+			}
+			t.Run(fmt.Sprintf("2^-%d %s %s", k, c.op, c.p), func(t *testing.T) {
+				out := decideProbMax(t, chainModel(k, c.op, c.p), 1<<16)
+				if got := verdict(out); got != c.want {
+					t.Fatalf("P = 2^-%d %s %s: %s, want %s (%s; %s %d)", k, c.op, c.p, got, c.want, probText(out.prob), out.capKind, out.cap)
+				}
+			})
+		}
+	}
+}
+
+// At p = 0 and p = 1 the answer comes from the graph, not from numbers:
+// an almost-sure target (a walk that escapes with a tiny weight from every
+// runtime) has P = 1 exactly, an unreachable one P = 0 exactly.
+func TestProbabilityQualitativeEdges(t *testing.T) {
+	walk := func(op, p string) string {
+		return `{"schemaVersion":1,"init":"A","states":[{"id":"A"},{"id":"C","terminal":true},{"id":"Z"}],
+		"transitions":[{"from":"A","event":"up","to":"A","guard":{"variable":"x","op":"<","value":600},"updates":[{"variable":"x","op":"inc"}]},
+		{"from":"A","event":"down","to":"A","guard":{"variable":"x","op":">","value":0},"updates":[{"variable":"x","op":"dec"}]},
+		{"from":"A","event":"escape","to":"C","weight":0.000001},{"from":"Z","event":"z","to":"Z"}],
+		"variables":[{"name":"x","kind":"integer","init":0,"min":0,"max":600}],
+		"invariants":[{"id":"p","description":"d","kind":"probability","target":"` + map[bool]string{true: "Z", false: "C"}[strings.HasPrefix(op, "z")] + `","op":"` + strings.TrimPrefix(op, "z") + `","p":` + p + `}]}`
+	}
+	for _, c := range []struct{ op, p, want string }{
+		{">=", "1", "holds"}, {">", "0.999999999", "holds"}, {"<", "1", "violated"}, {"<=", "0.9999999999", "violated"},
+		{"z<=", "0", "holds"}, {"z>", "0", "violated"}, {"z<", "0.000000001", "holds"}, {"z>=", "0", "holds"},
+	} {
+		t.Run(c.op+" "+c.p, func(t *testing.T) {
+			out := decideProb(t, walk(c.op, c.p))
+			if got := verdict(out); got != c.want {
+				t.Fatalf("%s %s: %s, want %s (%s)", c.op, c.p, got, c.want, probText(out.prob))
+			}
+		})
+	}
+}
+
+// Every operator at p = 0, p = 1 and just beside the exact value of a
+// fair coin (1/2): the exact rational decides, never a tolerance.
+func TestProbabilityOperatorsNearBound(t *testing.T) {
+	coin := func(op, p string) string {
+		return `{"schemaVersion":1,"init":"A","states":[{"id":"A"},{"id":"B"},{"id":"C","terminal":true}],
+		"transitions":[{"from":"A","event":"heads","to":"C"},{"from":"A","event":"tails","to":"B"},{"from":"B","event":"stay","to":"B"}],
+		"invariants":[{"id":"p","description":"d","kind":"probability","target":"C","op":"` + op + `","p":` + p + `}]}`
+	}
+	want := map[string]map[string]string{ // p -> op -> verdict for P = 1/2
+		"0":            {">=": "holds", ">": "holds", "<=": "violated", "<": "violated"},
+		"1":            {">=": "violated", ">": "violated", "<=": "holds", "<": "holds"},
+		"0.5":          {">=": "holds", ">": "violated", "<=": "holds", "<": "violated"},
+		"0.5000000001": {">=": "violated", ">": "violated", "<=": "holds", "<": "holds"},
+		"0.4999999999": {">=": "holds", ">": "holds", "<=": "violated", "<": "violated"},
+	}
+	for p, ops := range want {
+		for op, w := range ops {
+			if got := verdict(decideProb(t, coin(op, p))); got != w {
+				t.Errorf("1/2 %s %s: %s, want %s", op, p, got, w)
+			}
+		}
+	}
+}
+
+// A value the iteration cannot pin down next to the bound is undecided,
+// never a verdict: the fair walk's escape probability bracketed by the
+// interval iteration, with the bound inside the bracket.
+func TestProbabilityStraddleUndecided(t *testing.T) {
+	// Fair gambler's ruin on 1..999 (too large a component for rationals):
+	// P(ruin from 1) = 998/999 exactly.
+	src := strings.Replace(gamblersRuin(999, "1", "1"), `"op":">=","p":0`, `"op":">=","p":0.998998998998999`, 1)
+	out := decideProb(t, src)
+	if verdict(out) != "undecided" {
+		t.Fatalf("P = 998/999 >= 0.998998998998999 decided %s (%s)", verdict(out), probText(out.prob))
+	}
+}
+
+func probText(pr *probResult) string {
+	if pr == nil {
+		return "no value"
+	}
+	return fmt.Sprintf("%s by %s", pr.text(), pr.method)
+}
+
+// A bracket that contains the bound decides nothing, whatever the
+// operator; one that excludes it decides every operator.
+func TestProbabilityBracketDecide(t *testing.T) {
+	pr := &probResult{lo: 0.3 - 1e-12, hi: 0.3 + 1e-12, positive: true, belowOne: true}
+	for _, op := range []string{">=", ">", "<=", "<"} {
+		if holds, violated := pr.decide(op, ratWeight(0.3)); holds || violated {
+			t.Errorf("[0.3±1e-12] %s 0.3: holds %v violated %v, want neither", op, holds, violated)
+		}
+	}
+	want := map[string][2]bool{">=": {true, false}, ">": {true, false}, "<=": {false, true}, "<": {false, true}}
+	for op, w := range want {
+		if holds, violated := pr.decide(op, ratWeight(0.2999)); holds != w[0] || violated != w[1] {
+			t.Errorf("[0.3±1e-12] %s 0.2999: holds %v violated %v, want %v", op, holds, violated, w)
+		}
+	}
+	// The open end at 0: P > 0 is known from the graph.
+	tiny := &probResult{lo: 0, hi: 1e-300, positive: true, belowOne: true}
+	if holds, _ := tiny.decide(">", new(big.Rat)); !holds {
+		t.Error("(0, 1e-300] > 0 not decided as holding")
+	}
+	if _, violated := tiny.decide("<=", new(big.Rat)); !violated {
+		t.Error("(0, 1e-300] <= 0 not decided as violated")
+	}
+}
