@@ -61,6 +61,16 @@ func TestProveInfer(t *testing.T) {
 	}
 }
 
+// Inference after a round that proved the properties: the proving round
+// stops its other layers, and inference must not inherit that stop
+// (issue 29.6: order.json answered "solver unknown (stopped)", exit 2).
+func TestProveInferAfterProof(t *testing.T) {
+	out, stderr, code := runCLI(t, "prove", "--infer", "../../examples/order.json")
+	if code != 0 || !strings.Contains(out, "inferred RSCs") || strings.Contains(stderr, "stopped") {
+		t.Errorf("exit %d, stderr %q:\n%s", code, stderr, out)
+	}
+}
+
 // verify --prove turns the capped search's S7_UNDECIDED into a proof.
 func TestVerifyProve(t *testing.T) {
 	out, _, _ := runCLI(t, "verify", "../../bench/retry-unbounded.json", "--max-states", "50")

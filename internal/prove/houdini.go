@@ -226,6 +226,11 @@ func uniq(xs []int64) []int64 {
 // keeps the result only if it passes the independent re-check: the
 // strongest conjunctive RSCs the candidates can express.
 func (a *attempt) infer() error {
+	// A fresh stopper: the last round's was stopped when a layer proved
+	// the properties, and inference would inherit that stop and answer
+	// "unknown (stopped)" to its first query. Cancelling the attempt
+	// still stops this one.
+	a.stop = a.newStopper()
 	c, err := a.checker()
 	if err != nil {
 		return err
