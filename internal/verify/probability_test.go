@@ -103,16 +103,31 @@ func TestProbabilityOperatorsNearBound(t *testing.T) {
 	}
 }
 
-// A value the iteration cannot pin down next to the bound is undecided,
-// never a verdict: the fair walk's escape probability bracketed by the
-// interval iteration, with the bound inside the bracket.
-func TestProbabilityStraddleUndecided(t *testing.T) {
-	// Fair gambler's ruin on 1..999 (too large a component for rationals):
-	// P(ruin from 1) = 998/999 exactly.
-	src := strings.Replace(gamblersRuin(999, "1", "1"), `"op":">=","p":0`, `"op":">=","p":0.998998998998999`, 1)
-	out := decideProb(t, src)
+// A bracket that did not close is still sound and still decides what it
+// excludes: the fair walk on 1..999 (too large a component for rationals,
+// too slow for 20000 sweeps) has P(ruin from 1) = 998/999 inside the
+// bracket; a bound inside the bracket is undecided, one below its lower
+// end holds (the old value iteration left every `>=` undecided here).
+func TestProbabilityBracketNotConverged(t *testing.T) {
+	truth := 998.0 / 999.0
+	src := func(op, p string) string {
+		return strings.Replace(gamblersRuin(999, "1", "1"), `"op":">=","p":0`, `"op":"`+op+`","p":`+p, 1)
+	}
+	out := decideProb(t, src(">=", "0.998998998998999"))
+	pr := out.prob
+	if pr == nil || pr.method != methodInterval || pr.converged || pr.lo > truth || pr.hi < truth {
+		t.Fatalf("bracket %s, converged %v; want an unconverged interval around %v", probText(pr), pr != nil && pr.converged, truth)
+	}
 	if verdict(out) != "undecided" {
-		t.Fatalf("P = 998/999 >= 0.998998998998999 decided %s (%s)", verdict(out), probText(out.prob))
+		t.Errorf(">= 998/999 inside the bracket: %s", verdict(out))
+	}
+	t.Logf("bracket %s after %d sweeps", probText(pr), pr.sweeps)
+	below := strconv.FormatFloat(pr.lo/2, 'g', -1, 64)
+	if got := verdict(decideProb(t, src(">=", below))); got != "holds" {
+		t.Errorf(">= %s (below the bracket %s): %s, want holds", below, probText(pr), got)
+	}
+	if got := verdict(decideProb(t, src("<", below))); got != "violated" {
+		t.Errorf("< %s (below the bracket %s): %s, want violated", below, probText(pr), got)
 	}
 }
 
