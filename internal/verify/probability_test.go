@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // chainModel is a chain of k fair coin flips: heads moves on, tails loses,
@@ -160,5 +162,30 @@ func TestProbabilityBracketDecide(t *testing.T) {
 	}
 	if _, violated := tiny.decide("<=", new(big.Rat)); !violated {
 		t.Error("(0, 1e-300] <= 0 not decided as violated")
+	}
+}
+
+// A converged bracket that holds the bound is undecided without claiming
+// a cap: the message says the bracket holds the bound, and the run is not
+// marked truncated.
+func TestProbabilityConvergedBracketHoldsBound(t *testing.T) {
+	first := decideProb(t, gamblersRuin(100, "0.45", "0.55")).prob
+	if first == nil || first.method != methodInterval || !first.converged {
+		t.Fatalf("want a converged bracket, got %s", probText(first))
+	}
+	mid := strconv.FormatFloat(first.lo+(first.hi-first.lo)/2, 'g', -1, 64)
+	src := strings.Replace(gamblersRuin(100, "0.45", "0.55"), `"op":">=","p":0`, `"op":">=","p":`+mid, 1)
+	r := run(t, src, 0)
+	var f *report.Finding
+	for i, x := range check(r, "A13").Findings {
+		if x.Code == "A13_UNDECIDED" {
+			f = &check(r, "A13").Findings[i]
+		}
+	}
+	if f == nil || !strings.Contains(f.Message, "still contains the bound") || f.Evidence.Get("capKind") != "probabilityBracket" {
+		t.Fatalf(">= %s inside %s: %+v", mid, probText(first), check(r, "A13").Findings)
+	}
+	if r.Truncated {
+		t.Error("a bracket that holds the bound marked the run truncated")
 	}
 }
