@@ -13,13 +13,31 @@ import (
 // chainModel is a chain of k fair coin flips: heads moves on, tails loses,
 // and after k heads the target is entered, so P(reach OK) = 2^-k exactly.
 func chainModel(k int, op, p string) string {
-	return strings.NewReplacer("K", strconv.Itoa(k), "OP", op, "PV", p).Replace(`{"schemaVersion":1,"init":"A",
+	return strings.NewReplacer("@K", strconv.Itoa(k), "@OP", op, "@PV", p).Replace(`{"schemaVersion":1,"init":"A",
 	"states":[{"id":"A"},{"id":"OK","terminal":true},{"id":"LOST","terminal":true}],
-	"transitions":[{"from":"A","event":"heads","to":"A","guard":{"variable":"i","op":"<","value":K},"updates":[{"variable":"i","op":"inc"}]},
-	{"from":"A","event":"tails","to":"LOST","guard":{"variable":"i","op":"<","value":K}},
-	{"from":"A","event":"win","to":"OK","guard":{"variable":"i","op":">=","value":K}}],
+	"transitions":[{"from":"A","event":"heads","to":"A","guard":{"variable":"i","op":"<","value":@K},"updates":[{"variable":"i","op":"inc"}]},
+	{"from":"A","event":"tails","to":"LOST","guard":{"variable":"i","op":"<","value":@K}},
+	{"from":"A","event":"win","to":"OK","guard":{"variable":"i","op":">=","value":@K}}],
 	"variables":[{"name":"i","kind":"integer","init":0}],
-	"invariants":[{"id":"p","description":"d","kind":"probability","target":"OK","op":"OP","p":PV}]}`)
+	"invariants":[{"id":"p","description":"d","kind":"probability","target":"OK","op":"@OP","p":@PV}]}`)
+}
+
+// P(reach LOST) in the same chain is 1 - 2^-k: below 1, however close.
+func TestProbabilityChainNearOne(t *testing.T) {
+	for _, k := range []int{60, 1100, 10000} {
+		for _, c := range []struct{ op, p, want string }{
+			{"<", "1", "holds"}, {">=", "1", "violated"}, {"<=", "1", "holds"}, {">", "1", "violated"},
+			{">=", "0.9999999999", map[bool]string{true: "holds", false: "violated"}[k > 34]},
+		} {
+			src := strings.Replace(chainModel(k, c.op, c.p), `"target":"OK"`, `"target":"LOST"`, 1)
+			if !strings.Contains(src, `"target":"LOST"`) {
+				t.Fatal("the target was not replaced")
+			}
+			if got := verdict(decideProbMax(t, src, 1<<16)); got != c.want {
+				t.Errorf("1 - 2^-%d %s %s: %s, want %s (%s)", k, c.op, c.p, got, c.want, probText(decideProbMax(t, src, 1<<16).prob))
+			}
+		}
+	}
 }
 
 // verdict is "holds", "violated" or "undecided".
