@@ -242,6 +242,15 @@ func TestUndecidedExitsThree(t *testing.T) {
 			t.Errorf("%v --allow-undecided: exit %d, want 0", args, code)
 		}
 	}
+	// A baseline diff of two capped runs carries their not_decided
+	// verdicts and still satisfies its schema.
+	first, _, _ := runCLI(t, "verify", counter, "--max-states", "50", "--json")
+	base := writeTemp(t, "base.json", first)
+	diff, _, _ := runCLI(t, "verify", counter, "--max-states", "50", "--json", "--baseline", base)
+	if d := decodeReport(t, diff); d["currentVerdict"] != "not_decided" || d["baselineVerdict"] != "not_decided" {
+		t.Errorf("baseline diff verdicts %v / %v, want not_decided", d["baselineVerdict"], d["currentVerdict"])
+	}
+	schematest.Report(t, "baseline diff of capped runs", []byte(diff))
 	if out, _, _ := runCLI(t, "compose", counter, other, "--max-states", "50"); strings.Contains(out, "passed: C1") || !strings.Contains(out, "C1_UNDECIDED") {
 		t.Errorf("compose at its cap claims C1:\n%s", out)
 	}
