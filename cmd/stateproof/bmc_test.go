@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stateproof/stateproof/internal/schematest"
 )
 
 func bmcJSON(t *testing.T, args ...string) (map[string]any, int) {
@@ -19,6 +21,8 @@ func bmcJSON(t *testing.T, args ...string) (map[string]any, int) {
 	if doc["exit_code"] != float64(code) {
 		t.Errorf("exit_code %v in the report, process exit %d", doc["exit_code"], code)
 	}
+	// Every report, whatever its outcome, satisfies its own contract.
+	schematest.Report(t, "bmc "+strings.Join(args, " "), []byte(out))
 	return doc, code
 }
 
@@ -254,5 +258,20 @@ func TestBMCBoundLimits(t *testing.T) {
 	diags, _ := field(doc, "result", "diagnostics").([]any)
 	if code != 3 || field(doc, "result", "outcome") != "timeout" || len(diags) == 0 || diags[0] != "timeout:deadline_exhausted_while_encoding" {
 		t.Errorf("exit %d, outcome %v, diagnostics %v; want 3, timeout while encoding", code, field(doc, "result", "outcome"), diags)
+	}
+}
+
+// A report whose main check timed out (or ran out of budget before it)
+// leaves every feasibility stage unchecked, with a null status, as the
+// reference prescribes; the schema must accept it (issue 29.6).
+func TestBMCTimeoutReportSatisfiesSchema(t *testing.T) {
+	doc, code := bmcJSON(t, "../../examples/order.json", "--check", `check reach <= 5000: active("DONE") && retry == 99;`, "--timeout-ms", "50")
+	if code != 3 || field(doc, "result", "outcome") != "timeout" {
+		t.Fatalf("exit %d, outcome %v; want 3, timeout", code, field(doc, "result", "outcome"))
+	}
+	for _, stage := range []string{"kernel", "initialization", "assumptions"} {
+		if st := field(doc, "result", "feasibility", stage); field(doc, "result", "feasibility", stage, "status") != nil || field(doc, "result", "feasibility", stage, "origin") != "not_checked" {
+			t.Errorf("feasibility.%s = %v, want status null and origin not_checked", stage, st)
+		}
 	}
 }

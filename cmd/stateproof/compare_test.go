@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stateproof/stateproof/internal/schematest"
 )
 
 const (
@@ -217,7 +219,8 @@ const counterJSON = `{"schemaVersion": 1, "init": "RUN",
 
 // A check not decided (a search stopped at its cap) with no error finding
 // exits 3 for verify and compose, and 0 with --allow-undecided; the
-// verdict string keeps its contract and its reason counts the checks.
+// verdict is not_decided (never a pass, issue 29.6), its reason counts the
+// checks, and the text headline says NOT DECIDED.
 func TestUndecidedExitsThree(t *testing.T) {
 	counter := writeTemp(t, "counter.json", counterJSON)
 	other := writeTemp(t, "spin.json", `{"schemaVersion": 1, "init": "A", "states": [{"id": "A"}], "transitions": [{"from": "A", "event": "spin", "to": "A"}]}`)
@@ -227,13 +230,27 @@ func TestUndecidedExitsThree(t *testing.T) {
 	} {
 		out, _, code := runCLI(t, append(args, "--json")...)
 		r := decodeReport(t, out)
-		if code != 3 || r["verdict"] != "pass_with_findings" || !strings.Contains(r["verdictReason"].(string), "not decided") {
-			t.Errorf("%v: exit %d, verdict %v (%v); want 3, pass_with_findings, \"… not decided\"", args, code, r["verdict"], r["verdictReason"])
+		if code != 3 || r["verdict"] != "not_decided" || !strings.Contains(r["verdictReason"].(string), "not decided") {
+			t.Errorf("%v: exit %d, verdict %v (%v); want 3, not_decided, \"… not decided\"", args, code, r["verdict"], r["verdictReason"])
+		}
+		schematest.Report(t, strings.Join(args, " "), []byte(out))
+		text, _, _ := runCLI(t, args...)
+		if head, _, _ := strings.Cut(text, "\n"); !strings.HasPrefix(head, "NOT DECIDED") || strings.Contains(text, "PASS") {
+			t.Errorf("%v: text headline %q; want NOT DECIDED and no PASS anywhere", args, head)
 		}
 		if _, _, code := runCLI(t, append(args, "--allow-undecided")...); code != 0 {
 			t.Errorf("%v --allow-undecided: exit %d, want 0", args, code)
 		}
 	}
+	// A baseline diff of two capped runs carries their not_decided
+	// verdicts and still satisfies its schema.
+	first, _, _ := runCLI(t, "verify", counter, "--max-states", "50", "--json")
+	base := writeTemp(t, "base.json", first)
+	diff, _, _ := runCLI(t, "verify", counter, "--max-states", "50", "--json", "--baseline", base)
+	if d := decodeReport(t, diff); d["currentVerdict"] != "not_decided" || d["baselineVerdict"] != "not_decided" {
+		t.Errorf("baseline diff verdicts %v / %v, want not_decided", d["baselineVerdict"], d["currentVerdict"])
+	}
+	schematest.Report(t, "baseline diff of capped runs", []byte(diff))
 	if out, _, _ := runCLI(t, "compose", counter, other, "--max-states", "50"); strings.Contains(out, "passed: C1") || !strings.Contains(out, "C1_UNDECIDED") {
 		t.Errorf("compose at its cap claims C1:\n%s", out)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stateproof/stateproof/internal/schematest"
 )
 
 func TestProveExitCodes(t *testing.T) {
@@ -59,6 +61,31 @@ func TestProveInfer(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "inferred RSCs") || !strings.Contains(out, "FAILED: retry >= 3 && retry <= 3") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
+}
+
+// Inference after a round that proved the properties: the proving round
+// stops its other layers, and inference must not inherit that stop
+// (issue 29.6: order.json answered "solver unknown (stopped)", exit 2).
+func TestProveInferAfterProof(t *testing.T) {
+	out, stderr, code := runCLI(t, "prove", "--infer", "../../examples/order.json")
+	if code != 0 || !strings.Contains(out, "inferred RSCs") || strings.Contains(stderr, "stopped") {
+		t.Errorf("exit %d, stderr %q:\n%s", code, stderr, out)
+	}
+}
+
+// Inference that runs out of budget is not decided (exit 3, with its
+// reason in the report), never an error exit 2 (issue 29.6).
+func TestProveInferOutOfBudget(t *testing.T) {
+	out, stderr, code := runCLI(t, "prove", "--infer", "--timeout-ms", "1", "../../examples/order.json")
+	if code != 3 || stderr != "" || !strings.Contains(out, "inferred RSCs: not decided") {
+		t.Errorf("exit %d, stderr %q:\n%s", code, stderr, out)
+	}
+	js, _, code := runCLI(t, "prove", "--infer", "--timeout-ms", "1", "--json", "../../examples/order.json")
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(js), &doc); err != nil || code != 3 || doc["inferred_reason"] == nil || doc["inferred"] != nil {
+		t.Errorf("exit %d, json err %v: inferred %v, reason %v", code, err, doc["inferred"], doc["inferred_reason"])
+	}
+	schematest.Report(t, "prove --infer --timeout-ms 1", []byte(js))
 }
 
 // verify --prove turns the capped search's S7_UNDECIDED into a proof.

@@ -58,7 +58,13 @@ func stageJSON(s Stage) map[string]any {
 	if s.ElapsedMS != nil {
 		elapsed = *s.ElapsedMS
 	}
-	return map[string]any{"status": nullable(s.Status), "origin": s.Origin, "reason": nullable(s.Reason), "elapsed_ms": elapsed}
+	origin := s.Origin
+	if origin == "" {
+		// A solve that stopped before its main check never set the
+		// stages: they were not checked.
+		origin = "not_checked"
+	}
+	return map[string]any{"status": nullable(s.Status), "origin": origin, "reason": nullable(s.Reason), "elapsed_ms": elapsed}
 }
 
 func (r *Result) verdictJSON() map[string]any {

@@ -17,6 +17,8 @@ func verdictOf(verdict, reason string) Verdict {
 		return Verdict{"pass", "pass", reason}
 	case report.PassWithFindings:
 		return Verdict{"warn", "pass with findings", reason}
+	case report.NotDecided:
+		return Verdict{"warn", "not decided", reason}
 	}
 	return Verdict{"fail", "fail", reason}
 }

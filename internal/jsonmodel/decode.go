@@ -51,8 +51,9 @@ func Hash(raw *jsonvalue.Value, spec string) (string, error) {
 func HashSpecs() []string { return []string{"v0", "v1"} }
 
 // MetadataKeys returns the walker paths of every `_`-prefixed key in v,
-// sorted by UTF-16 code units, or nil when there is none. The values under
-// such keys are not searched: they are metadata as a whole.
+// sorted by UTF-16 code units, or nil when there is none. A `_` key inside
+// a metadata value is listed too (`_verified._by`), as the reference
+// engine lists it: its walker visits every key.
 func MetadataKeys(v *jsonvalue.Value) []string {
 	var out []string
 	var walk func(path string, v *jsonvalue.Value)
@@ -63,7 +64,6 @@ func MetadataKeys(v *jsonvalue.Value) []string {
 				p := joinPath(path, m.Key)
 				if jsonvalue.IsMetadataKey(m.Key) {
 					out = append(out, p)
-					continue
 				}
 				walk(p, m.Value)
 			}

@@ -150,14 +150,16 @@ func TestAllErrorsCollected(t *testing.T) {
 }
 
 func TestMetadataKeys(t *testing.T) {
-	src := `{"schemaVersion": 1, "_source": "docs/x", "_verified": {"modelHash": "00", "at": "2026"},
+	src := `{"schemaVersion": 1, "_source": "docs/x", "_verified": {"modelHash": "00", "at": "2026", "_by": "x", "_log": [{"_step": 1}]},
 	  "init": "A", "states": [{"id": "A", "_note": "n"}], "transitions": [{"from": "A", "event": "go", "to": "A", "_why": "loop", "guard": {"all": [], "_g": 1}}],
 	  "invariants": [{"id": "i", "description": "d", "kind": "never-states", "states": ["A"], "_probe": true}]}`
 	res := decode(t, src)
 	if !res.Valid() {
 		t.Fatalf("metadata must not invalidate: %v", res.Errors)
 	}
-	want := []string{"_source", "_verified", "invariants[0]._probe", "states[0]._note", "transitions[0]._why", "transitions[0].guard._g"}
+	// `_` keys inside a `_` value are listed too, as the reference does
+	// (`_verified._by`); the plain keys of a metadata value are not.
+	want := []string{"_source", "_verified", "_verified._by", "_verified._log", "_verified._log[0]._step", "invariants[0]._probe", "states[0]._note", "transitions[0]._why", "transitions[0].guard._g"}
 	if !reflect.DeepEqual(res.MetadataKeys, want) {
 		t.Errorf("metadataKeys = %q, want %q", res.MetadataKeys, want)
 	}

@@ -51,3 +51,15 @@ func toolText(res *mcp.CallToolResult) string {
 	}
 	return ""
 }
+
+// A bmc call that times out is a report (outcome timeout, exit 3) that
+// satisfies its output schema, not a JSON-RPC error (issue 29.6).
+func TestBMCTimeoutIsAReport(t *testing.T) {
+	cs := connect(t)
+	out, res := call(t, cs, "bmc", map[string]any{"path": "examples/order.json",
+		"query": `check reach <= 5000: active("DONE") && retry == 99;`, "timeoutMs": 50})
+	result, _ := out["result"].(map[string]any)
+	if res.IsError || result["outcome"] != "timeout" || out["exit_code"] != float64(3) {
+		t.Fatalf("error %v (%s), outcome %v, exit %v; want a timeout report", res.IsError, toolText(res), result["outcome"], out["exit_code"])
+	}
+}

@@ -1,6 +1,7 @@
 package prove
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"sort"
@@ -59,7 +60,7 @@ func houdiniStep(c *checker, ob obligation, cands [][]expr.Expr) (bool, error) {
 		case z3.Unsat:
 			return dropped, nil
 		case z3.Unknown:
-			return false, fmt.Errorf("houdini: %s: solver unknown (%s)", c.obName(ob), a.Reason)
+			return false, &inferUndecided{fmt.Sprintf("houdini: %s: solver unknown (%s)", c.obName(ob), a.Reason)}
 		}
 		var keep []expr.Expr
 		for _, f := range cands[dst] {
@@ -226,6 +227,11 @@ func uniq(xs []int64) []int64 {
 // keeps the result only if it passes the independent re-check: the
 // strongest conjunctive RSCs the candidates can express.
 func (a *attempt) infer() error {
+	// A fresh stopper: the last round's was stopped when a layer proved
+	// the properties, and inference would inherit that stop and answer
+	// "unknown (stopped)" to its first query. Cancelling the attempt
+	// still stops this one.
+	a.stop = a.newStopper()
 	c, err := a.checker()
 	if err != nil {
 		return err
@@ -236,6 +242,11 @@ func (a *attempt) infer() error {
 		return err
 	}
 	inv, err := houdini(c, cands)
+	var und *inferUndecided
+	if errors.As(err, &und) {
+		a.r.InferReason = und.reason
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -247,6 +258,11 @@ func (a *attempt) infer() error {
 	if err != nil {
 		return err
 	}
+	if !ok && (a.expired() || a.stop.isStopped()) {
+		// The re-check did not finish: nothing was refuted.
+		a.r.InferReason = "re-check: " + why
+		return nil
+	}
 	if !ok {
 		return fmt.Errorf("infer: the inferred RSCs failed the re-check: %s", why)
 	}
@@ -256,6 +272,13 @@ func (a *attempt) infer() error {
 	}
 	return nil
 }
+
+// inferUndecided is inference stopped by a solver unknown (the budget ran
+// out, the attempt was cancelled, or Z3 gave up): the report says so with
+// the reason and prove exits 3, as for any undecided answer.
+type inferUndecided struct{ reason string }
+
+func (e *inferUndecided) Error() string { return e.reason }
 
 // simplify drops conjuncts implied by the others, so certificates read
 // well; the formula's meaning is unchanged.

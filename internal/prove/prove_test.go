@@ -353,3 +353,14 @@ func TestNoViolationText(t *testing.T) {
 		t.Errorf("depth 3: %q", got)
 	}
 }
+
+// A proof whose requested inference was not decided exits 3, not 0.
+func TestInferUndecidedExitCode(t *testing.T) {
+	r := &Result{Verdict: "proved", InferReason: "houdini: solver unknown (timeout)"}
+	if r.ExitCode() != 3 || r.JSON()["inferred_reason"] != r.InferReason {
+		t.Errorf("exit %d, json %v", r.ExitCode(), r.JSON()["inferred_reason"])
+	}
+	if r.InferReason = ""; r.ExitCode() != 0 {
+		t.Errorf("proved without inference: exit %d", r.ExitCode())
+	}
+}

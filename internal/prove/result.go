@@ -48,6 +48,7 @@ type Result struct {
 	Certificate []NodeRSC
 	K           int // > 0: the certificate is k-inductive, not 1-inductive
 	Inferred    []NodeRSC
+	InferReason string // --infer was not decided: why (Inferred is nil)
 	Layers      []LayerLog
 	ElapsedMS   float64
 
@@ -85,6 +86,9 @@ func (r *Result) finish() {
 func (r *Result) ExitCode() int {
 	switch r.Verdict {
 	case "proved":
+		if r.InferReason != "" {
+			return 3 // the inference asked for was not decided
+		}
 		return 0
 	case "violated":
 		return 1
@@ -160,6 +164,9 @@ func (r *Result) JSON() map[string]any {
 	if r.Inferred != nil {
 		doc["inferred"] = rscsJSON(r.Inferred)
 	}
+	if r.InferReason != "" {
+		doc["inferred_reason"] = r.InferReason
+	}
 	return doc
 }
 
@@ -201,6 +208,9 @@ func (r *Result) WriteText(w io.Writer) error {
 		for _, c := range r.Certificate {
 			fmt.Fprintf(&b, "    %s: %s\n", c.Node, c.RSC)
 		}
+	}
+	if r.InferReason != "" {
+		fmt.Fprintf(&b, "\n  inferred RSCs: not decided (%s)\n", r.InferReason)
 	}
 	if r.Inferred != nil {
 		b.WriteString("\n  inferred RSCs (Houdini, re-checked by the triple rule):\n")

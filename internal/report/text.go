@@ -24,6 +24,8 @@ func (s Style) verdict(v string) string {
 		return s.paint("1;32", "PASS")
 	case PassWithFindings:
 		return s.paint("1;33", "PASS WITH FINDINGS")
+	case NotDecided:
+		return s.paint("1;35", "NOT DECIDED")
 	}
 	return s.paint("1;31", "FAIL")
 }

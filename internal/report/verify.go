@@ -18,6 +18,9 @@ const (
 	Pass             = "pass"
 	PassWithFindings = "pass_with_findings"
 	Fail             = "fail"
+	// NotDecided: no error finding, but some check stopped at its cap, so
+	// the run claims no pass (docs/reports.md).
+	NotDecided = "not_decided"
 )
 
 // Schema identifiers. They keep the seed's names: they name the contract,
@@ -224,6 +227,7 @@ func Verdict(checks []Check) (verdict, reason string) {
 		reason = fmt.Sprintf("no error findings; %d warning finding(s)", warns)
 		if n := UndecidedChecks(checks); n > 0 {
 			reason += fmt.Sprintf("; %d %s not decided", n, map[bool]string{true: "check", false: "checks"}[n == 1])
+			return NotDecided, reason
 		}
 		return PassWithFindings, reason
 	}

@@ -113,14 +113,14 @@ type comparison struct {
 
 func newComparison(before, after *jsonmodel.Model, mapping map[string]string) *comparison {
 	c := &comparison{before: before, after: after, mapping: mapping, afterStates: after.StateIndex()}
+	// removedStates lists BEFORE ids (as the reference does): the mapped
+	// id is not a state of either model, so it names nothing.
 	image := map[string]bool{}
 	for _, s := range before.States {
 		m := c.mapState(s.ID)
-		if !image[m] {
-			image[m] = true
-			if _, ok := c.afterStates[m]; !ok {
-				c.removedStates = append(c.removedStates, m)
-			}
+		image[m] = true
+		if _, ok := c.afterStates[m]; !ok {
+			c.removedStates = append(c.removedStates, s.ID)
 		}
 	}
 	for _, s := range after.States {

@@ -17,18 +17,9 @@ func (e *env) d2Continuity(c *comparison) report.Check {
 	for i := range c.before.Invariants {
 		inv := &c.before.Invariants[i]
 		m := mapInvariant(inv, c.mapState)
-		if miss := missingStates(m, c); len(miss) > 0 {
+		if fs := e.d2Missing(m, inv, c); len(fs) > 0 {
 			skipped++
-			f := finding("D2_MAPPED_STATE_MISSING", report.Warning, described(fmt.Sprintf("Invariant %q of BEFORE names %s, which AFTER does not declare; not re-checked", inv.ID, quoteIDs(miss)), inv.Description))
-			f.Evidence = report.O("beforeInvariant", inv.ID, "missingStates", miss)
-			ch.Findings = append(ch.Findings, f)
-			continue
-		}
-		if miss := e.missingVariables(m); len(miss) > 0 {
-			skipped++
-			f := finding("D2_VARIABLE_MISSING", report.Warning, described(fmt.Sprintf("Invariant %q of BEFORE reads variable %s, which AFTER does not declare; not re-checked", inv.ID, quoteIDs(miss)), inv.Description))
-			f.Evidence = report.O("beforeInvariant", inv.ID, "missingVariables", miss)
-			ch.Findings = append(ch.Findings, f)
+			ch.Findings = append(ch.Findings, fs...)
 			continue
 		}
 		out := e.decideInvariant(m)
@@ -54,6 +45,33 @@ func (e *env) d2Continuity(c *comparison) report.Check {
 		ch.Detail = fmt.Sprintf("%d of %d BEFORE invariants violated in AFTER, %d not decided, %d skipped", violated, n, open, skipped)
 	}
 	return ch
+}
+
+// d2Missing returns the findings that skip the mapped invariant m: one
+// D2_MAPPED_STATE_MISSING per state reference AFTER lacks, else one
+// D2_VARIABLE_MISSING per variable it lacks (one finding per reference,
+// as the reference engine gives them). A leads-to's `to` is not among the
+// references: a removed target is simply never reached, so the invariant
+// is re-decided and a BEFORE promise that no longer holds is a regression
+// (docs/models.md, D2).
+func (e *env) d2Missing(m, inv *jsonmodel.Invariant, c *comparison) []report.Finding {
+	var out []report.Finding
+	for _, s := range missingStates(m, c) {
+		f := finding("D2_MAPPED_STATE_MISSING", report.Warning, described(fmt.Sprintf("Invariant %q of BEFORE names %q, which AFTER does not declare; not re-checked", inv.ID, s), inv.Description))
+		f.Target = s
+		f.Evidence = report.O("beforeInvariant", inv.ID, "missingState", s)
+		out = append(out, f)
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, v := range e.missingVariables(m) {
+		f := finding("D2_VARIABLE_MISSING", report.Warning, described(fmt.Sprintf("Invariant %q of BEFORE reads variable %q, which AFTER does not declare; not re-checked", inv.ID, v), inv.Description))
+		f.Target = v
+		f.Evidence = report.O("beforeInvariant", inv.ID, "missingVariable", v)
+		out = append(out, f)
+	}
+	return out
 }
 
 // d2Undecided is D2_UNDECIDED for the mapped invariant m, quoting the cap
@@ -134,7 +152,10 @@ func mapRaw(raw *jsonvalue.Value, id string, mp func(string) string) *jsonvalue.
 // missingStates returns the mapped state ids of m that AFTER lacks, in
 // reference order without repeats.
 func missingStates(m *jsonmodel.Invariant, c *comparison) []string {
-	refs := append(append([]string{}, m.States...), m.To...)
+	refs := append([]string{}, m.States...)
+	if m.Kind != jsonmodel.LeadsTo {
+		refs = append(refs, m.To...)
+	}
 	refs = append(refs, m.State, m.From, m.Target)
 	if m.When != nil && m.When.Guard == nil {
 		refs = append(refs, m.When.State)

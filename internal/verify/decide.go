@@ -56,7 +56,9 @@ func (e *env) decideInvariant(inv *jsonmodel.Invariant) invariantOutcome {
 		out = e.decideProbability(inv)
 	}
 	if out.undecided {
-		e.truncated = true
+		// A probability bracket that holds the bound hit no cap; every
+		// other undecided search did.
+		e.truncated = e.truncated || out.capKind != "probabilityBracket"
 		if out.capKind == "" {
 			out.capKind, out.cap = "maxStates", e.opts.MaxStates
 		}

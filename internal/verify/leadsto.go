@@ -159,7 +159,11 @@ func (e *env) decideLeadsTo(inv *jsonmodel.Invariant) invariantOutcome {
 	g := e.explored()
 	w := &leadsWalk{isTarget: make([]bool, len(mc.States)), cap: 20 * e.opts.MaxStates}
 	for _, s := range inv.To {
-		w.isTarget[mc.StateIndex(s)] = true
+		// D2 decides a BEFORE leads-to whose targets AFTER may lack: a
+		// missing target is never reached.
+		if i := mc.StateIndex(s); i >= 0 {
+			w.isTarget[i] = true
+		}
 	}
 	from := mc.StateIndex(inv.From)
 	if g.Truncated {

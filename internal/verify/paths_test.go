@@ -214,11 +214,21 @@ func TestWebhookRedelivery(t *testing.T) {
 // outcome.
 func decideProb(t *testing.T, src string) invariantOutcome {
 	t.Helper()
+	return decideProbMax(t, src, 0)
+}
+
+// decideProbMax is decideProb with a state cap (0: the default).
+func decideProbMax(t *testing.T, src string, maxStates int) invariantOutcome {
+	t.Helper()
 	res, err := jsonmodel.Decode([]byte(src))
 	if err != nil || !res.Valid() {
 		t.Fatalf("model: %v %v", err, res.Errors)
 	}
-	e := newEnv(res.Model, DefaultOptions())
+	opts := DefaultOptions()
+	if maxStates > 0 {
+		opts.MaxStates = maxStates
+	}
+	e := newEnv(res.Model, opts)
 	return e.decideInvariant(e.invariantsOf(jsonmodel.Probability)[0])
 }
 
@@ -253,16 +263,20 @@ func TestGamblersRuin(t *testing.T) {
 	}{
 		{"fair, 1 of 5", 5, "1", "1", 0.5, methodExact, "4/5"},
 		{"biased, 1 of 5", 5, "0.4", "0.6", 0.4, methodExact, "195/211"},
-		{"biased, 1 of 100, direct solve", 100, "0.45", "0.55", 0.45, methodLinear, ""},
-		{"biased, 1 of 1000, value iteration", 1000, "0.4", "0.6", 0.4, methodIterate, ""},
+		{"biased, 1 of 100, interval iteration", 100, "0.45", "0.55", 0.45, methodInterval, ""},
+		{"biased, 1 of 1000, interval iteration", 1000, "0.4", "0.6", 0.4, methodInterval, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			out := decideProb(t, gamblersRuin(c.n, c.win, c.lose))
 			pr := out.prob
 			want := ruin(c.p, 1, c.n)
-			if pr == nil || pr.method != c.method || !pr.converged || math.Abs(pr.value-want) > 1e-9 {
-				t.Fatalf("P(ruin) = %+v, want %.12f by %s", pr, want, c.method)
+			if pr == nil || pr.method != c.method || !pr.converged || math.Abs(pr.value()-want) > 1e-9 {
+				t.Fatalf("P(ruin) = %s, want %.12f by %s", probText(pr), want, c.method)
+			}
+			// A bracket holds the true value and is narrow.
+			if pr.exact == nil && (pr.lo > want+1e-15 || pr.hi < want-1e-15 || pr.hi-pr.lo > 2e-9) {
+				t.Errorf("bracket [%v, %v] for %.15f", pr.lo, pr.hi, want)
 			}
 			if c.exact != "" && pr.exact.RatString() != c.exact {
 				t.Errorf("exact = %s, want %s", pr.exact.RatString(), c.exact)

@@ -39,7 +39,7 @@ func probeCases() []codeCase {
 	const resFail = `,"resourcePairs":[{"resource":"r","acquireEvent":"acq","releaseEvent":"rel","failEvent":"fail"}]`
 	const lock = `{"from":"A","event":"acq","to":"B"},{"from":"B","event":"rel","to":"A"},{"from":"A","event":"stop","to":"C"}`
 	const cases = `{"from":"A","event":"go","to":"B","guard":{"variable":"x","op":"<","value":3}},{"from":"A","event":"go","to":"C","guard":{"variable":"x","op":"%s","value":3}},{"from":"B","event":"go","to":"C"}`
-	const walk = `{"from":"A","event":"up","to":"A","guard":{"variable":"x","op":"<","value":600},"updates":[{"variable":"x","op":"inc"}]},{"from":"A","event":"down","to":"A","guard":{"variable":"x","op":">","value":0},"updates":[{"variable":"x","op":"dec"}]},{"from":"A","event":"escape","to":"C","weight":%s}`
+	const walk = `{"from":"A","event":"up","to":"A","guard":{"variable":"x","op":"<","value":600},"updates":[{"variable":"x","op":"inc"}]},{"from":"A","event":"down","to":"A","guard":{"variable":"x","op":">","value":0},"updates":[{"variable":"x","op":"dec"}]},{"from":"A","event":"escape","to":"C","weight":%s},{"from":"A","event":"fall","to":"B","guard":{"variable":"x","op":">=","value":600}}`
 	const prob = `,"invariants":[{"id":"p","description":"d","kind":"probability","target":"C","op":">=","p":0.5}]`
 	const walkVar = `,"variables":[{"name":"x","kind":"integer","init":0,"min":0,"max":600}]`
 	const coin = `{"from":"A","event":"heads","to":"C"},{"from":"A","event":"tails","to":"B"},{"from":"B","event":"stay","to":"B"}`

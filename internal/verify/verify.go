@@ -211,6 +211,12 @@ func undecided(code, subject string, cap, explored int, capKind, invariant strin
 		// More states would not help: the chain is explored, the iteration
 		// did not converge.
 		unit, advice = "value-iteration sweeps", "the chain converges too slowly for value iteration; shrink the model or check it with a probabilistic model checker"
+	case "probabilityBracket":
+		// No cap stopped anything: the iteration converged, but its
+		// bracket still contains the bound.
+		f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: after %d value-iteration sweeps the bracket of the probability still contains the bound, so float arithmetic cannot decide it; shrink the chain so exact rationals apply, or check it with a probabilistic model checker", subject, explored))
+		f.Evidence = ev
+		return f
 	}
 	f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: the search stopped at %d %s; %s", subject, cap, unit, advice))
 	f.Evidence = ev
