@@ -24,6 +24,7 @@ type simulateFlags struct {
 	initVars  string
 	json      bool
 	out       string
+	maxCycles int
 }
 
 func newSimulateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -50,9 +51,14 @@ variables (all of them), without running any enter action.
 
 --json writes the stateproof/simulate/v1 document.
 
+Standard input counts against --max-input-bytes, and a line longer than
+1 MiB is refused with its line number. At most --max-cycles cycles run
+(default 100000): with more input the run stops there and says so.
+
 Exit status: 0 when every cycle ran, 1 when some cycle raised an error (the
-whole trace is still written), 2 for a usage error or a model that does not
-load.`,
+whole trace is still written), 2 for a usage error, an input refused or a
+model that does not load or start, 3 when the run stopped at --max-cycles
+(not decided: the rest of the input was not run).`,
 		Example: `  stateproof simulate examples/fcstm/door.fcstm --events 'Door.Request; ; Door.Opening.Done'
   stateproof simulate door.fcstm --steps steps.json --json
   stateproof simulate door.fcstm --init-state Door.Open --init-vars '{"open_count": 3, "motor": 0, "hold": 0}'
@@ -69,6 +75,7 @@ load.`,
 	fl.StringVar(&f.initState, "init-state", "", "hot start at `STATE` (a dotted path), without enter actions")
 	fl.StringVar(&f.initVars, "init-vars", "", "initial variables as a JSON object (`JSON`); with --init-state, all of them")
 	fl.BoolVar(&f.json, "json", false, "write the stateproof/simulate/v1 JSON document")
+	fl.IntVar(&f.maxCycles, "max-cycles", simulate.DefaultMaxCycles, "run at most `N` cycles; with more input the run stops there, exit 3")
 	fl.StringVarP(&f.out, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	return cmd
 }
@@ -90,21 +97,23 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 		}
 		opts.InitialVars = vars
 	}
-	var cycles [][]string
-	var err error
+	if f.maxCycles < 1 {
+		return usage("--max-cycles must be an integer >= 1 (got %d)", f.maxCycles)
+	}
+	var src simulate.Source
 	switch {
 	case f.eventsSet:
-		if cycles, err = simulate.ParseEvents(f.events); err != nil {
+		cycles, err := simulate.ParseEvents(f.events)
+		if err != nil {
 			return usage("--events: %v", err)
 		}
+		src = &simulate.SliceSource{Cycles: cycles}
 	case f.steps != "":
 		data, err := rd.ReadFile(f.steps)
 		if err != nil {
 			return usage("cannot read --steps: %v", err)
 		}
-		if cycles, err = simulate.ParseSteps(data); err != nil {
-			return usage("--steps %s:%v", f.steps, err)
-		}
+		src = simulate.NewStepsSource(data)
 	}
 	m, err := model.LoadWith(path, model.Options{ReadFile: rd.ReadFile})
 	if err != nil {
@@ -113,6 +122,9 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 		}
 		return usage("%s", loadErrorText(err))
 	}
+	// JSON needs every cycle for the one document; text is written as
+	// the cycles run, so that a long input needs constant memory.
+	opts.Forget = !f.json
 	sess, err := simulate.Start(m, path, opts)
 	if err != nil {
 		if f.json {
@@ -120,22 +132,48 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 		}
 		return usage("%s: %v", path, err)
 	}
-	if !f.eventsSet && f.steps == "" {
+	if src == nil {
 		if in, ok := stdin.(*os.File); ok && term.IsTerminal(int(in.Fd())) && !f.json && f.out == "" {
 			return interactive(sess, in, stdout)
 		}
-		if cycles, err = readCycleLines(stdin); err != nil {
-			return usage("reading cycles from standard input: %v", err)
+		src = simulate.NewLineSource(stdin, "standard input", rd.Limit())
+	}
+	if f.json {
+		if err := sess.Feed(src, f.maxCycles, nil); err != nil {
+			return usage("%v", err)
 		}
+		return emitSimulate(f, stdout, sess.Report(), simulateExit(sess))
 	}
-	for _, c := range cycles {
-		sess.Step(c)
+	out, err := openStream(f.out, stdout)
+	if err != nil {
+		return err
 	}
-	code := 0
-	if sess.Failed() {
-		code = 1
+	tw := simulate.NewTextWriter(out)
+	tw.Start(sess.Report())
+	if err := sess.Feed(src, f.maxCycles, tw.Cycle); err != nil {
+		out.abort()
+		return usage("%v", err)
 	}
-	return emitSimulate(f, stdout, sess.Report(), code)
+	tw.End(sess.Report())
+	if err := out.commit(); err != nil {
+		return err
+	}
+	if code := simulateExit(sess); code != 0 {
+		return &exitError{code}
+	}
+	return nil
+}
+
+// simulateExit is 1 when some cycle raised, else 3 when the run stopped at
+// its cap (the rest of the input was not run: nothing is claimed), else 0.
+func simulateExit(sess *simulate.Session) int {
+	switch {
+	case sess.Failed():
+		return 1
+	case sess.Report().Stopped != nil:
+		return 3
+	}
+	return 0
 }
 
 // emitSimulate writes the report as JSON or text and exits with code.
@@ -161,18 +199,6 @@ func emitSimulate(f simulateFlags, stdout io.Writer, rep *simulate.Report, code 
 
 // loadErrorText renders a load failure with its source line and caret.
 func loadErrorText(err error) string { return (&fcstmfront.LoadError{Err: err}).Error() }
-
-// readCycleLines reads one cycle per line (events separated by commas or
-// spaces), as the interactive mode does, without a prompt.
-func readCycleLines(r io.Reader) ([][]string, error) {
-	var out [][]string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
-		out = append(out, simulate.SplitLine(sc.Text()))
-	}
-	return out, sc.Err()
-}
 
 // interactive runs the shell on a terminal put in raw mode.
 func interactive(sess *simulate.Session, in *os.File, stdout io.Writer) error {
@@ -204,4 +230,56 @@ func shellLoop(sess *simulate.Session, rw io.ReadWriter) error {
 		return &exitError{1}
 	}
 	return nil
+}
+
+// stream is the text output of a run, written as it goes: to stdout, or
+// to a temporary file renamed onto --output only when the run completes.
+type stream struct {
+	*bufio.Writer
+	tmp  *os.File
+	path string
+}
+
+func openStream(path string, stdout io.Writer) (*stream, error) {
+	if path == "" {
+		return &stream{Writer: bufio.NewWriter(stdout)}, nil
+	}
+	tmp, err := createSibling(path)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return &stream{Writer: bufio.NewWriter(tmp), tmp: tmp, path: path}, nil
+}
+
+// commit flushes the output and, for a file, syncs and renames it.
+func (s *stream) commit() error {
+	err := s.Flush()
+	if s.tmp == nil {
+		return err
+	}
+	defer os.Remove(s.tmp.Name())
+	if err == nil {
+		err = s.tmp.Sync()
+	}
+	if cerr := s.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(s.tmp.Name(), s.path)
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// abort ends an output whose run failed: what went to stdout stays (it
+// is the trace up to the failure); a file is not written.
+func (s *stream) abort() {
+	if s.tmp == nil {
+		s.Flush()
+		return
+	}
+	s.tmp.Close()
+	os.Remove(s.tmp.Name())
 }

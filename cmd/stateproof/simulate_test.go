@@ -7,11 +7,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/fcstm/simulate"
+	"github.com/stateproof/stateproof/internal/input"
+	"github.com/stateproof/stateproof/internal/schematest"
 )
 
 const doorModel = "../../internal/fcstm/simulate/testdata/door.fcstm"
@@ -21,6 +25,7 @@ func simulateWithInput(t *testing.T, stdin string, args ...string) (string, stri
 	t.Helper()
 	var out, errb bytes.Buffer
 	cmd := newSimulateCmd(strings.NewReader(stdin), &out, &errb)
+	cmd.PersistentFlags().Int64(maxInputFlag, input.DefaultMaxBytes, "") // the root's flag
 	cmd.SetArgs(args)
 	cmd.SetOut(&out)
 	cmd.SetErr(&errb)
@@ -141,5 +146,76 @@ func TestSimulateShellLoop(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "Door.Opening> ") || !strings.Contains(out.String(), "motor = 1") {
 		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+// Standard input counts against --max-input-bytes and its lines are
+// bounded: an endless stream of empty lines is refused, not run forever.
+func TestSimulateStdinLimits(t *testing.T) {
+	lots := strings.Repeat("\n", 5000)
+	_, errs, code := simulateWithInput(t, lots, doorModel, "--max-input-bytes", "4096", "--max-cycles", "1000000")
+	if code != 2 || !strings.Contains(errs, "standard input is larger than the input limit of 4096 bytes") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	long := "\nDoor.Request\n" + strings.Repeat("x", simulate.MaxLineBytes+1) + "\n"
+	_, errs, code = simulateWithInput(t, long, doorModel, "--json")
+	if code != 2 || !strings.Contains(errs, "standard input: line 3 is longer than 1048576 bytes") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	// Exactly at the line limit is a line (of one unknown event).
+	ok := strings.Repeat("x", simulate.MaxLineBytes) + "\n"
+	if out, errs, code := simulateWithInput(t, ok, doorModel, "--json"); code != 1 || !strings.Contains(out, `"class": "event"`) {
+		t.Errorf("a line of exactly 1 MiB: exit %d, %s", code, errs)
+	}
+}
+
+// A run with more cycles than --max-cycles stops there and says so, in
+// the text, in the JSON report and in the exit status 3: never a pass.
+func TestSimulateMaxCycles(t *testing.T) {
+	five := strings.Repeat("\n", 5)
+	for _, tc := range []struct {
+		max, code int
+		json      bool
+	}{{5, 0, false}, {4, 3, false}, {5, 0, true}, {4, 3, true}} {
+		args := []string{doorModel, "--max-cycles", strconv.Itoa(tc.max)}
+		if tc.json {
+			args = append(args, "--json")
+		}
+		out, errs, code := simulateWithInput(t, five, args...)
+		stopped := strings.Contains(out, "stopped after 4 cycles (--max-cycles)")
+		if code != tc.code || stopped != (tc.code == 3) {
+			t.Errorf("max %d, json %v: exit %d, stopped %v:\n%s%s", tc.max, tc.json, code, stopped, out, errs)
+		}
+		if tc.json {
+			schematest.Report(t, "simulate --max-cycles", []byte(out))
+			var rep simulate.Report
+			if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Cycles) != min(tc.max, 5) {
+				t.Errorf("max %d: %d cycles, %v", tc.max, len(rep.Cycles), err)
+			}
+		} else if tc.code == 3 && !strings.Contains(out, "not decided: ") {
+			t.Errorf("the text does not say the run was not decided:\n%s", out)
+		}
+	}
+	if _, errs, code := simulateWithInput(t, "", doorModel, "--max-cycles", "0"); code != 2 || !strings.Contains(errs, "--max-cycles must be") {
+		t.Errorf("--max-cycles 0: exit %d, %s", code, errs)
+	}
+}
+
+// A large --steps file is read cycle by cycle: with the default cap the
+// run stops after DefaultMaxCycles cycles instead of holding the file's
+// million cycles (before: the whole file parsed into a tree, then run).
+func TestSimulateLargeStepsStops(t *testing.T) {
+	steps := filepath.Join(t.TempDir(), "steps.json")
+	n := 1000000
+	if err := os.WriteFile(steps, []byte("["+strings.Repeat("[],", n)+"[]]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	out, errs, code := simulateWithInput(t, "", doorModel, "--steps", steps, "--max-cycles", "2000")
+	if code != 3 || !strings.Contains(out, "cycle 2000 ") || strings.Contains(out, "cycle 2001 ") {
+		t.Errorf("exit %d: %s\n%s", code, errs, out[max(0, len(out)-300):])
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v: the file is not read cycle by cycle", d)
 	}
 }

@@ -34,13 +34,18 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s is larger than the input limit of %d bytes (--max-input-bytes)", e.Path, e.Limit)
 }
 
+// Limit is the size limit in bytes (MaxBytes, or DefaultMaxBytes).
+func (r Reader) Limit() int64 {
+	if r.MaxBytes <= 0 {
+		return DefaultMaxBytes
+	}
+	return r.MaxBytes
+}
+
 // ReadFile returns the contents of path without a leading UTF-8 byte order
 // mark. The error names the path and never quotes the contents.
 func (r Reader) ReadFile(path string) ([]byte, error) {
-	limit := r.MaxBytes
-	if limit <= 0 {
-		limit = DefaultMaxBytes
-	}
+	limit := r.Limit()
 	f, err := r.open(path)
 	if err != nil {
 		return nil, err
