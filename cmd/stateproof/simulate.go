@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -130,7 +131,7 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 		if f.json {
 			return emitSimulate(f, stdout, sess.Report(), 2)
 		}
-		return usage("%s: %v", path, err)
+		return usage("%s", initErrorText(rd, path, sess.Report().Error))
 	}
 	if src == nil {
 		if in, ok := stdin.(*os.File); ok && term.IsTerminal(int(in.Fd())) && !f.json && f.out == "" {
@@ -195,6 +196,37 @@ func emitSimulate(f simulateFlags, stdout io.Writer, rep *simulate.Report, code 
 		return &exitError{code}
 	}
 	return nil
+}
+
+// initErrorText renders a failure to start: at the declaration whose
+// initial value has none, with its source line and a caret; a hot start's
+// failure (no location) names the options it came from.
+func initErrorText(rd input.Reader, path string, e *simulate.ErrorReport) string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: cannot start: %s (--init-state, --init-vars)", path, e.Message)
+	}
+	text := fmt.Sprintf("%s:%d:%d: cannot start: %s", e.File, e.Line, e.Col, e.Message)
+	data, err := rd.ReadFile(e.File)
+	if err != nil {
+		return text
+	}
+	lines := strings.Split(string(data), "\n")
+	if e.Line > len(lines) {
+		return text
+	}
+	line := strings.TrimRight(lines[e.Line-1], "\r")
+	pad := ""
+	for i, r := range []rune(line) {
+		if i >= e.Col-1 {
+			break
+		}
+		if r == '\t' {
+			pad += "\t"
+		} else {
+			pad += " "
+		}
+	}
+	return text + "\n    " + line + "\n    " + pad + "^"
 }
 
 // loadErrorText renders a load failure with its source line and caret.

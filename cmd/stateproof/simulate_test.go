@@ -219,3 +219,28 @@ func TestSimulateLargeStepsStops(t *testing.T) {
 		t.Errorf("took %v: the file is not read cycle by cycle", d)
 	}
 }
+
+// A model whose start fails says where and why: the declaration's location,
+// its source line and a caret (text), or a located error of class init
+// that satisfies the contract (JSON); a hot start names its options.
+func TestSimulateInitError(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "init.fcstm")
+	if err := os.WriteFile(p, []byte("def int x = 1;\ndef int y = 1 / 0;\nstate R {\n  state A;\n  [*] -> A;\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := runCLI(t, "simulate", p, "--events", "")
+	want := p + ":2:13: cannot start: the initial value of 'y' cannot be computed: division by zero\n    def int y = 1 / 0;\n                ^\n"
+	if code != 2 || !strings.HasSuffix(errs, want) || strings.Count(errs, p) != 1 {
+		t.Errorf("exit %d, stderr:\n%s\nwant the suffix:\n%s", code, errs, want)
+	}
+	out, _, code := runCLI(t, "simulate", p, "--events", "", "--json")
+	schematest.Report(t, "simulate init error", []byte(out))
+	var rep simulate.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 2 || rep.Error == nil || rep.Error.Class != "init" || rep.Error.Line != 2 || rep.Error.Col != 13 {
+		t.Errorf("exit %d, %v:\n%s", code, err, out)
+	}
+	_, errs, code = runCLI(t, "simulate", doorModel, "--init-state", "Door.Nowhere", "--init-vars", `{"motor": 1, "open_count": 0, "temperature": 0.0}`, "--events", "")
+	if code != 2 || !strings.Contains(errs, "cannot start: initial_state Door.Nowhere: no such state (--init-state, --init-vars)") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}

@@ -21,7 +21,7 @@ type SimulateInput struct {
 	InitVars  map[string]any `json:"initVars,omitempty" jsonschema:"initial variable values (numbers; \"inf\", \"-inf\", \"nan\" for non-finite floats)"`
 }
 
-const simulateDescription = "Run an FCSTM model cycle by cycle. Returns the stateproof/simulate/v1 report: per cycle the state reached, `delta` (no progress), consumed and unconsumed events, the variables, the actions executed in order and the abstract calls with their context; a cycle that raised has `error` (its state and vars are the unchanged pre-cycle values). A model that does not load returns only `error` (class parse or validation, with line and col)."
+const simulateDescription = "Run an FCSTM model cycle by cycle. Returns the stateproof/simulate/v1 report: per cycle the state reached, `delta` (no progress), consumed and unconsumed events, the variables, the actions executed in order and the abstract calls with their context; a cycle that raised has `error` (its state and vars are the unchanged pre-cycle values). A model that does not load or cannot start returns only `error` (class parse, validation, or init for an initial value without one or a bad initState/initVars; with file, line and col when located). At most 100000 cycles run; beyond that the report has `stopped` and the rest was not run."
 
 func (srv *server) simulateTool(_ context.Context, _ *mcp.CallToolRequest, in SimulateInput) (*mcp.CallToolResult, Report, error) {
 	var m *model.Model
