@@ -123,9 +123,12 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 		}
 		return usage("%s", loadErrorText(err))
 	}
-	// JSON needs every cycle for the one document; text is written as
-	// the cycles run, so that a long input needs constant memory.
-	opts.Forget = !f.json
+	in, isFile := stdin.(*os.File)
+	shell := src == nil && isFile && term.IsTerminal(int(in.Fd())) && !f.json && f.out == ""
+	// JSON needs every cycle for the one document, the shell its history;
+	// text is written as the cycles run, so a long input needs constant
+	// memory.
+	opts.Forget = !f.json && !shell
 	sess, err := simulate.Start(m, path, opts)
 	if err != nil {
 		if f.json {
@@ -133,10 +136,10 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 		}
 		return usage("%s", initErrorText(rd, path, sess.Report().Error))
 	}
+	if shell {
+		return interactive(sess, in, stdout)
+	}
 	if src == nil {
-		if in, ok := stdin.(*os.File); ok && term.IsTerminal(int(in.Fd())) && !f.json && f.out == "" {
-			return interactive(sess, in, stdout)
-		}
 		src = simulate.NewLineSource(stdin, "standard input", rd.Limit())
 	}
 	if f.json {

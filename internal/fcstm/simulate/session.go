@@ -25,6 +25,8 @@ type Options struct {
 
 // Session is a simulation in progress.
 type Session struct {
+	m      *model.Model
+	opts   Options
 	rt     *runtime.Runtime
 	names  []string
 	prev   []expr.Value
@@ -67,7 +69,7 @@ func runtimeError(err error) *ErrorReport {
 // report. The error, when the runtime cannot start (a bad initial state or
 // variable, an initialiser without a value), is also the report's Error.
 func Start(m *model.Model, name string, opts Options) (*Session, error) {
-	s := &Session{report: Report{Schema: Schema, Model: name}, forget: opts.Forget}
+	s := &Session{m: m, opts: opts, report: Report{Schema: Schema, Model: name}, forget: opts.Forget}
 	rt, err := runtime.New(m, runtime.Options{InitialState: opts.InitialState, InitialVars: opts.InitialVars, Handlers: opts.Handlers, ErrorMode: opts.ErrorMode})
 	if err != nil {
 		s.report.Error = runtimeError(err)
@@ -80,6 +82,21 @@ func Start(m *model.Model, name string, opts Options) (*Session, error) {
 	s.prev = rt.Values()
 	s.report.Initial = &Snapshot{State: s.state(), Ended: rt.Ended(), Vars: s.vars(s.prev)}
 	return s, nil
+}
+
+// Restart starts the session again: cold when state is "" and vars nil,
+// else hot at state with vars (all of them when state is given), without
+// enter actions. The report starts over. On an error the session is
+// unchanged.
+func (s *Session) Restart(state string, vars map[string]expr.Value) error {
+	opts := s.opts
+	opts.InitialState, opts.InitialVars = state, vars
+	next, err := Start(s.m, s.report.Model, opts)
+	if err != nil {
+		return err
+	}
+	*s = *next
+	return nil
 }
 
 // Runtime returns the session's runtime (nil when Start failed).
