@@ -21,11 +21,14 @@ type simulateFlags struct {
 	events    string
 	eventsSet bool // --events was given, maybe empty (one cycle without events)
 	steps     string
+	frameSet  bool // --frame was given
 	initState string
 	initVars  string
 	json      bool
 	out       string
 	maxCycles int
+	witness   string // --from-witness
+	frame     int    // --frame; < 0: the last
 }
 
 func newSimulateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -48,7 +51,10 @@ Events are full paths (Door.Request), paths relative to the current state
 (/Request).
 
 --init-state and --init-vars start hot: at the given state, with the given
-variables (all of them), without running any enter action.
+variables (all of them), without running any enter action. --from-witness
+REPORT.json starts hot from a frame (--frame N, default the last) of the
+witness or counterexample of a stateproof bmc --json report, to continue it
+by hand; frame 0, before the first cycle, is a cold start with its values.
 
 --json writes the stateproof/simulate/v1 document.
 
@@ -63,10 +69,12 @@ model that does not load or start, 3 when the run stopped at --max-cycles
 		Example: `  stateproof simulate examples/fcstm/door.fcstm --events 'Door.Request; ; Door.Opening.Done'
   stateproof simulate door.fcstm --steps steps.json --json
   stateproof simulate door.fcstm --init-state Door.Open --init-vars '{"open_count": 3, "motor": 0, "hold": 0}'
+  stateproof bmc door.fcstm -q door-opens.fbmcq --json > w.json; stateproof simulate door.fcstm --from-witness w.json --frame 2
   stateproof simulate door.fcstm`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.eventsSet = cmd.Flags().Changed("events")
+			f.frameSet = cmd.Flags().Changed("frame")
 			return runSimulate(f, inputReader(cmd), args[0], stdin, stdout, stderr)
 		},
 	}
@@ -76,6 +84,8 @@ model that does not load or start, 3 when the run stopped at --max-cycles
 	fl.StringVar(&f.initState, "init-state", "", "hot start at `STATE` (a dotted path), without enter actions")
 	fl.StringVar(&f.initVars, "init-vars", "", "initial variables as a JSON object (`JSON`); with --init-state, all of them")
 	fl.BoolVar(&f.json, "json", false, "write the stateproof/simulate/v1 JSON document")
+	fl.StringVar(&f.witness, "from-witness", "", "start hot from a frame of the witness or counterexample in `REPORT.json` (stateproof bmc --json)")
+	fl.IntVar(&f.frame, "frame", -1, "with --from-witness: the frame `N` to start from (default: the last)")
 	fl.IntVar(&f.maxCycles, "max-cycles", simulate.DefaultMaxCycles, "run at most `N` cycles; with more input the run stops there, exit 3")
 	fl.StringVarP(&f.out, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	return cmd
@@ -91,6 +101,20 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 	}
 	var opts simulate.Options
 	opts.InitialState = f.initState
+	switch {
+	case f.witness != "" && (f.initState != "" || f.initVars != ""):
+		return usage("--from-witness cannot be combined with --init-state or --init-vars")
+	case f.witness == "" && f.frameSet:
+		return usage("--frame needs --from-witness")
+	case f.witness != "" && f.frameSet && f.frame < 0:
+		return usage("--frame must be an integer >= 0 (got %d)", f.frame)
+	case f.witness != "":
+		state, vars, err := witnessStart(rd, f.witness, f.frame)
+		if err != nil {
+			return usage("--from-witness: %v", err)
+		}
+		opts.InitialState, opts.InitialVars = state, vars
+	}
 	if f.initVars != "" {
 		vars, err := simulate.ParseInitVars([]byte(f.initVars))
 		if err != nil {

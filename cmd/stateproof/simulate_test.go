@@ -244,3 +244,62 @@ func TestSimulateInitError(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
+
+// simulate --from-witness starts from a frame of a real bmc witness (the
+// door opening within four cycles) and continues it; frame 0 is the cold
+// start, the default is the last frame.
+func TestSimulateFromWitness(t *testing.T) {
+	dir := t.TempDir()
+	report := filepath.Join(dir, "w.json")
+	out, errs, code := runCLI(t, "bmc", "../../examples/fcstm/door.fcstm", "-q", "../../examples/fcstm/door-opens.fbmcq", "--json")
+	if code != 0 {
+		t.Fatalf("bmc: exit %d: %s", code, errs)
+	}
+	if err := os.WriteFile(report, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	door := "../../examples/fcstm/door.fcstm"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--frame", "2"}, "starts at Door.Opening with open_count = 0, motor = 1, hold = 0\n"},
+		{[]string{"--frame", "0"}, "starts at Door with open_count = 0, motor = 0, hold = 0\n"},
+		{nil, "starts at Door.Open with"},
+	} {
+		args := append([]string{"simulate", door, "--from-witness", report, "--events", ""}, tc.args...)
+		out, errs, code := runCLI(t, args...)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d, %s\n%s", tc.args, code, errs, out)
+		}
+	}
+	// Continuing frame 2 by hand reaches the frame after it.
+	out, _, _ = runCLI(t, "simulate", door, "--from-witness", report, "--frame", "2", "--events", "Door.Opening.Done", "--json")
+	var rep simulate.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Cycles) != 1 || rep.Cycles[0].State == nil || *rep.Cycles[0].State != "Door.Open" {
+		t.Errorf("continued: %v\n%s", err, out)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"schema": "stateproof/verify/v1"}`), 0o644)
+	none := filepath.Join(dir, "none.json")
+	os.WriteFile(none, []byte(`{"schema": "stateproof/bmc/v1", "witness": null}`), 0o644)
+	ended := filepath.Join(dir, "ended.json")
+	os.WriteFile(ended, []byte(`{"schema": "stateproof/bmc/v1", "witness": {"frames": [{"index": 0, "state": null, "terminated": true, "vars": {}}]}}`), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--from-witness", report, "--frame", "9"}, "--frame 9: the trace has frames 0 to 4"},
+		{[]string{"--from-witness", report, "--frame", "-2"}, "--frame must be an integer >= 0"},
+		{[]string{"--frame", "1"}, "--frame needs --from-witness"},
+		{[]string{"--from-witness", report, "--init-state", "Door.Open"}, "cannot be combined"},
+		{[]string{"--from-witness", bad}, `$.schema is "stateproof/verify/v1"`},
+		{[]string{"--from-witness", none}, "has no witness or counterexample"},
+		{[]string{"--from-witness", ended}, "$.witness.frames[0]: the machine has terminated"},
+	} {
+		_, errs, code := runCLI(t, append([]string{"simulate", door, "--events", ""}, tc.args...)...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
