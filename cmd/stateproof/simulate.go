@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -34,11 +35,14 @@ type simulateFlags struct {
 func newSimulateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var f simulateFlags
 	cmd := &cobra.Command{
-		Use:   "simulate MODEL.fcstm",
-		Short: "Run an FCSTM model cycle by cycle and show what happens",
+		Use:   "simulate MODEL.fcstm|MODEL.json",
+		Short: "Run a model cycle by cycle and show what happens",
 		Long: `simulate runs an FCSTM model one cycle at a time (docs/fcstm.md, "The runtime
 cycle") and shows, for every cycle, the state reached, the variables that
 changed and the actions executed, with the abstract calls and their context.
+A JSON model (docs/models.md) runs the same way with one event per cycle:
+the exit actions of the state left, the transition, the entry actions of
+the state entered; a nondeterministic event is reported as an error.
 
 The cycles come from --events (cycles separated by ";", the events of a cycle
 by ","; an empty cycle has no event), from --steps (a JSON array of arrays of
@@ -140,20 +144,19 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 		}
 		src = simulate.NewStepsSource(data)
 	}
-	m, err := model.LoadWith(path, model.Options{ReadFile: rd.ReadFile})
-	if err != nil {
-		if f.json {
-			return emitSimulate(f, stdout, &simulate.Report{Schema: simulate.Schema, Model: path, Error: simulate.LoadError(err)}, 2)
-		}
-		return usage("%s", loadErrorText(err))
-	}
 	in, isFile := stdin.(*os.File)
 	shell := src == nil && isFile && term.IsTerminal(int(in.Fd())) && !f.json && f.out == ""
 	// JSON needs every cycle for the one document, the shell its history;
 	// text is written as the cycles run, so a long input needs constant
 	// memory.
 	opts.Forget = !f.json && !shell
-	sess, err := simulate.Start(m, path, opts)
+	sess, failed, err := startSession(rd, path, opts)
+	if failed != nil {
+		if f.json {
+			return emitSimulate(f, stdout, &simulate.Report{Schema: simulate.Schema, Model: path, Error: failed}, 2)
+		}
+		return usage("%s", err)
+	}
 	if err != nil {
 		if f.json {
 			return emitSimulate(f, stdout, sess.Report(), 2)
@@ -190,6 +193,30 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 		return &exitError{code}
 	}
 	return nil
+}
+
+// startSession loads the model (FCSTM by its extension, else a JSON
+// model) and starts it. failed is set, with the text of err, when the
+// model does not load; a start failure is the session report's error.
+func startSession(rd input.Reader, path string, opts simulate.Options) (*simulate.Session, *simulate.ErrorReport, error) {
+	if isFCSTM(path) {
+		m, err := model.LoadWith(path, model.Options{ReadFile: rd.ReadFile})
+		if err != nil {
+			return nil, simulate.LoadError(err), errors.New(loadErrorText(err))
+		}
+		sess, err := simulate.Start(m, path, opts)
+		return sess, nil, err
+	}
+	res, ref := readModel(rd, path, "")
+	if ref != nil {
+		return nil, &simulate.ErrorReport{Class: "parse", Message: ref.msg}, errors.New(ref.msg)
+	}
+	if !res.Valid() {
+		msg := fmt.Sprintf("%s is not a valid model: %s", path, strings.Join(res.Errors, "; "))
+		return nil, &simulate.ErrorReport{Class: "validation", Message: msg}, errors.New(msg)
+	}
+	sess, err := simulate.StartJSON(res.Model, path, opts)
+	return sess, nil, err
 }
 
 // simulateExit is 1 when some cycle raised, else 3 when the run stopped at

@@ -303,3 +303,61 @@ func TestSimulateFromWitness(t *testing.T) {
 		}
 	}
 }
+
+// simulate runs JSON models with the same stateproof/simulate/v1 report:
+// one event per cycle, exit actions, the transition, entry actions; a
+// nondeterministic event, two events in a cycle and an unknown event are
+// cycle errors; a hot start and a bmc witness of a JSON model start it.
+func TestSimulateJSONModel(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "lock.json")
+	os.WriteFile(m, []byte(`{"schemaVersion": 1, "init": "A",
+	  "states": [{"id": "A", "onExit": ["unlock"]}, {"id": "B", "onEntry": ["lock"], "terminal": true}, {"id": "C"}],
+	  "variables": [{"name": "n", "kind": "integer", "init": 9007199254740991}, {"name": "on", "kind": "boolean", "init": false}],
+	  "transitions": [{"from": "A", "event": "go", "to": "B", "updates": [{"variable": "n", "op": "inc"}]},
+	                  {"from": "C", "event": "split", "to": "A"}, {"from": "C", "event": "split", "to": "B"}]}`), 0o644)
+	out, errs, code := runCLI(t, "simulate", m, "--events", "split; go; go, go; nope", "--json")
+	schematest.Report(t, "simulate JSON model", []byte(out))
+	var rep simulate.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 1 || len(rep.Cycles) != 4 {
+		t.Fatalf("exit %d, %v: %s\n%s", code, err, errs, out)
+	}
+	c := rep.Cycles
+	if len(c[0].Unconsumed) != 1 || c[0].Error != nil || *c[0].State != "A" {
+		t.Errorf("split in A has no transition: %+v", c[0])
+	}
+	if *c[1].State != "B" || len(c[1].Actions) != 3 || c[1].Actions[0].Name != "unlock" || c[1].Actions[2].Name != "lock" || !strings.Contains(out, `"n": 9007199254740992`) {
+		t.Errorf("go: %+v\n%s", c[1], out)
+	}
+	if c[2].Error == nil || !strings.Contains(c[2].Error.Message, "one event per cycle") || c[3].Error == nil || !strings.Contains(c[3].Error.Message, `unknown event "nope"`) {
+		t.Errorf("errors: %+v %+v", c[2].Error, c[3].Error)
+	}
+	out, _, code = runCLI(t, "simulate", m, "--init-state", "C", "--init-vars", `{"n": 1, "on": true}`, "--events", "split")
+	if code != 1 || !strings.Contains(out, "starts at C with n = 1, on = true") || !strings.Contains(out, "split is nondeterministic in C: transitions[1], transitions[2]") {
+		t.Errorf("hot start, nondeterminism: exit %d\n%s", code, out)
+	}
+	for args, want := range map[string]string{
+		"--init-state Z":                     "initial_state Z: no such state",
+		`--init-state C --init-vars {"n":1}`: "lacks on",
+		`--init-vars {"on":3}`:               "variable 'on' is boolean",
+	} {
+		_, errs, code := runCLI(t, append([]string{"simulate", m, "--events", ""}, strings.Fields(args)...)...)
+		if code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("%s: exit %d, %q", args, code, errs)
+		}
+	}
+	if _, errs, code := runCLI(t, "simulate", "../../examples/broken/invalid-typo.json", "--events", ""); code != 2 || !strings.Contains(errs, "is not a valid model") {
+		t.Errorf("invalid model: exit %d, %q", code, errs)
+	}
+	// A bmc witness of a JSON model: start at its last frame.
+	out, errs, code = runCLI(t, "bmc", "../../examples/order.json", "--check", `check reach <= 3: active("SHIPPED");`, "--json")
+	if code != 0 {
+		t.Fatalf("bmc: exit %d: %s", code, errs)
+	}
+	report := filepath.Join(dir, "w.json")
+	os.WriteFile(report, []byte(out), 0o644)
+	out, errs, code = runCLI(t, "simulate", "../../examples/order.json", "--from-witness", report, "--events", "")
+	if code != 0 || !strings.Contains(out, "starts at SHIPPED with retry = ") {
+		t.Errorf("from a JSON witness: exit %d, %s\n%s", code, errs, out)
+	}
+}

@@ -25,9 +25,9 @@ type Options struct {
 
 // Session is a simulation in progress.
 type Session struct {
-	m      *model.Model
+	start  func(Options) (engine, []string, error) // starts the model again (Restart)
 	opts   Options
-	rt     *runtime.Runtime
+	rt     engine
 	names  []string
 	prev   []expr.Value
 	report Report
@@ -69,16 +69,28 @@ func runtimeError(err error) *ErrorReport {
 // report. The error, when the runtime cannot start (a bad initial state or
 // variable, an initialiser without a value), is also the report's Error.
 func Start(m *model.Model, name string, opts Options) (*Session, error) {
-	s := &Session{m: m, opts: opts, report: Report{Schema: Schema, Model: name}, forget: opts.Forget}
-	rt, err := runtime.New(m, runtime.Options{InitialState: opts.InitialState, InitialVars: opts.InitialVars, Handlers: opts.Handlers, ErrorMode: opts.ErrorMode})
+	return startWith(name, opts, func(opts Options) (engine, []string, error) {
+		rt, err := runtime.New(m, runtime.Options{InitialState: opts.InitialState, InitialVars: opts.InitialVars, Handlers: opts.Handlers, ErrorMode: opts.ErrorMode})
+		if err != nil {
+			return nil, nil, err
+		}
+		var names []string
+		for _, v := range m.Vars {
+			names = append(names, v.Name)
+		}
+		return fcstmEngine{rt}, names, nil
+	})
+}
+
+// startWith starts a session on the engine start makes.
+func startWith(name string, opts Options, start func(Options) (engine, []string, error)) (*Session, error) {
+	s := &Session{start: start, opts: opts, report: Report{Schema: Schema, Model: name}, forget: opts.Forget}
+	rt, names, err := start(opts)
 	if err != nil {
 		s.report.Error = runtimeError(err)
 		return s, err
 	}
-	s.rt = rt
-	for _, v := range m.Vars {
-		s.names = append(s.names, v.Name)
-	}
+	s.rt, s.names = rt, names
 	s.prev = rt.Values()
 	s.report.Initial = &Snapshot{State: s.state(), Ended: rt.Ended(), Vars: s.vars(s.prev)}
 	return s, nil
@@ -91,7 +103,7 @@ func Start(m *model.Model, name string, opts Options) (*Session, error) {
 func (s *Session) Restart(state string, vars map[string]expr.Value) error {
 	opts := s.opts
 	opts.InitialState, opts.InitialVars = state, vars
-	next, err := Start(s.m, s.report.Model, opts)
+	next, err := startWith(s.report.Model, opts, s.start)
 	if err != nil {
 		return err
 	}
@@ -99,8 +111,14 @@ func (s *Session) Restart(state string, vars map[string]expr.Value) error {
 	return nil
 }
 
-// Runtime returns the session's runtime (nil when Start failed).
-func (s *Session) Runtime() *runtime.Runtime { return s.rt }
+// Runtime returns the session's FCSTM runtime (nil when Start failed or
+// the model is a JSON model).
+func (s *Session) Runtime() *runtime.Runtime {
+	if e, ok := s.rt.(fcstmEngine); ok {
+		return e.Runtime
+	}
+	return nil
+}
 
 // Report returns the report so far.
 func (s *Session) Report() *Report { return &s.report }
@@ -234,6 +252,9 @@ func nonNil(s []string) []string {
 func same(a, b expr.Value) bool {
 	if a.Type() != b.Type() {
 		return false
+	}
+	if a.Type() == expr.Bool { // JSON models' booleans are not ordered
+		return a.Bool() == b.Bool()
 	}
 	c, ok := expr.Compare(a, b)
 	return ok && c == 0

@@ -144,7 +144,7 @@ func (sh *Shell) candidates(word string, first bool) []string {
 		}
 	}
 	cur := sh.s.rt.State() + "."
-	lead, anchor := anchorOf(word, sh.s.rt.State(), sh.s.Runtime().Model().Root.Path)
+	lead, anchor := anchorOf(word, sh.s.rt.State(), sh.s.rt.Root())
 	for _, e := range sh.s.rt.EventPaths() {
 		add(e)
 		if sh.s.rt.Ended() {

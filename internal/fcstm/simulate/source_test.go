@@ -1,10 +1,15 @@
 package simulate
 
 import (
+	"bytes"
+	"os"
 	"reflect"
 	goruntime "runtime"
 	"strings"
 	"testing"
+
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
 )
 
 // With Forget a session keeps no cycle: a long run needs constant memory
@@ -84,5 +89,40 @@ func TestLineSource(t *testing.T) {
 	}
 	if err == nil || !strings.Contains(err.Error(), "in is larger than the input limit of 10 bytes") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// A JSON model runs in the shell too: its events complete, history and
+// init work as for FCSTM.
+func TestShellJSONModel(t *testing.T) {
+	data, err := os.ReadFile("../../../examples/order.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := jsonmodel.Decode(data)
+	if err != nil || !res.Valid() {
+		t.Fatalf("%v %v", err, res.Errors)
+	}
+	s, err := StartJSON(res.Model, "order.json", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	sh := NewShell(s, &out)
+	if line, _, _ := sh.Complete("pa", 2, '\t'); line != "pay " {
+		t.Errorf("complete: %q", line)
+	}
+	sh.Line("pay")
+	if sh.Prompt() != "PAID> " {
+		t.Errorf("prompt %q", sh.Prompt())
+	}
+	out.Reset()
+	sh.Line("history")
+	if out.String() != "    1  [pay]  → PAID\n" {
+		t.Errorf("history %q", out.String())
+	}
+	sh.Line("init SHIPPED retry=2 paid=true")
+	if v, _ := s.Report().Initial.Vars.Get("retry"); sh.Prompt() != "SHIPPED> " || v != expr.IntVal(2) {
+		t.Errorf("hot start: %q, retry %v", sh.Prompt(), v)
 	}
 }
