@@ -100,49 +100,13 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 		fmt.Fprintf(stderr, "stateproof simulate: "+format+"\n", args...)
 		return &exitError{2}
 	}
-	if f.eventsSet && f.steps != "" {
-		return usage("--events and --steps cannot be combined")
+	opts, err := f.options(rd)
+	if err != nil {
+		return usage("%v", err)
 	}
-	var opts simulate.Options
-	opts.InitialState = f.initState
-	switch {
-	case f.witness != "" && (f.initState != "" || f.initVars != ""):
-		return usage("--from-witness cannot be combined with --init-state or --init-vars")
-	case f.witness == "" && f.frameSet:
-		return usage("--frame needs --from-witness")
-	case f.witness != "" && f.frameSet && f.frame < 0:
-		return usage("--frame must be an integer >= 0 (got %d)", f.frame)
-	case f.witness != "":
-		state, vars, err := witnessStart(rd, f.witness, f.frame)
-		if err != nil {
-			return usage("--from-witness: %v", err)
-		}
-		opts.InitialState, opts.InitialVars = state, vars
-	}
-	if f.initVars != "" {
-		vars, err := simulate.ParseInitVars([]byte(f.initVars))
-		if err != nil {
-			return usage("--init-vars: %v", err)
-		}
-		opts.InitialVars = vars
-	}
-	if f.maxCycles < 1 {
-		return usage("--max-cycles must be an integer >= 1 (got %d)", f.maxCycles)
-	}
-	var src simulate.Source
-	switch {
-	case f.eventsSet:
-		cycles, err := simulate.ParseEvents(f.events)
-		if err != nil {
-			return usage("--events: %v", err)
-		}
-		src = &simulate.SliceSource{Cycles: cycles}
-	case f.steps != "":
-		data, err := rd.ReadFile(f.steps)
-		if err != nil {
-			return usage("cannot read --steps: %v", err)
-		}
-		src = simulate.NewStepsSource(data)
+	src, err := f.source(rd)
+	if err != nil {
+		return usage("%v", err)
 	}
 	in, isFile := stdin.(*os.File)
 	shell := src == nil && isFile && term.IsTerminal(int(in.Fd())) && !f.json && f.out == ""
@@ -175,6 +139,87 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 		}
 		return emitSimulate(f, stdout, sess.Report(), simulateExit(sess))
 	}
+	if err := streamText(f, sess, src, stdout); err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return err
+		}
+		return usage("%v", err)
+	}
+	return nil
+}
+
+// options are the start options the flags give: a hot start from
+// --init-state/--init-vars or from a witness frame.
+func (f simulateFlags) options(rd input.Reader) (simulate.Options, error) {
+	opts := simulate.Options{InitialState: f.initState}
+	switch {
+	case f.eventsSet && f.steps != "":
+		return opts, errors.New("--events and --steps cannot be combined")
+	case f.maxCycles < 1:
+		return opts, fmt.Errorf("--max-cycles must be an integer >= 1 (got %d)", f.maxCycles)
+	case f.witness != "" && (f.initState != "" || f.initVars != ""):
+		return opts, errors.New("--from-witness cannot be combined with --init-state or --init-vars")
+	case f.witness == "" && f.frameSet:
+		return opts, errors.New("--frame needs --from-witness")
+	case f.witness != "" && f.frameSet && f.frame < 0:
+		return opts, fmt.Errorf("--frame must be an integer >= 0 (got %d)", f.frame)
+	case f.witness != "":
+		state, vars, err := witnessStart(rd, f.witness, f.frame)
+		if err != nil {
+			return opts, fmt.Errorf("--from-witness: %w", err)
+		}
+		opts.InitialState, opts.InitialVars = state, vars
+	}
+	if f.initVars != "" {
+		vars, err := simulate.ParseInitVars([]byte(f.initVars))
+		if err != nil {
+			return opts, fmt.Errorf("--init-vars: %w", err)
+		}
+		opts.InitialVars = vars
+	}
+	return opts, nil
+}
+
+// source is where the cycles come from: --events, --steps, or nil for
+// standard input.
+func (f simulateFlags) source(rd input.Reader) (simulate.Source, error) {
+	switch {
+	case f.eventsSet:
+		cycles, err := simulate.ParseEvents(f.events)
+		if err != nil {
+			return nil, fmt.Errorf("--events: %w", err)
+		}
+		return &simulate.SliceSource{Cycles: cycles}, nil
+	case f.steps != "":
+		data, err := rd.ReadFile(f.steps)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read --steps: %w", err)
+		}
+		// Check the whole file first (one pass, nothing kept), so that a
+		// wrong file is refused before any cycle runs.
+		check := simulate.NewStepsSource(data)
+		check.Name = "--steps " + f.steps
+		for {
+			_, ok, err := check.Next()
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				break
+			}
+		}
+		src := simulate.NewStepsSource(data)
+		src.Name = check.Name
+		return src, nil
+	}
+	return nil, nil
+}
+
+// streamText runs the cycles writing each as it ends; the error is the
+// input's (the trace so far is on stdout; a file is not written) or the
+// exit status.
+func streamText(f simulateFlags, sess *simulate.Session, src simulate.Source, stdout io.Writer) error {
 	out, err := openStream(f.out, stdout)
 	if err != nil {
 		return err
@@ -183,7 +228,7 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 	tw.Start(sess.Report())
 	if err := sess.Feed(src, f.maxCycles, tw.Cycle); err != nil {
 		out.abort()
-		return usage("%v", err)
+		return err
 	}
 	tw.End(sess.Report())
 	if err := out.commit(); err != nil {

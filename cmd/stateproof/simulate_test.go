@@ -201,6 +201,19 @@ func TestSimulateMaxCycles(t *testing.T) {
 	}
 }
 
+// A wrong --steps file is located: its name, line:col and JSON path.
+func TestSimulateStepsErrorLocated(t *testing.T) {
+	steps := filepath.Join(t.TempDir(), "steps.json")
+	os.WriteFile(steps, []byte("[[],\n [\"Door.Request\", 3]]"), 0o644)
+	out, errs, code := runCLI(t, "simulate", doorModel, "--steps", steps)
+	if out != "" {
+		t.Errorf("a wrong steps file is refused before any cycle runs:\n%s", out)
+	}
+	if want := "--steps " + steps + ":2:19: $[1][1]: want an event path (a non-empty string), got number"; code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr %q, want %q", code, errs, want)
+	}
+}
+
 // A large --steps file is read cycle by cycle: with the default cap the
 // run stops after DefaultMaxCycles cycles instead of holding the file's
 // million cycles (before: the whole file parsed into a tree, then run).

@@ -80,6 +80,7 @@ func (s *LineSource) Next() ([]string, bool, error) {
 // one cycle at a time. Errors carry the line:col and the JSON path of the
 // offending value.
 type StepsSource struct {
+	Name  string // when set, errors start with "Name:"
 	data  []byte
 	dec   *json.Decoder
 	index int  // of the next cycle
@@ -94,6 +95,14 @@ func NewStepsSource(data []byte) *StepsSource {
 
 // Next implements Source.
 func (s *StepsSource) Next() ([]string, bool, error) {
+	evs, ok, err := s.next()
+	if err != nil && s.Name != "" {
+		err = fmt.Errorf("%s:%w", s.Name, err)
+	}
+	return evs, ok, err
+}
+
+func (s *StepsSource) next() ([]string, bool, error) {
 	if s.done {
 		return nil, false, nil
 	}
