@@ -60,8 +60,12 @@ func TestDrawFinding(t *testing.T) {
 
 func TestShowCLI(t *testing.T) {
 	out, _, code := runCLI(t, "show", "../../examples/order.json", "--width", "60")
-	if code != 0 || !strings.HasPrefix(out, "(the table needs 87 columns, the display has 60: grouped by source state)\nNEW (order…)\n") {
+	if code != 0 || !strings.HasPrefix(out, "(76 columns > 60: by source state)\nNEW (order…)\n") {
 		t.Errorf("exit %d:\n%s", code, out)
+	}
+	// --form in any case (before, "b" was refused).
+	if out, stderr, code := runCLI(t, "show", "../../examples/order.json", "--form", "b"); code != 0 || !strings.HasPrefix(out, "1. ") {
+		t.Errorf("--form b: exit %d, %q\n%s", code, stderr, out)
 	}
 	if _, stderr, code := runCLI(t, "show", "../../examples/order.json", "--form", "Z"); code != 2 || !strings.Contains(stderr, "form must be A, B, C or auto") {
 		t.Errorf("bad form: exit %d, %q", code, stderr)

@@ -32,9 +32,12 @@ them, for a person to confirm that the model is the machine they meant:
   auto  C for 15 transitions or more or a display narrower than 60 columns,
      B for 10 or fewer with --detail, else A.
 
-Widths are display columns (CJK characters count 2). --width defaults to the
-terminal's width, or 100 when stdout is not a terminal. Form A falls back to
-form C when a row would not fit, and says so. The labels are Chinese when the
+Meanings are cut to at most 6 characters and scenarios to 10 (a CJK character
+is one), and shorter only as far as the width needs; widths are display
+columns (CJK characters count 2), and no line of A or C is wider than --width.
+--width defaults to the terminal's width, or 100 when stdout is not a terminal.
+Form A falls back to form C when a row would not fit even shortened, and says
+so. --form is read in any case (a, B, Auto). The labels are Chinese when the
 narrative is. A state, event or scenario the narrative does not describe is
 shown by its bare id.`,
 		Example: `  stateproof show examples/order.json

@@ -3,9 +3,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -20,20 +22,27 @@ type simulateFlags struct {
 	events    string
 	eventsSet bool // --events was given, maybe empty (one cycle without events)
 	steps     string
+	frameSet  bool // --frame was given
 	initState string
 	initVars  string
 	json      bool
 	out       string
+	maxCycles int
+	witness   string // --from-witness
+	frame     int    // --frame; < 0: the last
 }
 
 func newSimulateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var f simulateFlags
 	cmd := &cobra.Command{
-		Use:   "simulate MODEL.fcstm",
-		Short: "Run an FCSTM model cycle by cycle and show what happens",
+		Use:   "simulate MODEL.fcstm|MODEL.json",
+		Short: "Run a model cycle by cycle and show what happens",
 		Long: `simulate runs an FCSTM model one cycle at a time (docs/fcstm.md, "The runtime
 cycle") and shows, for every cycle, the state reached, the variables that
 changed and the actions executed, with the abstract calls and their context.
+A JSON model (docs/models.md) runs the same way with one event per cycle:
+the exit actions of the state left, the transition, the entry actions of
+the state entered; a nondeterministic event is reported as an error.
 
 The cycles come from --events (cycles separated by ";", the events of a cycle
 by ","; an empty cycle has no event), from --steps (a JSON array of arrays of
@@ -46,20 +55,30 @@ Events are full paths (Door.Request), paths relative to the current state
 (/Request).
 
 --init-state and --init-vars start hot: at the given state, with the given
-variables (all of them), without running any enter action.
+variables (all of them), without running any enter action. --from-witness
+REPORT.json starts hot from a frame (--frame N, default the last) of the
+witness or counterexample of a stateproof bmc --json report, to continue it
+by hand; frame 0, before the first cycle, is a cold start with its values.
 
 --json writes the stateproof/simulate/v1 document.
 
+Standard input counts against --max-input-bytes, and a line longer than
+1 MiB is refused with its line number. At most --max-cycles cycles run
+(default 100000): with more input the run stops there and says so.
+
 Exit status: 0 when every cycle ran, 1 when some cycle raised an error (the
-whole trace is still written), 2 for a usage error or a model that does not
-load.`,
+whole trace is still written), 2 for a usage error, an input refused or a
+model that does not load or start, 3 when the run stopped at --max-cycles
+(not decided: the rest of the input was not run).`,
 		Example: `  stateproof simulate examples/fcstm/door.fcstm --events 'Door.Request; ; Door.Opening.Done'
   stateproof simulate door.fcstm --steps steps.json --json
   stateproof simulate door.fcstm --init-state Door.Open --init-vars '{"open_count": 3, "motor": 0, "hold": 0}'
+  stateproof bmc door.fcstm -q door-opens.fbmcq --json > w.json; stateproof simulate door.fcstm --from-witness w.json --frame 2
   stateproof simulate door.fcstm`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.eventsSet = cmd.Flags().Changed("events")
+			f.frameSet = cmd.Flags().Changed("frame")
 			return runSimulate(f, inputReader(cmd), args[0], stdin, stdout, stderr)
 		},
 	}
@@ -69,6 +88,9 @@ load.`,
 	fl.StringVar(&f.initState, "init-state", "", "hot start at `STATE` (a dotted path), without enter actions")
 	fl.StringVar(&f.initVars, "init-vars", "", "initial variables as a JSON object (`JSON`); with --init-state, all of them")
 	fl.BoolVar(&f.json, "json", false, "write the stateproof/simulate/v1 JSON document")
+	fl.StringVar(&f.witness, "from-witness", "", "start hot from a frame of the witness or counterexample in `REPORT.json` (stateproof bmc --json)")
+	fl.IntVar(&f.frame, "frame", -1, "with --from-witness: the frame `N` to start from (default: the last)")
+	fl.IntVar(&f.maxCycles, "max-cycles", simulate.DefaultMaxCycles, "run at most `N` cycles; with more input the run stops there, exit 3")
 	fl.StringVarP(&f.out, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	return cmd
 }
@@ -78,64 +100,180 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 		fmt.Fprintf(stderr, "stateproof simulate: "+format+"\n", args...)
 		return &exitError{2}
 	}
-	if f.eventsSet && f.steps != "" {
-		return usage("--events and --steps cannot be combined")
-	}
-	var opts simulate.Options
-	opts.InitialState = f.initState
-	if f.initVars != "" {
-		vars, err := simulate.ParseInitVars([]byte(f.initVars))
-		if err != nil {
-			return usage("--init-vars: %v", err)
-		}
-		opts.InitialVars = vars
-	}
-	var cycles [][]string
-	var err error
-	switch {
-	case f.eventsSet:
-		if cycles, err = simulate.ParseEvents(f.events); err != nil {
-			return usage("--events: %v", err)
-		}
-	case f.steps != "":
-		data, err := rd.ReadFile(f.steps)
-		if err != nil {
-			return usage("cannot read --steps: %v", err)
-		}
-		if cycles, err = simulate.ParseSteps(data); err != nil {
-			return usage("--steps %s:%v", f.steps, err)
-		}
-	}
-	m, err := model.LoadWith(path, model.ReaderOptions(rd))
+	opts, err := f.options(rd)
 	if err != nil {
-		if f.json {
-			return emitSimulate(f, stdout, &simulate.Report{Schema: simulate.Schema, Model: path, Error: simulate.LoadError(err)}, 2)
-		}
-		return usage("%s", loadErrorText(err))
+		return usage("%v", err)
 	}
-	sess, err := simulate.Start(m, path, opts)
+	src, err := f.source(rd)
+	if err != nil {
+		return usage("%v", err)
+	}
+	in, isFile := stdin.(*os.File)
+	shell := src == nil && isFile && term.IsTerminal(int(in.Fd())) && !f.json && f.out == ""
+	// JSON needs every cycle for the one document, the shell its history;
+	// text is written as the cycles run, so a long input needs constant
+	// memory.
+	opts.Forget = !f.json && !shell
+	sess, failed, err := startSession(rd, path, opts)
+	if failed != nil {
+		if f.json {
+			return emitSimulate(f, stdout, &simulate.Report{Schema: simulate.Schema, Model: path, Error: failed}, 2)
+		}
+		return usage("%s", err)
+	}
 	if err != nil {
 		if f.json {
 			return emitSimulate(f, stdout, sess.Report(), 2)
 		}
-		return usage("%s: %v", path, err)
+		return usage("%s", initErrorText(rd, path, sess.Report().Error))
 	}
-	if !f.eventsSet && f.steps == "" {
-		if in, ok := stdin.(*os.File); ok && term.IsTerminal(int(in.Fd())) && !f.json && f.out == "" {
-			return interactive(sess, in, stdout)
+	if shell {
+		return interactive(sess, in, stdout)
+	}
+	if src == nil {
+		src = simulate.NewLineSource(stdin, "standard input", rd.Limit())
+	}
+	if f.json {
+		if err := sess.Feed(src, f.maxCycles, nil); err != nil {
+			return usage("%v", err)
 		}
-		if cycles, err = readCycleLines(stdin); err != nil {
-			return usage("reading cycles from standard input: %v", err)
+		return emitSimulate(f, stdout, sess.Report(), simulateExit(sess))
+	}
+	if err := streamText(f, sess, src, stdout); err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return err
 		}
+		return usage("%v", err)
 	}
-	for _, c := range cycles {
-		sess.Step(c)
+	return nil
+}
+
+// options are the start options the flags give: a hot start from
+// --init-state/--init-vars or from a witness frame.
+func (f simulateFlags) options(rd input.Reader) (simulate.Options, error) {
+	opts := simulate.Options{InitialState: f.initState}
+	switch {
+	case f.eventsSet && f.steps != "":
+		return opts, errors.New("--events and --steps cannot be combined")
+	case f.maxCycles < 1:
+		return opts, fmt.Errorf("--max-cycles must be an integer >= 1 (got %d)", f.maxCycles)
+	case f.witness != "" && (f.initState != "" || f.initVars != ""):
+		return opts, errors.New("--from-witness cannot be combined with --init-state or --init-vars")
+	case f.witness == "" && f.frameSet:
+		return opts, errors.New("--frame needs --from-witness")
+	case f.witness != "" && f.frameSet && f.frame < 0:
+		return opts, fmt.Errorf("--frame must be an integer >= 0 (got %d)", f.frame)
+	case f.witness != "":
+		state, vars, err := witnessStart(rd, f.witness, f.frame)
+		if err != nil {
+			return opts, fmt.Errorf("--from-witness: %w", err)
+		}
+		opts.InitialState, opts.InitialVars = state, vars
 	}
-	code := 0
-	if sess.Failed() {
-		code = 1
+	if f.initVars != "" {
+		vars, err := simulate.ParseInitVars([]byte(f.initVars))
+		if err != nil {
+			return opts, fmt.Errorf("--init-vars: %w", err)
+		}
+		opts.InitialVars = vars
 	}
-	return emitSimulate(f, stdout, sess.Report(), code)
+	return opts, nil
+}
+
+// source is where the cycles come from: --events, --steps, or nil for
+// standard input.
+func (f simulateFlags) source(rd input.Reader) (simulate.Source, error) {
+	switch {
+	case f.eventsSet:
+		cycles, err := simulate.ParseEvents(f.events)
+		if err != nil {
+			return nil, fmt.Errorf("--events: %w", err)
+		}
+		return &simulate.SliceSource{Cycles: cycles}, nil
+	case f.steps != "":
+		data, err := rd.ReadFile(f.steps)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read --steps: %w", err)
+		}
+		// Check the whole file first (one pass, nothing kept), so that a
+		// wrong file is refused before any cycle runs.
+		check := simulate.NewStepsSource(data)
+		check.Name = "--steps " + f.steps
+		for {
+			_, ok, err := check.Next()
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				break
+			}
+		}
+		src := simulate.NewStepsSource(data)
+		src.Name = check.Name
+		return src, nil
+	}
+	return nil, nil
+}
+
+// streamText runs the cycles writing each as it ends; the error is the
+// input's (the trace so far is on stdout; a file is not written) or the
+// exit status.
+func streamText(f simulateFlags, sess *simulate.Session, src simulate.Source, stdout io.Writer) error {
+	out, err := openStream(f.out, stdout)
+	if err != nil {
+		return err
+	}
+	tw := simulate.NewTextWriter(out)
+	tw.Start(sess.Report())
+	if err := sess.Feed(src, f.maxCycles, tw.Cycle); err != nil {
+		out.abort()
+		return err
+	}
+	tw.End(sess.Report())
+	if err := out.commit(); err != nil {
+		return err
+	}
+	if code := simulateExit(sess); code != 0 {
+		return &exitError{code}
+	}
+	return nil
+}
+
+// startSession loads the model (FCSTM by its extension, else a JSON
+// model) and starts it. failed is set, with the text of err, when the
+// model does not load; a start failure is the session report's error.
+func startSession(rd input.Reader, path string, opts simulate.Options) (*simulate.Session, *simulate.ErrorReport, error) {
+	if isFCSTM(path) {
+		m, err := model.LoadWith(path, model.ReaderOptions(rd))
+		if err != nil {
+			return nil, simulate.LoadError(err), errors.New(loadErrorText(err))
+		}
+		sess, err := simulate.Start(m, path, opts)
+		return sess, nil, err
+	}
+	res, ref := readModel(rd, path, "")
+	if ref != nil {
+		return nil, &simulate.ErrorReport{Class: "parse", Message: ref.msg}, errors.New(ref.msg)
+	}
+	if !res.Valid() {
+		msg := fmt.Sprintf("%s is not a valid model: %s", path, strings.Join(res.Errors, "; "))
+		return nil, &simulate.ErrorReport{Class: "validation", Message: msg}, errors.New(msg)
+	}
+	sess, err := simulate.StartJSON(res.Model, path, opts)
+	return sess, nil, err
+}
+
+// simulateExit is 1 when some cycle raised, else 3 when the run stopped at
+// its cap (the rest of the input was not run: nothing is claimed), else 0.
+func simulateExit(sess *simulate.Session) int {
+	switch {
+	case sess.Failed():
+		return 1
+	case sess.Report().Stopped != nil:
+		return 3
+	}
+	return 0
 }
 
 // emitSimulate writes the report as JSON or text and exits with code.
@@ -159,20 +297,39 @@ func emitSimulate(f simulateFlags, stdout io.Writer, rep *simulate.Report, code 
 	return nil
 }
 
+// initErrorText renders a failure to start: at the declaration whose
+// initial value has none, with its source line and a caret; a hot start's
+// failure (no location) names the options it came from.
+func initErrorText(rd input.Reader, path string, e *simulate.ErrorReport) string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: cannot start: %s (--init-state, --init-vars)", path, e.Message)
+	}
+	text := fmt.Sprintf("%s:%d:%d: cannot start: %s", e.File, e.Line, e.Col, e.Message)
+	data, err := rd.ReadFile(e.File)
+	if err != nil {
+		return text
+	}
+	lines := strings.Split(string(data), "\n")
+	if e.Line > len(lines) {
+		return text
+	}
+	line := strings.TrimRight(lines[e.Line-1], "\r")
+	pad := ""
+	for i, r := range []rune(line) {
+		if i >= e.Col-1 {
+			break
+		}
+		if r == '\t' {
+			pad += "\t"
+		} else {
+			pad += " "
+		}
+	}
+	return text + "\n    " + line + "\n    " + pad + "^"
+}
+
 // loadErrorText renders a load failure with its source line and caret.
 func loadErrorText(err error) string { return (&fcstmfront.LoadError{Err: err}).Error() }
-
-// readCycleLines reads one cycle per line (events separated by commas or
-// spaces), as the interactive mode does, without a prompt.
-func readCycleLines(r io.Reader) ([][]string, error) {
-	var out [][]string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
-		out = append(out, simulate.SplitLine(sc.Text()))
-	}
-	return out, sc.Err()
-}
 
 // interactive runs the shell on a terminal put in raw mode.
 func interactive(sess *simulate.Session, in *os.File, stdout io.Writer) error {
@@ -204,4 +361,56 @@ func shellLoop(sess *simulate.Session, rw io.ReadWriter) error {
 		return &exitError{1}
 	}
 	return nil
+}
+
+// stream is the text output of a run, written as it goes: to stdout, or
+// to a temporary file renamed onto --output only when the run completes.
+type stream struct {
+	*bufio.Writer
+	tmp  *os.File
+	path string
+}
+
+func openStream(path string, stdout io.Writer) (*stream, error) {
+	if path == "" {
+		return &stream{Writer: bufio.NewWriter(stdout)}, nil
+	}
+	tmp, err := createSibling(path)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return &stream{Writer: bufio.NewWriter(tmp), tmp: tmp, path: path}, nil
+}
+
+// commit flushes the output and, for a file, syncs and renames it.
+func (s *stream) commit() error {
+	err := s.Flush()
+	if s.tmp == nil {
+		return err
+	}
+	defer os.Remove(s.tmp.Name())
+	if err == nil {
+		err = s.tmp.Sync()
+	}
+	if cerr := s.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(s.tmp.Name(), s.path)
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// abort ends an output whose run failed: what went to stdout stays (it
+// is the trace up to the failure); a file is not written.
+func (s *stream) abort() {
+	if s.tmp == nil {
+		s.Flush()
+		return
+	}
+	s.tmp.Close()
+	os.Remove(s.tmp.Name())
 }

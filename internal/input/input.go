@@ -37,24 +37,59 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s is larger than the input limit of %d bytes (--max-input-bytes)", e.Path, e.Limit)
 }
 
+// Limit is the size limit in bytes (MaxBytes, or DefaultMaxBytes).
+func (r Reader) Limit() int64 {
+	if r.MaxBytes <= 0 {
+		return DefaultMaxBytes
+	}
+	return r.MaxBytes
+}
+
+// NotRegularError reports a path that names a named pipe, a device or a
+// socket: reading one can block forever (a pipe without a writer) or never
+// end, so only regular files are read.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	what := "not a regular file"
+	switch {
+	case e.Mode.IsDir():
+		return fmt.Sprintf("%s is a directory", e.Path)
+	case e.Mode&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case e.Mode&fs.ModeSocket != 0:
+		what = "a socket"
+	case e.Mode&fs.ModeDevice != 0:
+		what = "a device"
+	}
+	return fmt.Sprintf("%s is %s: only regular files are read, since reading a pipe or a device can block or never end", e.Path, what)
+}
+
 // ReadFile returns the contents of path without a leading UTF-8 byte order
-// mark. The error names the path and never quotes the contents.
+// mark. The error names the path and never quotes the contents. A path
+// that is not a regular file is refused before it is opened (opening a
+// named pipe blocks until a writer comes).
 func (r Reader) ReadFile(path string) ([]byte, error) {
-	limit := r.MaxBytes
-	if limit <= 0 {
-		limit = DefaultMaxBytes
+	limit := r.Limit()
+	if err := r.regular(path); err != nil {
+		return nil, err
 	}
 	f, err := r.open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory", path)
-	} else if err == nil && st.Mode().IsRegular() && st.Size() > limit {
+	if st, err := f.Stat(); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	} else if !st.Mode().IsRegular() {
+		return nil, &NotRegularError{path, st.Mode()} // replaced since the check
+	} else if st.Size() > limit {
 		return nil, &TooLargeError{path, limit}
 	}
-	// Devices and pipes have no size: read one byte past the limit to
+	// The file may grow while it is read: read one byte past the limit to
 	// tell "exactly the limit" from "more".
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
@@ -68,21 +103,51 @@ func (r Reader) ReadFile(path string) ([]byte, error) {
 
 func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, bom) }
 
+// regular refuses a path whose target is not a regular file.
+func (r Reader) regular(path string) error {
+	var st fs.FileInfo
+	var err error
+	if r.Root == nil {
+		st, err = os.Stat(path)
+	} else {
+		name, nerr := r.rootName(path)
+		if nerr != nil {
+			return nerr
+		}
+		st, err = r.Root.Stat(name)
+	}
+	if err != nil {
+		return nil // open reports it, with the root's wording
+	}
+	if !st.Mode().IsRegular() {
+		return &NotRegularError{path, st.Mode()}
+	}
+	return nil
+}
+
+// rootName is path relative to the root.
+func (r Reader) rootName(path string) (string, error) {
+	if !filepath.IsAbs(path) {
+		return path, nil
+	}
+	// An absolute path is accepted when it names a file under the root;
+	// os.Root itself takes relative names only.
+	rel, err := filepath.Rel(r.Root.Name(), path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("%s is outside the served root %s", path, r.Root.Name())
+	}
+	return rel, nil
+}
+
 func (r Reader) open(path string) (*os.File, error) {
 	if r.Root == nil {
-		return os.Open(path)
+		return os.OpenFile(path, openFlags, 0)
 	}
-	name := path
-	if filepath.IsAbs(path) {
-		// An absolute path is accepted when it names a file under the
-		// root; os.Root itself takes relative names only.
-		rel, err := filepath.Rel(r.Root.Name(), path)
-		if err != nil || !filepath.IsLocal(rel) {
-			return nil, fmt.Errorf("%s is outside the served root %s", path, r.Root.Name())
-		}
-		name = rel
+	name, err := r.rootName(path)
+	if err != nil {
+		return nil, err
 	}
-	f, err := r.Root.Open(name)
+	f, err := r.Root.OpenFile(name, openFlags, 0)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {

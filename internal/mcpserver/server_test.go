@@ -146,6 +146,21 @@ func TestSimulate(t *testing.T) {
 	if e, _ := out["error"].(map[string]any); e == nil || e["class"] != "validation" {
 		t.Errorf("load failure: %v", out)
 	}
+	// A start that fails is a report of its own (validated by call against
+	// the output schema, which refused class init before).
+	out, _ = call(t, cs, "simulate", map[string]any{"source": "def int y = 1 / 0;\nstate R { state A; [*] -> A; }\n", "cycles": []any{[]any{}}})
+	if e, _ := out["error"].(map[string]any); e == nil || e["class"] != "init" || e["line"] != float64(1) || e["col"] != float64(13) {
+		t.Errorf("init failure: %v", out)
+	}
+	out, _ = call(t, cs, "simulate", map[string]any{"source": src, "initState": "R.Nowhere", "initVars": map[string]any{"n": 7}, "cycles": []any{}})
+	if e, _ := out["error"].(map[string]any); e == nil || e["class"] != "init" || !strings.Contains(e["message"].(string), "R.Nowhere") {
+		t.Errorf("hot start failure: %v", out)
+	}
+	// A JSON model by path: one event per cycle, the same contract.
+	out, _ = call(t, cs, "simulate", map[string]any{"path": "examples/order.json", "cycles": []any{[]any{"pay"}, []any{"ship"}}})
+	if c, _ := out["cycles"].([]any); len(c) != 2 || c[1].(map[string]any)["state"] != "SHIPPED" {
+		t.Errorf("JSON model: %v", out)
+	}
 	out, _ = call(t, cs, "simulate", map[string]any{"source": src, "initState": "R.B", "initVars": map[string]any{"n": 7}, "cycles": []any{[]any{}}})
 	if c := out["cycles"].([]any)[0].(map[string]any); c["state"] != "R.B" || c["vars"].(map[string]any)["n"] != float64(7) {
 		t.Errorf("hot start: %v", out)

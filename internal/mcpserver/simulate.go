@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/fcstm/simulate"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
 )
 
 // SimulateInput is the input of the simulate tool.
@@ -22,7 +25,7 @@ type SimulateInput struct {
 	InitVars  map[string]any `json:"initVars,omitempty" jsonschema:"initial variable values (numbers; \"inf\", \"-inf\", \"nan\" for non-finite floats)"`
 }
 
-const simulateDescription = "Run an FCSTM model cycle by cycle. Returns the stateproof/simulate/v1 report: per cycle the state reached, `delta` (no progress), consumed and unconsumed events, the variables, the actions executed in order and the abstract calls with their context; a cycle that raised has `error` (its state and vars are the unchanged pre-cycle values). A model that does not load returns only `error` (class parse or validation, with line and col)."
+const simulateDescription = "Run an FCSTM model (or a JSON model given by a .json path, one event per cycle) cycle by cycle. Returns the stateproof/simulate/v1 report: per cycle the state reached, `delta` (no progress), consumed and unconsumed events, the variables, the actions executed in order and the abstract calls with their context; a cycle that raised has `error` (its state and vars are the unchanged pre-cycle values). A model that does not load or cannot start returns only `error` (class parse, validation, or init for an initial value without one or a bad initState/initVars; with file, line and col when located). At most 100000 cycles run; beyond that the report has `stopped` and the rest was not run."
 
 func (srv *server) simulateTool(_ context.Context, _ *mcp.CallToolRequest, in SimulateInput) (*mcp.CallToolResult, Report, error) {
 	var m *model.Model
@@ -37,6 +40,8 @@ func (srv *server) simulateTool(_ context.Context, _ *mcp.CallToolRequest, in Si
 	switch {
 	case in.Source != "" && in.Path != "":
 		return nil, nil, fmt.Errorf("give the model inline or by path, not both")
+	case in.Path != "" && strings.EqualFold(filepath.Ext(in.Path), ".json"):
+		return srv.simulateJSON(in)
 	case in.Path != "":
 		name = in.Path
 		m, err = model.LoadWith(in.Path, model.ReaderOptions(srv.cfg.Files))
@@ -63,6 +68,47 @@ func (srv *server) simulateTool(_ context.Context, _ *mcp.CallToolRequest, in Si
 	rep, _ := simulate.Run(m, name, in.Cycles, opts) // a start failure is the report's error
 	out, err := exactReport(rep)
 	return nil, out, err
+}
+
+// simulateJSON runs a JSON model given by path (one event per cycle).
+func (srv *server) simulateJSON(in SimulateInput) (*mcp.CallToolResult, Report, error) {
+	fail := func(class, msg string) (*mcp.CallToolResult, Report, error) {
+		out, err := exactReport(&simulate.Report{Schema: simulate.Schema, Model: in.Path, Error: &simulate.ErrorReport{Class: class, Message: msg}})
+		return nil, out, err
+	}
+	data, err := srv.cfg.Files.ReadFile(in.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := jsonmodel.Decode(data)
+	if err != nil {
+		return fail("parse", err.Error())
+	}
+	if !res.Valid() {
+		return fail("validation", strings.Join(res.Errors, "; "))
+	}
+	opts := simulate.Options{InitialState: in.InitState}
+	if in.InitVars != nil {
+		raw, err := json.Marshal(in.InitVars)
+		if err != nil {
+			return nil, nil, err
+		}
+		if opts.InitialVars, err = simulate.ParseInitVars(raw); err != nil {
+			return nil, nil, fmt.Errorf("initVars: %w", err)
+		}
+	}
+	sess, err := simulate.StartJSON(res.Model, in.Path, opts)
+	if err == nil {
+		_ = sess.Feed(&simulate.SliceSource{Cycles: in.Cycles}, simulate.DefaultMaxCycles, nil) // a slice never fails
+	}
+	out, err := exactReport(sess.Report())
+	return nil, out, err
+}
+
+// noImports refuses imports of an inline model: they would be read
+// relative to the server's working directory.
+func noImports(path string) ([]byte, error) {
+	return nil, fmt.Errorf("an inline model cannot import %s; pass the model by path", path)
 }
 
 // exactReport converts the report to the structured result keeping its

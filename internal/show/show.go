@@ -15,10 +15,14 @@ const (
 	FormAuto = "auto"
 )
 
-// The limits of the presentation (display columns and counts).
+// The limits of the presentation. Meanings and scenarios are counted in
+// characters (seed: a meaning of at most 6, a scenario of at most 10);
+// rows are fitted to the display in columns (a CJK character is 2).
 const (
-	maxMeaning  = 6  // a state's or event's meaning in forms A and C
-	maxScenario = 10 // a scenario in forms A and C
+	maxMeaning  = 6  // characters of a state's or event's meaning in forms A and C
+	maxScenario = 10 // characters of a scenario in forms A and C
+	minMeaning  = 2  // the shortest a meaning is cut to before a table gives up
+	minScenario = 4  // the shortest a scenario is cut to before a table gives up
 	manyRows    = 15 // auto: this many transitions or more go to form C
 	fewRows     = 10 // auto with Detail: this many or fewer go to form B
 	narrowWidth = 60 // auto: a narrower display goes to form C
@@ -39,9 +43,9 @@ func Render(mc *Machine, opt Options) (string, string, error) {
 		return "", "", fmt.Errorf("width must be >= 1 (got %d)", opt.Width)
 	}
 	l := labelsFor(mc.chinese())
-	form := opt.Form
+	form := strings.ToUpper(opt.Form) // a, b, c and auto in any case
 	switch form {
-	case FormAuto, "":
+	case strings.ToUpper(FormAuto), "":
 		n := len(mc.Transitions)
 		switch {
 		case n >= manyRows || opt.Width < narrowWidth:
@@ -63,7 +67,7 @@ func Render(mc *Machine, opt Options) (string, string, error) {
 		if text, ok := p.formA(); ok {
 			return text, FormA, nil
 		}
-		return l.fallbackA(p.tableWidthA(), opt.Width) + "\n" + p.formC(), FormC, nil
+		return note(l.fallbackA, l.fallbackAShort, p.tableWidthA(), opt.Width, opt.Width) + "\n" + p.formC(), FormC, nil
 	}
 	return p.formC(), FormC, nil
 }
@@ -80,12 +84,43 @@ var cond = &runewidth.Condition{EastAsianWidth: false}
 
 func width(s string) int { return cond.StringWidth(s) }
 
-// shorten cuts s to at most n display columns, marking a cut with "…".
+// shorten cuts s to at most n characters (not columns: a CJK character is
+// one), the last of them the mark "…" when it cuts.
 func shorten(s string, n int) string {
-	if width(s) <= n {
+	r := []rune(s)
+	if len(r) <= n {
 		return s
 	}
-	return cond.Truncate(s, n, "…")
+	return strings.TrimRight(string(r[:max(n-1, 0)]), " ") + "…"
+}
+
+// fit cuts a line to at most w display columns, marking a cut with "…": the
+// last resort that keeps a line from wrapping.
+func fit(s string, w int) string {
+	if width(s) <= w {
+		return s
+	}
+	return cond.Truncate(s, w, "…")
+}
+
+// limits are the characters a meaning and a scenario are cut to.
+type limits struct{ meaning, scenario int }
+
+// schedule is the order in which a row is shortened to fit: only as much
+// as the width needs, a meaning's character first, then a scenario's, in
+// turn, until both reach their minimum.
+func schedule() []limits {
+	lim := limits{maxMeaning, maxScenario}
+	out := []limits{lim}
+	for turn := 0; lim.meaning > minMeaning || lim.scenario > minScenario; turn++ {
+		if lim.meaning > minMeaning && (turn%2 == 0 || lim.scenario == minScenario) {
+			lim.meaning--
+		} else {
+			lim.scenario--
+		}
+		out = append(out, lim)
+	}
+	return out
 }
 
 // withMeaning is "id (meaning)", or the bare id when the narrative does

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/expr"
-	"github.com/stateproof/stateproof/internal/jsonvalue"
 )
 
 // ParseEvents reads the --events syntax: cycles separated by ";", the
@@ -28,33 +27,6 @@ func ParseEvents(s string) ([][]string, error) {
 				}
 				evs = append(evs, e)
 			}
-		}
-		out = append(out, evs)
-	}
-	return out, nil
-}
-
-// ParseSteps reads a JSON array of cycles, each an array of event paths.
-// Errors carry the position and the JSON path of the offending value.
-func ParseSteps(data []byte) ([][]string, error) {
-	v, err := jsonvalue.Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	if v.Kind != jsonvalue.Array {
-		return nil, fmt.Errorf("%d:%d: $: want an array of cycles (arrays of event paths), got %s", v.Pos.Line, v.Pos.Col, v.Kind)
-	}
-	out := make([][]string, 0, len(v.Elems))
-	for i, c := range v.Elems {
-		if c.Kind != jsonvalue.Array {
-			return nil, fmt.Errorf("%d:%d: $[%d]: want an array of event paths, got %s", c.Pos.Line, c.Pos.Col, i, c.Kind)
-		}
-		evs := make([]string, 0, len(c.Elems))
-		for j, e := range c.Elems {
-			if e.Kind != jsonvalue.String || e.Str == "" {
-				return nil, fmt.Errorf("%d:%d: $[%d][%d]: want an event path (a non-empty string), got %s", e.Pos.Line, e.Pos.Col, i, j, e.Kind)
-			}
-			evs = append(evs, e.Str)
 		}
 		out = append(out, evs)
 	}

@@ -21,6 +21,15 @@ type Report struct {
 	Initial *Snapshot     `json:"initial,omitempty"`
 	Cycles  []CycleReport `json:"cycles,omitempty"`
 	Error   *ErrorReport  `json:"error,omitempty"`
+	Stopped *StopReport   `json:"stopped,omitempty"`
+}
+
+// StopReport says that the run stopped at a cap before its input ended:
+// the cycles after it were not run, and nothing is claimed about them.
+type StopReport struct {
+	Reason  string `json:"reason"` // "max-cycles"
+	Limit   int    `json:"limit"`
+	Message string `json:"message"`
 }
 
 // Snapshot is a configuration: the current state (nil once ended) and

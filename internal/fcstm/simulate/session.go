@@ -18,14 +18,22 @@ type Options struct {
 	InitialVars  map[string]expr.Value
 	Handlers     map[string]runtime.Handler
 	ErrorMode    runtime.ErrorMode
+	// Forget keeps no cycle in the report: each is returned by Step and
+	// then dropped, so that a run of any length needs constant memory.
+	Forget bool
 }
 
 // Session is a simulation in progress.
 type Session struct {
-	rt     *runtime.Runtime
+	start  func(Options) (engine, []string, error) // starts the model again (Restart)
+	opts   Options
+	rt     engine
 	names  []string
 	prev   []expr.Value
 	report Report
+	forget bool
+	count  int  // cycles run
+	failed bool // some cycle raised
 }
 
 // LoadError converts a model load failure (model.Load's error) into the
@@ -61,23 +69,56 @@ func runtimeError(err error) *ErrorReport {
 // report. The error, when the runtime cannot start (a bad initial state or
 // variable, an initialiser without a value), is also the report's Error.
 func Start(m *model.Model, name string, opts Options) (*Session, error) {
-	s := &Session{report: Report{Schema: Schema, Model: name}}
-	rt, err := runtime.New(m, runtime.Options{InitialState: opts.InitialState, InitialVars: opts.InitialVars, Handlers: opts.Handlers, ErrorMode: opts.ErrorMode})
+	return startWith(name, opts, func(opts Options) (engine, []string, error) {
+		rt, err := runtime.New(m, runtime.Options{InitialState: opts.InitialState, InitialVars: opts.InitialVars, Handlers: opts.Handlers, ErrorMode: opts.ErrorMode})
+		if err != nil {
+			return nil, nil, err
+		}
+		var names []string
+		for _, v := range m.Vars {
+			names = append(names, v.Name)
+		}
+		return fcstmEngine{rt}, names, nil
+	})
+}
+
+// startWith starts a session on the engine start makes.
+func startWith(name string, opts Options, start func(Options) (engine, []string, error)) (*Session, error) {
+	s := &Session{start: start, opts: opts, report: Report{Schema: Schema, Model: name}, forget: opts.Forget}
+	rt, names, err := start(opts)
 	if err != nil {
 		s.report.Error = runtimeError(err)
 		return s, err
 	}
-	s.rt = rt
-	for _, v := range m.Vars {
-		s.names = append(s.names, v.Name)
-	}
+	s.rt, s.names = rt, names
 	s.prev = rt.Values()
 	s.report.Initial = &Snapshot{State: s.state(), Ended: rt.Ended(), Vars: s.vars(s.prev)}
 	return s, nil
 }
 
-// Runtime returns the session's runtime (nil when Start failed).
-func (s *Session) Runtime() *runtime.Runtime { return s.rt }
+// Restart starts the session again: cold when state is "" and vars nil,
+// else hot at state with vars (all of them when state is given), without
+// enter actions. The report starts over. On an error the session is
+// unchanged.
+func (s *Session) Restart(state string, vars map[string]expr.Value) error {
+	opts := s.opts
+	opts.InitialState, opts.InitialVars = state, vars
+	next, err := startWith(s.report.Model, opts, s.start)
+	if err != nil {
+		return err
+	}
+	*s = *next
+	return nil
+}
+
+// Runtime returns the session's FCSTM runtime (nil when Start failed or
+// the model is a JSON model).
+func (s *Session) Runtime() *runtime.Runtime {
+	if e, ok := s.rt.(fcstmEngine); ok {
+		return e.Runtime
+	}
+	return nil
+}
 
 // Report returns the report so far.
 func (s *Session) Report() *Report { return &s.report }
@@ -96,7 +137,8 @@ func (s *Session) vars(vals []expr.Value) Vars { return Vars{Names: s.names, Val
 // reported with its error; the simulation can go on.
 func (s *Session) Step(events []string) *CycleReport {
 	c, err := s.rt.Cycle(events)
-	cr := CycleReport{Index: len(s.report.Cycles) + 1, Events: nonNil(c.Events), Consumed: nonNil(c.Consumed),
+	s.count++
+	cr := CycleReport{Index: s.count, Events: nonNil(c.Events), Consumed: nonNil(c.Consumed),
 		Unconsumed: nonNil(c.Unconsumed), Actions: []ActionReport{}, AbstractCalls: []CallReport{}}
 	if len(cr.Events) == 0 && len(events) > 0 {
 		// Not resolved: the event is unknown, or the machine has ended
@@ -108,6 +150,7 @@ func (s *Session) Step(events []string) *CycleReport {
 	}
 	if err != nil {
 		cr.Error = runtimeError(err)
+		s.failed = true
 	}
 	cr.Delta = c.Delta
 	cr.State, cr.Ended = s.state(), s.rt.Ended()
@@ -124,6 +167,9 @@ func (s *Session) Step(events []string) *CycleReport {
 	}
 	for _, call := range c.Calls {
 		cr.AbstractCalls = append(cr.AbstractCalls, s.callReport(call))
+	}
+	if s.forget {
+		return &cr
 	}
 	s.report.Cycles = append(s.report.Cycles, cr)
 	return &s.report.Cycles[len(s.report.Cycles)-1]
@@ -143,25 +189,55 @@ func (s *Session) callReport(c runtime.AbstractCall) CallReport {
 }
 
 // Failed reports whether some cycle raised.
-func (s *Session) Failed() bool {
-	for _, c := range s.report.Cycles {
-		if c.Error != nil {
-			return true
-		}
-	}
-	return false
+func (s *Session) Failed() bool { return s.failed }
+
+// Cycles is the number of cycles run.
+func (s *Session) Cycles() int { return s.count }
+
+// Stop records that the run stopped at a cap of n cycles with input left:
+// the rest was not run, so the run answers nothing about it.
+func (s *Session) Stop(n int) {
+	s.report.Stopped = &StopReport{Reason: "max-cycles", Limit: n,
+		Message: fmt.Sprintf("stopped after %d cycles (--max-cycles); the rest of the input was not run", n)}
 }
 
-// Run simulates the cycles in order and returns the report; the error is
-// the start failure, if any (cycle errors are in the report).
+// DefaultMaxCycles is the default cap on the cycles of one run: a report
+// keeps every cycle, and this many is far beyond what a person reads.
+const DefaultMaxCycles = 100000
+
+// Feed runs the cycles of src in order, at most max of them (max <= 0:
+// DefaultMaxCycles), calling each (when not nil) after every cycle. When
+// src has a cycle beyond the cap the run stops and the report says so
+// (Stopped). The error is the source's: the cycles before it have run.
+func (s *Session) Feed(src Source, max int, each func(*CycleReport)) error {
+	if max <= 0 {
+		max = DefaultMaxCycles
+	}
+	for {
+		evs, ok, err := src.Next()
+		if err != nil || !ok {
+			return err
+		}
+		if s.count >= max {
+			s.Stop(max)
+			return nil
+		}
+		c := s.Step(evs)
+		if each != nil {
+			each(c)
+		}
+	}
+}
+
+// Run simulates the cycles in order (at most DefaultMaxCycles) and
+// returns the report; the error is the start failure, if any (cycle
+// errors are in the report).
 func Run(m *model.Model, name string, cycles [][]string, opts Options) (*Report, error) {
 	s, err := Start(m, name, opts)
 	if err != nil {
 		return s.Report(), err
 	}
-	for _, evs := range cycles {
-		s.Step(evs)
-	}
+	_ = s.Feed(&SliceSource{Cycles: cycles}, DefaultMaxCycles, nil) // a slice never fails
 	return s.Report(), nil
 }
 
@@ -176,6 +252,9 @@ func nonNil(s []string) []string {
 func same(a, b expr.Value) bool {
 	if a.Type() != b.Type() {
 		return false
+	}
+	if a.Type() == expr.Bool { // JSON models' booleans are not ordered
+		return a.Bool() == b.Bool()
 	}
 	c, ok := expr.Compare(a, b)
 	return ok && c == 0

@@ -3,6 +3,7 @@ package simulate
 import (
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"unicode"
@@ -16,6 +17,8 @@ type Shell struct {
 	s  *Session
 	tw *TextWriter
 	w  io.Writer
+	// Create opens a file for export; os.Create unless a test replaces it.
+	Create func(name string) (io.WriteCloser, error)
 }
 
 // shellHelp is the help text of the interactive mode.
@@ -26,13 +29,22 @@ ancestors (.Go, ..Go) or from the root (/Go). Tab completes event names.
 Commands:
   events   list the events of the model
   vars     show the variables
+  history  list the cycles run so far
+  export FILE.csv|FILE.json|FILE.jsonl
+           write the run so far (the stateproof/simulate/v1 document, one
+           JSON cycle per line, or a table with a column per variable)
+  init     start again from the beginning
+  init STATE NAME=VALUE...
+           start again at STATE with these variables (all of them), without
+           enter actions
   help     this text
   quit     leave (also Ctrl-D)
 `
 
 // NewShell starts a shell over a started session, writing to w.
 func NewShell(s *Session, w io.Writer) *Shell {
-	sh := &Shell{s: s, tw: NewTextWriter(w), w: w}
+	sh := &Shell{s: s, tw: NewTextWriter(w), w: w,
+		Create: func(name string) (io.WriteCloser, error) { return os.Create(name) }}
 	sh.tw.Start(s.Report())
 	fmt.Fprintln(w, `Type "help" for help.`)
 	return sh
@@ -43,7 +55,20 @@ func (sh *Shell) Prompt() string { return stateText(sh.s.state()) + "> " }
 
 // Line handles one input line and reports whether the user asked to quit.
 func (sh *Shell) Line(line string) (quit bool) {
+	if fields := strings.Fields(line); len(fields) > 0 {
+		switch fields[0] {
+		case "export":
+			sh.export(fields[1:])
+			return false
+		case "init":
+			sh.init(fields[1:])
+			return false
+		}
+	}
 	switch strings.TrimSpace(line) {
+	case "history":
+		sh.history()
+		return false
 	case "quit", "exit":
 		return true
 	case "help", "?":
@@ -119,7 +144,7 @@ func (sh *Shell) candidates(word string, first bool) []string {
 		}
 	}
 	cur := sh.s.rt.State() + "."
-	lead, anchor := anchorOf(word, sh.s.rt.State(), sh.s.Runtime().Model().Root.Path)
+	lead, anchor := anchorOf(word, sh.s.rt.State(), sh.s.rt.Root())
 	for _, e := range sh.s.rt.EventPaths() {
 		add(e)
 		if sh.s.rt.Ended() {
@@ -133,7 +158,7 @@ func (sh *Shell) candidates(word string, first bool) []string {
 		}
 	}
 	if first {
-		for _, c := range []string{"events", "vars", "help", "quit"} {
+		for _, c := range []string{"events", "vars", "history", "export", "init", "help", "quit"} {
 			add(c)
 		}
 	}

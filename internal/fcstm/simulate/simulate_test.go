@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"io"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -237,3 +238,73 @@ func TestLoadError(t *testing.T) {
 		t.Errorf("parse: %+v", e)
 	}
 }
+
+// The shell's history lists the cycles, export writes the run so far in
+// three formats, and init starts again cold or hot.
+func TestShellHistoryExportInit(t *testing.T) {
+	s, err := Start(load(t, "door.fcstm"), "door.fcstm", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	sh := NewShell(s, &out)
+	files := map[string]*bytes.Buffer{}
+	sh.Create = func(name string) (io.WriteCloser, error) {
+		files[name] = &bytes.Buffer{}
+		return nopCloser{files[name]}, nil
+	}
+	for _, l := range []string{"", "Door.Request", "Nope"} {
+		sh.Line(l)
+	}
+	out.Reset()
+	sh.Line("history")
+	if want := "    1  [no event]  → Door.Closed\n    2  [Door.Request]  → Door.Opening\n    3  [Nope]  → ✗ event error, still at Door.Opening\n"; out.String() != want {
+		t.Errorf("history:\n%s\nwant:\n%s", out.String(), want)
+	}
+	for _, name := range []string{"run.json", "run.jsonl", "run.csv"} {
+		sh.Line("export " + name)
+	}
+	var rep Report
+	if err := json.Unmarshal(files["run.json"].Bytes(), &rep); err != nil || len(rep.Cycles) != 3 || rep.Schema != Schema {
+		t.Errorf("run.json: %v\n%s", err, files["run.json"])
+	}
+	if lines := strings.Split(strings.TrimSpace(files["run.jsonl"].String()), "\n"); len(lines) != 4 || !strings.Contains(lines[0], `"initial"`) || !strings.Contains(lines[2], `"index":2`) {
+		t.Errorf("run.jsonl:\n%s", files["run.jsonl"])
+	}
+	csv := files["run.csv"].String()
+	if !strings.HasPrefix(csv, "cycle,events,state,ended,error,open_count,motor,temperature\n0,,Door,false,") || !strings.Contains(csv, "\n2,Door.Request,Door.Opening,false,,0,1,") || !strings.Contains(csv, "\n3,Nope,Door.Opening,false,event,") {
+		t.Errorf("run.csv:\n%s", csv)
+	}
+	out.Reset()
+	sh.Line("export run.txt")
+	if !strings.Contains(out.String(), "must end in .csv, .json or .jsonl") || files["run.txt"] != nil {
+		t.Errorf("a bad extension: %s", out.String())
+	}
+	// A hot start inside the shell; a refused one leaves the session as
+	// it was.
+	out.Reset()
+	sh.Line("init Door.Nowhere open_count=1 motor=0 temperature=0.5")
+	if !strings.Contains(out.String(), "cannot start: initial_state Door.Nowhere") || sh.Prompt() != "Door.Opening> " {
+		t.Errorf("refused init: %q, prompt %q", out.String(), sh.Prompt())
+	}
+	sh.Line("init Door.Open open_count=7 motor=0 temperature=-inf")
+	if sh.Prompt() != "Door.Open> " || len(s.Report().Cycles) != 0 {
+		t.Fatalf("hot start: prompt %q, %d cycles", sh.Prompt(), len(s.Report().Cycles))
+	}
+	if v, _ := s.Report().Initial.Vars.Get("open_count"); v != expr.IntVal(7) {
+		t.Errorf("open_count = %v", v)
+	}
+	sh.Line("init")
+	if sh.Prompt() != "Door> " {
+		t.Errorf("cold restart: prompt %q", sh.Prompt())
+	}
+	out.Reset()
+	sh.Line("init Door.Open motor")
+	if !strings.Contains(out.String(), "want NAME=VALUE") {
+		t.Errorf("bad init: %q", out.String())
+	}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }

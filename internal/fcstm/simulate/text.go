@@ -42,6 +42,14 @@ func (t *TextWriter) Report(r *Report) {
 	for i := range r.Cycles {
 		t.Cycle(&r.Cycles[i])
 	}
+	t.End(r)
+}
+
+// End writes what ended the run early, if anything did.
+func (t *TextWriter) End(r *Report) {
+	if r.Stopped != nil {
+		fmt.Fprintf(t.w, "\nnot decided: %s\n", r.Stopped.Message)
+	}
 }
 
 // Cycle writes one cycle.
