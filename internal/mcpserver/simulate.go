@@ -105,12 +105,6 @@ func (srv *server) simulateJSON(in SimulateInput) (*mcp.CallToolResult, Report, 
 	return nil, out, err
 }
 
-// noImports refuses imports of an inline model: they would be read
-// relative to the server's working directory.
-func noImports(path string) ([]byte, error) {
-	return nil, fmt.Errorf("an inline model cannot import %s; pass the model by path", path)
-}
-
 // exactReport converts the report to the structured result keeping its
 // numbers exact (integers of any size stay integers).
 func exactReport(rep *simulate.Report) (Report, error) {
