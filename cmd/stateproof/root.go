@@ -188,6 +188,9 @@ func useColor(mode string, w io.Writer) (bool, error) {
 // buildVersion is the module version and VCS revision this binary was
 // built from, as the Go toolchain recorded them.
 func buildVersion() string {
+	if releaseVersion != "" {
+		return fmt.Sprintf("%s (revision %s)", releaseVersion, releaseRevision)
+	}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return version + " (no build information)"

@@ -13,6 +13,11 @@ import (
 // toolchain recorded (module version, VCS revision).
 const version = "0.1.0"
 
+// releaseVersion and releaseRevision are stamped by the release build
+// (-ldflags -X, .goreleaser.yaml), which builds without VCS information;
+// they are empty in every other build and never written at run time.
+var releaseVersion, releaseRevision string
+
 // sarifTool is the driver of a SARIF log written by command on inputs:
 // the binary's real version, and a category per command and input so that
 // code scanning keeps several runs of one commit apart.
