@@ -197,7 +197,8 @@ type bmcOutcome struct {
 	Found  bool
 	Depth  int // the violation's depth, or the depth searched
 	Trace  []TraceStep
-	Reason string // why the search stopped early ("" when it completed)
+	Reason string      // why the search stopped early ("" when it completed)
+	deriv  *derivation // a CHC problem's violation as ground data
 }
 
 // searchViolation looks for a path from a start to a state violating the
@@ -220,7 +221,11 @@ func searchViolation(c *checker, prop []expr.Expr, maxDepth int) (*bmcOutcome, e
 		}
 		switch a.Result {
 		case z3.Sat:
-			return &bmcOutcome{Found: true, Depth: d, Trace: u.trace(m, d)}, nil
+			out := &bmcOutcome{Found: true, Depth: d, Trace: u.trace(m, d)}
+			if c.g.Ctx != nil { // a CHC problem: the derivation, for its re-check
+				out.deriv = u.derivation(m, d)
+			}
+			return out, nil
 		case z3.Unknown:
 			return &bmcOutcome{Depth: d - 1, Reason: "solver " + a.Reason}, nil
 		}
