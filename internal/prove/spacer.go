@@ -95,6 +95,9 @@ func sortText(s sts.Sort) string {
 
 var simpleSymbol = regexp.MustCompile(`^[A-Za-z~!@$%^&*_+=<>.?/-][A-Za-z0-9~!@$%^&*_+=<>.?/-]*$`)
 
+// symbol writes a clause-local constant's name. The encoder builds every
+// name from smtName's spelling of the user's, so the bar form is only a
+// fallback for a name made elsewhere (it cannot hold '|' or '\').
 func symbol(s string) string {
 	if simpleSymbol.MatchString(s) {
 		return s
