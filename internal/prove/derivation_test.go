@@ -92,3 +92,15 @@ func TestCheckDerivationRefusesTamperedDerivations(t *testing.T) {
 		t.Errorf("a tampered derivation checked (err %v)", err)
 	}
 }
+
+// A proof holds for every value of (div x 0): the checks that certify it
+// leave that value free, so it stays a proof.
+func TestDivisionByZeroProofStands(t *testing.T) {
+	r := mustProve(t, chcProblem(t, `
+(declare-fun inv (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (inv x))))
+(assert (forall ((x Int)) (=> (and (inv x) (= (div x 0) 5) (> x 10)) false)))`), Options{TimeoutMS: 3000})
+	if r.Verdict != "proved" {
+		t.Errorf("verdict %s, want proved; %+v", r.Verdict, r.Props)
+	}
+}
