@@ -34,3 +34,16 @@ func TestProveRefusesNonHornCHC(t *testing.T) {
 		})
 	}
 }
+
+// (div x 0) in a query: SMT-LIB leaves its value unspecified and Z3 says
+// unknown; prove answered VIOLATED. Now: undecided, exit 3, with why.
+func TestProveDivisionByZeroCHCIsUndecided(t *testing.T) {
+	path := writeTemp(t, "div0.smt2", `(declare-fun inv (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (inv x))))
+(assert (forall ((x Int)) (=> (and (inv x) (= (div x 0) 5)) false)))
+`)
+	out, stderr, code := runCLI(t, "prove", path, "--timeout-ms", "3000")
+	if code != 3 || !strings.Contains(out, "UNKNOWN") || !strings.Contains(out, "zero on the derivation") {
+		t.Errorf("exit %d, want 3 with the division by zero as the reason\nstdout %s\nstderr %s", code, out, stderr)
+	}
+}
