@@ -67,3 +67,46 @@ func TestHostileNamesThroughEveryEngine(t *testing.T) {
 		})
 	}
 }
+
+// Solver constants named after model names must not meet each other or
+// the encoder's own: with --explain (the tracked encoding) a variable
+// named "state" was the frame's state counter, and two transitions whose
+// case labels read alike ("a" -> "b::transition::c" and
+// "a::transition::b" -> "c") shared one selector, so a reachable state
+// was reported SCENARIO INFEASIBLE.
+func TestNamesDoNotCollideInTheEncoding(t *testing.T) {
+	labels := writeTemp(t, "labels.json", `{"schemaVersion": 1, "init": "s",
+ "states": [{"id": "s"}, {"id": "a"}, {"id": "c"}, {"id": "a::transition::b"}, {"id": "b::transition::c"}],
+ "transitions": [
+  {"from": "s", "event": "x", "to": "a"},
+  {"from": "s", "event": "y", "to": "a::transition::b"},
+  {"from": "a", "event": "e1", "to": "b::transition::c"},
+  {"from": "a::transition::b", "event": "e2", "to": "c"}]}`)
+	state := writeTemp(t, "state.json", `{"schemaVersion": 1, "init": "s",
+ "states": [{"id": "s"}, {"id": "t"}],
+ "transitions": [{"from": "s", "event": "go", "to": "t", "updates": [{"variable": "state", "op": "inc"}]}],
+ "variables": [{"name": "state", "kind": "integer", "init": 5}]}`)
+	for _, c := range []struct{ model, query string }{
+		{labels, `check reach <= 3: active("b::transition::c");`},
+		{labels, `check reach <= 3: active("c");`},
+		{state, `check reach <= 2: active("t") && var("state") == 6;`},
+	} {
+		for _, explain := range []string{"none", "proof"} {
+			out, stderr, code := runCLI(t, "bmc", c.model, "--check", c.query, "--explain", explain)
+			if code != 0 || !strings.Contains(out, "WITNESS FOUND") {
+				t.Errorf("%s --explain %s: exit %d, want a witness\n%s%s", c.query, explain, code, out, stderr)
+			}
+		}
+	}
+	// prove's bounded search: a variable named pc was the unrolling's
+	// node counter, and the violation at depth 2 was not found.
+	pc := writeTemp(t, "pc.json", `{"schemaVersion": 1, "init": "s",
+ "states": [{"id": "s"}, {"id": "t"}, {"id": "u"}],
+ "transitions": [{"from": "s", "event": "go", "to": "t", "updates": [{"variable": "pc", "op": "inc"}]},
+   {"from": "t", "event": "go", "to": "u", "updates": [{"variable": "pc", "op": "inc"}]}],
+ "variables": [{"name": "pc", "kind": "integer", "init": 5}],
+ "invariants": [{"id": "small", "description": "pc stays below 7", "kind": "var-in-range", "variable": "pc", "max": 6}]}`)
+	if out, stderr, code := runCLI(t, "prove", pc, "--timeout-ms", "5000"); code != 1 || !strings.Contains(out, "VIOLATED") {
+		t.Errorf("prove with a variable named pc: exit %d, want 1 (violated)\n%s%s", code, out, stderr)
+	}
+}

@@ -43,7 +43,10 @@ func newUnrolling(c *checker, tag string, prop []expr.Expr, init bool) (*unrolli
 func (u *unrolling) frame() error {
 	i := len(u.st)
 	e := u.c.enc
-	pc, err := e.ctx.IntConst(fmt.Sprintf("pc@%s%d", u.tag, i))
+	// The unrolling's own constants start with '!', which no name of a
+	// model's begins with in the encoder (smtName): a variable named pc
+	// is not the node counter.
+	pc, err := e.ctx.IntConst(fmt.Sprintf("!pc@%s%d", u.tag, i))
 	if err != nil {
 		return err
 	}
@@ -64,7 +67,7 @@ func (u *unrolling) initial() error {
 		if err != nil {
 			return err
 		}
-		sel, err := e.ctx.BoolConst(fmt.Sprintf("start@%s%d", u.tag, si))
+		sel, err := e.ctx.BoolConst(fmt.Sprintf("!start@%s%d", u.tag, si))
 		if err != nil {
 			return err
 		}
@@ -90,7 +93,7 @@ func (u *unrolling) step() error {
 		if err != nil {
 			return err
 		}
-		sel, err := e.ctx.BoolConst(fmt.Sprintf("sel@%s%d_%d", u.tag, i, ei))
+		sel, err := e.ctx.BoolConst(fmt.Sprintf("!sel@%s%d_%d", u.tag, i, ei))
 		if err != nil {
 			return err
 		}

@@ -12,8 +12,10 @@ import (
 // was meant. Letters, digits, '_' and '.' stay; every other byte,
 // including '~' itself, becomes ~XX (its hex code), which keeps the map
 // one-to-one and keeps the separators the encoder adds ('@', '!') out
-// of the user's part; a leading digit or '.' is coded too. A symbol
-// between bars could not hold '|' or '\'.
+// of the user's part; a leading digit or '.' is coded too. No spelling
+// starts with '!', which marks the encoder's own constants (the
+// unrolling's node counters and selectors). A symbol between bars could
+// not hold '|' or '\'.
 func smtName(s string) string {
 	if s == "" {
 		return "~" // the one case of a '~' without two hex digits after it

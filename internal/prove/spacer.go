@@ -258,7 +258,7 @@ func interpretation(ctx *z3.Context, m *z3.Model, g *Graph, n int, name string) 
 	args := make([]*z3.Term, len(node.Vars))
 	consts := map[string]string{}
 	for i, k := range node.Vars {
-		name := fmt.Sprintf("arg!%d", i)
+		name := fmt.Sprintf("!arg%d", i) // '!' first: no model name's constant (smtName)
 		switch g.Vars[k].Sort {
 		case sts.Bool:
 			args[i], err = ctx.BoolConst(name)
