@@ -110,3 +110,25 @@ func TestNamesDoNotCollideInTheEncoding(t *testing.T) {
 		t.Errorf("prove with a variable named pc: exit %d, want 1 (violated)\n%s%s", code, out, stderr)
 	}
 }
+
+// FuzzNamesThroughBMC: any name a model accepts, through bmc and its
+// explanation: a decided answer (the invariant holds to the bound, the
+// negative value is unreachable), never an input or solver error.
+func FuzzNamesThroughBMC(f *testing.F) {
+	for _, name := range hostileNames {
+		f.Add(name)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		model := writeTemp(t, "m.json", namedModel(name))
+		if _, _, code := runCLI(t, "verify", model); code == 2 {
+			t.Skip("a name the model format refuses")
+		}
+		if out, stderr, code := runCLI(t, "bmc", model, "--bound", "4"); code != 0 {
+			t.Fatalf("bmc --bound with names %q: exit %d\n%s%s", name, code, out, stderr)
+		}
+		q, _ := json.Marshal(name + "v")
+		if out, stderr, code := runCLI(t, "bmc", model, "--check", "check reach <= 3: var("+string(q)+") < 0;", "--explain", "proof"); code != 1 {
+			t.Fatalf("bmc --explain with names %q: exit %d\n%s%s", name, code, out, stderr)
+		}
+	})
+}
