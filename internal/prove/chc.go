@@ -35,8 +35,11 @@ type predApp struct {
 // ParseCHC reads a linear CHC problem in SMT-LIB2 (Z3's parser) into a
 // graph: one node per predicate (variables x0, x1, ... per argument), one
 // start per fact, one edge per rule, and queries as edges into the error
-// node `false`. A clause with two or more predicates in its body is
-// refused: the triple rule and the node graph need linear clauses.
+// node `false`. Every clause must be Horn once =>, not and or are read
+// as a disjunction of literals (see hornParts): a clause that is not is
+// refused with its number, since any answer would be to another problem.
+// A clause with two or more predicates in its body is refused too: the
+// triple rule and the node graph need linear clauses.
 func ParseCHC(ctx *z3.Context, name, src string) (*Graph, error) {
 	fs, err := ctx.ParseSMTLIB2String(src)
 	if err != nil {
@@ -92,7 +95,7 @@ func (p *chcParser) assertion(label string, f *z3.Term) error {
 	if len(preds) > 1 {
 		return fmt.Errorf("non-linear clause: %d predicates in the body (%s, %s, ...); only linear CHC problems are supported", len(preds), preds[0].name, preds[1].name)
 	}
-	to := -1
+	var to int
 	if head != nil {
 		to = p.node(*head)
 		cl.Post = head.args
