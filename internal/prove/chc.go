@@ -35,8 +35,11 @@ type predApp struct {
 // ParseCHC reads a linear CHC problem in SMT-LIB2 (Z3's parser) into a
 // graph: one node per predicate (variables x0, x1, ... per argument), one
 // start per fact, one edge per rule, and queries as edges into the error
-// node `false`. A clause with two or more predicates in its body is
-// refused: the triple rule and the node graph need linear clauses.
+// node `false`. Every clause must be Horn once =>, not and or are read
+// as a disjunction of literals (see hornParts): a clause that is not is
+// refused with its number, since any answer would be to another problem.
+// A clause with two or more predicates in its body is refused too: the
+// triple rule and the node graph need linear clauses.
 func ParseCHC(ctx *z3.Context, name, src string) (*Graph, error) {
 	fs, err := ctx.ParseSMTLIB2String(src)
 	if err != nil {
@@ -81,38 +84,22 @@ func (p *chcParser) assertion(label string, f *z3.Term) error {
 		}
 		body = q.Body
 	}
-	bodyLits, head, err := p.split(body)
+	lits, err := p.clauseLiterals(body, true, 0)
 	if err != nil {
 		return err
 	}
-	var preds []predApp
-	var cons []*z3.Term
-	for _, l := range bodyLits {
-		if pa, ok, err := p.pred(l); err != nil {
-			return err
-		} else if ok {
-			preds = append(preds, pa)
-		} else {
-			cons = append(cons, l)
-		}
+	preds, head, cons, err := p.hornParts(lits)
+	if err != nil {
+		return err
 	}
 	if len(preds) > 1 {
 		return fmt.Errorf("non-linear clause: %d predicates in the body (%s, %s, ...); only linear CHC problems are supported", len(preds), preds[0].name, preds[1].name)
 	}
-	to := -1
-	if hp, ok, err := p.pred(head); err != nil {
-		return err
-	} else if ok {
-		to = p.node(hp)
-		cl.Post = hp.args
+	var to int
+	if head != nil {
+		to = p.node(*head)
+		cl.Post = head.args
 	} else {
-		if !head.IsFalse() {
-			neg, err := p.ctx.Not(head)
-			if err != nil {
-				return err
-			}
-			cons = append(cons, neg)
-		}
 		to = p.errorNode()
 	}
 	if cl.Constraint, err = p.ctx.And(cons...); err != nil {
@@ -126,53 +113,6 @@ func (p *chcParser) assertion(label string, f *z3.Term) error {
 	cl.Pre = preds[0].args
 	p.g.Edges = append(p.g.Edges, Edge{From: cl.From, To: to, Label: label, Clause: cl})
 	return nil
-}
-
-// split returns the body conjuncts and the head of a clause body: B → H,
-// ¬B (a query), or a bare head (a fact).
-func (p *chcParser) split(t *z3.Term) ([]*z3.Term, *z3.Term, error) {
-	switch t.DeclKind() {
-	case z3.DeclImplies:
-		args, err := t.Args()
-		if err != nil {
-			return nil, nil, err
-		}
-		lits, err := conjuncts(args[0])
-		return lits, args[1], err
-	case z3.DeclNot:
-		a, err := t.Arg(0)
-		if err != nil {
-			return nil, nil, err
-		}
-		if _, isPred, _ := p.pred(a); !isPred || a.DeclKind() == z3.DeclAnd {
-			lits, err := conjuncts(a)
-			f, ferr := p.ctx.False()
-			if ferr != nil {
-				return nil, nil, ferr
-			}
-			return lits, f, err
-		}
-	}
-	return nil, t, nil
-}
-
-func conjuncts(t *z3.Term) ([]*z3.Term, error) {
-	if t.DeclKind() != z3.DeclAnd {
-		return []*z3.Term{t}, nil
-	}
-	args, err := t.Args()
-	if err != nil {
-		return nil, err
-	}
-	var out []*z3.Term
-	for _, a := range args {
-		sub, err := conjuncts(a)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sub...)
-	}
-	return out, nil
 }
 
 // pred recognises an uninterpreted Boolean application: a predicate.

@@ -56,7 +56,7 @@ func (e *encoder) state(tag string) ([]*z3.Term, error) {
 	out := make([]*z3.Term, len(e.g.Vars))
 	for i, v := range e.g.Vars {
 		var err error
-		out[i], err = e.constant(fmt.Sprintf("%s@%s", v.Name, tag), v.Sort)
+		out[i], err = e.constant(smtName(v.Name)+"@"+tag, v.Sort)
 		if err != nil {
 			return nil, err
 		}
@@ -189,10 +189,11 @@ func (e *encoder) modelCase(ed *Edge, pre, post []*z3.Term) (*z3.Term, error) {
 	for k, ev := range sys.Events {
 		e.fresh++
 		var err error
-		if events[k], err = e.ctx.BoolConst(fmt.Sprintf("event!%s!%d", ev.Name, e.fresh)); err != nil {
+		name := fmt.Sprintf("event!%s!%d", smtName(ev.Name), e.fresh)
+		if events[k], err = e.ctx.BoolConst(name); err != nil {
 			return nil, err
 		}
-		e.locals = append(e.locals, local{fmt.Sprintf("event!%s!%d", ev.Name, e.fresh), sts.Bool})
+		e.locals = append(e.locals, local{name, sts.Bool})
 	}
 	if e.cases == nil {
 		e.cases = smt.NewCaseLowerer(e.ctx, sys)
@@ -215,7 +216,7 @@ func (e *encoder) clause(cl *Clause, pre, post []*z3.Term, to int) (*z3.Term, er
 	sub := make([]*z3.Term, n)
 	for i := 0; i < n; i++ {
 		e.fresh++
-		name := fmt.Sprintf("%s!%d", cl.Names[i], e.fresh)
+		name := fmt.Sprintf("%s!%d", smtName(cl.Names[i]), e.fresh)
 		c, err := e.constant(name, cl.Sorts[i])
 		if err != nil {
 			return nil, err

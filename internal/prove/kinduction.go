@@ -43,7 +43,10 @@ func newUnrolling(c *checker, tag string, prop []expr.Expr, init bool) (*unrolli
 func (u *unrolling) frame() error {
 	i := len(u.st)
 	e := u.c.enc
-	pc, err := e.ctx.IntConst(fmt.Sprintf("pc@%s%d", u.tag, i))
+	// The unrolling's own constants start with '!', which no name of a
+	// model's begins with in the encoder (smtName): a variable named pc
+	// is not the node counter.
+	pc, err := e.ctx.IntConst(fmt.Sprintf("!pc@%s%d", u.tag, i))
 	if err != nil {
 		return err
 	}
@@ -64,7 +67,7 @@ func (u *unrolling) initial() error {
 		if err != nil {
 			return err
 		}
-		sel, err := e.ctx.BoolConst(fmt.Sprintf("start@%s%d", u.tag, si))
+		sel, err := e.ctx.BoolConst(fmt.Sprintf("!start@%s%d", u.tag, si))
 		if err != nil {
 			return err
 		}
@@ -90,7 +93,7 @@ func (u *unrolling) step() error {
 		if err != nil {
 			return err
 		}
-		sel, err := e.ctx.BoolConst(fmt.Sprintf("sel@%s%d_%d", u.tag, i, ei))
+		sel, err := e.ctx.BoolConst(fmt.Sprintf("!sel@%s%d_%d", u.tag, i, ei))
 		if err != nil {
 			return err
 		}
@@ -197,7 +200,8 @@ type bmcOutcome struct {
 	Found  bool
 	Depth  int // the violation's depth, or the depth searched
 	Trace  []TraceStep
-	Reason string // why the search stopped early ("" when it completed)
+	Reason string      // why the search stopped early ("" when it completed)
+	deriv  *derivation // a CHC problem's violation as ground data
 }
 
 // searchViolation looks for a path from a start to a state violating the
@@ -220,7 +224,11 @@ func searchViolation(c *checker, prop []expr.Expr, maxDepth int) (*bmcOutcome, e
 		}
 		switch a.Result {
 		case z3.Sat:
-			return &bmcOutcome{Found: true, Depth: d, Trace: u.trace(m, d)}, nil
+			out := &bmcOutcome{Found: true, Depth: d, Trace: u.trace(m, d)}
+			if c.g.Ctx != nil { // a CHC problem: the derivation, for its re-check
+				out.deriv = u.derivation(m, d)
+			}
+			return out, nil
 		case z3.Unknown:
 			return &bmcOutcome{Depth: d - 1, Reason: "solver " + a.Reason}, nil
 		}

@@ -122,7 +122,15 @@ func (a *attempt) violation(open []int, out *bmcOutcome) ([]int, error) {
 		res.Trace = o.Trace
 		res.Method = "bmc"
 		if a.p.Confirm == nil {
-			res.Status, res.Replay = Violated, "a derivation of predicate instances from a fact (CHC input: no runtime to replay on)"
+			ok, why, err := checkDerivation(a.ctx, a.g, o.deriv, a.opts.QueryTimeoutMS, a.deadline, a.stop)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				res.Status, res.Reason = Unknown, "a bounded search found a derivation that did not pass the re-check: "+why
+				continue
+			}
+			res.Status, res.Replay = Violated, "a derivation of predicate instances from a fact, re-checked clause by clause on a fresh solver with its values (CHC input: no runtime to replay on)"
 			violated = append(violated, i)
 			continue
 		}

@@ -95,6 +95,9 @@ func sortText(s sts.Sort) string {
 
 var simpleSymbol = regexp.MustCompile(`^[A-Za-z~!@$%^&*_+=<>.?/-][A-Za-z0-9~!@$%^&*_+=<>.?/-]*$`)
 
+// symbol writes a clause-local constant's name. The encoder builds every
+// name from smtName's spelling of the user's, so the bar form is only a
+// fallback for a name made elsewhere (it cannot hold '|' or '\').
 func symbol(s string) string {
 	if simpleSymbol.MatchString(s) {
 		return s
@@ -255,7 +258,7 @@ func interpretation(ctx *z3.Context, m *z3.Model, g *Graph, n int, name string) 
 	args := make([]*z3.Term, len(node.Vars))
 	consts := map[string]string{}
 	for i, k := range node.Vars {
-		name := fmt.Sprintf("arg!%d", i)
+		name := fmt.Sprintf("!arg%d", i) // '!' first: no model name's constant (smtName)
 		switch g.Vars[k].Sort {
 		case sts.Bool:
 			args[i], err = ctx.BoolConst(name)

@@ -134,7 +134,9 @@ func (enc *Encoding) addFrame() {
 	}
 	vars := make([]*z3.Term, len(enc.Sys.Vars))
 	for k, v := range enc.Sys.Vars {
-		name := fmt.Sprintf("F_%d_%s", i, v.Name)
+		// "var_" keeps a model's names apart from the encoder's own
+		// (F_i_state): one name and sort is one Z3 constant.
+		name := fmt.Sprintf("F_%d_var_%s", i, v.Name)
 		switch v.Sort {
 		case sts.Bool:
 			vars[k] = b.boolConst(name)
@@ -245,7 +247,9 @@ func (enc *Encoding) Extend() error {
 			if cases[k].Kind == sts.Error {
 				continue
 			}
-			t := b.boolConst(fmt.Sprintf("C_%d_%s", i, cases[k].Label))
+			// By index: two cases' labels can read alike (a state named
+			// "a::transition::b"), and one name would be one selector.
+			t := b.boolConst(fmt.Sprintf("C_%d_%d_%d_%s", i, src, k, cases[k].Label))
 			sels = append(sels, Selector{Source: src, Index: k, Case: &cases[k], Term: t})
 		}
 	}
