@@ -7,6 +7,7 @@ import (
 	"github.com/stateproof/stateproof/internal/bmc"
 	"github.com/stateproof/stateproof/internal/fcstm/fcstmtest"
 	"github.com/stateproof/stateproof/internal/fcstm/fcstmtest/reach"
+	"github.com/stateproof/stateproof/internal/fcstm/runtime"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/z3"
 )
@@ -137,5 +138,27 @@ func TestDifferentialRaise(t *testing.T) {
 	}
 	if raising == 0 || raising == models {
 		t.Errorf("%d of %d models raise: the generator no longer tells the two apart", raising, models)
+	}
+}
+
+// TestRootActiveAtFrameZero: a fresh machine reads as its root (the
+// runtime's State() before the first cycle), so active("R") holds at frame
+// 0 and an invariant on it is not violated there; a child of the root is
+// not active yet (issue 27 item 6).
+func TestRootActiveAtFrameZero(t *testing.T) {
+	src := "state R {\n    state A;\n    state B;\n    [*] -> A;\n    A -> B :: Go;\n}\n"
+	if res := solveText(t, src, `check invariant <= 1: active("R");`, bmc.Options{}); res.Outcome != "property_satisfied" {
+		t.Errorf("invariant active(R): %s at frame %v", res.Outcome, res.PropertyFrame)
+	}
+	if res := solveText(t, src, `check invariant <= 1: !active("R.A") || cycle > 0;`, bmc.Options{}); res.Outcome != "property_satisfied" {
+		t.Errorf("R.A active at frame 0: %s", res.Outcome)
+	}
+	res := solveText(t, src, `check reach <= 0: active("R");`, bmc.Options{})
+	if res.Outcome != "witness_found" {
+		t.Errorf("reach <= 0 active(R): %s", res.Outcome)
+	}
+	m := build(t, src)
+	if r, err := runtime.New(m, runtime.Options{}); err != nil || r.State() != "R" {
+		t.Errorf("runtime before the first cycle: %v", err)
 	}
 }
