@@ -8,7 +8,8 @@ import (
 )
 
 // raiseCheck re-decides a verdict that rests on the absence of a trace
-// (a property that holds, a goal with no witness) when the model can raise
+// (a property that holds, a goal with no witness, a scenario without a
+// run) when the model can raise
 // a runtime error. Traces never pass through an error step, so a run that
 // raises within the bound is missing from the search: whatever its frames
 // did before the error, the main check could not see them. When some run
@@ -18,7 +19,9 @@ import (
 // counterexample) is a real run and stays.
 func (s *session) raiseCheck(r *Result) error {
 	p := s.p
-	if r.Satisfied == nil || r.Status != "unsat" || len(r.ErrorSites) == 0 {
+	// scenario_infeasible too: with every run raising (a model nested
+	// deeper than the runtime can run), no trace exists at all.
+	if (r.Satisfied == nil && r.Outcome != "scenario_infeasible") || r.Status != "unsat" || len(r.ErrorSites) == 0 {
 		return nil
 	}
 	enc := p.enc

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -160,5 +161,30 @@ func TestRootActiveAtFrameZero(t *testing.T) {
 	m := build(t, src)
 	if r, err := runtime.New(m, runtime.Options{}); err != nil || r.State() != "R" {
 		t.Errorf("runtime before the first cycle: %v", err)
+	}
+}
+
+// TestDeepNestingUndecided: 100 nested composites cannot run (every cycle
+// raises the stack-depth limit error), so no trace exists at all: bmc
+// answers unknown with the raising site, not "scenario infeasible" nor a
+// verdict (issue 29 item 4).
+func TestDeepNestingUndecided(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("def int x = 0;\n")
+	for i := range 100 {
+		fmt.Fprintf(&b, "state S%d {\n", i)
+	}
+	b.WriteString("state L;\n[*] -> L;\n")
+	for i := 99; i >= 0; i-- {
+		if i < 99 {
+			fmt.Fprintf(&b, "[*] -> S%d;\n", i+1)
+		}
+		b.WriteString("}\n")
+	}
+	for _, text := range []string{"check invariant <= 2: x == 0;", "check reach <= 2: x == 1;"} {
+		res := solveText(t, b.String(), text, bmc.Options{})
+		if res.Outcome != "unknown" || !strings.Contains(res.Reason, "raises") {
+			t.Errorf("%s: %s (%s), want unknown: every run raises", text, res.Outcome, res.Reason)
+		}
 	}
 }

@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/expr"
@@ -45,5 +47,38 @@ state R {
 	}
 	if f, _ := r.Vars()["f"].Float(); f != -36 {
 		t.Errorf("after the raising cycle f = %v, want -36 (unchanged)", f)
+	}
+}
+
+// deepModel nests n composites under the root, one leaf at the bottom.
+func deepModel(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "state S%d {\n", i)
+	}
+	b.WriteString("state L;\n[*] -> L;\n")
+	for i := n - 1; i >= 0; i-- {
+		if i < n-1 {
+			fmt.Fprintf(&b, "[*] -> S%d;\n", i+1)
+		}
+		b.WriteString("}\n")
+	}
+	return b.String()
+}
+
+// A 100-level nesting cannot run: every cycle raises a limit error
+// located at the first state beyond the stack limit, and the machine stays
+// as it was (issue 29 item 4).
+func TestDeepNestingLimitErrorLocated(t *testing.T) {
+	r := parsed(t, deepModel(100), Options{})
+	for range 2 {
+		_, err := r.Cycle(nil)
+		var e *Error
+		if !errors.As(err, &e) || e.Class != ClassLimit || e.Pos.Line != 65 || e.Pos.File != "test.fcstm" {
+			t.Fatalf("cycle: %v (%+v), want a limit error at test.fcstm:65", err, e)
+		}
+		if r.State() != "S0" {
+			t.Errorf("state %s after the error", r.State())
+		}
 	}
 }
