@@ -63,16 +63,49 @@ func atanInv(n int64, prec uint, hyperbolic bool) *big.Float {
 	}
 }
 
-// bigPi is pi by Machin's formula.
+// The constants pi and ln 2 to 1440 bits (truncated), written once in
+// hexadecimal (checked against Machin's formula and the atanh series in
+// crmath_test.go): computing them per call at the working precision cost
+// more than the function itself. Above constPrec bits they are computed.
+const (
+	constPrec = 1400
+	piHex     = "0xc90fdaa22168c234c4c6628b80dc1cd129024e088a67cc74020bbea63b139b22514a08798e3404ddef9519b3cd3a431b302b0a6df25f14374fe1356d6d51c245e485b576625e7ec6f44c42e9a637ed6b0bff5cb6f406b7edee386bfb5a899fa5ae9f24117c4b1fe649286651ece45b3dc2007cb8a163bf0598da48361c55d39a69163fa8fd24cf5f83655d23dca3ad961c62f356208552bb9ed529077096966d670c354e4abc9804f1746c08ca18217c32905e46p-1438"
+	ln2Hex    = "0xb17217f7d1cf79abc9e3b39803f2f6af40f343267298b62d8a0d175b8baafa2be7b876206debac98559552fb4afa1b10ed2eae35c138214427573b291169b8253e96ca16224ae8c51acbda11317c387eb9ea9bc3b136603b256fa0ec7657f74b72ce87b19d6548caf5dfa6bd38303248655fa1872f20e3a2da2d97c50f3fd5c607f4ca11fb5bfb90610d30f88fe551a2ee569d6dfc1efa157d2e23de1400b39617460775db8990e5c943e732b479cd33cccc4e65p-1440"
+)
+
+// constant parses a hexadecimal constant at precision prec.
+func constant(hex string, prec uint) *big.Float {
+	f, _, err := big.ParseFloat(hex, 0, prec, big.ToNearestEven)
+	if err != nil {
+		panic("expr: bad constant: " + err.Error()) // a literal above
+	}
+	return f
+}
+
+// bigPi is pi: the constant, or Machin's formula above constPrec bits.
 func bigPi(prec uint) *big.Float {
+	if prec <= constPrec {
+		return constant(piHex, prec)
+	}
+	return machinPi(prec)
+}
+
+func machinPi(prec uint) *big.Float {
 	p := prec + 16
 	a := bf(p).Mul(bfInt(p, 16), atanInv(5, p, false))
 	b := bf(p).Mul(bfInt(p, 4), atanInv(239, p, false))
 	return a.Sub(a, b)
 }
 
-// bigLn2 is 2 atanh(1/3).
+// bigLn2 is ln 2: the constant, or 2 atanh(1/3) above constPrec bits.
 func bigLn2(prec uint) *big.Float {
+	if prec <= constPrec {
+		return constant(ln2Hex, prec)
+	}
+	return seriesLn2(prec)
+}
+
+func seriesLn2(prec uint) *big.Float {
 	p := prec + 16
 	return bf(p).Mul(bfInt(p, 2), atanInv(3, p, true))
 }

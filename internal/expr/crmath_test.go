@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"math"
+	"math/big"
 	"os"
 	"strconv"
 	"strings"
@@ -88,6 +89,20 @@ func TestCbrtIsPow(t *testing.T) {
 		var u *Undefined
 		if !errors.As(err, &u) || u.Cause != DomainError {
 			t.Errorf("cbrt(%v): %v, want a domain error", x, err)
+		}
+	}
+}
+
+// The embedded constants agree with their series to constPrec bits.
+func TestCRConstants(t *testing.T) {
+	const prec = constPrec
+	for _, c := range []struct {
+		name      string
+		got, want *big.Float
+	}{{"pi", bigPi(prec), machinPi(prec)}, {"ln2", bigLn2(prec), seriesLn2(prec)}} {
+		d := new(big.Float).SetPrec(prec+32).Sub(c.got, c.want)
+		if d.Sign() != 0 && d.MantExp(nil) > -int(prec)+2 {
+			t.Errorf("%s differs from its series by %g", c.name, d)
 		}
 	}
 }
