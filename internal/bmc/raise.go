@@ -19,9 +19,12 @@ import (
 // counterexample) is a real run and stays.
 func (s *session) raiseCheck(r *Result) error {
 	p := s.p
-	// scenario_infeasible too: with every run raising (a model nested
-	// deeper than the runtime can run), no trace exists at all.
-	if (r.Satisfied == nil && r.Outcome != "scenario_infeasible") || r.Status != "unsat" || len(r.ErrorSites) == 0 {
+	// A scenario without a run stays scenario_infeasible (undecided; its
+	// explanation names the raising sites) and only gains the diagnostic:
+	// with every run raising (a model nested deeper than the runtime can
+	// run) no trace exists at all.
+	infeasible := r.Outcome == "scenario_infeasible"
+	if (r.Satisfied == nil && !infeasible) || r.Status != "unsat" || len(r.ErrorSites) == 0 {
 		return nil
 	}
 	enc := p.enc
@@ -36,6 +39,8 @@ func (s *session) raiseCheck(r *Result) error {
 		return err
 	}
 	switch {
+	case infeasible && res.status != "sat":
+		return nil // undecided already; nothing to add
 	case !res.ran:
 		r.Status, r.Reason = "timeout", "deadline exhausted before checking whether a step raises a runtime error"
 		r.Diagnostics = append(r.Diagnostics, "timeout:deadline_exhausted_before_raise_check")
@@ -46,7 +51,12 @@ func (s *session) raiseCheck(r *Result) error {
 		if err != nil {
 			return err
 		}
-		r.Status, r.RaiseSite = "unknown", site
+		r.RaiseSite = site
+		if infeasible {
+			r.Diagnostics = append(r.Diagnostics, "runtime_error:raises_within_bound:"+site)
+			return nil
+		}
+		r.Status = "unknown"
 		r.Reason = fmt.Sprintf("a run raises a runtime error at step %d (%s) within the bound; no trace shows a run that raises, so the property is not decided", step, site)
 		r.Diagnostics = append(r.Diagnostics, "runtime_error:raises_within_bound:"+site)
 	default:

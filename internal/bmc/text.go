@@ -26,7 +26,7 @@ var headlines = map[string]string{
 func (rep *Report) Headline() string {
 	r := rep.Result
 	h := headlines[r.Outcome]
-	if r.RaiseSite != "" {
+	if r.RaiseSite != "" && r.Outcome == "unknown" {
 		h = "PROPERTY INCONCLUSIVE; A RUN RAISES A RUNTIME ERROR WITHIN BOUND"
 	}
 	if rep.Replay != nil && !rep.Replay.OK() {
