@@ -137,3 +137,21 @@ func BenchmarkFCSTMQuery(b *testing.B) {
 		}
 	}
 }
+
+// A run that raises within the bound makes a property that holds on every
+// trace undecided: exit 3, the site in the reason and the headline says
+// why (issue 29 item 2).
+func TestFCSTMRaisingRunUndecided(t *testing.T) {
+	src := writeTemp(t, "raise.fcstm", "def int x = 0;\nstate R {\n    state A;\n    state B { during { x = 1 / x; } }\n    [*] -> A;\n    A -> B :: Go;\n}\n")
+	doc, code := bmcJSON(t, src, "--check", "check invariant <= 3: x == 0;")
+	if code != 3 || field(doc, "result", "outcome") != "unknown" || field(doc, "result", "property_satisfied") != nil {
+		t.Fatalf("exit %d, outcome %v, verdict %v", code, field(doc, "result", "outcome"), field(doc, "result", "property_satisfied"))
+	}
+	if reason, _ := field(doc, "result", "reason").(string); !strings.Contains(reason, "raise.fcstm:4:") {
+		t.Errorf("reason %q", reason)
+	}
+	out, _, _ := runCLI(t, "bmc", src, "--check", "check invariant <= 3: x == 0;")
+	if !strings.Contains(out, "A RUN RAISES A RUNTIME ERROR") {
+		t.Errorf("headline:\n%s", out)
+	}
+}

@@ -73,10 +73,14 @@ func (p *problem) atom(a *expr.AtomCall, i int) (smt.Value, error) {
 }
 
 // activeTerm holds when frame i is in the location named name or in one of
-// its descendants.
+// its descendants, or at the init sentinel when name is the state a fresh
+// machine reads as (System.StartActive).
 func (p *problem) activeTerm(name string, i int) *z3.Term {
 	b := p.b
 	var opts []*z3.Term
+	if name != "" && name == p.sys.StartActive {
+		opts = append(opts, p.enc.At(i, sts.InitID))
+	}
 	for _, l := range p.sys.Locations {
 		if l.Name == name || slices.Contains(l.Ancestors, name) {
 			opts = append(opts, p.enc.At(i, l.ID))

@@ -83,6 +83,10 @@ type Result struct {
 	// (docs/fcstm.md, "Known gaps"). Empty when no case carries a
 	// non-trivial definedness condition.
 	ErrorSites []string
+	// RaiseSite is where a run of the scenario raises within the bound,
+	// which made a verdict without a trace undecided ("" when none does or
+	// the verdict rests on a trace).
+	RaiseSite string
 	// SolvedBound is the bound the model was found at (below Bound only
 	// with Shortest).
 	SolvedBound int
@@ -337,7 +341,7 @@ func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool
 		}
 	}
 	s.finish(r)
-	return true, nil
+	return true, s.raiseCheck(r)
 }
 
 // propertyFrame is the first frame at which the solver's current model

@@ -26,6 +26,9 @@ var headlines = map[string]string{
 func (rep *Report) Headline() string {
 	r := rep.Result
 	h := headlines[r.Outcome]
+	if r.RaiseSite != "" && r.Outcome == "unknown" {
+		h = "PROPERTY INCONCLUSIVE; A RUN RAISES A RUNTIME ERROR WITHIN BOUND"
+	}
 	if rep.Replay != nil && !rep.Replay.OK() {
 		h = "EVIDENCE/REPLAY MISMATCH; RESULT UNTRUSTED"
 	}
@@ -66,7 +69,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 		if n > len(shown) {
 			more = fmt.Sprintf(" and %d more", n-len(shown))
 		}
-		fmt.Fprintf(&b, "  note: a step that raises a runtime error (division by zero, a non-integral int writeback, ...) is excluded from every trace, so this result does not see it; the model can raise at %s%s\n", strings.Join(shown, ", "), more)
+		fmt.Fprintf(&b, "  note: a step that raises a runtime error (division by zero, a non-integral int writeback, ...) is excluded from every trace, so a result without a trace is undecided when a run raises within the bound; the model can raise at %s%s\n", strings.Join(shown, ", "), more)
 	}
 	if r.Trace != nil {
 		fmt.Fprintf(&b, "\n%s (%d steps", strings.ReplaceAll(r.Trace.Role, "_", " "), len(r.Trace.Steps))

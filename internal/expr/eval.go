@@ -626,7 +626,9 @@ func floatMod(a, b float64) float64 {
 
 // funcDomain holds the domain of the math functions that have one.
 var funcDomain = map[Func]func(float64) bool{
-	Sqrt:  func(x float64) bool { return x >= 0 },
+	Sqrt: func(x float64) bool { return x >= 0 },
+	// cbrt is pyfcstm's x ** (1/3): a negative base is a domain error.
+	Cbrt:  func(x float64) bool { return x >= 0 },
 	Log:   func(x float64) bool { return x > 0 },
 	Log10: func(x float64) bool { return x > 0 },
 	Log2:  func(x float64) bool { return x > 0 },
@@ -642,12 +644,12 @@ var intFuncs = map[Func]func(float64) float64{
 	Ceil: math.Ceil, Floor: math.Floor, Round: math.RoundToEven, Trunc: math.Trunc,
 }
 
-var realFuncs = map[Func]func(float64) float64{
-	Sin: math.Sin, Cos: math.Cos, Tan: math.Tan, Asin: math.Asin, Acos: math.Acos,
-	Atan: math.Atan, Sinh: math.Sinh, Cosh: math.Cosh, Tanh: math.Tanh,
-	Asinh: math.Asinh, Acosh: math.Acosh, Atanh: math.Atanh, Sqrt: math.Sqrt,
-	Cbrt: math.Cbrt, Exp: math.Exp, Log: math.Log, Log10: math.Log10,
-	Log2: math.Log2, Log1p: math.Log1p,
+// realFuncs are the functions of one float computed by crFunc (sqrt by
+// math.Sqrt): correctly rounded, as C's libm is (crmath.go).
+var realFuncs = map[Func]bool{
+	Sin: true, Cos: true, Tan: true, Asin: true, Acos: true, Atan: true, Sinh: true, Cosh: true,
+	Tanh: true, Asinh: true, Acosh: true, Atanh: true, Sqrt: true, Cbrt: true, Exp: true, Log: true,
+	Log10: true, Log2: true, Log1p: true,
 }
 
 // evalFunc applies a math function to an evaluated argument.
@@ -684,11 +686,13 @@ func evalFunc(n *FuncCall, a Value) (Value, error) {
 	if dom := funcDomain[n.Fn]; dom != nil && !dom(x) {
 		return bad(DomainError)
 	}
-	f := realFuncs[n.Fn]
-	if f == nil {
+	if !realFuncs[n.Fn] {
 		return Value{}, typeErrorf(n.Loc, "unknown function %s", n.Fn)
 	}
-	r := f(x)
+	r := math.Sqrt(x) // correctly rounded by IEEE 754
+	if n.Fn != Sqrt {
+		r = crFunc(n.Fn, x)
+	}
 	if math.IsInf(r, 0) || math.IsNaN(r) {
 		return bad(FloatOverflow)
 	}

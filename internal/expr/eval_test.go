@@ -84,7 +84,7 @@ func TestEvalValues(t *testing.T) {
 		{"round(2.5)", IntVal(2)}, {"round(3.5)", IntVal(4)}, {"round(-2.5)", IntVal(-2)}, {"round(2.6)", IntVal(3)},
 		{"round(7)", IntVal(7)}, {"ceil(1.2)", IntVal(2)}, {"ceil(-1.2)", IntVal(-1)}, {"floor(-1.2)", IntVal(-2)},
 		{"trunc(-1.7)", IntVal(-1)}, {"trunc(1.7)", IntVal(1)}, {"floor(3)", IntVal(3)},
-		{"sqrt(4)", RealVal(2)}, {"sqrt(2.25)", RealVal(1.5)}, {"cbrt(-27)", RealVal(-3)},
+		{"sqrt(4)", RealVal(2)}, {"sqrt(2.25)", RealVal(1.5)}, {"cbrt(27)", RealVal(3)},
 		{"exp(0)", RealVal(1)}, {"log(1)", RealVal(0)}, {"log10(1000)", RealVal(3)}, {"log2(8)", RealVal(3)},
 		{"log1p(0)", RealVal(0)}, {"sin(0)", RealVal(0)}, {"cos(0)", RealVal(1)}, {"tan(0)", RealVal(0)},
 		{"asin(1)", RealVal(math.Pi / 2)}, {"acos(1)", RealVal(0)}, {"atan(0)", RealVal(0)},

@@ -67,6 +67,10 @@ type Encoding struct {
 	Delta  []*z3.Term   // per step
 	Gamma  []*z3.Term   // per step
 	Sels   [][]Selector // per step, in System.Sources() order
+	// Raises are, per step, the error cases the step relation excludes
+	// and when they would be taken: a run that meets one within the bound
+	// raises in the runtime, which no trace can show (see Raising).
+	Raises []Raising
 
 	Groups []*Group
 	// lean is the frame shape of NewLeanEncoding; nil for the tracked
@@ -257,10 +261,15 @@ func (enc *Encoding) Extend() error {
 	enc.symbols += len(sels)
 	enc.constants += len(sels)
 	enc.addFrame()
-	units, excluded, err := enc.stepUnits(i)
+	units, excluded, raises, err := enc.stepUnits(i)
 	if err != nil {
 		return err
 	}
+	var side []*z3.Term
+	if sys.OneEventPerStep && len(evs) > 0 {
+		side = append(side, b.exactlyOne(evs))
+	}
+	enc.addRaising(raises, append(side, enc.axioms...))
 	// Side conditions of fresh symbols (sqrt results) belong to the step
 	// that introduced them.
 	units = append(units, enc.axioms...)
@@ -273,11 +282,12 @@ func (enc *Encoding) Extend() error {
 // stepUnits builds T_i: one implication per case, exactly one selector,
 // and the event discipline. An Error case has no selector: its antecedent
 // is excluded outright (error steps are invisible, docs/fcstm.md).
-func (enc *Encoding) stepUnits(i int) ([]*z3.Term, []*sts.Case, error) {
+func (enc *Encoding) stepUnits(i int) ([]*z3.Term, []*sts.Case, []RaiseCase, error) {
 	b := &enc.b
 	sys := enc.Sys
 	var units, exclusions []*z3.Term
 	var excluded []*sts.Case
+	var raises []RaiseCase
 	var selTerms []*z3.Term
 	sels := enc.Sels[i]
 	next := 0 // the index in enc.Sels[i] of sels[0]
@@ -289,12 +299,13 @@ func (enc *Encoding) stepUnits(i int) ([]*z3.Term, []*sts.Case, error) {
 			c := &cases[k]
 			a, body, snaps, err := enc.caseBody(st, c, ante)
 			if err != nil {
-				return nil, nil, fmt.Errorf("smt: case %s: %w", c.Label, err)
+				return nil, nil, nil, fmt.Errorf("smt: case %s: %w", c.Label, err)
 			}
 			ante = append(ante, a)
 			if c.Kind == sts.Error {
 				exclusions = append(exclusions, b.not(a))
 				excluded = append(excluded, c)
+				raises = append(raises, RaiseCase{Case: c, Ante: a})
 				continue
 			}
 			sel := sels[0]
@@ -312,7 +323,7 @@ func (enc *Encoding) stepUnits(i int) ([]*z3.Term, []*sts.Case, error) {
 	if sys.OneEventPerStep && len(enc.Events[i]) > 0 {
 		units = append(units, b.exactlyOne(enc.Events[i]))
 	}
-	return units, excluded, b.err
+	return units, excluded, raises, b.err
 }
 
 // caseEnv is the symbolic state of a case part-way through its effects.

@@ -3,6 +3,7 @@ package smt
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/sts"
@@ -153,6 +154,7 @@ func (enc *Encoding) extendLean() error {
 	sys := enc.Sys
 	ls := enc.lean
 	units := enc.leanEvents(i)
+	evUnits := slices.Clone(units)
 	enc.symbols += len(sys.Events) + 2
 	enc.addFrame()
 	var cases []Selector
@@ -233,6 +235,9 @@ func (enc *Encoding) extendLean() error {
 		step = b.ite(branches[k].from, branches[k].cases, step)
 	}
 	units = append(units, step)
+	if err := enc.leanRaises(i, st, evUnits); err != nil {
+		return err
+	}
 	units = append(units, enc.axioms...)
 	enc.axioms = nil
 	enc.AddGroup(&Group{ID: fmt.Sprintf("transition.step.%04d", i), Stage: Kernel, Role: "transition_rule", Frame: i, Formula: b.and(units...)})

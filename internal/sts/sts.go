@@ -212,6 +212,11 @@ type System struct {
 	// end knows it (FCSTM: the root state, which the first cycle enters);
 	// explanations locate the initial.target group there.
 	StartSrc Source
+	// StartActive names the state active() holds for at the init
+	// sentinel: FCSTM's root, since a fresh machine reads as its root
+	// before the first cycle enters it (pyfcstm does the same); "" when
+	// active() holds for nothing there.
+	StartActive string
 	// OneEventPerStep makes exactly one input event true at every step
 	// (JSON semantics); otherwise events are free inputs (FCSTM).
 	OneEventPerStep bool

@@ -11,18 +11,40 @@ import (
 // effects that may divide (and so fail their int writeback), an exit
 // through [*] that ends the machine, and during chains with if blocks.
 func RandomModel(seed uint64) string {
+	return randomModel(seed, false)
+}
+
+// RandomRaisingModel is RandomModel with a float variable f and more
+// statements that can raise: a division by a variable that reaches zero,
+// sqrt of a value that goes negative, and writebacks of non-integral
+// values to an int.
+func RandomRaisingModel(seed uint64) string {
+	return randomModel(seed, true)
+}
+
+// raisingStmts are the extra statements of RandomRaisingModel.
+var raisingStmts = []string{"f = sqrt(f - 1.0);", "x = x / (y - 1);", "f = f - 0.75; y = y + 1;",
+	"x = sqrt(x + y - 2);", "if [f < 0.5] { f = f + 2.0; } else { y = 3 / (x - 1); }"}
+
+func randomModel(seed uint64, raising bool) string {
 	r := rand.New(rand.NewPCG(seed, 7))
 	var b strings.Builder
-	b.WriteString("def int x = 0;\ndef int y = 1;\nstate Root {\n")
+	b.WriteString("def int x = 0;\ndef int y = 1;\n")
+	if raising {
+		b.WriteString("def float f = 2.5;\n")
+	}
+	b.WriteString("state Root {\n")
 	events := []string{"E0", "E1", "E2"}
 	ev := func() string { return events[r.IntN(len(events))] }
 	guard := func() string {
 		return [...]string{"x > 2", "x % 2 == 0", "y != 0 && x / y >= 1", "x + y < 4", "x == y"}[r.IntN(5)]
 	}
-	stmt := func() string {
-		return [...]string{"x = x + 1;", "x = x * 2;", "y = y + x;", "x = x / 2;", "y = 0;", "x = (x + 1) % 3;",
-			"if [x > 1] { x = x - 2; } else { y = y + 1; }", "t = x + y; x = t;", "y = 7 / (x + 1) * (x + 1);"}[r.IntN(9)]
+	stmts := []string{"x = x + 1;", "x = x * 2;", "y = y + x;", "x = x / 2;", "y = 0;", "x = (x + 1) % 3;",
+		"if [x > 1] { x = x - 2; } else { y = y + 1; }", "t = x + y; x = t;", "y = 7 / (x + 1) * (x + 1);"}
+	if raising {
+		stmts = append(stmts, raisingStmts...)
 	}
+	stmt := func() string { return stmts[r.IntN(len(stmts))] }
 	leaves := []string{"A", "B", "C"}
 	for _, l := range leaves {
 		fmt.Fprintf(&b, "    state %s", l)

@@ -55,8 +55,15 @@ func analyse(m *model.Model) *reach {
 func reachCheck(m *model.Model) report.Check {
 	r := analyse(m)
 	c := report.Check{ID: CheckReach, Name: "Structural Reachability", Detail: "Every state can be entered (by structure, guards ignored)"}
-	var walk func(s *model.State)
-	walk = func(s *model.State) {
+	var walk func(s *model.State, depth int)
+	walk = func(s *model.State, depth int) {
+		if depth > model.MaxDepth {
+			c.Findings = append(c.Findings, report.Finding{
+				Code: "FCSTM_DEPTH_LIMIT", Severity: report.Error, Target: s.Path, Evidence: at(s.Pos),
+				Message: fmt.Sprintf("state %s is nested %d deep, beyond the runtime's stack-depth limit of %d frames: every cycle that enters it raises a limit error, so it can never be active (docs/fcstm.md, \"Errors leave the machine as it was\")", s.Path, depth, model.MaxDepth),
+			})
+			return // its descendants are deeper still; one finding is enough
+		}
 		if !r.live[s] && !s.Combo {
 			c.Findings = append(c.Findings, report.Finding{
 				Code: "FCSTM_UNREACHABLE_STATE", Severity: report.Warning, Target: s.Path, Evidence: at(s.Pos),
@@ -65,12 +72,12 @@ func reachCheck(m *model.Model) report.Check {
 			return // its descendants are unreachable too; one finding is enough
 		}
 		for _, ch := range s.Children {
-			walk(ch)
+			walk(ch, depth+1)
 		}
 	}
-	walk(m.Root)
+	walk(m.Root, 1)
 	if len(c.Findings) > 0 {
-		c.Detail = fmt.Sprintf("%d state(s) unreachable by structure", len(c.Findings))
+		c.Detail = fmt.Sprintf("%d state(s) unreachable by structure or too deep to run", len(c.Findings))
 	}
 	return c
 }

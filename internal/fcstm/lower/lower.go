@@ -72,7 +72,7 @@ type lowering struct {
 // persistent variable, and the macro-step cases of every source.
 func Lower(m *model.Model) (*sts.System, error) {
 	l := &lowering{m: m, events: map[string]int{}, vars: map[string]int{}}
-	l.sys = &sts.System{Name: m.File, Format: "fcstm", Cases: map[int][]sts.Case{}, Start: sts.InitID, StartOnly: true, Entry: map[int]bool{sts.InitID: true}}
+	l.sys = &sts.System{Name: m.File, Format: "fcstm", Cases: map[int][]sts.Case{}, Start: sts.InitID, StartActive: m.Root.Path, StartOnly: true, Entry: map[int]bool{sts.InitID: true}}
 	l.index()
 	if err := l.checkModel(); err != nil {
 		return nil, err

@@ -10,6 +10,19 @@ package model
 // Generated combo states get no injected exits: a combo chain is one
 // indivisible trigger.
 func (b *builder) injectForced() {
+	// pyfcstm's order: every forced transition of an owner, in declaration
+	// order, before the owner's written ones (docs/fcstm.md).
+	own := map[*State][]*Transition{}
+	var owners []*State
+	for _, fd := range b.forced {
+		if _, ok := own[fd.owner]; !ok {
+			owners = append(owners, fd.owner)
+		}
+		own[fd.owner] = append(own[fd.owner], fd.origin...)
+	}
+	for _, s := range owners {
+		s.Transitions = append(own[s], s.Transitions...)
+	}
 	injected := map[*State][]*Transition{}
 	var order []*State
 	for _, fd := range b.forced {

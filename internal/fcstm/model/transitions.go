@@ -154,9 +154,10 @@ func (b *builder) lintCombo(u *unit, hops []hop) {
 	}
 }
 
-// forcedTransition adds the ordinary transitions of `!X -> T` (or `!* -> T`, one
-// per child of s) at their written place and records the declaration for
-// injection into the composites below the sources.
+// forcedTransition makes the ordinary transitions of `!X -> T` (or `!* -> T`,
+// one per child of s) and records the declaration: injectForced places
+// them before the owner's written transitions and injects the exits into
+// the composites below the sources.
 func (b *builder) forcedTransition(u *unit, s *State, d *ast.Forced) {
 	var sources []*State
 	var local *State
@@ -185,7 +186,6 @@ func (b *builder) forcedTransition(u *unit, s *State, d *ast.Forced) {
 	fd := forcedDecl{owner: s, event: hops[0].event, guard: hops[0].guard}
 	for _, src := range sources {
 		t := &Transition{Owner: s, From: src, To: to, Event: fd.event, Guard: fd.guard, Forced: true, Doc: d.Doc, Pos: u.pos(d.Pos)}
-		s.Transitions = append(s.Transitions, t)
 		fd.origin = append(fd.origin, t)
 	}
 	b.forced = append(b.forced, fd)

@@ -188,10 +188,19 @@ func (r *Runtime) varMap(vals []expr.Value) map[string]expr.Value {
 // Cycle runs one macro step with the given input events (docs/fcstm.md,
 // "The runtime cycle"). On an error the runtime is unchanged and the
 // returned Cycle holds the resolved events when resolution succeeded. Once
-// the machine has ended, Cycle does nothing (and resolves nothing).
+// the machine has ended, Cycle does nothing, as pyfcstm's: it never
+// raises, and reports the inputs that name an event, as canonical paths
+// resolved from the root, as unconsumed (an input naming none is dropped).
 func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
 	if r.ended {
-		return &Cycle{Ended: true}, nil
+		out := &Cycle{Ended: true}
+		for _, in := range inputs {
+			if i, err := r.ResolveEvent(in); err == nil && !slices.Contains(out.Events, r.ix.events[i].Path) {
+				out.Events = append(out.Events, r.ix.events[i].Path)
+			}
+		}
+		out.Unconsumed = slices.Clone(out.Events)
+		return out, nil
 	}
 	resolved, err := r.resolveEvents(inputs)
 	if err != nil {

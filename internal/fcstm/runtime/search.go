@@ -103,7 +103,7 @@ func (s *search) run(c *ctx) (bool, error) {
 		case c.steps > MaxSteps:
 			return false, errorf(ClassLimit, model.Pos{}, nil, "the cycle exceeds the step safety limit (%d steps) without reaching a stoppable state", MaxSteps)
 		case len(c.frames) > MaxDepth:
-			return false, errorf(ClassLimit, model.Pos{}, nil, "the cycle exceeds the structural stack-depth safety limit (%d frames) at %s", MaxDepth, top.s.st.Path)
+			return false, errorf(ClassLimit, top.s.st.Pos, nil, "the cycle exceeds the structural stack-depth safety limit (%d frames) entering %s, nested deeper than the runtime can run", MaxDepth, top.s.st.Path)
 		case s.work > MaxWork:
 			return false, errorf(ClassLimit, model.Pos{}, nil, "the cycle's search exceeds its work limit (%d steps over all continuations tried)", MaxWork)
 		}

@@ -140,13 +140,11 @@ func (s *Session) Step(events []string) *CycleReport {
 	s.count++
 	cr := CycleReport{Index: s.count, Events: nonNil(c.Events), Consumed: nonNil(c.Consumed),
 		Unconsumed: nonNil(c.Unconsumed), Actions: []ActionReport{}, AbstractCalls: []CallReport{}}
-	if len(cr.Events) == 0 && len(events) > 0 {
-		// Not resolved: the event is unknown, or the machine has ended
-		// and ignores its inputs. Report them as given.
+	if len(cr.Events) == 0 && len(events) > 0 && err != nil {
+		// Not resolved (an unknown event): the error names it, and the
+		// events are reported as given. After the end the runtime reports
+		// canonical paths itself, so a raw input is never unconsumed.
 		cr.Events = events
-		if err == nil {
-			cr.Unconsumed = events
-		}
 	}
 	if err != nil {
 		cr.Error = runtimeError(err)

@@ -28,6 +28,25 @@ const Ended = "$ended"
 // once, the cold start first. An error cycle has no successor; a delta
 // cycle leaves the configuration as it was.
 func Explore(m *model.Model, depth int) ([]Config, error) {
+	return explore(m, depth, func(int) {})
+}
+
+// FirstRaise is the least number of cycles after which some run of the
+// runtime (over every subset of the events) raises a runtime error, and
+// whether one does within depth cycles.
+func FirstRaise(m *model.Model, depth int) (int, bool, error) {
+	first := 0
+	_, err := explore(m, depth, func(d int) {
+		if first == 0 {
+			first = d
+		}
+	})
+	return first, first > 0, err
+}
+
+// explore is Explore, calling raised with the cycle number of every
+// cycle that raises.
+func explore(m *model.Model, depth int, raised func(cycle int)) ([]Config, error) {
 	type key struct{ state, vars string }
 	keyOf := func(r *runtime.Runtime) key {
 		if r.Ended() {
@@ -61,6 +80,9 @@ func Explore(m *model.Model, depth int) ([]Config, error) {
 					}
 				}
 				cyc, err := r.Cycle(in)
+				if err != nil {
+					raised(d)
+				}
 				if err != nil || cyc.Delta {
 					continue // an error cycle, or nothing happened
 				}
