@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -16,7 +17,11 @@ import (
 // the test binary's.
 func childCLI(t *testing.T, test string, args ...string) (stdout, stderr string, code int, took time.Duration) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run", "^"+test+"$")
+	// A regression must not leave a child running: two minutes is far
+	// past any budget of these tests.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run", "^"+test+"$")
 	cmd.Env = append(os.Environ(), "STATEPROOF_CLI_CHILD="+strings.Join(args, "\x1f"))
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -65,5 +70,26 @@ func TestBudgetHoldsOnNonlinearCheck(t *testing.T) {
 	}
 	if !strings.Contains(out, "while_solving") {
 		t.Errorf("no phase in the diagnostics: %v", field(doc, "result", "diagnostics"))
+	}
+}
+
+// prove on a chain of nine pseudo states (2^9 cases from one state)
+// spent its budget rendering Horn clauses and encoding triple queries and
+// ran past 40 s under 3 s. Every phase now looks at the deadline: the
+// answer is unknown (exit 3) within the budget, with the phase in the
+// reason. The bound is generous (3× plus start-up).
+func TestProveBudgetHoldsOnPseudoChain(t *testing.T) {
+	runIfChild()
+	const budget = 3000 * time.Millisecond
+	out, errOut, code, took := childCLI(t, "TestProveBudgetHoldsOnPseudoChain", "prove", "testdata/fcstm/pseudo-chain9.fcstm",
+		"--rsc", "testdata/fcstm/pseudo-chain9.rsc", "--timeout-ms", "3000")
+	if took > 3*budget+2*time.Second {
+		t.Errorf("prove took %v under a %v budget", took, budget)
+	}
+	if code != 3 && code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if code == 3 && !strings.Contains(out, "timeout") {
+		t.Errorf("undecided without a timeout in the reason:\n%s", out)
 	}
 }
