@@ -93,3 +93,15 @@ func TestProveBudgetHoldsOnPseudoChain(t *testing.T) {
 		t.Errorf("undecided without a timeout in the reason:\n%s", out)
 	}
 }
+
+// bmc without --timeout-ms runs under the default budget, which the
+// report states (it had none: timeout_ms null, and no limit at all).
+func TestBMCDefaultBudget(t *testing.T) {
+	doc, code := bmcJSON(t, "../../examples/order.json", "-q", "../../examples/queries/order-paid.fbmcq")
+	if code != 0 {
+		t.Fatalf("exit %d, result %v", code, doc["result"])
+	}
+	if got := field(doc, "result", "timeout_ms"); got != float64(30000) {
+		t.Errorf("timeout_ms %v, want the default 30000", got)
+	}
+}
