@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -103,5 +105,48 @@ func TestBMCDefaultBudget(t *testing.T) {
 	}
 	if got := field(doc, "result", "timeout_ms"); got != float64(30000) {
 		t.Errorf("timeout_ms %v, want the default 30000", got)
+	}
+}
+
+// pseudoChain writes an FCSTM model whose cycle from M.A passes n pseudo
+// states, each with a guarded and a default branch: 2^n cases.
+func pseudoChain(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("def int x = 0;\ndef int y = 0;\nstate M {\n    state A;\n    state B;\n")
+	for i := range n {
+		fmt.Fprintf(&b, "    pseudo state P%d;\n", i)
+	}
+	b.WriteString("    [*] -> A;\n    A -> P0 :: Go;\n")
+	for i := range n {
+		next := fmt.Sprintf("P%d", i+1)
+		if i+1 == n {
+			next = "B"
+		}
+		fmt.Fprintf(&b, "    P%d -> %s : if [x > %d] effect { y = y + %d; };\n    P%d -> %s effect { x = x + 1; };\n", i, next, i, i+1, i, next)
+	}
+	b.WriteString("    B -> A :: Back;\n}\n")
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("chain%d.fcstm", n))
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Past the case limit (twelve branching pseudo states: 4097 cases from
+// M.A with the delta), bmc and prove refuse the model with a located error
+// that names the limit and the manual, exit 2, never a crash (issue 29,
+// item 4).
+func TestCaseLimitIsALocatedError(t *testing.T) {
+	model := pseudoChain(t, 12)
+	for _, args := range [][]string{
+		{"bmc", model, "--check", "check reach <= 2: true;"},
+		{"prove", model, "--infer"},
+	} {
+		out, errOut, code := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errOut, model+":") || !strings.Contains(errOut, "more than 4096") ||
+			!strings.Contains(errOut, "docs/fcstm.md") || strings.Contains(errOut, "goroutine") {
+			t.Errorf("%s: exit %d\nstdout %s\nstderr %s", args[0], code, out, errOut)
+		}
 	}
 }
