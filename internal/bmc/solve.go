@@ -145,10 +145,11 @@ type session struct {
 }
 
 // abandonGrace is how long a check may run on after its interrupt: a
-// tenth of the budget (the budget is promised to hold within 10%), at
-// least 50 ms so that a check about to return is not thrown away.
+// twentieth of the budget, so that with what follows the check the
+// command still ends within the promised 10% over budget, and at least
+// 50 ms so that a check about to return is not thrown away.
 func abandonGrace(budget time.Duration) time.Duration {
-	return max(budget/10, 50*time.Millisecond)
+	return max(budget/20, 50*time.Millisecond)
 }
 
 // DefaultTimeoutMS is the budget of a solve when the caller gives none
