@@ -52,7 +52,8 @@ func runIfChild() {
 // One sqrt in a during block and a reach query: Z3 ignores both its
 // timeout and an interrupt on this check (it ran past 215 s under a 20 s
 // budget), so the budget holds only because the check is abandoned. The
-// answer is undecided (timeout, exit 3) with the phase in a diagnostic;
+// answer is undecided (timeout, exit 3), with the phase in a diagnostic
+// when the check was abandoned;
 // the time bound is generous (3× the budget plus start-up) because
 // machines vary; the precise figure is in the report of issue 27.
 func TestBudgetHoldsOnNonlinearCheck(t *testing.T) {
@@ -70,8 +71,11 @@ func TestBudgetHoldsOnNonlinearCheck(t *testing.T) {
 	if code != 3 || field(doc, "result", "outcome") != "timeout" || field(doc, "result", "property_satisfied") != nil {
 		t.Fatalf("exit %d, result %v", code, doc["result"])
 	}
-	if !strings.Contains(out, "while_solving") {
-		t.Errorf("no phase in the diagnostics: %v", field(doc, "result", "diagnostics"))
+	// Z3 mostly ignores the interrupt here, and the check is abandoned
+	// (the diagnostic names the phase); now and then it stops within the
+	// grace, and the result is a plain solver timeout.
+	if !strings.Contains(out, "while_solving") && field(doc, "result", "reason") != "timeout" {
+		t.Errorf("neither a solver timeout nor the phase in the diagnostics: %v", doc["result"])
 	}
 }
 
