@@ -55,6 +55,9 @@ the extension picks the format, --format-in names it for other file names.
 (never-states as forbid, var-in-range as invariant) to depth N; an FCSTM model
 declares none, so --bound is refused for it.
 
+--timeout-ms (default 30000) is one budget for loading, encoding and solving:
+at it the answer is timeout, never a verdict (docs/queries.md).
+
 Exit status: 0 property holds / witness found, 1 negative verdict, 2 usage or
 input error, 3 inconclusive (unknown, timeout, infeasible scenario, incomplete
 response horizon), 4 replay mismatch (result untrusted).`,
@@ -81,7 +84,7 @@ response horizon), 4 replay mismatch (result untrusted).`,
 	fl.StringVarP(&f.queryFile, "query", "q", "", "the FBMCQ query `FILE`")
 	fl.StringVar(&f.check, "check", "", "the query `TEXT` inline (a check clause, optionally after init/assume clauses)")
 	fl.IntVar(&f.bound, "bound", 0, "without a query: check every state-predicate invariant of the model to depth `N`")
-	fl.IntVar(&f.timeoutMS, "timeout-ms", 0, "one total solver budget in milliseconds (default: none)")
+	fl.IntVar(&f.timeoutMS, "timeout-ms", bmc.DefaultTimeoutMS, "one total budget in milliseconds for encoding and solving; at it the answer is timeout (exit 3)")
 	fl.IntVar(&f.maxBound, "max-bound", frontend.DefaultMaxBound, "refuse queries (and --bound) whose bound exceeds `N`: the encoding grows with the bound")
 	fl.BoolVar(&f.shortest, "shortest", false, "solve bound by bound and report the first (shortest) model")
 	fl.BoolVar(&f.noIncomplete, "no-incomplete-check", false, "skip the response tail check (the result then says it was not checked)")
@@ -118,7 +121,7 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		return usageError(stderr, "give exactly one of -q FILE, --check TEXT or --bound N")
 	case cmd.Flags().Changed("bound") && f.bound < 1:
 		return usageError(stderr, "--bound must be an integer >= 1")
-	case cmd.Flags().Changed("timeout-ms") && report.CheckRange("timeoutMs", f.timeoutMS, 1, -1) != nil:
+	case report.CheckRange("timeoutMs", f.timeoutMS, 1, -1) != nil:
 		return usageError(stderr, "%s", optionMessage(report.CheckRange("timeoutMs", f.timeoutMS, 1, -1)))
 	case f.maxBound < 1:
 		return usageError(stderr, "--max-bound must be an integer >= 1")

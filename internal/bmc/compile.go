@@ -56,6 +56,7 @@ func compile(ctx *z3.Context, sys *sts.System, q *query.Query, tracked bool) (*p
 		return nil, err
 	}
 	p := &problem{sys: sys, q: q, enc: enc, b: enc.B(), eventSupport: map[[2]int]bool{}}
+	enc.Cancelled = p.checkCancelled
 	if err := p.initGroups(); err != nil {
 		return nil, err
 	}

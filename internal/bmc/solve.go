@@ -94,6 +94,10 @@ type Result struct {
 	// (equation 5 of seed 002).
 	Symbols int
 
+	// abandoned says a check was abandoned (z3.ErrAbandoned): the Z3
+	// context of the solve is retired, so no later query may use it.
+	abandoned bool
+
 	// Refinement is the explanation ledger (docs/queries.md); nil when no
 	// explanation was requested.
 	Refinement *Refinement
@@ -137,7 +141,26 @@ type session struct {
 	full       *z3.Solver
 	fullGroups int
 	nlits      int // literals made for checks on full so far
+
+	// abandoned is set when a check did not stop at its interrupt and was
+	// left running (z3.ErrAbandoned): the Z3 context is retired, so the
+	// session makes no further Z3 call and answers timeout.
+	abandoned bool
 }
+
+// abandonGrace is how long a check may run on after its interrupt: a
+// twentieth of the budget, so that with what follows the check the
+// command still ends within the promised 10% over budget, and at least
+// 50 ms so that a check about to return is not thrown away.
+func abandonGrace(budget time.Duration) time.Duration {
+	return max(budget/20, 50*time.Millisecond)
+}
+
+// DefaultTimeoutMS is the budget of a solve when the caller gives none
+// (the CLI and the MCP server): without one, a query as small as
+// "reach <= 10000: true" on a 1 KB model ran for 40 s and took 3.3 GB
+// before it answered.
+const DefaultTimeoutMS = 30000
 
 // errCancelled stops the encoding when the budget runs out or the
 // caller cancels; solveAt turns it into the outcome timeout.
@@ -157,6 +180,9 @@ func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())) 
 // remembered as the one whose model decoding reads.
 func (s *session) check(solver *z3.Solver, lits []*z3.Term) (checkResult, error) {
 	s.solver = solver
+	if s.abandoned {
+		return checkResult{}, nil
+	}
 	if s.budget {
 		left := time.Until(s.deadline)
 		if left < time.Millisecond {
@@ -169,22 +195,15 @@ func (s *session) check(solver *z3.Solver, lits []*z3.Term) (checkResult, error)
 	if s.ctx.Err() != nil {
 		return checkResult{}, nil
 	}
-	// The interrupt must not outlive this check (the caller closes the
-	// Z3 context afterwards): wait for it when it has started.
-	interrupted := make(chan struct{})
-	stop := context.AfterFunc(s.ctx, func() { solver.Interrupt(); close(interrupted) })
-	defer func() {
-		if !stop() {
-			<-interrupted
-		}
-	}()
+	// CheckContext interrupts the check when the budget runs out and
+	// gives it abandonGrace more before abandoning it (Z3 does not always
+	// stop when interrupted, notably on non-linear real arithmetic); the
+	// context is then unusable, so no later check of this session runs.
 	t0 := time.Now()
-	var res z3.Result
-	var err error
-	if len(lits) == 0 {
-		res, err = solver.Check()
-	} else {
-		res, err = solver.CheckAssumptions(lits...)
+	res, err := solver.CheckContext(s.ctx, abandonGrace(s.deadline.Sub(s.start)), lits...)
+	if errors.Is(err, z3.ErrAbandoned) {
+		s.abandoned = true
+		return checkResult{status: "timeout", reason: "timeout", elapsed: ms(time.Since(t0)), ran: true}, nil
 	}
 	if err != nil {
 		return checkResult{}, fmt.Errorf("bmc: solver: %w", err)
@@ -262,7 +281,12 @@ func run(p *problem, opts Options, start time.Time) (*Result, error) {
 			break
 		}
 	}
-	if opts.Explain != "" && opts.Explain != "none" {
+	if s.abandoned {
+		// A check ran past its interrupt and was left running: say so,
+		// with the phase, and touch the Z3 context no more.
+		r.abandoned = true
+		r.Diagnostics = append(r.Diagnostics, "timeout:solver_did_not_stop_at_interrupt_while_solving")
+	} else if opts.Explain != "" && opts.Explain != "none" {
 		if err := s.explain(r, opts); err != nil {
 			return nil, err
 		}

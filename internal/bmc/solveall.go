@@ -49,6 +49,10 @@ func SolveAll(ctx *z3.Context, sys *sts.System, qs []*query.Query, opts Options)
 		if i > 0 {
 			start = time.Now()
 		}
+		if i > 0 && out[i-1].abandoned {
+			out = append(out, abandonedResult(q, opts))
+			continue
+		}
 		p.retarget(q, lia)
 		r, err := run(p, opts, start)
 		if err != nil {
@@ -61,7 +65,11 @@ func SolveAll(ctx *z3.Context, sys *sts.System, qs []*query.Query, opts Options)
 
 func solveEach(ctx *z3.Context, sys *sts.System, qs []*query.Query, opts Options) ([]*Result, error) {
 	out := make([]*Result, 0, len(qs))
-	for _, q := range qs {
+	for i, q := range qs {
+		if i > 0 && out[i-1].abandoned {
+			out = append(out, abandonedResult(q, opts))
+			continue
+		}
 		r, err := Solve(ctx, sys, q, opts)
 		if err != nil {
 			return nil, err
@@ -94,4 +102,17 @@ func (p *problem) retarget(q *query.Query, lia bool) {
 	p.frameHits = nil
 	p.eventSupport = map[[2]int]bool{}
 	p.enc.ResetBeyondLIA(lia)
+}
+
+// abandonedResult is the timeout of a query not solved because an earlier
+// query's check was abandoned, which retires the shared Z3 context.
+func abandonedResult(q *query.Query, opts Options) *Result {
+	notChecked := Stage{Origin: "not_checked"}
+	r := &Result{Kind: q.Check.Kind, Polarity: q.Check.Kind.Polarity(), Bound: q.Check.Bound,
+		CaseLabel: q.Check.CaseLabel, Window: q.Check.Window, TimeoutMS: opts.TimeoutMS,
+		Status: "timeout", Reason: "timeout", abandoned: true,
+		Feasibility: Feasibility{Kernel: notChecked, Initialization: notChecked, Assumptions: notChecked, LocalizationStatus: "not_checked"},
+		Diagnostics: []string{"timeout:solver_abandoned_by_an_earlier_query"}}
+	r.Outcome, r.Satisfied = outcome(r)
+	return r
 }

@@ -69,6 +69,9 @@ func (s *session) checkScenarioAfterUnsat(phi *z3.Term) (checkResult, error) {
 
 // checkGroups is checkStages without the memory of scenarios.
 func (s *session) checkGroups(stages []smt.Stage, extra *z3.Term, incremental bool) (checkResult, error) {
+	if s.abandoned {
+		return checkResult{}, nil // the Z3 context is gone (see session.abandoned)
+	}
 	enc := s.p.enc
 	if enc.Solver != nil { // tracked
 		lits := enc.Lits(stages...)
@@ -118,6 +121,9 @@ func (s *session) checkGroups(stages []smt.Stage, extra *z3.Term, incremental bo
 // formulas. The localisation checks of fewer stages, rare, get a solver
 // of their own.
 func (s *session) checkUnderAssumption(stages []smt.Stage, extra *z3.Term) (checkResult, error) {
+	if s.abandoned {
+		return checkResult{}, nil // the Z3 context is gone (see session.abandoned)
+	}
 	enc := s.p.enc
 	all := slices.Equal(stages, allStages())
 	solver := s.full

@@ -47,7 +47,7 @@ type BMCInput struct {
 	Input
 	Query     string `json:"query,omitempty" jsonschema:"an FBMCQ query, e.g. check reach <= 6: active(\"SHIPPED\"); (or give bound)"`
 	Bound     *int   `json:"bound,omitempty" jsonschema:"instead of a query: check every never-states and var-in-range invariant of the model to this depth"`
-	TimeoutMS *int   `json:"timeoutMs,omitempty" jsonschema:"total solver budget in milliseconds"`
+	TimeoutMS *int   `json:"timeoutMs,omitempty" jsonschema:"total budget in milliseconds for encoding and solving (default 30000)"`
 	Shortest  bool   `json:"shortest,omitempty" jsonschema:"return a shortest witness or counterexample"`
 	Explain   string `json:"explain,omitempty" jsonschema:"for an infeasible scenario: none (default), formal or proof"`
 	Format    string `json:"format,omitempty" jsonschema:"the model format: json or fcstm; by default a path's extension says it and an inline object is json; inline FCSTM source is a string in model with format fcstm"`
@@ -232,7 +232,7 @@ func (s *server) composeTool(ctx context.Context, _ *mcp.CallToolRequest, in Com
 }
 
 func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInput) (*mcp.CallToolResult, Report, error) {
-	opts := bmc.Options{Shortest: in.Shortest, Explain: in.Explain, Explainer: explain.Explain}
+	opts := bmc.Options{Shortest: in.Shortest, Explain: in.Explain, Explainer: explain.Explain, TimeoutMS: bmc.DefaultTimeoutMS}
 	if in.TimeoutMS != nil {
 		if err := report.CheckRange("timeoutMs", *in.TimeoutMS, 1, -1); err != nil {
 			return nil, nil, err

@@ -1,6 +1,7 @@
 package prove
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -54,7 +55,10 @@ func (a *attempt) launchSpacer(c *checker, phi []expr.Expr, all bool) (*spacerRu
 		sp.clauses, sp.pred = g.Clauses, func(n int) string { return g.Nodes[n].Name }
 	} else {
 		var err error
-		if sp.text, err = hornText(c, phi); err != nil {
+		if sp.text, err = hornText(c, phi); errors.Is(err, errEncodingBudget) {
+			a.log("spacer", "unknown", sp.started, "timeout while encoding the Horn clauses")
+			return nil, nil
+		} else if err != nil {
 			return nil, err
 		}
 	}

@@ -300,7 +300,9 @@ func (a *attempt) round(open []int) ([]int, error) {
 		if sp, err = a.launchSpacer(c, phi, len(open) == len(a.p.Props)); err != nil {
 			return nil, err
 		}
-		defer sp.cancel()
+		if sp != nil {
+			defer sp.cancel()
+		}
 	}
 	if done, err := a.takeReady(sp, open); done || err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package prove
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -62,6 +63,11 @@ func hornText(c *checker, phi []expr.Expr) (string, error) {
 		clause([]string{rel.String()}, h)
 	}
 	for ei, ed := range g.Edges {
+		if c.expired() {
+			// Rendering one edge of a model with many cases can take
+			// seconds (its relation printed in full): stop at the deadline.
+			return "", errEncodingBudget
+		}
 		e.locals = nil
 		h, keep := head(ed.To)
 		if !keep {
@@ -86,6 +92,10 @@ func hornText(c *checker, phi []expr.Expr) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// errEncodingBudget stops hornText when the deadline passes while it
+// renders the clauses; Spacer is then not run (the round reports why).
+var errEncodingBudget = errors.New("prove: the budget ran out while encoding the Horn clauses")
 
 func predName(n int) string { return fmt.Sprintf("R_%d", n) }
 

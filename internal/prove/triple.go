@@ -111,6 +111,11 @@ func (c *checker) check(ob obligation, from, to expr.Expr) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.expired() {
+		// Encoding an edge of a model with many cases costs more than
+		// its query: past the deadline, answer before encoding.
+		return &answer{Result: z3.Unknown, Reason: "timeout", Pre: pre, Post: post}, nil
+	}
 	var parts []*z3.Term
 	var dst int
 	if ob.Start {

@@ -73,6 +73,12 @@ type Encoding struct {
 	Raises []Raising
 
 	Groups []*Group
+
+	// Cancelled, when set, is asked before each case is encoded; an error
+	// from it stops Extend (wrapped), so that a budget holds inside one
+	// step of a model with thousands of cases, whose encoding alone can
+	// take a minute.
+	Cancelled func() error
 	// lean is the frame shape of NewLeanEncoding; nil for the tracked
 	// shape of NewEncoding.
 	lean      *leanShape
@@ -360,6 +366,11 @@ type stepSyms struct {
 // definedness of the effects and the next frame, as one flat conjunction;
 // and the variable values each call record of c sees.
 func (enc *Encoding) caseBody(st *stepSyms, c *sts.Case, ante []*z3.Term) (a, body *z3.Term, snaps [][]*z3.Term, err error) {
+	if enc.Cancelled != nil {
+		if err := enc.Cancelled(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	b := &enc.b
 	ce := &caseEnv{enc: enc, cur: append([]*z3.Term(nil), st.pre...), temps: map[string]*z3.Term{}}
 	var conds []*z3.Term

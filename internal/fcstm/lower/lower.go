@@ -241,7 +241,7 @@ func (l *lowering) expand(src int, start func(*path) error) error {
 		l.add(sts.Case{Kind: sts.Delta, Source: src, Target: src, Priority: prio, Delta: true})
 	}
 	if len(l.cases) > MaxCasesPerSource {
-		return &Error{Pos: l.srcPos(), Msg: fmt.Sprintf("one cycle from %s expands to %d cases, more than %d", l.sys.LocationName(src), len(l.cases), MaxCasesPerSource)}
+		return &Error{Pos: l.srcPos(), Msg: fmt.Sprintf("one cycle from %s expands to %d cases, more than %d: the symbolic engines cannot check this model (a chain of pseudo states doubles the cases with each branching state; docs/fcstm.md, \"Known gaps\")", l.sys.LocationName(src), len(l.cases), MaxCasesPerSource)}
 	}
 	l.sys.Cases[src] = l.cases
 	return nil

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// childCLI runs the CLI with args in a child process (the test binary,
+// re-entered through test): a check abandoned at its budget goes on
+// running on its own thread until the process exits, which must not be
+// the test binary's.
+func childCLI(t *testing.T, test string, args ...string) (stdout, stderr string, code int, took time.Duration) {
+	t.Helper()
+	// A regression must not leave a child running: two minutes is far
+	// past any budget of these tests.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run", "^"+test+"$")
+	cmd.Env = append(os.Environ(), "STATEPROOF_CLI_CHILD="+strings.Join(args, "\x1f"))
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	t0 := time.Now()
+	err := cmd.Run()
+	took = time.Since(t0)
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code, took
+}
+
+// runIfChild is the child side of childCLI: it runs the CLI as main
+// does, as a process about to exit (which leaves its Z3 contexts to the
+// operating system rather than deleting them, seconds for a large one).
+func runIfChild() {
+	if args := os.Getenv("STATEPROOF_CLI_CHILD"); args != "" {
+		p := process{start: time.Now(), exiting: true}
+		os.Exit(runIn(withProcess(context.Background(), p), strings.Split(args, "\x1f"), os.Stdout, os.Stderr))
+	}
+}
+
+// One sqrt in a during block and a reach query: Z3 ignores both its
+// timeout and an interrupt on this check (it ran past 215 s under a 20 s
+// budget), so the budget holds only because the check is abandoned. The
+// answer is undecided (timeout, exit 3), with the phase in a diagnostic
+// when the check was abandoned;
+// the time bound is generous (3× the budget plus start-up) because
+// machines vary; the precise figure is in the report of issue 27.
+func TestBudgetHoldsOnNonlinearCheck(t *testing.T) {
+	runIfChild()
+	const budget = 1500 * time.Millisecond
+	out, errOut, code, took := childCLI(t, "TestBudgetHoldsOnNonlinearCheck", "bmc", "--json", "testdata/fcstm/sqrt-during.fcstm",
+		"--check", `check reach <= 4: var("x") > 10.0;`, "--timeout-ms", "1500")
+	if took > 3*budget+2*time.Second {
+		t.Errorf("bmc took %v under a %v budget", took, budget)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON (exit %d, stderr %q): %v", code, errOut, err)
+	}
+	if code != 3 || field(doc, "result", "outcome") != "timeout" || field(doc, "result", "property_satisfied") != nil {
+		t.Fatalf("exit %d, result %v", code, doc["result"])
+	}
+	// Z3 mostly ignores the interrupt here, and the check is abandoned
+	// (the diagnostic names the phase); now and then it stops within the
+	// grace, and the result is a plain solver timeout.
+	if !strings.Contains(out, "while_solving") && field(doc, "result", "reason") != "timeout" {
+		t.Errorf("neither a solver timeout nor the phase in the diagnostics: %v", doc["result"])
+	}
+}
+
+// prove on a chain of nine pseudo states (2^9 cases from one state)
+// spent its budget rendering Horn clauses and encoding triple queries and
+// ran past 40 s under 3 s. Every phase now looks at the deadline: the
+// answer is unknown (exit 3) within the budget, with the phase in the
+// reason. The bound is generous (3× plus start-up).
+func TestProveBudgetHoldsOnPseudoChain(t *testing.T) {
+	runIfChild()
+	const budget = 3000 * time.Millisecond
+	out, errOut, code, took := childCLI(t, "TestProveBudgetHoldsOnPseudoChain", "prove", "testdata/fcstm/pseudo-chain9.fcstm",
+		"--rsc", "testdata/fcstm/pseudo-chain9.rsc", "--timeout-ms", "3000")
+	if took > 3*budget+2*time.Second {
+		t.Errorf("prove took %v under a %v budget", took, budget)
+	}
+	if code != 3 && code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if code == 3 && !strings.Contains(out, "timeout") {
+		t.Errorf("undecided without a timeout in the reason:\n%s", out)
+	}
+}
+
+// bmc without --timeout-ms runs under the default budget, which the
+// report states (it had none: timeout_ms null, and no limit at all).
+func TestBMCDefaultBudget(t *testing.T) {
+	doc, code := bmcJSON(t, "../../examples/order.json", "-q", "../../examples/queries/order-paid.fbmcq")
+	if code != 0 {
+		t.Fatalf("exit %d, result %v", code, doc["result"])
+	}
+	if got := field(doc, "result", "timeout_ms"); got != float64(30000) {
+		t.Errorf("timeout_ms %v, want the default 30000", got)
+	}
+}
+
+// pseudoChain writes an FCSTM model whose cycle from M.A passes n pseudo
+// states, each with a guarded and a default branch: 2^n cases.
+func pseudoChain(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("def int x = 0;\ndef int y = 0;\nstate M {\n    state A;\n    state B;\n")
+	for i := range n {
+		fmt.Fprintf(&b, "    pseudo state P%d;\n", i)
+	}
+	b.WriteString("    [*] -> A;\n    A -> P0 :: Go;\n")
+	for i := range n {
+		next := fmt.Sprintf("P%d", i+1)
+		if i+1 == n {
+			next = "B"
+		}
+		fmt.Fprintf(&b, "    P%d -> %s : if [x > %d] effect { y = y + %d; };\n    P%d -> %s effect { x = x + 1; };\n", i, next, i, i+1, i, next)
+	}
+	b.WriteString("    B -> A :: Back;\n}\n")
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("chain%d.fcstm", n))
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Past the case limit (twelve branching pseudo states: 4097 cases from
+// M.A with the delta), bmc and prove refuse the model with a located error
+// that names the limit and the manual, exit 2, never a crash (issue 29,
+// item 4).
+func TestCaseLimitIsALocatedError(t *testing.T) {
+	model := pseudoChain(t, 12)
+	for _, args := range [][]string{
+		{"bmc", model, "--check", "check reach <= 2: true;"},
+		{"prove", model, "--infer"},
+	} {
+		out, errOut, code := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errOut, model+":") || !strings.Contains(errOut, "more than 4096") ||
+			!strings.Contains(errOut, "docs/fcstm.md") || strings.Contains(errOut, "goroutine") {
+			t.Errorf("%s: exit %d\nstdout %s\nstderr %s", args[0], code, out, errOut)
+		}
+	}
+}
+
+// randomPseudoChain writes a random FCSTM model with a chain of n pseudo
+// states between A and B: each has a guarded branch (on x or y, against a
+// random threshold) and, unless it is the last, sometimes a default one.
+func randomPseudoChain(t *testing.T, rng *rand.Rand, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("def int x = 0;\ndef int y = 0;\nstate M {\n    state A;\n    state B;\n")
+	for i := range n {
+		fmt.Fprintf(&b, "    pseudo state P%d;\n", i)
+	}
+	b.WriteString("    [*] -> A;\n    A -> P0 :: Go;\n    B -> A :: Back;\n")
+	vars := []string{"x", "y"}
+	for i := range n {
+		next := "B"
+		if i+1 < n {
+			next = fmt.Sprintf("P%d", i+1)
+		}
+		v, w := vars[rng.IntN(2)], vars[rng.IntN(2)]
+		fmt.Fprintf(&b, "    P%d -> %s : if [%s > %d] effect { %s = %s + %d; };\n", i, next, v, rng.IntN(5)-2, w, w, rng.IntN(3)+1)
+		if rng.IntN(4) > 0 || i+1 == n {
+			fmt.Fprintf(&b, "    P%d -> %s effect { %s = %s - 1; };\n", i, next, v, v)
+		} else {
+			fmt.Fprintf(&b, "    P%d -> B;\n", i)
+		}
+	}
+	b.WriteString("}\n")
+	path := filepath.Join(t.TempDir(), "chain.fcstm")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Random models with pseudo chains of 3 to 11 states (prove: 3 to 9),
+// against a 1.5 s budget in bmc and prove: each run answers (any verdict, or undecided
+// with exit 3; never exit 2 or a crash) within 3× the budget plus
+// start-up. The seed is logged so that a failure can be replayed.
+func TestBudgetHoldsOnRandomPseudoChains(t *testing.T) {
+	runIfChild()
+	if testing.Short() {
+		t.Skip("runs the CLI for several seconds")
+	}
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("STATEPROOF_SEED"); s != "" {
+		fmt.Sscan(s, &seed)
+	}
+	t.Logf("seed %d (STATEPROOF_SEED replays it)", seed)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	const budget = 1500 * time.Millisecond
+	for range 3 {
+		n := 3 + rng.IntN(9)
+		model := randomPseudoChain(t, rng, n)
+		rsc := filepath.Join(filepath.Dir(model), "chain.rsc")
+		if err := os.WriteFile(rsc, []byte(fmt.Sprintf("rsc \"M.A\": var(\"y\") >= %d;\n", -rng.IntN(3))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		runs := [][]string{{"bmc", model, "--check", fmt.Sprintf("check reach <= %d: var(\"y\") > %d;", 2+rng.IntN(4), rng.IntN(6)), "--timeout-ms", "1500"}}
+		// prove on chains of ten or more still overruns: encoding one
+		// edge rebuilds the antecedents of every earlier case of its
+		// source (smt.CaseRelation), quadratic in the cases, with no
+		// deadline inside it yet (issue 27, item 8, left open).
+		if n <= 9 {
+			runs = append(runs, []string{"prove", model, "--rsc", rsc, "--timeout-ms", "1500"})
+		}
+		for _, args := range runs {
+			out, errOut, code, took := childCLI(t, "TestBudgetHoldsOnRandomPseudoChains", args...)
+			src, _ := os.ReadFile(model)
+			if took > 3*budget+2*time.Second {
+				t.Errorf("%q on a chain of %d took %v under %v\n%s", args, n, took, budget, src)
+			}
+			if code != 0 && code != 1 && code != 3 {
+				t.Errorf("%s on a chain of %d: exit %d\n%s%s\n%s", args[0], n, code, out, errOut, src)
+			}
+		}
+	}
+}

@@ -1,0 +1,2 @@
+// The RSC of TestProveBudgetHoldsOnPseudoChain.
+rsc "M.A": var("y") >= 0;
