@@ -117,26 +117,12 @@ func (r Reader) openDir(dir string) (*os.Root, error) {
 	return r.Root.OpenRoot(name)
 }
 
+// regular refuses st, the file at path, unless it is a regular file.
 func regular(path string, st fs.FileInfo) error {
-	switch {
-	case st.IsDir():
-		return fmt.Errorf("%s is a directory, not a model file", path)
-	case !st.Mode().IsRegular():
-		return fmt.Errorf("%s is not a regular file (%s)", path, fileKind(st.Mode()))
+	if !st.Mode().IsRegular() {
+		return &NotRegularError{path, st.Mode()}
 	}
 	return nil
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }
 
 // confinedError reports a failed Stat or open under the import root
@@ -154,15 +140,15 @@ func confinedError(path, dir string, err error) error {
 	return fmt.Errorf("%s resolves %w %s (%v)", path, ErrOutsideRoot, dir, err)
 }
 
-// readAll reads an open regular file under the size limit.
+// readAll reads an open regular file under the size limit, without a
+// leading byte order mark.
 func (r Reader) readAll(path string, f *os.File, st fs.FileInfo) ([]byte, error) {
-	limit := r.MaxBytes
-	if limit <= 0 {
-		limit = DefaultMaxBytes
-	}
+	limit := r.Limit()
 	if st.Size() > limit {
 		return nil, &TooLargeError{path, limit}
 	}
+	// The file may grow while it is read: read one byte past the limit to
+	// tell "exactly the limit" from "more".
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)

@@ -48,7 +48,7 @@ func TestReadFileIn(t *testing.T) {
 		refused := []struct{ path, msg string }{
 			{at("../secret"), "outside the import root"},
 			{at("out.fcstm"), "outside the import root"},
-			{at("fifo.fcstm"), "not a regular file (a named pipe)"},
+			{at("fifo.fcstm"), "is a named pipe (FIFO)"},
 			{at("lib"), "is a directory"},
 			{at("nope.fcstm"), "no such file"},
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -73,7 +72,6 @@ func (e *NotRegularError) Error() string {
 // that is not a regular file is refused before it is opened (opening a
 // named pipe blocks until a writer comes).
 func (r Reader) ReadFile(path string) ([]byte, error) {
-	limit := r.Limit()
 	if err := r.regular(path); err != nil {
 		return nil, err
 	}
@@ -82,28 +80,20 @@ func (r Reader) ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	} else if !st.Mode().IsRegular() {
-		return nil, &NotRegularError{path, st.Mode()} // replaced since the check
-	} else if st.Size() > limit {
-		return nil, &TooLargeError{path, limit}
-	}
-	// The file may grow while it is read: read one byte past the limit to
-	// tell "exactly the limit" from "more".
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	if int64(len(data)) > limit {
-		return nil, &TooLargeError{path, limit}
+	if err := regular(path, st); err != nil {
+		return nil, err // replaced since the check
 	}
-	return trimBOM(data), nil
+	return r.readAll(path, f, st)
 }
 
 func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, bom) }
 
-// regular refuses a path whose target is not a regular file.
+// regular refuses a path whose target is not a regular file, before it
+// is opened.
 func (r Reader) regular(path string) error {
 	var st fs.FileInfo
 	var err error

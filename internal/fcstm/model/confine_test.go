@@ -80,7 +80,7 @@ func TestImportsStayInsideTheRoot(t *testing.T) {
 		{"/proc/self/environ", "E_IMPORT_PATH", "is absolute"},
 		{filepath.Join(dir, "secret.txt"), "E_IMPORT_PATH", "is absolute"},
 		{"link.fcstm", "E_IMPORT", "outside the import root"},
-		{"fifo.fcstm", "E_IMPORT", "not a regular file (a named pipe)"},
+		{"fifo.fcstm", "E_IMPORT", "is a named pipe (FIFO)"},
 		{"lib/sub.fcstm", "E_IMPORT", "is a directory"},
 		{"lib", "E_IMPORT", "is a directory"},
 		{".", "E_IMPORT", "is a directory"},
