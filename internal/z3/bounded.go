@@ -33,18 +33,9 @@ var ErrAbandoned = errors.New("z3: check did not stop when interrupted; its cont
 // ReasonUnknown reads "canceled" (or "timeout" under an installed timeout).
 func (s *Solver) CheckContext(ctx context.Context, grace time.Duration, assumptions ...*Term) (Result, error) {
 	const op = "Solver.CheckContext"
-	c, err := s.begin(op)
+	c, as, err := s.prepareCheck(op, assumptions)
 	if err != nil {
 		return Unknown, err
-	}
-	as, err := c.raw(op, assumptions)
-	if err != nil {
-		return Unknown, err
-	}
-	for i, a := range as {
-		if err := c.assertable(op, a); err != nil {
-			return Unknown, argError(op, "assumption %d: %v", i+1, err)
-		}
 	}
 	if ctx.Err() != nil {
 		return Unknown, nil
@@ -81,14 +72,5 @@ func (s *Solver) CheckContext(ctx context.Context, grace time.Duration, assumpti
 	stopWatchdog()
 	runtime.KeepAlive(assumptions)
 	s.lastElapsed = time.Since(start)
-	if err := c.lastError(op); err != nil {
-		return Unknown, err
-	}
-	switch r {
-	case z3_L_TRUE:
-		return Sat, nil
-	case z3_L_FALSE:
-		return Unsat, nil
-	}
-	return Unknown, nil
+	return checkResult(c, op, r)
 }

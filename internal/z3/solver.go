@@ -228,18 +228,9 @@ func (s *Solver) CheckAssumptions(assumptions ...*Term) (Result, error) {
 }
 
 func (s *Solver) check(op string, assumptions []*Term) (Result, error) {
-	c, err := s.begin(op)
+	c, as, err := s.prepareCheck(op, assumptions)
 	if err != nil {
 		return Unknown, err
-	}
-	as, err := c.raw(op, assumptions)
-	if err != nil {
-		return Unknown, err
-	}
-	for i, a := range as {
-		if err := c.assertable(op, a); err != nil {
-			return Unknown, argError(op, "assumption %d: %v", i+1, err)
-		}
 	}
 	var r z3_lbool
 	start := time.Now()
@@ -251,6 +242,30 @@ func (s *Solver) check(op string, assumptions []*Term) (Result, error) {
 	}
 	stop()
 	s.lastElapsed = time.Since(start)
+	return checkResult(c, op, r)
+}
+
+// prepareCheck is the start of every check: the solver's context, and the
+// assumptions as Z3 terms, each a formula of that context.
+func (s *Solver) prepareCheck(op string, assumptions []*Term) (*Context, []z3_ast, error) {
+	c, err := s.begin(op)
+	if err != nil {
+		return nil, nil, err
+	}
+	as, err := c.raw(op, assumptions)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, a := range as {
+		if err := c.assertable(op, a); err != nil {
+			return nil, nil, argError(op, "assumption %d: %v", i+1, err)
+		}
+	}
+	return c, as, nil
+}
+
+// checkResult reads a check's answer r, or the error it left in c.
+func checkResult(c *Context, op string, r z3_lbool) (Result, error) {
 	if err := c.lastError(op); err != nil {
 		return Unknown, err
 	}
