@@ -94,3 +94,17 @@ func TestSimulateTakesModel(t *testing.T) {
 		t.Errorf("model and source together: %+v", res)
 	}
 }
+
+// TestSimulateNoCycles: a run of no cycles is a report of the start
+// alone, and satisfies its output schema (call validates it).
+func TestSimulateNoCycles(t *testing.T) {
+	cs := connect(t)
+	src := "state R {\n  state A;\n  [*] -> A;\n}\n"
+	out, res := call(t, cs, "simulate", map[string]any{"model": src, "cycles": []any{}})
+	if res.IsError {
+		t.Fatalf("simulate with no cycles is an error: %s", toolText(res))
+	}
+	if out["schema"] != "stateproof/simulate/v1" {
+		t.Errorf("report %v", out)
+	}
+}

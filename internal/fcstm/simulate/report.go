@@ -24,6 +24,25 @@ type Report struct {
 	Stopped *StopReport   `json:"stopped,omitempty"`
 }
 
+// MarshalJSON writes the report with "cycles" present whenever the run
+// started, even a run of no cycles ([]), and absent when it did not: the
+// contract tells a start from a load error by it.
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report
+	out := struct {
+		plain
+		Cycles *[]CycleReport `json:"cycles,omitempty"`
+	}{plain: plain(r)}
+	if r.Initial != nil || len(r.Cycles) > 0 {
+		cycles := r.Cycles
+		if cycles == nil {
+			cycles = []CycleReport{}
+		}
+		out.Cycles = &cycles
+	}
+	return json.Marshal(out)
+}
+
 // StopReport says that the run stopped at a cap before its input ended:
 // the cycles after it were not run, and nothing is claimed about them.
 type StopReport struct {
