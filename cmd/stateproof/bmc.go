@@ -105,9 +105,6 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 	if err := f.out.resolve(); err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	if f.out.format == "sarif" {
-		return usageError(stderr, "--format sarif is available for verify and compose; bmc reports text, json or html")
-	}
 	given := 0
 	for _, s := range []bool{f.queryFile != "", f.check != "", cmd.Flags().Changed("bound")} {
 		if s {
@@ -201,9 +198,11 @@ func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 		return emitBMCHTML(f, stdout, reports)
 	}
 	var buf bytes.Buffer
-	if f.out.format == "json" {
+	if f.out.format == "json" || f.out.format == "sarif" {
 		var doc any = reports[0].JSON()
-		if f.bound > 0 {
+		if f.out.format == "sarif" {
+			doc = bmcSARIF(reports)
+		} else if f.bound > 0 {
 			doc = frontend.BoundJSON(f.bound, reports, f.skipped)
 		}
 		enc := json.NewEncoder(&buf)

@@ -96,7 +96,7 @@ func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io
 		return proveUsage(stderr, "%v", err)
 	}
 	if f.out.format == "sarif" {
-		return proveUsage(stderr, "--format sarif is available for verify and compose; prove reports text, json or html")
+		return proveUsage(stderr, "--format sarif is available for verify, compose and bmc; prove reports text, json or html")
 	}
 	if f.maxK < 1 || f.bmcDepth < 1 || f.timeoutMS < 1 || f.workers < 0 {
 		return proveUsage(stderr, "--k, --bmc-depth and --timeout-ms must be integers >= 1, --workers >= 0")

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stateproof/stateproof/internal/bmc"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/jsonvalue"
 	"github.com/stateproof/stateproof/internal/report"
@@ -70,4 +71,41 @@ func modelLocator(file string, raw *jsonvalue.Value, m *jsonmodel.Model) func(*r
 		}
 		return at(m.ElementPath("variable", target))
 	}
+}
+
+// bmcSARIF is the SARIF log of bmc reports: each report that does not
+// hold is a result — an error for a violated property or an unreachable
+// goal, a warning for one not decided — at the query file (or the model,
+// for --check and --bound), with its trace as a code flow.
+func bmcSARIF(reports []*bmc.Report) report.Obj {
+	at := report.Location{URI: reports[0].ModelPath, Line: 1, Col: 1}
+	if q := reports[0].QueryPath; q != "" {
+		at.URI = q
+	}
+	inputs := []string{reports[0].ModelPath}
+	if reports[0].QueryPath != "" {
+		inputs = append(inputs, reports[0].QueryPath)
+	}
+	check := report.Check{ID: "BMC", Name: "Bounded model checking"}
+	for _, r := range reports {
+		code := r.ExitCode()
+		if code == exitHolds {
+			continue
+		}
+		f := report.Finding{
+			Code:     "BMC_" + strings.ToUpper(r.Result.Outcome),
+			Severity: report.Error,
+			Message:  r.Headline() + ": " + strings.Join(strings.Fields(r.Query), " "),
+		}
+		if code == exitUndecided {
+			f.Severity = report.Warning
+		}
+		if tr := r.Result.Trace; tr != nil {
+			for _, s := range tr.Steps {
+				f.Path = append(f.Path, report.Step{From: s.SourceState, Event: s.CaseLabel, To: s.TargetState})
+			}
+		}
+		check.Findings = append(check.Findings, f)
+	}
+	return report.SARIF(sarifTool("bmc", inputs...), []report.Check{check}, nil, func(*report.Finding) report.Location { return at })
 }

@@ -55,7 +55,7 @@ func readSARIF(t *testing.T, label, out string) sarifLog {
 	return log
 }
 
-// TestSARIFForCodeScanning: verify's and compose's SARIF satisfy the
+// TestSARIFForCodeScanning: verify's, compose's and bmc's SARIF satisfy the
 // official schema and carry what GitHub code scanning shows: rules with
 // descriptions, help and a link into docs/, regions with both ends, a
 // counterexample as a code flow step by step, a category per command and
@@ -70,6 +70,10 @@ func TestSARIFForCodeScanning(t *testing.T) {
 			[]string{"verify", "../../examples/broken/s7-scoped-range.json", "--format", "sarif"}, -1},
 		{"compose", "C1_COMPOSITION_DEADLOCK", "stateproof-compose/../../examples/compose/handshake-client.json+../../examples/compose/handshake-server.json/",
 			[]string{"compose", "../../examples/compose/handshake-client.json", "../../examples/compose/handshake-server.json", "--rendezvous", "req,ack", "--format", "sarif"}, 2},
+		{"bmc", "BMC_PROPERTY_VIOLATED", "stateproof-bmc/../../examples/order.json/",
+			[]string{"bmc", "../../examples/order.json", "--check", `check forbid <= 6: active("SHIPPED");`, "--format", "sarif"}, 6},
+		{"bmc undecided", "BMC_TIMEOUT", "stateproof-bmc/../../examples/order.json/",
+			[]string{"bmc", "../../examples/order.json", "--check", `check reach <= 8: active("SHIPPED");`, "--timeout-ms", "1", "--format", "sarif"}, 0},
 		{"verify fcstm", "", "stateproof-verify/../../examples/fcstm/door.fcstm/",
 			[]string{"verify", "../../examples/fcstm/door.fcstm", "--format", "sarif"}, 0},
 	}

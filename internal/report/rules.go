@@ -43,6 +43,7 @@ func ruleDocs() map[string]ruleDoc {
 		"D2":           {"A BEFORE invariant that no longer holds, or lost its states or variables.", "docs/models.md#beforeafter-checks-d1d4"},
 		"D3":           {"States and transitions added or removed by the change.", "docs/models.md#beforeafter-checks-d1d4"},
 		"D4":           {"A deadlock or liveness failure the change introduced.", "docs/models.md#beforeafter-checks-d1d4"},
+		"BMC":          {"A bounded check of an FBMCQ query (or of the model's invariants to a bound) that does not hold within its bound, or was not decided.", "docs/queries.md"},
 		"C1":           {"Machines run together reach a composite state where none can move.", "docs/models.md#composition-checks-c1-and-c2"},
 		"C2":           {"A rendezvous event that never fires in the composition.", "docs/models.md#composition-checks-c1-and-c2"},
 	}
