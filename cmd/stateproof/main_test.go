@@ -271,9 +271,4 @@ func TestSARIF(t *testing.T) {
 		t.Errorf("first result = %+v", r)
 	}
 	schematest.SARIF(t, "verify invalid-typo.json", []byte(out))
-	for _, cmd := range [][]string{{"prove", "../../examples/retry.json"}} {
-		if _, stderr, code := runCLI(t, append(cmd, "--format", "sarif")...); code != 2 || !strings.Contains(stderr, "sarif is available for verify, compose and bmc") {
-			t.Errorf("%s --format sarif: exit %d, %q", cmd[0], code, stderr)
-		}
-	}
 }

@@ -95,9 +95,6 @@ func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io
 	if err := f.out.resolve(); err != nil {
 		return proveUsage(stderr, "%v", err)
 	}
-	if f.out.format == "sarif" {
-		return proveUsage(stderr, "--format sarif is available for verify, compose and bmc; prove reports text, json or html")
-	}
 	if f.maxK < 1 || f.bmcDepth < 1 || f.timeoutMS < 1 || f.workers < 0 {
 		return proveUsage(stderr, "--k, --bmc-depth and --timeout-ms must be integers >= 1, --workers >= 0")
 	}
@@ -147,11 +144,15 @@ func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io
 		return emitProveHTML(f, input, model, stdout, res)
 	}
 	var buf bytes.Buffer
-	if f.out.format == "json" {
+	if f.out.format == "json" || f.out.format == "sarif" {
+		var doc any = res.JSON()
+		if f.out.format == "sarif" {
+			doc = proveSARIF(input, res)
+		}
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(res.JSON()); err != nil {
+		if err := enc.Encode(doc); err != nil {
 			return err
 		}
 	} else if err := res.WriteText(&buf); err != nil {

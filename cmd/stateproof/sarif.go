@@ -7,6 +7,7 @@ import (
 	"github.com/stateproof/stateproof/internal/bmc"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/prove"
 	"github.com/stateproof/stateproof/internal/report"
 )
 
@@ -108,4 +109,59 @@ func bmcSARIF(reports []*bmc.Report) report.Obj {
 		check.Findings = append(check.Findings, f)
 	}
 	return report.SARIF(sarifTool("bmc", inputs...), []report.Check{check}, nil, func(*report.Finding) report.Location { return at })
+}
+
+// proveSARIF is the SARIF log of a prove result: each property not proved
+// is a result — an error when violated, with its trace as a code flow, a
+// warning when not decided — at its RSC's file:line:col (the input file
+// when it has none).
+func proveSARIF(input string, res *prove.Result) report.Obj {
+	check := report.Check{ID: "PROVE", Name: "Reachable state constraints"}
+	where := map[*report.Finding]report.Location{}
+	var findings []report.Finding
+	var locs []report.Location
+	for _, p := range res.Props {
+		if p.Status == prove.Verified {
+			continue
+		}
+		f := report.Finding{Code: "PROVE_" + strings.ToUpper(p.Status), Severity: report.Error,
+			Message: p.Status + ": " + p.ID + " at " + p.Node + ": " + p.Formula}
+		if p.Status != prove.Violated {
+			f.Severity = report.Warning
+			if p.Reason != "" {
+				f.Message += " (" + p.Reason + ")"
+			}
+		}
+		for i := 1; i < len(p.Trace); i++ {
+			f.Path = append(f.Path, report.Step{From: p.Trace[i-1].Node, Event: p.Trace[i].Transition, To: p.Trace[i].Node})
+		}
+		findings = append(findings, f)
+		locs = append(locs, sourceLocation(p.Source, input))
+	}
+	check.Findings = findings
+	for i := range check.Findings {
+		where[&check.Findings[i]] = locs[i]
+	}
+	return report.SARIF(sarifTool("prove", input), []report.Check{check}, nil, func(f *report.Finding) report.Location { return where[f] })
+}
+
+// sourceLocation reads "file:line:col" (an RSC's source), or places the
+// result at the top of input when source is not one.
+func sourceLocation(source, input string) report.Location {
+	rest, col, ok1 := cutLastInt(source)
+	file, line, ok2 := cutLastInt(rest)
+	if !ok1 || !ok2 || file == "" {
+		return report.Location{URI: input, Line: 1, Col: 1}
+	}
+	return report.Location{URI: file, Line: line, Col: col}
+}
+
+// cutLastInt splits "a:12" into "a" and 12.
+func cutLastInt(s string) (string, int, bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, 0, false
+	}
+	n, err := strconv.Atoi(s[i+1:])
+	return s[:i], n, err == nil && n > 0
 }

@@ -55,7 +55,7 @@ func readSARIF(t *testing.T, label, out string) sarifLog {
 	return log
 }
 
-// TestSARIFForCodeScanning: verify's, compose's and bmc's SARIF satisfy the
+// TestSARIFForCodeScanning: the SARIF of verify, compose, bmc and prove satisfy the
 // official schema and carry what GitHub code scanning shows: rules with
 // descriptions, help and a link into docs/, regions with both ends, a
 // counterexample as a code flow step by step, a category per command and
@@ -74,6 +74,8 @@ func TestSARIFForCodeScanning(t *testing.T) {
 			[]string{"bmc", "../../examples/order.json", "--check", `check forbid <= 6: active("SHIPPED");`, "--format", "sarif"}, 6},
 		{"bmc undecided", "BMC_TIMEOUT", "stateproof-bmc/../../examples/order.json/",
 			[]string{"bmc", "../../examples/order.json", "--check", `check reach <= 8: active("SHIPPED");`, "--timeout-ms", "1", "--format", "sarif"}, 0},
+		{"prove", "PROVE_VIOLATED", "stateproof-prove/../../examples/fcstm/retry.fcstm/",
+			[]string{"prove", "../../examples/fcstm/retry.fcstm", "--rsc", "../../examples/fcstm/retry-broken.rsc", "--format", "sarif"}, -1},
 		{"verify fcstm", "", "stateproof-verify/../../examples/fcstm/door.fcstm/",
 			[]string{"verify", "../../examples/fcstm/door.fcstm", "--format", "sarif"}, 0},
 	}

@@ -29,7 +29,7 @@ type outputFlags struct {
 }
 
 func (o *outputFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&o.format, "format", "text", "output format: text, json, sarif (verify, compose, bmc) or html (one self-contained page)")
+	c.Flags().StringVar(&o.format, "format", "text", "output format: text, json, sarif or html (one self-contained page)")
 	c.Flags().BoolVar(&o.json, "json", false, "shorthand for --format json")
 	c.Flags().StringVarP(&o.out, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
 	c.Flags().StringVar(&o.color, "color", "auto", "colour text output: auto, always or never (auto honours NO_COLOR)")

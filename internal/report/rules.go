@@ -44,6 +44,7 @@ func ruleDocs() map[string]ruleDoc {
 		"D3":           {"States and transitions added or removed by the change.", "docs/models.md#beforeafter-checks-d1d4"},
 		"D4":           {"A deadlock or liveness failure the change introduced.", "docs/models.md#beforeafter-checks-d1d4"},
 		"BMC":          {"A bounded check of an FBMCQ query (or of the model's invariants to a bound) that does not hold within its bound, or was not decided.", "docs/queries.md"},
+		"PROVE":        {"A reachable state constraint that prove found violated (with a trace from the start) or could not decide.", "docs/rsc.md"},
 		"C1":           {"Machines run together reach a composite state where none can move.", "docs/models.md#composition-checks-c1-and-c2"},
 		"C2":           {"A rendezvous event that never fires in the composition.", "docs/models.md#composition-checks-c1-and-c2"},
 	}
