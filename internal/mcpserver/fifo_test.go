@@ -4,7 +4,6 @@ package mcpserver
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,8 +11,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/stateproof/stateproof/internal/input"
 )
 
 // A named pipe inside the served root is refused by every tool that reads
@@ -26,21 +23,7 @@ func TestFIFOInRootRefused(t *testing.T) {
 			t.Skipf("mkfifo: %v", err)
 		}
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	if _, err := New("test", Config{Files: input.Reader{Root: root}}).Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	cs := connectServing(t, dir)
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -51,7 +34,7 @@ func TestFIFOInRootRefused(t *testing.T) {
 		{"show", map[string]any{"path": "m.json"}},
 		{"simulate", map[string]any{"path": "m.fcstm", "cycles": []any{}}},
 	} {
-		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		res, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
 		cancel()
 		if err != nil {

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/stateproof/stateproof/internal/input"
 )
 
 // rawSession runs the server over a LineTransport and returns a function
@@ -99,21 +97,7 @@ func TestPathsStayUnderTheRoot(t *testing.T) {
 	os.WriteFile(secret, []byte("top-secret-words"), 0o644)
 	os.WriteFile(filepath.Join(served, "notjson.json"), []byte("top-secret-words"), 0o644)
 	os.Symlink(secret, filepath.Join(served, "link.json"))
-	root, err := os.OpenRoot(served)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	if _, err := New("test", Config{Files: input.Reader{Root: root}}).Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectServing(t, served)
 	rel, _ := filepath.Rel(served, secret)
 	for _, p := range []string{secret, rel, "link.json", "notjson.json"} {
 		_, res := call(t, cs, "verify", map[string]any{"path": p})

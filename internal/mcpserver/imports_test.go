@@ -3,7 +3,6 @@
 package mcpserver
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,10 +10,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/stateproof/stateproof/internal/input"
 )
 
 // FCSTM imports of models given inline or by path never read outside the
@@ -29,21 +24,7 @@ func TestImportsStayUnderTheRoot(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(served, "fifo.fcstm"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	root, err := os.OpenRoot(served)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	if _, err := New("test", Config{Files: input.Reader{Root: root}}).Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectServing(t, served)
 	escape, _ := filepath.Rel(served, filepath.Join(outside, "secret.txt"))
 	host := func(imp string) string { return "state R { import \"" + imp + "\" as P; [*] -> P; }" }
 	for _, imp := range []string{escape, "/proc/self/environ", filepath.Join(outside, "secret.txt"), "link.fcstm", "fifo.fcstm", "lib"} {

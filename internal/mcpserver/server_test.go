@@ -16,9 +16,20 @@ import (
 
 func connect(t *testing.T) *mcp.ClientSession {
 	t.Helper()
+	dir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return connectServing(t, dir)
+}
+
+// connectServing connects a client to a server whose root is dir, as
+// `stateproof mcp --root dir`; both are closed when the test ends.
+func connectServing(t *testing.T, dir string) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	if _, err := New("test", Config{Files: repoFiles(t)}).Connect(ctx, st, nil); err != nil {
+	if _, err := New("test", Config{Files: servedFiles(t, dir)}).Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client"}, nil).Connect(ctx, ct, nil)
@@ -36,6 +47,12 @@ func repoFiles(t testing.TB) input.Reader {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return servedFiles(t, dir)
+}
+
+// servedFiles reads files under dir only, as `stateproof mcp --root dir`.
+func servedFiles(t testing.TB, dir string) input.Reader {
+	t.Helper()
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)
