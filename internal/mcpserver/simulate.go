@@ -55,19 +55,29 @@ func (srv *server) simulateTool(_ context.Context, _ *mcp.CallToolRequest, in Si
 		out, err := exactReport(&simulate.Report{Schema: simulate.Schema, Model: name, Error: simulate.LoadError(err)})
 		return nil, out, err
 	}
-	opts := simulate.Options{InitialState: in.InitState}
-	if in.InitVars != nil {
-		data, err := json.Marshal(in.InitVars)
-		if err != nil {
-			return nil, nil, err
-		}
-		if opts.InitialVars, err = simulate.ParseInitVars(data); err != nil {
-			return nil, nil, fmt.Errorf("initVars: %w", err)
-		}
+	opts, err := in.options()
+	if err != nil {
+		return nil, nil, err
 	}
 	rep, _ := simulate.Run(m, name, in.Cycles, opts) // a start failure is the report's error
 	out, err := exactReport(rep)
 	return nil, out, err
+}
+
+// options are the run's start: a hot start at initState with initVars,
+// or the model's own initial state.
+func (in SimulateInput) options() (simulate.Options, error) {
+	opts := simulate.Options{InitialState: in.InitState}
+	if in.InitVars != nil {
+		raw, err := json.Marshal(in.InitVars)
+		if err != nil {
+			return opts, err
+		}
+		if opts.InitialVars, err = simulate.ParseInitVars(raw); err != nil {
+			return opts, fmt.Errorf("initVars: %w", err)
+		}
+	}
+	return opts, nil
 }
 
 // simulateJSON runs a JSON model given by path (one event per cycle).
@@ -87,15 +97,9 @@ func (srv *server) simulateJSON(in SimulateInput) (*mcp.CallToolResult, Report, 
 	if !res.Valid() {
 		return fail("validation", strings.Join(res.Errors, "; "))
 	}
-	opts := simulate.Options{InitialState: in.InitState}
-	if in.InitVars != nil {
-		raw, err := json.Marshal(in.InitVars)
-		if err != nil {
-			return nil, nil, err
-		}
-		if opts.InitialVars, err = simulate.ParseInitVars(raw); err != nil {
-			return nil, nil, fmt.Errorf("initVars: %w", err)
-		}
+	opts, err := in.options()
+	if err != nil {
+		return nil, nil, err
 	}
 	sess, err := simulate.StartJSON(res.Model, in.Path, opts)
 	if err == nil {
