@@ -1,9 +1,12 @@
 package editortest
 
 import (
+	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -77,7 +80,18 @@ func TestGrammarsCoverEveryAcceptedFile(t *testing.T) {
 			t.Fatalf("only %d accepted %s files found (want at least %d): is the walk broken?", count[ext], ext, min)
 		}
 	}
-	r := tokenize(t, refs, nil)
+	texts := docExamples(t)
+	if len(texts) < 5 {
+		t.Fatalf("only %d FCSTM/FBMCQ examples found in the docs", len(texts))
+	}
+	r := tokenize(t, refs, texts)
+	for _, x := range r.Texts {
+		for _, k := range x.Tokens {
+			if hasScope(k, "invalid") || len(k.Scopes) == 1 && strings.TrimSpace(k.Text) != "" {
+				t.Errorf("%s: %s", x.Name, k)
+			}
+		}
+	}
 	for i, f := range r.Files {
 		if f.Tokens == 0 {
 			t.Errorf("%s: no tokens", f.Path)
@@ -93,7 +107,33 @@ func TestGrammarsCoverEveryAcceptedFile(t *testing.T) {
 			t.Errorf("%s:%s", f.Path, p)
 		}
 	}
-	t.Logf("tokenised %d files (%v accepted by the parsers)", len(refs), count)
+	t.Logf("tokenised %d files (%v accepted by the parsers) and %d examples of the docs", len(refs), count, len(texts))
+}
+
+// docExamples returns the plain fenced blocks of README.md and docs/ that
+// the FCSTM or the FBMCQ parser accepts, named by file and line.
+func docExamples(t *testing.T) []textRef {
+	t.Helper()
+	root := repoRoot(t)
+	docs, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	fence := regexp.MustCompile("(?ms)^```\n(.*?)^```")
+	var texts []textRef
+	for _, f := range append(docs, filepath.Join(root, "README.md")) {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range fence.FindAllSubmatchIndex(raw, -1) {
+			block := string(raw[m[2]:m[3]])
+			name := fmt.Sprintf("%s:%d", filepath.Base(f), 1+bytes.Count(raw[:m[2]], []byte("\n")))
+			if _, err := parser.Parse(name, block); err == nil {
+				texts = append(texts, textRef{Name: name, Scope: "source.fcstm", Text: block})
+			} else if _, err := query.Parse(name, block); err == nil {
+				texts = append(texts, textRef{Name: name, Scope: "source.fbmcq", Text: block})
+			}
+		}
+	}
+	return texts
 }
 
 // probe names one token of a snippet and the scope it must carry.
