@@ -13,6 +13,7 @@ import (
 // but no npm packages.
 func TestExtensionClient(t *testing.T) {
 	node := nodeTool(t, "node")
+	trackExtension(t)
 	dir := filepath.Join(repoRoot(t), "editors", "vscode")
 	cmd := exec.Command(node, "--test", filepath.Join("test", "server.test.js"), filepath.Join("test", "extension.test.js"), filepath.Join("test", "config.test.js"))
 	cmd.Dir = dir

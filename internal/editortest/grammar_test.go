@@ -189,8 +189,13 @@ func TestGrammarScopes(t *testing.T) {
 				{"role", "variable.parameter.filter"}, {"null", "constant.language.null"}, {"cycle", "variable.language.cycle"},
 				{" check ", "comment.block"}, {"S", "string.quoted.double"}}},
 		{"rsc", "source.rsc", "// c\nrsc \"A.B\": var(\"x\") == 0 && y <= 0x10;",
-			[]probe{{"rsc", "keyword.other.rsc"}, {"A.B", "string.quoted.double"}, {"var", "support.function.atom"},
+			[]probe{{"rsc", "keyword.other.statement.rsc"}, {"A.B", "string.quoted.double"}, {"var", "support.function.atom"},
 				{"0x10", "constant.numeric.integer.hexadecimal"}, {" c", "comment.line.double-slash"}}},
+		{"rsc comments", "source.rsc", "rsc \"A\": x > 0 /* why */ # because\n && y == 1;",
+			[]probe{{" why ", "comment.block"}, {" because", "comment.line.number-sign"}, {"y", "variable.other"}}},
+		// Between statements the RSC reader skips only // comments.
+		{"rsc lexical errors", "source.rsc", "# not here\nrsc \"A\": true;\n/* nor here */",
+			[]probe{{"#", "invalid.illegal"}, {"/", "invalid.illegal"}, {"rsc", "keyword.other.statement.rsc"}}},
 	}
 	var texts []textRef
 	for _, c := range cases {

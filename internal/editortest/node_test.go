@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,6 +28,30 @@ func repoRoot(t testing.TB) string {
 		t.Fatalf("repository root not found from the test directory: %v", err)
 	}
 	return root
+}
+
+// trackExtension reads every file of editors/vscode (but node_modules)
+// from the test process. Node reads them, not Go: without this, go test
+// would cache a result across a change of a grammar or of extension.js,
+// since it only sees the files the test binary itself opens.
+func trackExtension(t testing.TB) {
+	t.Helper()
+	dir := filepath.Join(repoRoot(t), "editors", "vscode")
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "node_modules" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			_, err = os.ReadFile(p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // nodeTool finds node or npm, or skips (fails under CI=true).
@@ -136,6 +161,7 @@ func tokenize(t testing.TB, files []fileRef, texts []textRef) result {
 	node := nodeTool(t, "node")
 	modules := tokenizerModules(t)
 	root := repoRoot(t)
+	trackExtension(t)
 	s := spec{Files: files, Texts: texts}
 	for _, l := range languages {
 		s.Grammars = append(s.Grammars, grammarRef{l.scope, filepath.Join(root, "editors", "vscode", "syntaxes", l.grammar)})

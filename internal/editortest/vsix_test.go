@@ -21,6 +21,7 @@ import (
 // so -short skips it.
 func TestPackageVSIX(t *testing.T) {
 	root := repoRoot(t)
+	trackExtension(t)
 	vsix := os.Getenv("STATEPROOF_VSIX")
 	if vsix == "" {
 		if testing.Short() {
