@@ -93,6 +93,9 @@ func TestNeovimSetupFromDocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := os.ReadFile(fake); err != nil { // read here too, so that go test's cache sees it
+		t.Fatal(err)
+	}
 	script := "#!/bin/sh\nexec '" + node + "' '" + fake + "' \"$@\"\n"
 	if err := os.WriteFile(filepath.Join(bin, "stateproof"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
