@@ -28,10 +28,12 @@ test('brackets close and indent', () => {
     for (const [open, close] of c.brackets) assert.strictEqual(closes.get(open), close, `${id} ${open}`);
     const inc = new RegExp(c.indentationRules.increaseIndentPattern);
     const dec = new RegExp(c.indentationRules.decreaseIndentPattern);
-    for (const line of ['state Root {', '    enter {', '    A -> B : Go effect {', 'import "u.fcstm" as U {', 'init state("S") havoc {']) {
+    for (const line of ['state Root {', '    enter {', '    A -> B : Go effect {', 'import "u.fcstm" as U {', 'init state("S") havoc {',
+      '    Idle -> Run : /Root.Go effect {', 'state R named "a}" { // open', 'if [x / 2 > 1] { # open']) {
       assert.match(line, inc, `${id}: indent after ${line}`);
     }
-    for (const line of ['state A { }', 'state A;', '// a { in a comment', '# {', 'state R named "{"', '    }']) {
+    for (const line of ['state A { }', 'state A;', '// a { in a comment', '# {', 'state R named "{"', '    }',
+      'x = a / b; // {', '    def * -> x_${1};', 'import "u" as U { def {a, b} -> *; }', '/* { */']) {
       assert.doesNotMatch(line, inc, `${id}: no indent after ${line}`);
     }
     assert.match('    }', dec);
