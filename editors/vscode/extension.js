@@ -10,6 +10,7 @@ const { SERVER_COMMANDS, DOCS_URL, resolveServer, commandArguments } = require('
 
 let client;
 let output;
+let watcher;
 
 async function activate(context) {
   output = vscode.window.createOutputChannel('stateproof');
@@ -48,6 +49,8 @@ async function start() {
   const args = ['lsp', ...config.get('args', [])];
   output.appendLine(`starting ${found.command} ${args.join(' ')}`);
   const run = { command: found.command, args, transport: TransportKind.stdio, options: { cwd: firstFolder() } };
+  // Imported models and the model a query names change diagnostics too.
+  watcher = vscode.workspace.createFileSystemWatcher('**/*.{fcstm,fbmcq,rsc,json}');
   const clientOptions = {
     documentSelector: [
       { language: 'fcstm' },
@@ -56,10 +59,7 @@ async function start() {
       // JSON models (schemaVersion 1); the server leaves other JSON alone.
       { scheme: 'file', language: 'json' },
     ],
-    synchronize: {
-      // Imported models and the model a query names change diagnostics too.
-      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{fcstm,fbmcq,rsc,json}'),
-    },
+    synchronize: { fileEvents: watcher },
     outputChannel: output,
   };
   client = new LanguageClient('stateproof', 'stateproof', { run, debug: run }, clientOptions);
@@ -80,6 +80,10 @@ async function start() {
 async function stop() {
   const c = client;
   client = undefined;
+  if (watcher) {
+    watcher.dispose();
+    watcher = undefined;
+  }
   if (c) {
     try {
       await c.stop();

@@ -11,7 +11,7 @@ const path = require('path');
 const Module = require('module');
 
 function fakes(settings, answer) {
-  const log = { errors: [], infos: [], commands: new Map(), clients: [], requests: [], documents: [], panels: [], registered: [] };
+  const log = { watchers: [], errors: [], infos: [], commands: new Map(), clients: [], requests: [], documents: [], panels: [], registered: [] };
   const vscode = {
     window: {
       createOutputChannel: () => ({ appendLine() {}, show() {}, dispose() {} }),
@@ -33,7 +33,7 @@ function fakes(settings, answer) {
       getConfiguration: () => ({ get: (k, d) => (k in settings ? settings[k] : d) }),
       onDidChangeConfiguration: () => ({ dispose() {} }),
       workspaceFolders: undefined,
-      createFileSystemWatcher: (glob) => ({ glob }),
+      createFileSystemWatcher: (glob) => { const w = { glob, disposed: false, dispose() { w.disposed = true; } }; log.watchers.push(w); return w; },
       openTextDocument: async (d) => { log.documents.push(d); return d; },
     },
     env: { openExternal: async () => true },
@@ -118,6 +118,17 @@ test('the client runs `stateproof lsp` over stdio for the three languages and JS
   assert.strictEqual(c.serverOptions.run.transport, 0);
   const langs = c.clientOptions.documentSelector.map((s) => s.language);
   assert.deepStrictEqual(langs, ['fcstm', 'fbmcq', 'rsc', 'json']);
+  assert.strictEqual(c.clientOptions.synchronize.fileEvents, f.log.watchers[0]);
+});
+
+test('a restart stops the client and starts another, without leaking the file watcher', async () => {
+  const f = fakes({ path: fakeBinary() }, () => null);
+  await load(f).activate({ subscriptions: [] });
+  await f.log.commands.get('stateproof.restartServer')();
+  assert.strictEqual(f.log.clients.length, 2);
+  assert.strictEqual(f.log.watchers.length, 2);
+  assert.ok(f.log.watchers[0].disposed, 'the first watcher is disposed');
+  assert.ok(!f.log.watchers[1].disposed);
 });
 
 test('commands the server announces under our names are not registered twice', async () => {
