@@ -93,9 +93,13 @@ async function stop() {
   }
 }
 
-async function restart() {
-  await stop();
-  await start();
+// Restarts run one after the other: a settings change and the restart
+// command at the same time must not leave two servers running.
+let restarting = Promise.resolve();
+
+function restart() {
+  restarting = restarting.then(stop).then(start);
+  return restarting;
 }
 
 // The client registers a VS Code command for each command the server

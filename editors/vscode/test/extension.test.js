@@ -53,8 +53,8 @@ function fakes(settings, answer) {
       log.clients.push(this);
     }
     getFeature(method) { return method === 'workspace/executeCommand' ? this.feature : undefined; }
-    async start() {}
-    async stop() {}
+    async start() { this.running = true; }
+    async stop() { await new Promise((r) => setTimeout(r, 10)); this.running = false; }
     async sendRequest(type, params) { log.requests.push({ method: type.method, params }); return answer(params); }
   }
   const client = {
@@ -129,6 +129,14 @@ test('a restart stops the client and starts another, without leaking the file wa
   assert.strictEqual(f.log.watchers.length, 2);
   assert.ok(f.log.watchers[0].disposed, 'the first watcher is disposed');
   assert.ok(!f.log.watchers[1].disposed);
+});
+
+test('restarts at the same time leave one server running', async () => {
+  const f = fakes({ path: fakeBinary() }, () => null);
+  await load(f).activate({ subscriptions: [] });
+  const restart = f.log.commands.get('stateproof.restartServer');
+  await Promise.all([restart(), restart(), restart()]);
+  assert.deepStrictEqual(f.log.clients.map((c) => c.running), [false, false, false, true]);
 });
 
 test('commands the server announces under our names are not registered twice', async () => {
