@@ -26,6 +26,11 @@ var keywords = map[string]bool{
 	"if": true, "else": true, "int": true, "float": true,
 }
 
+// IsKeyword reports whether name is a word of FCSTM's grammar (not one of
+// the expression language's reserved words): the formatter needs to tell
+// "-" after a keyword (a sign) from "-" after a name (a subtraction).
+func IsKeyword(name string) bool { return keywords[name] }
+
 // IsReserved reports whether name cannot be used as an FCSTM name.
 func IsReserved(name string) bool { return keywords[name] || expr.IsReserved(name) }
 

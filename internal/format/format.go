@@ -1,0 +1,157 @@
+package format
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/fcstm/parser"
+	"github.com/stateproof/stateproof/internal/query"
+)
+
+// language is what the layout needs to know of one file type.
+type language struct {
+	name  string
+	mode  expr.Mode
+	parse func(filename, src string) error
+	// keyword: a grammar word (an IDENT that is not an operand).
+	keyword func(string) bool
+	// callee: an IDENT that may be followed directly by a call's "(".
+	callee func(string) bool
+	// blocks: braces open blocks laid out over lines (FCSTM); otherwise
+	// every pair of braces is an inline set (FBMCQ's havoc { a, b }).
+	blocks bool
+	// spacedSets: "{ a, b }" rather than "{a, b}".
+	spacedSets bool
+	// tightColon: a clause's ":" follows the word before it directly
+	// ("assume at 2: x"); a conditional's ":" is spaced anyway.
+	tightColon bool
+}
+
+// fbmcqAtoms are the query keywords that are called like functions.
+var fbmcqAtoms = map[string]bool{
+	"var": true, "active": true, "terminated": true, "event": true, "case": true,
+	"called": true, "call_count": true, "state": true,
+}
+
+var languages = map[string]*language{
+	"fcstm": {
+		name: "fcstm", mode: expr.ScanDocs,
+		parse: func(filename, src string) error {
+			_, err := parser.Parse(filename, src)
+			return err
+		},
+		keyword: parser.IsKeyword,
+		callee:  func(w string) bool { return !parser.IsKeyword(w) && !expr.IsWordOperator(w) },
+		blocks:  true,
+	},
+	"fbmcq": {
+		name: "fbmcq",
+		parse: func(filename, src string) error {
+			_, err := query.Parse(filename, src)
+			return err
+		},
+		keyword: func(w string) bool { return query.IsKeyword(w) && w != "cycle" },
+		callee: func(w string) bool {
+			return fbmcqAtoms[w] || !query.IsKeyword(w) && !expr.IsWordOperator(w)
+		},
+		spacedSets: true,
+		tightColon: true,
+	},
+}
+
+// operand reports whether e ends an operand, so that a following "-", "+"
+// or "/" is a binary operator rather than a sign or an absolute path.
+func (l *language) operand(e *elem) bool {
+	if e.raw {
+		return true
+	}
+	switch e.kind {
+	case expr.INT, expr.FLOAT, expr.STRING, expr.RPAREN, expr.RBRACK, expr.INITIAL:
+		return true
+	case expr.IDENT:
+		return !l.keyword(e.text) && !expr.IsWordOperator(e.text)
+	}
+	return false
+}
+
+// Languages lists the language names SourceAs accepts.
+func Languages() []string { return []string{"fbmcq", "fcstm"} }
+
+// LanguageOf returns the language of a file by its extension (.fcstm,
+// .fbmcq), or "" when the formatter has none for it.
+func LanguageOf(filename string) string {
+	switch strings.ToLower(filepath.Ext(filename)) {
+	case ".fcstm":
+		return "fcstm"
+	case ".fbmcq":
+		return "fbmcq"
+	}
+	return ""
+}
+
+// Source formats one FCSTM (.fcstm) or FBMCQ (.fbmcq) file, the language
+// chosen by filename's extension. Source that does not parse is refused
+// with the parser's error, located file:line:col; filename is used in
+// messages only. The result always ends in one newline.
+func Source(filename string, src []byte) ([]byte, error) {
+	lang := LanguageOf(filename)
+	if lang == "" {
+		return nil, fmt.Errorf("%s: cannot format this file: the formatter knows .fcstm and .fbmcq files (docs/fmt.md)", filename)
+	}
+	return SourceAs(lang, filename, src)
+}
+
+// SourceAs is Source for a language named explicitly ("fcstm" or
+// "fbmcq"), as for standard input.
+func SourceAs(lang, filename string, src []byte) ([]byte, error) {
+	l := languages[lang]
+	if l == nil {
+		return nil, fmt.Errorf("unknown language %q: want fcstm or fbmcq", lang)
+	}
+	text := string(src)
+	if err := l.parse(filename, text); err != nil {
+		return nil, err
+	}
+	els, err := lex(l, text)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%w", filename, err)
+	}
+	out := layout(l, els)
+	// The layout only changes white space and drops lone ";": check that
+	// before handing the text back, so that a formatter bug is an error,
+	// never a changed model.
+	if err := sameTokens(l, els, out); err != nil {
+		return nil, fmt.Errorf("%s: internal error in the formatter (please report it with the file): %v", filename, err)
+	}
+	return []byte(out), nil
+}
+
+// sameTokens checks that out lexes to the tokens and comments of els (the
+// lone ";" excepted).
+func sameTokens(l *language, els []elem, out string) error {
+	again, err := lex(l, out)
+	if err != nil {
+		return err
+	}
+	kept := func(es []elem) []elem {
+		var k []elem
+		for _, e := range es {
+			if !e.drop {
+				k = append(k, e)
+			}
+		}
+		return k
+	}
+	a, b := kept(els), kept(again)
+	for i := range min(len(a), len(b)) {
+		if a[i].text != b[i].text || a[i].comment != b[i].comment {
+			return fmt.Errorf("line %d: %q became %q", b[i].line, expr.Clip(a[i].text), expr.Clip(b[i].text))
+		}
+	}
+	if len(a) != len(b) {
+		return fmt.Errorf("%d tokens and comments became %d", len(a), len(b))
+	}
+	return nil
+}
