@@ -135,23 +135,25 @@ func sameTokens(l *language, els []elem, out string) error {
 	if err != nil {
 		return err
 	}
-	kept := func(es []elem) []elem {
-		var k []elem
-		for _, e := range es {
-			if !e.drop {
-				k = append(k, e)
-			}
+	i, j := 0, 0
+	for {
+		for i < len(els) && els[i].drop {
+			i++
 		}
-		return k
-	}
-	a, b := kept(els), kept(again)
-	for i := range min(len(a), len(b)) {
-		if a[i].text != b[i].text || a[i].comment != b[i].comment {
-			return fmt.Errorf("line %d: %q became %q", b[i].line, expr.Clip(a[i].text), expr.Clip(b[i].text))
+		for j < len(again) && again[j].drop {
+			j++
 		}
+		if i == len(els) || j == len(again) {
+			break
+		}
+		a, b := &els[i], &again[j]
+		if a.text != b.text || a.comment != b.comment {
+			return fmt.Errorf("line %d: %q became %q", b.line, expr.Clip(a.text), expr.Clip(b.text))
+		}
+		i, j = i+1, j+1
 	}
-	if len(a) != len(b) {
-		return fmt.Errorf("%d tokens and comments became %d", len(a), len(b))
+	if i != len(els) || j != len(again) {
+		return fmt.Errorf("%d tokens and comments became %d", len(els)-i, len(again)-j)
 	}
 	return nil
 }

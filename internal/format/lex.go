@@ -60,7 +60,7 @@ type lexer struct {
 
 // lex returns the elements of src, which must already have parsed.
 func lex(lang *language, src string) ([]elem, error) {
-	lx := &lexer{lang: lang, src: src, stmtFirst: -1, prevTok: -1}
+	lx := &lexer{lang: lang, src: src, stmtFirst: -1, prevTok: -1, els: make([]elem, 0, len(src)/4+1)}
 	mode := lang.mode | expr.ScanComments
 	sc := expr.NewScanner(src, mode)
 	prevEnd := 0
