@@ -156,6 +156,7 @@ func (p *printer) gap(a *elem, comments []*elem, b *elem) {
 			p.newline(false, cont)
 		}
 		p.out.WriteString(c.text)
+		p.line += strings.Count(c.text, "\n")
 		p.started = true
 		afterLine = !block
 	}

@@ -62,16 +62,21 @@ type lexer struct {
 func lex(lang *language, src string) ([]elem, error) {
 	lx := &lexer{lang: lang, src: src, stmtFirst: -1, prevTok: -1, els: make([]elem, 0, len(src)/4+1)}
 	mode := lang.mode | expr.ScanComments
-	sc := expr.NewScanner(src, mode)
-	prevEnd := 0
+	// After a hand-lexed word the scanner restarts on the rest of the text
+	// (base is where that starts): offsets are base-relative, and lines
+	// are counted here, so that a restart costs nothing however far into
+	// a large file it is.
+	sc, base := expr.NewScanner(src, mode), 0
+	prevEnd, line := 0, 1
 	for {
 		t := sc.Scan()
 		if t.Kind == expr.EOF {
 			break
 		}
-		e := elem{kind: t.Kind, text: t.Text, line: t.Span.Start.Line,
-			nl: strings.Count(src[prevEnd:t.Span.Start.Offset], "\n")}
-		end := t.Span.End.Offset
+		start, end := base+t.Span.Start.Offset, base+t.Span.End.Offset
+		nl := strings.Count(src[prevEnd:start], "\n")
+		line += nl
+		e := elem{kind: t.Kind, text: t.Text, line: line, nl: nl}
 		switch {
 		case t.Kind == expr.COMMENT || t.Kind == expr.DOC:
 			e.comment = true
@@ -79,15 +84,16 @@ func lex(lang *language, src string) ([]elem, error) {
 				e.text = strings.TrimRight(t.Text, " \t\r")
 			}
 		case lx.rawNext != nil:
-			if w := rawWord(src, t.Span.Start.Offset, lx.rawNext); w != "" {
+			if w := rawWord(src, start, lx.rawNext); w != "" {
 				e.raw, e.kind, e.text = true, expr.IDENT, w
-				end = t.Span.Start.Offset + len(w)
-				sc = expr.NewScannerAt(src, end, mode)
+				end = start + len(w)
+				sc, base = expr.NewScanner(src[end:], mode), end
 			}
 			lx.rawNext = nil
 		case t.Kind == expr.ILLEGAL:
-			return nil, fmt.Errorf("%s: %s", t.Span.Start, t.Err)
+			return nil, fmt.Errorf("%d: %s", line, t.Err)
 		}
+		line += strings.Count(src[start:end], "\n")
 		prevEnd = end
 		lx.els = append(lx.els, e)
 		if !e.comment {
@@ -95,7 +101,7 @@ func lex(lang *language, src string) ([]elem, error) {
 		}
 	}
 	if len(lx.stack) > 0 {
-		return nil, fmt.Errorf("line %d: unclosed \"{\"", lx.els[lx.stack[0]].line)
+		return nil, fmt.Errorf("%d: unclosed \"{\"", lx.els[lx.stack[0]].line)
 	}
 	lx.finishBlocks()
 	return lx.els, nil
