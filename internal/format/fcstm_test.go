@@ -131,6 +131,7 @@ func TestFCSTMRepoFiles(t *testing.T) {
 			continue
 		}
 		checkFCSTM(t, path, string(src))
+		checkScrambled(t, path, string(src), 0, 3)
 		formatted++
 	}
 	if formatted < 30 {
@@ -139,8 +140,10 @@ func TestFCSTMRepoFiles(t *testing.T) {
 }
 
 // TestFCSTMSharedFixtures is TestFCSTMRepoFiles on the pyfcstm semantic
-// corpus (skipped when it is absent, failed under CI=true).
+// corpus (skipped when it is absent, failed under CI=true), each file also
+// scrambled.
 func TestFCSTMSharedFixtures(t *testing.T) {
+	formatted := 0
 	for _, path := range fcstmtest.SharedModels(t) {
 		src, err := os.ReadFile(path)
 		if err != nil {
@@ -150,6 +153,24 @@ func TestFCSTMSharedFixtures(t *testing.T) {
 			continue // the corpus has cases that must be refused
 		}
 		checkFCSTM(t, path, string(src))
+		checkScrambled(t, path, string(src), 0, 2)
+		formatted++
+	}
+	if formatted < 100 {
+		t.Errorf("only %d corpus models formatted", formatted)
+	}
+}
+
+// checkScrambled runs checkFCSTM on src scrambled with the seeds first to
+// first+n-1.
+func checkScrambled(t *testing.T, path, src string, first, n uint64) {
+	t.Helper()
+	for seed := first; seed < first+n; seed++ {
+		s := scramble(src, seed)
+		if _, err := parser.Parse(path, s); err != nil {
+			t.Fatalf("%s seed %d: the scrambled model does not parse: %v\n%s", path, seed, err, s)
+		}
+		checkFCSTM(t, path, s)
 	}
 }
 
@@ -158,51 +179,63 @@ func TestFCSTMSharedFixtures(t *testing.T) {
 // blocks before states.
 func TestFCSTMRandom(t *testing.T) {
 	for seed := range uint64(300) {
-		src := scramble(fcstmtest.RandomModel(seed), seed)
-		if _, err := parser.Parse("r.fcstm", src); err != nil {
-			t.Fatalf("seed %d: the scrambled model does not parse: %v\n%s", seed, err, src)
-		}
-		checkFCSTM(t, "r.fcstm", src)
+		checkScrambled(t, "r.fcstm", fcstmtest.RandomModel(seed), seed, 1)
 	}
 }
 
-// scramble rewrites FCSTM text token by token with random white space and
-// random comments where the language allows them.
+// scramble rewrites FCSTM text element by element (tokens as this
+// package lexes them, so import templates stay whole) with random white
+// space, random line comments between any two tokens, documentation
+// blocks before states that have none, and lone ";" between statements.
 func scramble(src string, seed uint64) string {
+	els, err := lex(languages["fcstm"], src)
+	if err != nil {
+		panic(err)
+	}
 	r := rand.New(rand.NewPCG(seed, 23))
 	seps := []string{" ", " ", " ", "\n", "\n\n\n", "\t  ", " \n  "}
 	var b strings.Builder
-	sc := expr.NewScanner(src, expr.ScanDocs)
-	prev := expr.Token{Kind: expr.SEMI}
+	var prev *elem
 	n, depth := 0, 0
-	for t := sc.Scan(); t.Kind != expr.EOF; t = sc.Scan() {
-		if b.Len() > 0 {
+	for i := range els {
+		e := &els[i]
+		switch {
+		case prev != nil && prev.comment && !strings.HasPrefix(prev.text, "/*"):
+			b.WriteString("\n")
+		case prev != nil:
 			b.WriteString(seps[r.IntN(len(seps))])
 		}
-		stmtStart := prev.Kind == expr.SEMI || prev.Kind == expr.LBRACE || prev.Kind == expr.RBRACE
-		switch k := r.IntN(8); {
-		case k == 0:
-			n++
-			fmt.Fprintf(&b, "// line %d  \n", n)
-		case k == 1:
-			n++
-			fmt.Fprintf(&b, "# hash %d\n\n", n)
-		case k == 2 && stmtStart && t.Text == "state":
-			n++
-			fmt.Fprintf(&b, "/* doc %d\n   more */ ", n)
-		case k == 3 && stmtStart && depth > 0 && t.Text != "else":
-			b.WriteString("; ")
+		stmtStart := prev == nil || prev.is(expr.SEMI) || prev.is(expr.LBRACE) && prev.block != setBraces ||
+			prev.is(expr.RBRACE) && prev.block != setBraces
+		afterDoc := prev != nil && prev.kind == expr.DOC
+		if !e.comment {
+			switch k := r.IntN(8); {
+			case k == 0:
+				n++
+				fmt.Fprintf(&b, "// line %d  \n", n)
+			case k == 1:
+				n++
+				fmt.Fprintf(&b, "# hash %d\n\n", n)
+			case k == 2 && stmtStart && !afterDoc && e.isWord("state"):
+				n++
+				fmt.Fprintf(&b, "/* doc %d\n   more */ ", n)
+			case k == 3 && stmtStart && !afterDoc && depth > 0 && !e.isWord("else"):
+				b.WriteString("; ")
+			}
 		}
-		b.WriteString(t.Text)
-		prev = t
-		switch t.Kind {
-		case expr.LBRACE:
+		b.WriteString(e.text)
+		prev = e
+		switch {
+		case e.is(expr.LBRACE):
 			depth++
-		case expr.RBRACE:
+		case e.is(expr.RBRACE):
 			depth--
 		}
 	}
-	if r.IntN(2) == 0 {
+	switch {
+	case prev != nil && prev.comment && !strings.HasPrefix(prev.text, "/*"):
+		b.WriteString("\n")
+	case r.IntN(2) == 0:
 		b.WriteString(" // the end")
 	}
 	return b.String()
