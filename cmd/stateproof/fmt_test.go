@@ -176,3 +176,22 @@ func TestFmtDiffMatchesPatch(t *testing.T) {
 		t.Errorf("the patched file differs from fmt's output:\n%s", stdout.String())
 	}
 }
+
+// TestUnifiedDiff: hunks with three lines of context, separate hunks for
+// changes far apart, and the marker for a last line without a newline.
+func TestUnifiedDiff(t *testing.T) {
+	if d := unifiedDiff("a", "b", "x\n", "x\n"); d != "" {
+		t.Errorf("equal texts: %q", d)
+	}
+	lines := func(s ...string) string { return strings.Join(s, "\n") + "\n" }
+	a := lines("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12")
+	b := lines("1", "two", "3", "4", "5", "6", "7", "8", "9", "10", "eleven", "12")
+	want := "--- a\n+++ b\n@@ -1,5 +1,5 @@\n 1\n-2\n+two\n 3\n 4\n 5\n@@ -8,5 +8,5 @@\n 8\n 9\n 10\n-11\n+eleven\n 12\n"
+	if d := unifiedDiff("a", "b", a, b); d != want {
+		t.Errorf("got:\n%s\nwant:\n%s", d, want)
+	}
+	want = "--- a\n+++ b\n@@ -1 +1 @@\n-x\n\\ No newline at end of file\n+x\n"
+	if d := unifiedDiff("a", "b", "x", "x\n"); d != want {
+		t.Errorf("got:\n%q\nwant:\n%q", d, want)
+	}
+}

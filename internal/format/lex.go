@@ -154,9 +154,6 @@ func (lx *lexer) token(i int) {
 	case defMap && e.is(expr.ARROW):
 		lx.rawNext = isTemplateByte
 	}
-	if defMap && e.is(expr.LBRACE) {
-		lx.rawNext = nil
-	}
 	if !e.drop {
 		lx.prevTok = i
 	}
