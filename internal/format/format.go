@@ -91,6 +91,11 @@ func LanguageOf(filename string) string {
 	return ""
 }
 
+// MaxSourceBytes is the largest input the formatter takes (1 GiB): the
+// element indices are 32-bit. The command line and the language server
+// bound their inputs far below it.
+const MaxSourceBytes = 1 << 30
+
 // Source formats one FCSTM (.fcstm) or FBMCQ (.fbmcq) file, the language
 // chosen by filename's extension. Source that does not parse is refused
 // with the parser's error, located file:line:col; filename is used in
@@ -110,6 +115,9 @@ func SourceAs(lang, filename string, src []byte) ([]byte, error) {
 	if l == nil {
 		return nil, fmt.Errorf("unknown language %q: want fcstm or fbmcq", lang)
 	}
+	if len(src) > MaxSourceBytes {
+		return nil, fmt.Errorf("%s: %d bytes is more than the formatter takes (%d)", filename, len(src), MaxSourceBytes)
+	}
 	text := string(src)
 	if err := l.parse(filename, text); err != nil {
 		return nil, err
@@ -121,39 +129,43 @@ func SourceAs(lang, filename string, src []byte) ([]byte, error) {
 	out := layout(l, els)
 	// The layout only changes white space and drops lone ";": check that
 	// before handing the text back, so that a formatter bug is an error,
-	// never a changed model.
-	if err := sameTokens(l, els, out); err != nil {
+	// never a changed model. Only the texts are kept for the check (a
+	// comment's text tells it from a token's), so that the elements of
+	// the input are garbage before the output is lexed.
+	want := keptTexts(els)
+	els = nil
+	if err := sameTokens(l, want, out); err != nil {
 		return nil, fmt.Errorf("%s: internal error in the formatter (please report it with the file): %v", filename, err)
 	}
 	return []byte(out), nil
 }
 
-// sameTokens checks that out lexes to the tokens and comments of els (the
-// lone ";" excepted).
-func sameTokens(l *language, els []elem, out string) error {
+// keptTexts returns the texts of the tokens and comments of els, lone ";"
+// left out.
+func keptTexts(els []elem) []string {
+	texts := make([]string, 0, len(els))
+	for i := range els {
+		if !els[i].drop {
+			texts = append(texts, els[i].text)
+		}
+	}
+	return texts
+}
+
+// sameTokens checks that out lexes to the tokens and comments want.
+func sameTokens(l *language, want []string, out string) error {
 	again, err := lex(l, out)
 	if err != nil {
 		return err
 	}
-	i, j := 0, 0
-	for {
-		for i < len(els) && els[i].drop {
-			i++
+	got := keptTexts(again)
+	for i := range min(len(want), len(got)) {
+		if want[i] != got[i] {
+			return fmt.Errorf("%q became %q (token or comment %d)", expr.Clip(want[i]), expr.Clip(got[i]), i+1)
 		}
-		for j < len(again) && again[j].drop {
-			j++
-		}
-		if i == len(els) || j == len(again) {
-			break
-		}
-		a, b := &els[i], &again[j]
-		if a.text != b.text || a.comment != b.comment {
-			return fmt.Errorf("line %d: %q became %q", b.line, expr.Clip(a.text), expr.Clip(b.text))
-		}
-		i, j = i+1, j+1
 	}
-	if i != len(els) || j != len(again) {
-		return fmt.Errorf("%d tokens and comments became %d", len(els)-i, len(again)-j)
+	if len(want) != len(got) {
+		return fmt.Errorf("%d tokens and comments became %d", len(want), len(got))
 	}
 	return nil
 }

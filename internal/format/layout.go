@@ -35,7 +35,7 @@ type trail struct {
 func layout(l *language, els []elem) string {
 	p := &printer{lang: l, els: els}
 	var comments []*elem
-	prev, carry := (*elem)(nil), 0
+	prev, carry := (*elem)(nil), int32(0)
 	for i := range els {
 		e := &els[i]
 		e.nl += carry

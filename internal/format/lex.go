@@ -22,11 +22,11 @@ const (
 type elem struct {
 	kind    expr.Kind // COMMENT or DOC for comments
 	text    string    // as written (a line comment without trailing blanks)
-	line    int       // line of the first byte
-	nl      int       // newlines between the previous element and this one
+	line    int32     // line of the first byte
+	nl      int32     // newlines between the previous element and this one
 	raw     bool      // an import selector or target template, lexed by hand
 	block   blockKind // braces: what they enclose
-	match   int       // braces: index of the other brace
+	match   int32     // braces: index of the other brace
 	inline  bool      // opening and closing brace of a one-line block
 	empty   bool      // opening and closing brace of a block with nothing inside
 	drop    bool      // a lone ";", which means nothing
@@ -76,7 +76,7 @@ func lex(lang *language, src string) ([]elem, error) {
 		start, end := base+t.Span.Start.Offset, base+t.Span.End.Offset
 		nl := strings.Count(src[prevEnd:start], "\n")
 		line += nl
-		e := elem{kind: t.Kind, text: t.Text, line: line, nl: nl}
+		e := elem{kind: t.Kind, text: t.Text, line: int32(line), nl: int32(nl)}
 		switch {
 		case t.Kind == expr.COMMENT || t.Kind == expr.DOC:
 			e.comment = true
@@ -142,7 +142,7 @@ func (lx *lexer) token(i int) {
 		}
 		j := lx.stack[len(lx.stack)-1]
 		lx.stack = lx.stack[:len(lx.stack)-1]
-		e.block, e.match, lx.els[j].match = lx.els[j].block, j, i
+		e.block, e.match, lx.els[j].match = lx.els[j].block, int32(j), int32(i)
 		if e.block != setBraces {
 			lx.stmtFirst = -1
 		}
@@ -185,7 +185,7 @@ func (lx *lexer) finishBlocks() {
 		if !e.is(expr.LBRACE) || e.block == setBraces {
 			continue
 		}
-		j := e.match
+		j := int(e.match)
 		empty, inline := true, e.block == opsBlock && lx.els[j].line == e.line
 		semis := 0
 		for k := i + 1; k < j && (empty || inline); k++ {
