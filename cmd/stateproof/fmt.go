@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -46,7 +47,7 @@ file:line:col) or cannot be read or written.`,
 			if o.write && len(args) == 0 {
 				return errors.New("fmt -w needs files to write: standard input is formatted to standard output")
 			}
-			if format.LanguageOf("x."+o.lang) == "" {
+			if !slices.Contains(format.Languages(), o.lang) {
 				return fmt.Errorf("--lang must be fcstm or fbmcq (got %q)", o.lang)
 			}
 			r := &fmtRun{opts: o, stdout: stdout, stderr: stderr, limit: inputReader(cmd).Limit(), read: inputReader(cmd).ReadFile}
