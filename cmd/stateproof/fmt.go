@@ -26,14 +26,14 @@ func newFmtCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o fmtOptions
 	cmd := &cobra.Command{
 		Use:   "fmt [-w] [-l] [-d] [FILE|DIR]...",
-		Short: "Format FCSTM models and FBMCQ queries canonically",
-		Long: `fmt prints FCSTM (.fcstm) and FBMCQ (.fbmcq) files in their canonical layout:
+		Short: "Format FCSTM models, FBMCQ queries and RSC files canonically",
+		Long: `fmt prints FCSTM (.fcstm), FBMCQ (.fbmcq) and RSC (.rsc) files in their canonical layout:
 four spaces per level, one statement per line, spacing by rule, at most one
 blank line where there were some, every comment and documentation block kept
 in place, numbers and strings exactly as written. Formatting is idempotent and
 never changes what a file means (docs/fmt.md).
 
-A directory stands for the .fcstm and .fbmcq files below it. Without a file
+A directory stands for the .fcstm, .fbmcq and .rsc files below it. Without a file
 fmt reads standard input (--lang says which language). Without -w, -l or -d
 it prints the formatted text. Exit status: 0 done; 1 with -l or -d when a file
 is not formatted; 2 when a file does not parse (the error is located
@@ -48,7 +48,7 @@ file:line:col) or cannot be read or written.`,
 				return errors.New("fmt -w needs files to write: standard input is formatted to standard output")
 			}
 			if !slices.Contains(format.Languages(), o.lang) {
-				return fmt.Errorf("--lang must be fcstm or fbmcq (got %q)", o.lang)
+				return fmt.Errorf("--lang must be fcstm, fbmcq or rsc (got %q)", o.lang)
 			}
 			r := &fmtRun{opts: o, stdout: stdout, stderr: stderr, limit: inputReader(cmd).Limit(), read: inputReader(cmd).ReadFile}
 			if len(args) == 0 {
@@ -70,7 +70,7 @@ file:line:col) or cannot be read or written.`,
 	f.BoolVarP(&o.write, "write", "w", false, "write the result to each file instead of printing it (atomically, keeping the file's mode)")
 	f.BoolVarP(&o.list, "list", "l", false, "list the files whose formatting differs")
 	f.BoolVarP(&o.diff, "diff", "d", false, "print a unified diff of the changes instead of the formatted text")
-	f.StringVar(&o.lang, "lang", "fcstm", "the language of standard input: `fcstm` or fbmcq")
+	f.StringVar(&o.lang, "lang", "fcstm", "the language of standard input: `fcstm`, fbmcq or rsc")
 	return cmd
 }
 
@@ -89,7 +89,7 @@ func (r *fmtRun) fail(err error) {
 	r.failed = true
 }
 
-// arg formats a file, or the .fcstm and .fbmcq files below a directory.
+// arg formats a file, or the .fcstm, .fbmcq and .rsc files below a directory.
 func (r *fmtRun) arg(arg string) {
 	st, err := os.Stat(arg)
 	if err != nil {
@@ -123,7 +123,7 @@ func (r *fmtRun) arg(arg string) {
 // must then have a known extension.
 func (r *fmtRun) file(path string, named bool) {
 	if format.LanguageOf(path) == "" && named {
-		r.fail(fmt.Errorf("%s: not an FCSTM (.fcstm) or FBMCQ (.fbmcq) file", path))
+		r.fail(fmt.Errorf("%s: not an FCSTM (.fcstm), FBMCQ (.fbmcq) or RSC (.rsc) file", path))
 		return
 	}
 	src, err := r.read(path)

@@ -50,7 +50,7 @@ func TestFmtPrints(t *testing.T) {
 // exit 1 when something would change and 0 when nothing would.
 func TestFmtListAndDiff(t *testing.T) {
 	dir := fmtDir(t, map[string]string{
-		"a.fcstm": fmtMessy, "sub/b.fcstm": fmtClean, "sub/q.fbmcq": "check reach<=2:x>1;\n",
+		"a.fcstm": fmtMessy, "sub/b.fcstm": fmtClean, "sub/q.fbmcq": "check reach<=2:x>1;\n", "sub/r.rsc": "rsc \"A\": x > 1;\n",
 		"notes.txt": "state R{", ".hidden/c.fcstm": fmtMessy,
 	})
 	out, errOut, code := runCLI(t, "fmt", "-l", dir)
@@ -111,8 +111,8 @@ func TestFmtErrors(t *testing.T) {
 	if _, errOut, code := runCLI(t, "fmt", "-w"); code != 2 || !strings.Contains(errOut, "needs files") {
 		t.Errorf("-w without files: code %d, stderr %q", code, errOut)
 	}
-	if _, errOut, code := runCLI(t, "fmt", "--lang", "rsc", filepath.Join(dir, "ok.fcstm")); code != 2 || !strings.Contains(errOut, "--lang") {
-		t.Errorf("--lang rsc: code %d, stderr %q", code, errOut)
+	if _, errOut, code := runCLI(t, "fmt", "--lang", "json", filepath.Join(dir, "ok.fcstm")); code != 2 || !strings.Contains(errOut, "--lang") {
+		t.Errorf("--lang json: code %d, stderr %q", code, errOut)
 	}
 }
 
@@ -126,6 +126,7 @@ func TestFmtStdin(t *testing.T) {
 	}{
 		{[]string{"fmt"}, fmtMessy, fmtClean, 0},
 		{[]string{"fmt", "--lang", "fbmcq"}, "check reach<=2:x>1;", "check reach <= 2: x > 1;\n", 0},
+		{[]string{"fmt", "--lang", "rsc"}, "rsc \"A\":x>1;", "rsc \"A\": x > 1;\n", 0},
 		{[]string{"fmt", "-l"}, fmtMessy, "<standard input>\n", 1},
 	} {
 		var out, errb bytes.Buffer

@@ -1,10 +1,11 @@
-// Package format is the canonical formatter of FCSTM models (.fcstm) and
-// FBMCQ queries (.fbmcq), behind "stateproof fmt" and the language
-// server's document formatting (docs/fmt.md).
+// Package format is the canonical formatter of FCSTM models (.fcstm),
+// FBMCQ queries (.fbmcq) and RSC files (.rsc), behind "stateproof fmt"
+// and the language server's document formatting (docs/fmt.md).
 //
 // It formats the token stream, not a syntax tree: the file is parsed
 // first (text that does not parse is refused with the parser's located
-// error), then lexed again with every comment kept (expr.ScanComments)
+// error; an RSC file, whose parser needs the model, is checked against
+// the same grammar by rsc.go), then lexed again with every comment kept (expr.ScanComments)
 // and laid out by rules that look only at the tokens, the comments and
 // where the source broke lines around comments and between statements.
 // So every token is printed exactly as written (numbers and strings are

@@ -14,7 +14,7 @@ import (
 type language struct {
 	name  string
 	mode  expr.Mode
-	parse func(filename, src string) error
+	parse func(l *language, filename, src string) error
 	// keyword: a grammar word (an IDENT that is not an operand).
 	keyword func(string) bool
 	// callee: an IDENT that may be followed directly by a call's "(".
@@ -35,10 +35,11 @@ var fbmcqAtoms = map[string]bool{
 	"called": true, "call_count": true, "state": true,
 }
 
+// languages are the formats by name; never written.
 var languages = map[string]*language{
 	"fcstm": {
 		name: "fcstm", mode: expr.ScanDocs,
-		parse: func(filename, src string) error {
+		parse: func(_ *language, filename, src string) error {
 			_, err := parser.Parse(filename, src)
 			return err
 		},
@@ -48,7 +49,7 @@ var languages = map[string]*language{
 	},
 	"fbmcq": {
 		name: "fbmcq",
-		parse: func(filename, src string) error {
+		parse: func(_ *language, filename, src string) error {
 			_, err := query.Parse(filename, src)
 			return err
 		},
@@ -57,6 +58,18 @@ var languages = map[string]*language{
 			return fbmcqAtoms[w] || !query.IsKeyword(w) && !expr.IsWordOperator(w)
 		},
 		spacedSets: true,
+		tightColon: true,
+	},
+	"rsc": {
+		name: "rsc",
+		parse: func(l *language, filename, src string) error {
+			if _, err := lexRSC(l, src); err != nil {
+				return fmt.Errorf("%s:%w", filename, err)
+			}
+			return nil
+		},
+		keyword:    func(w string) bool { return w == "rsc" },
+		callee:     func(w string) bool { return !expr.IsWordOperator(w) },
 		tightColon: true,
 	},
 }
@@ -77,16 +90,18 @@ func (l *language) operand(e *elem) bool {
 }
 
 // Languages lists the language names SourceAs accepts.
-func Languages() []string { return []string{"fbmcq", "fcstm"} }
+func Languages() []string { return []string{"fbmcq", "fcstm", "rsc"} }
 
 // LanguageOf returns the language of a file by its extension (.fcstm,
-// .fbmcq), or "" when the formatter has none for it.
+// .fbmcq, .rsc), or "" when the formatter has none for it.
 func LanguageOf(filename string) string {
 	switch strings.ToLower(filepath.Ext(filename)) {
 	case ".fcstm":
 		return "fcstm"
 	case ".fbmcq":
 		return "fbmcq"
+	case ".rsc":
+		return "rsc"
 	}
 	return ""
 }
@@ -96,30 +111,30 @@ func LanguageOf(filename string) string {
 // bound their inputs far below it.
 const MaxSourceBytes = 1 << 30
 
-// Source formats one FCSTM (.fcstm) or FBMCQ (.fbmcq) file, the language
-// chosen by filename's extension. Source that does not parse is refused
+// Source formats one FCSTM (.fcstm), FBMCQ (.fbmcq) or RSC (.rsc) file,
+// the language chosen by filename's extension. Source that does not parse is refused
 // with the parser's error, located file:line:col; filename is used in
 // messages only. The result always ends in one newline.
 func Source(filename string, src []byte) ([]byte, error) {
 	lang := LanguageOf(filename)
 	if lang == "" {
-		return nil, fmt.Errorf("%s: cannot format this file: the formatter knows .fcstm and .fbmcq files (docs/fmt.md)", filename)
+		return nil, fmt.Errorf("%s: cannot format this file: the formatter knows .fcstm, .fbmcq and .rsc files (docs/fmt.md)", filename)
 	}
 	return SourceAs(lang, filename, src)
 }
 
-// SourceAs is Source for a language named explicitly ("fcstm" or
-// "fbmcq"), as for standard input.
+// SourceAs is Source for a language named explicitly ("fcstm", "fbmcq"
+// or "rsc"), as for standard input.
 func SourceAs(lang, filename string, src []byte) ([]byte, error) {
 	l := languages[lang]
 	if l == nil {
-		return nil, fmt.Errorf("unknown language %q: want fcstm or fbmcq", lang)
+		return nil, fmt.Errorf("unknown language %q: want fcstm, fbmcq or rsc", lang)
 	}
 	if len(src) > MaxSourceBytes {
 		return nil, fmt.Errorf("%s: %d bytes is more than the formatter takes (%d)", filename, len(src), MaxSourceBytes)
 	}
 	text := string(src)
-	if err := l.parse(filename, text); err != nil {
+	if err := l.parse(l, filename, text); err != nil {
 		return nil, err
 	}
 	els, err := lex(l, text)

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// FuzzSource: the formatter never panics; on input that parses, in either
+// FuzzSource: the formatter never panics; on input that parses, in any
 // language, the output parses, keeps the tokens (Source checks that
 // itself and would return an error) and formats to itself.
 func FuzzSource(f *testing.F) {
@@ -25,6 +25,7 @@ func FuzzSource(f *testing.F) {
 		"def int x = - -1; // c\nstate R { state A; [*] -> A : [x > 0 # c\n]; ; }",
 		"check reach <= 2: (x > 0) ? 1 : -x == 1; // c",
 		"init state(\"W\") havoc { a } where a > 0; assume at 1: called(\"A\", *, step=-1..+2); check reach <= 2: true;",
+		"// c\nrsc \"A.B\": # h\n x > -1 && var(\"y\") == 2; // t\nrsc \"C\" : /* b */ (x > 0) ? 1 : 2 == 1;",
 	} {
 		f.Add(s)
 	}
@@ -33,7 +34,7 @@ func FuzzSource(f *testing.F) {
 			l := languages[lang]
 			out, err := SourceAs(lang, "f", []byte(src))
 			if err != nil {
-				if l.parse("f", src) == nil {
+				if l.parse(l, "f", src) == nil {
 					t.Fatalf("%s: the input parses but Source failed: %v", lang, err)
 				}
 				continue
@@ -41,7 +42,7 @@ func FuzzSource(f *testing.F) {
 			if !strings.HasSuffix(string(out), "\n") && len(out) > 0 {
 				t.Fatalf("%s: output does not end in a newline: %q", lang, out)
 			}
-			if err := l.parse("f", string(out)); err != nil {
+			if err := l.parse(l, "f", string(out)); err != nil {
 				t.Fatalf("%s: output does not parse: %v\n%s", lang, err, out)
 			}
 			again, err := SourceAs(lang, "f", out)

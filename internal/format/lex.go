@@ -60,6 +60,9 @@ type lexer struct {
 
 // lex returns the elements of src, which must already have parsed.
 func lex(lang *language, src string) ([]elem, error) {
+	if lang.name == "rsc" {
+		return lexRSC(lang, src)
+	}
 	lx := &lexer{lang: lang, src: src, stmtFirst: -1, prevTok: -1, els: make([]elem, 0, len(src)/4+1)}
 	mode := lang.mode | expr.ScanComments
 	// After a hand-lexed word the scanner restarts on the rest of the text
