@@ -230,6 +230,21 @@ func NewScannerAt(src string, off int, mode Mode) *Scanner {
 	return s
 }
 
+// NewScannerAtLine is NewScannerAt for a caller that knows the 1-based
+// line of byte offset off (a parser restarting after text it lexed by
+// hand on one line): only the start of that line is looked for, not every
+// line before it, so that restarting many times in a large text stays
+// linear. The line is trusted.
+func NewScannerAtLine(src string, off, line int, mode Mode) *Scanner {
+	off = max(0, min(off, len(src)))
+	s := NewScanner(src, mode)
+	s.line = max(line, 1)
+	s.lineStart = strings.LastIndexByte(src[:off], '\n') + 1
+	s.colOff = s.lineStart
+	s.off = off
+	return s
+}
+
 // pos returns the current position. The column counts runes as
 // utf8.RuneCountInString does (an invalid byte is one rune); token
 // boundaries never split a valid UTF-8 sequence, so counting from a
