@@ -52,3 +52,25 @@ func TestImportRestartPositions(t *testing.T) {
 		t.Fatalf("got %v, want an error at 4:64", err)
 	}
 }
+
+// manyStates is a model of n states, each with an action and a transition.
+func manyStates(n int) string {
+	var b strings.Builder
+	b.WriteString("def int x = 0;\nstate R {\n")
+	for i := range n {
+		fmt.Fprintf(&b, "    // state %d\n    state S%d { enter { x = x + %d; } }\n    S%d -> S%d : if [x > %d];\n", i, i, i, i, i, i)
+	}
+	b.WriteString("    [*] -> S0;\n}\n")
+	return b.String()
+}
+
+// BenchmarkParseStates10k parses a model of 10,000 states (30,000 lines).
+func BenchmarkParseStates10k(b *testing.B) {
+	src := manyStates(10000)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if _, err := Parse("m.fcstm", src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
