@@ -15,7 +15,6 @@ const indentUnit = "    "
 // lines, which is what makes formatting idempotent.
 type printer struct {
 	lang    *language
-	els     []elem
 	out     strings.Builder
 	depth   int
 	parens  int  // "(" open in the statement: "=" there is a named argument
@@ -31,9 +30,11 @@ type trail struct {
 	off  int // byte offset of the space before the comment
 }
 
-// layout returns the canonical text of els.
+// layout returns the canonical text of els. It moves the line breaks
+// before a lone ";" onto the element after it (els is used once).
 func layout(l *language, els []elem) string {
-	p := &printer{lang: l, els: els}
+	p := &printer{lang: l}
+	p.out.Grow(len(els) * 6)
 	var comments []*elem
 	prev, carry := (*elem)(nil), int32(0)
 	for i := range els {
