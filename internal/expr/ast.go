@@ -299,6 +299,14 @@ var wordOps = map[string]Op{
 	"and": Land, "or": Lor, "not": Not, "xor": Lxor, "implies": Implies, "iff": Iff,
 }
 
+// IsWordOperator reports whether name spells an operator (and or not xor
+// implies iff): such a word is followed by an operand, never by a call's
+// argument list or a binary operator.
+func IsWordOperator(name string) bool {
+	_, ok := wordOps[name]
+	return ok
+}
+
 // IsReserved reports whether name is reserved by the expression language
 // and so cannot be a variable: the word operators (and or not xor implies
 // iff), the boolean literals, pi/E/tau and the math function names. Front

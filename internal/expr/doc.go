@@ -12,7 +12,8 @@
 // strings in single or double quotes with C-like escapes; the FCSTM
 // punctuation, [*] :: := -> .. included, so that the FCSTM and FBMCQ
 // parsers can share the scanner. "// …" and "# …" are comments; "/* … */"
-// is a comment too, or a DOC token with ScanDocs (FCSTM). Positions are
+// is a comment too, or a DOC token with ScanDocs (FCSTM); ScanComments
+// returns every comment as a COMMENT token (for the formatter). Positions are
 // line:col, 1-based, columns in runes (as in package jsonvalue), plus the
 // byte offset.
 //

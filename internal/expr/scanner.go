@@ -90,6 +90,8 @@ const (
 	LEQ      // <=
 	GTR      // >
 	GEQ      // >=
+
+	COMMENT // a comment, only with ScanComments: "// …" or "# …" (without the newline), or /* … */ without ScanDocs
 )
 
 var kindText = [...]string{
@@ -101,6 +103,7 @@ var kindText = [...]string{
 	INITIAL: "[*]", ADD: "+", SUB: "-", MUL: "*", QUO: "/", REM: "%", POW: "**",
 	AND: "&", OR: "|", XOR: "^", SHL: "<<", SHR: ">>", LAND: "&&", LOR: "||",
 	NOT: "!", EQL: "==", NEQ: "!=", LSS: "<", LEQ: "<=", GTR: ">", GEQ: ">=",
+	COMMENT: "comment",
 }
 
 // String returns the operator text of a punctuation kind, or a description
@@ -165,6 +168,8 @@ func (t Token) describe() string {
 		return fmt.Sprintf("%q", text)
 	case DOC:
 		return "documentation block"
+	case COMMENT:
+		return "comment"
 	case IDENT:
 		if isReservedWord(t.Text) {
 			return fmt.Sprintf("keyword %q", text)
@@ -178,17 +183,24 @@ func (t Token) describe() string {
 	return fmt.Sprintf("%q", text)
 }
 
-// Mode changes what the scanner does with /* ... */ blocks.
+// Mode changes what the scanner does with comments.
 type Mode uint
 
-// ScanDocs makes the scanner return /* ... */ blocks as DOC tokens (FCSTM,
-// where they are documentation) instead of skipping them as comments
-// (FBMCQ, RSC files).
-const ScanDocs Mode = 1 << iota
+const (
+	// ScanDocs makes the scanner return /* ... */ blocks as DOC tokens
+	// (FCSTM, where they are documentation) instead of skipping them as
+	// comments (FBMCQ, RSC files).
+	ScanDocs Mode = 1 << iota
+	// ScanComments makes the scanner return every comment as a COMMENT
+	// token where it stands instead of skipping it (a /* ... */ block is
+	// still DOC with ScanDocs): a formatter must keep them. Parsers do not
+	// set it.
+	ScanComments
+)
 
 // Scanner splits source text into tokens. Comments "// ..." and "# ..." run
 // to the end of the line and are skipped; /* ... */ is skipped or returned
-// as DOC (see Mode). Lexical errors come back as ILLEGAL tokens, so a parser
+// as DOC; with ScanComments all of them are returned (see Mode). Lexical errors come back as ILLEGAL tokens, so a parser
 // that never needs the bad token never reports it.
 type Scanner struct {
 	src       string
@@ -212,6 +224,21 @@ func NewScannerAt(src string, off int, mode Mode) *Scanner {
 	off = max(0, min(off, len(src)))
 	s := NewScanner(src, mode)
 	s.line = 1 + strings.Count(src[:off], "\n")
+	s.lineStart = strings.LastIndexByte(src[:off], '\n') + 1
+	s.colOff = s.lineStart
+	s.off = off
+	return s
+}
+
+// NewScannerAtLine is NewScannerAt for a caller that knows the 1-based
+// line of byte offset off (a parser restarting after text it lexed by
+// hand on one line): only the start of that line is looked for, not every
+// line before it, so that restarting many times in a large text stays
+// linear. The line is trusted.
+func NewScannerAtLine(src string, off, line int, mode Mode) *Scanner {
+	off = max(0, min(off, len(src)))
+	s := NewScanner(src, mode)
+	s.line = max(line, 1)
 	s.lineStart = strings.LastIndexByte(src[:off], '\n') + 1
 	s.colOff = s.lineStart
 	s.off = off
@@ -297,7 +324,8 @@ func (s *Scanner) Scan() Token {
 }
 
 // skipSpace skips white space and comments. With ScanDocs a /* block is
-// returned as a DOC token (ok false); an unterminated block is ILLEGAL.
+// returned as a DOC token (ok false), with ScanComments every comment is
+// returned (ok false); an unterminated block is ILLEGAL.
 func (s *Scanner) skipSpace() (Token, bool) {
 	for s.off < len(s.src) {
 		c := s.peek(0)
@@ -305,13 +333,22 @@ func (s *Scanner) skipSpace() (Token, bool) {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			s.advance(1)
 		case c == '#' || (c == '/' && s.peek(1) == '/'):
-			for s.off < len(s.src) && s.peek(0) != '\n' {
-				s.advance(1)
+			start := s.pos()
+			end := strings.IndexByte(s.src[s.off:], '\n')
+			if end < 0 {
+				end = len(s.src) - s.off
+			}
+			s.advance(end)
+			if s.mode&ScanComments != 0 {
+				return Token{Kind: COMMENT, Text: s.src[start.Offset:s.off], Span: Span{start, s.pos()}}, false
 			}
 		case c == '/' && s.peek(1) == '*':
 			start := s.pos()
 			end := strings.Index(s.src[s.off+2:], "*/")
 			tok := Token{Kind: DOC}
+			if s.mode&ScanDocs == 0 {
+				tok.Kind = COMMENT
+			}
 			if end < 0 {
 				s.advance(len(s.src) - s.off)
 				tok.Kind, tok.Err = ILLEGAL, "unterminated /* comment"
@@ -320,7 +357,7 @@ func (s *Scanner) skipSpace() (Token, bool) {
 			}
 			tok.Text = s.src[start.Offset:s.off]
 			tok.Span = Span{start, s.pos()}
-			if tok.Kind == ILLEGAL || s.mode&ScanDocs != 0 {
+			if tok.Kind == ILLEGAL || s.mode&(ScanDocs|ScanComments) != 0 {
 				return tok, false
 			}
 		default:

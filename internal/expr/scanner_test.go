@@ -186,3 +186,24 @@ func TestScannerAt(t *testing.T) {
 		t.Errorf("offset past the end: %v", tok.Kind)
 	}
 }
+
+// TestScanComments: with ScanComments every comment comes back as a token
+// in place (a formatter must not lose one); without it, "//" and "#"
+// comments are skipped as before.
+func TestScanComments(t *testing.T) {
+	src := "a // one  \n# two\nb /* three */ c"
+	checkTokens(t, src, ScanComments, []tokWant{
+		{IDENT, "a", "1:1"}, {COMMENT, "// one  ", "1:3"}, {COMMENT, "# two", "2:1"},
+		{IDENT, "b", "3:1"}, {COMMENT, "/* three */", "3:3"}, {IDENT, "c", "3:15"}, {EOF, "", "3:16"},
+	})
+	checkTokens(t, src, ScanComments|ScanDocs, []tokWant{
+		{IDENT, "a", "1:1"}, {COMMENT, "// one  ", "1:3"}, {COMMENT, "# two", "2:1"},
+		{IDENT, "b", "3:1"}, {DOC, "/* three */", "3:3"}, {IDENT, "c", "3:15"}, {EOF, "", "3:16"},
+	})
+	checkTokens(t, src, ScanDocs, []tokWant{
+		{IDENT, "a", "1:1"}, {IDENT, "b", "3:1"}, {DOC, "/* three */", "3:3"}, {IDENT, "c", "3:15"}, {EOF, "", "3:16"},
+	})
+	checkTokens(t, "x // end", ScanComments, []tokWant{
+		{IDENT, "x", "1:1"}, {COMMENT, "// end", "1:3"}, {EOF, "", "1:9"},
+	})
+}

@@ -96,7 +96,7 @@ func (p *parser) defMap() ast.DefMap {
 			}
 			m.Kind, m.Names = ast.SelectExact, []string{word}
 		}
-		p.reset(off + len(word))
+		p.reset(off+len(word), t.Span.Start.Line) // a word holds no newline
 	}
 	p.expect(expr.ARROW, `"->" in the def mapping`)
 	t = p.peek()
@@ -108,7 +108,7 @@ func (p *parser) defMap() ast.DefMap {
 	if msg := checkTemplate(m.Target); msg != "" {
 		p.failAt(t.Span.Start, "invalid target %q: %s", expr.Clip(m.Target), msg)
 	}
-	p.reset(off + len(m.Target))
+	p.reset(off+len(m.Target), t.Span.Start.Line)
 	p.expect(expr.SEMI, `";" after the def mapping`)
 	return m
 }

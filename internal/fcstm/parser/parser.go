@@ -26,13 +26,18 @@ var keywords = map[string]bool{
 	"if": true, "else": true, "int": true, "float": true,
 }
 
+// IsKeyword reports whether name is a word of FCSTM's grammar (not one of
+// the expression language's reserved words): the formatter needs to tell
+// "-" after a keyword (a sign) from "-" after a name (a subtraction).
+func IsKeyword(name string) bool { return keywords[name] }
+
 // IsReserved reports whether name cannot be used as an FCSTM name.
 func IsReserved(name string) bool { return keywords[name] || expr.IsReserved(name) }
 
 // Parse parses one FCSTM file. path is used in error positions only.
 func Parse(path, src string) (f *ast.File, err error) {
 	p := &parser{file: path, src: src, names: map[string]bool{}}
-	p.reset(0)
+	p.reset(0, 1)
 	defer func() {
 		if r := recover(); r != nil {
 			b, ok := r.(bailout)
@@ -56,10 +61,10 @@ type parser struct {
 
 type bailout struct{ err *ast.Error }
 
-// reset restarts the token stream at byte offset off (after the import
-// sub-language has been lexed by hand).
-func (p *parser) reset(off int) {
-	p.p = expr.NewParser(expr.NewScannerAt(p.src, off, expr.ScanDocs))
+// reset restarts the token stream at byte offset off, which is on line
+// (after the import sub-language has been lexed by hand, within a line).
+func (p *parser) reset(off, line int) {
+	p.p = expr.NewParser(expr.NewScannerAtLine(p.src, off, line, expr.ScanDocs))
 }
 
 func (p *parser) peek() expr.Token { return p.p.Peek() }
