@@ -51,7 +51,7 @@ func (w *workspace) fcstmCompletion(d *document, off int) []CompletionItem {
 	line := d.text.src[start:off]
 	var owner string
 	if ix != nil {
-		owner = ix.stateAt(off)
+		owner = ix.stateAt(ix.translate(d.text.src, off))
 	}
 	if ix != nil {
 		if base, ok := ix.eventScope(line, owner); ok {
@@ -189,4 +189,30 @@ func (w *workspace) queryCompletion(d *document) []CompletionItem {
 		items = append(items, CompletionItem{Label: l.Name, Kind: compClass, Detail: "state"})
 	}
 	return items
+}
+
+// translate maps an offset in src, a newer text than the index's, to the
+// index's text: unchanged before the edited region, shifted after it, at
+// its start inside it. It is how a last good index keeps locating the
+// cursor while the text does not parse.
+func (ix *index) translate(src string, off int) int {
+	old := ix.text.src
+	if old == src {
+		return off
+	}
+	p := 0
+	for p < len(old) && p < len(src) && old[p] == src[p] {
+		p++
+	}
+	s := 0
+	for s < len(old)-p && s < len(src)-p && old[len(old)-1-s] == src[len(src)-1-s] {
+		s++
+	}
+	switch {
+	case off <= p:
+		return off
+	case off >= len(src)-s:
+		return off - (len(src) - len(old))
+	}
+	return p
 }

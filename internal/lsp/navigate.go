@@ -95,24 +95,26 @@ type target struct {
 // resolve finds the declaration of the name under the cursor: in the
 // document, or, for a name inside an imported unit, in the imported file.
 func (s *server) resolve(d *document, ix *index, pos Position) (*target, occurrence, bool) {
-	o, ok := ix.at(d.text.offset(pos))
+	o, ok := ix.at(ix.translate(d.text.src, d.text.offset(pos)))
 	if !ok {
 		return nil, o, false
 	}
-	src := &source{uri: d.uri, path: d.path, text: d.text}
+	src := &source{uri: d.uri, path: d.path, text: ix.text}
 	if o.kind == kImport {
 		return nil, o, true
 	}
-	if decl, ok := ix.declOf(o.kind, o.key); ok {
-		return &target{decl, ix, src}, o, true
-	}
-	if imp, rest, ok := ix.mountOf(o.key); ok {
+	// A name below an import alias (other than the alias itself) belongs
+	// to the imported file.
+	if imp, rest, ok := ix.mountOf(o.key); ok && rest != "" {
 		sub, ssrc := s.ws.indexOfPath(ix.importPath(imp))
 		if sub != nil {
 			if decl, ok := sub.declOf(o.kind, sub.rootName()+rest); ok {
 				return &target{decl, sub, ssrc}, o, true
 			}
 		}
+	}
+	if decl, ok := ix.declOf(o.kind, o.key); ok {
+		return &target{decl, ix, src}, o, true
 	}
 	return nil, o, true
 }
@@ -158,7 +160,7 @@ func (s *server) sites(d *document, ix *index, t *target, o occurrence) map[*sou
 	}
 	add(t.src, t.ix, t.occ.kind, t.occ.key)
 	if t.ix != ix {
-		add(&source{uri: d.uri, path: d.path, text: d.text}, ix, o.kind, o.key)
+		add(&source{uri: d.uri, path: d.path, text: ix.text}, ix, o.kind, o.key)
 	}
 	for _, q := range s.ws.queriesOf(t.src.path) {
 		for _, oc := range q.occs {
@@ -215,7 +217,7 @@ func (s *server) hover(_ context.Context, p positionParams) (any, error) {
 	if !ok {
 		return nil, nil
 	}
-	r := d.text.rangeOf(o.start, o.end)
+	r := ix.text.rangeOf(o.start, o.end)
 	var md string
 	if o.kind == kImport {
 		md = fmt.Sprintf("**import** `%s`", o.key)

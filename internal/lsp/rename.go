@@ -28,8 +28,8 @@ func (s *server) rename(_ context.Context, p renameParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ix == nil {
-		return nil, errorf(codeRequestFailed, "rename works on names in FCSTM files, and this file does not parse")
+	if ix == nil || ix.text.src != d.text.src {
+		return nil, errorf(codeRequestFailed, "rename works on names in FCSTM files, and this file does not parse as it is now")
 	}
 	if !namePattern.MatchString(p.NewName) || parser.IsReserved(p.NewName) {
 		return nil, errorf(codeRequestFailed, "cannot rename to %q: a name is [A-Za-z_][A-Za-z0-9_]* and not a reserved word (docs/fcstm.md#lexical-rules)", p.NewName)

@@ -86,6 +86,9 @@ func (w *workspace) open(item textDocumentItem) {
 	w.mu.Lock()
 	w.docs[item.URI] = d
 	w.mu.Unlock()
+	if d.lang == langFCSTM {
+		w.indexOf(d) // so that navigation has an index while the first edits do not parse
+	}
 }
 
 func (w *workspace) change(p didChangeParams) error {
