@@ -1,0 +1,56 @@
+package lsp
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCodeLensesAndCommands(t *testing.T) {
+	dir := t.TempDir()
+	model, _ := fileURI(t, dir, "door.fcstm", doorModel)
+	query, _ := fileURI(t, dir, "door.fbmcq", "check reach <= 3: active(\"Door.Open\") && n > 0;\n")
+	s := startSession(t, Options{})
+	s.open(model, "fcstm", doorModel)
+	s.open(query, "fbmcq", "check reach <= 3: active(\"Door.Open\") && n > 0;\n")
+
+	var lenses []CodeLens
+	if err := s.call("textDocument/codeLens", documentParams{textDocumentIdentifier{model}}, &lenses); err != nil {
+		t.Fatal(err)
+	}
+	if len(lenses) != 2 || lenses[0].Command.Command != cmdSimulate || lenses[1].Command.Command != cmdDraw || lenses[0].Range.Start.Line != 1 {
+		t.Fatalf("model lenses: %+v", lenses)
+	}
+	if err := s.call("textDocument/codeLens", documentParams{textDocumentIdentifier{query}}, &lenses); err != nil || len(lenses) != 1 || lenses[0].Command.Command != cmdCheck {
+		t.Fatalf("query lenses: %v %+v", err, lenses)
+	}
+
+	var md markupContent
+	if err := s.call("workspace/executeCommand", executeCommandParams{Command: cmdSimulate, Arguments: []jsonRaw{jsonRaw(`"` + model + `"`), jsonRaw(`" ; Door.Push"`)}}, &md); err != nil {
+		t.Fatal(err)
+	}
+	if md.Kind != "markdown" || !strings.Contains(md.Value, "Door.Open") {
+		t.Errorf("simulate: %q", md.Value)
+	}
+
+	var pic struct{ MimeType, SVG string }
+	if err := s.call("workspace/executeCommand", executeCommandParams{Command: cmdDraw, Arguments: []jsonRaw{jsonRaw(`"` + model + `"`)}}, &pic); err != nil {
+		t.Fatal(err)
+	}
+	if pic.MimeType != "image/svg+xml" || !strings.Contains(pic.SVG, "<svg") || !strings.Contains(pic.SVG, "Closed") {
+		t.Errorf("draw: %s %.200s", pic.MimeType, pic.SVG)
+	}
+
+	err := s.call("workspace/executeCommand", executeCommandParams{Command: cmdCheck, Arguments: []jsonRaw{jsonRaw(`"` + query + `"`)}}, &md)
+	if err != nil && strings.Contains(err.Message, "Z3's library") {
+		t.Skipf("libz3 is not installed: %s", err.Message)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.Value, "witness") || !strings.Contains(md.Value, "exit 0") {
+		t.Errorf("check: %s", md.Value)
+	}
+	if err := s.call("workspace/executeCommand", executeCommandParams{Command: "stateproof.nope", Arguments: []jsonRaw{jsonRaw(`"` + query + `"`)}}, nil); err == nil {
+		t.Error("an unknown command ran")
+	}
+}
