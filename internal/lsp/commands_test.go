@@ -54,3 +54,27 @@ func TestCodeLensesAndCommands(t *testing.T) {
 		t.Error("an unknown command ran")
 	}
 }
+
+// Formatting goes through Options.Format; without one the capability is
+// not advertised and the request is refused.
+func TestFormattingOption(t *testing.T) {
+	var gotName string
+	format := func(name string, src []byte) ([]byte, error) {
+		gotName = name
+		return []byte(strings.ReplaceAll(string(src), "  ", " ")), nil
+	}
+	s := startSession(t, Options{Format: format})
+	uri := "file:///tmp/f.fcstm"
+	s.open(uri, "fcstm", "state  R;\n")
+	var edits []TextEdit
+	if err := s.call("textDocument/formatting", documentParams{textDocumentIdentifier{uri}}, &edits); err != nil {
+		t.Fatal(err)
+	}
+	if len(edits) != 1 || edits[0].NewText != "state R;\n" || edits[0].Range != rng(0, 0, 1, 0) || gotName != "/tmp/f.fcstm" {
+		t.Fatalf("edits %+v (name %q)", edits, gotName)
+	}
+	caps := newServer(Options{}, nil).initialize(nil).(map[string]any)["capabilities"].(map[string]any)
+	if _, ok := caps["documentFormattingProvider"]; ok {
+		t.Error("formatting advertised without a formatter")
+	}
+}
