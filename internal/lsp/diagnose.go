@@ -17,7 +17,7 @@ import (
 )
 
 // docsBase is where a diagnostic's code links to: the project's manual.
-const docsBase = "https://github.com/stateproof/stateproof/blob/main/docs/"
+const docsBase = "https://github.com/stateproof/stateproof/blob/main/"
 
 // verifyMaxStates caps the explicit-state search behind a JSON model's
 // diagnostics: the editor asks on every pause in typing, so the search is
@@ -32,7 +32,7 @@ func (w *workspace) diagnose(ctx context.Context, d *document) []Diagnostic {
 	if int64(len(d.text.src)) > w.opts.limit() {
 		return []Diagnostic{{
 			Range: Range{}, Severity: sevWarning, Code: "LSP_TOO_LARGE", Source: "stateproof",
-			CodeDescription: &CodeDescription{Href: docsBase + "lsp.md#limits"},
+			CodeDescription: &CodeDescription{Href: docsBase + "docs/lsp.md#limits"},
 			Message:         fmt.Sprintf("not checked: the document has %d bytes, more than --max-input-bytes (%d)", len(d.text.src), w.opts.limit()),
 		}}
 	}
@@ -55,7 +55,7 @@ func (w *workspace) diagnose(ctx context.Context, d *document) []Diagnostic {
 
 func internalDiag(msg string) Diagnostic {
 	return Diagnostic{Severity: sevWarning, Code: "LSP_NOT_CHECKED", Source: "stateproof",
-		CodeDescription: &CodeDescription{Href: docsBase + "lsp.md#limits"}, Message: msg}
+		CodeDescription: &CodeDescription{Href: docsBase + "docs/lsp.md#limits"}, Message: msg}
 }
 
 func (w *workspace) analyze(d *document) []Diagnostic {
@@ -173,9 +173,9 @@ func severity(s string) int {
 
 func fcstmHref(check string) string {
 	if check == lint.CheckModel {
-		return docsBase + "fcstm.md#errors"
+		return docsBase + "docs/fcstm.md#errors"
 	}
-	return docsBase + "fcstm.md#stateproof-verify-modelfcstm"
+	return docsBase + "docs/fcstm.md#stateproof-verify-modelfcstm"
 }
 
 // jsonDiagnostics are verify's answer for a JSON model (a .json document
@@ -190,7 +190,7 @@ func (w *workspace) jsonDiagnostics(d *document) []Diagnostic {
 		if se, ok := err.(*jsonvalue.SyntaxError); ok {
 			r := d.text.wordRange(se.Pos.Line, se.Pos.Col)
 			return append(out, Diagnostic{Range: r, Severity: sevError, Code: "INPUT_NOT_JSON", Source: "stateproof",
-				CodeDescription: &CodeDescription{Href: docsBase + "models.md#the-model-key-by-key"}, Message: se.Msg})
+				CodeDescription: &CodeDescription{Href: docsBase + "docs/models.md#the-model-key-by-key"}, Message: se.Msg})
 		}
 		return append(out, Diagnostic{Severity: sevError, Code: "INPUT_NOT_JSON", Source: "stateproof", Message: err.Error()})
 	}
@@ -262,11 +262,11 @@ func findingPath(f *report.Finding, res *jsonmodel.Result) (string, string) {
 func jsonHref(check string) string {
 	switch {
 	case check == "MODEL":
-		return docsBase + "models.md#the-model-key-by-key"
+		return docsBase + "docs/models.md#the-model-key-by-key"
 	case strings.HasPrefix(check, "S"):
-		return docsBase + "models.md#structural-checks-s1s8"
+		return docsBase + "docs/models.md#structural-checks-s1s8"
 	case strings.HasPrefix(check, "A"):
-		return docsBase + "models.md#adversarial-probes-a1a14"
+		return docsBase + "docs/models.md#adversarial-probes-a1a14"
 	}
-	return docsBase + "models.md"
+	return docsBase + "docs/models.md"
 }

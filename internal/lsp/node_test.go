@@ -103,7 +103,7 @@ func TestNodeClient(t *testing.T) {
 	if got.Change != 2 {
 		t.Errorf("sync kind %d", got.Change)
 	}
-	if len(got.Broken) != 1 || got.Broken[0].Code != "E_UNKNOWN_STATE" || got.Broken[0].Range != rng(12, 9, 12, 11) || !strings.HasSuffix(got.Broken[0].Href, "fcstm.md#errors") {
+	if len(got.Broken) != 1 || got.Broken[0].Code != "E_UNKNOWN_STATE" || got.Broken[0].Range != rng(12, 9, 12, 11) || !strings.HasSuffix(got.Broken[0].Href, "docs/fcstm.md#errors") {
 		t.Errorf("diagnostics: %+v", got.Broken)
 	}
 	if got.Fixed != 0 {

@@ -79,7 +79,7 @@ func queryDiag(t *text, sp expr.Span, code, msg string) Diagnostic {
 		r = t.wordRange(sp.Start.Line, sp.Start.Col)
 	}
 	return Diagnostic{Range: r, Severity: sevError, Code: code, Source: "stateproof",
-		CodeDescription: &CodeDescription{Href: docsBase + "queries.md#diagnostic-codes"}, Message: msg}
+		CodeDescription: &CodeDescription{Href: docsBase + "docs/queries.md#diagnostic-codes"}, Message: msg}
 }
 
 // modelDiag is the diagnostic of a query whose model cannot be read or
@@ -107,7 +107,7 @@ func (w *workspace) queryDiagnostics(d *document) []Diagnostic {
 		}
 		return append(out, Diagnostic{Severity: sevError, Source: "stateproof", Message: err.Error()})
 	}
-	href := docsBase + "lsp.md#query-files"
+	href := docsBase + "docs/lsp.md#query-files"
 	path, at, ok := w.queryModel(d)
 	if !ok {
 		return append(out, modelDiag(d, at, href, "names are not checked: no `// model: PATH` line and no .fcstm or .json file with the same name beside this one"))
@@ -133,7 +133,7 @@ var rscError = regexp.MustCompile(`(?s)^:(\d+):(\d+): (.*)$`)
 // syntax error, an unknown state or a name or type error in a constraint.
 func (w *workspace) rscDiagnostics(d *document) []Diagnostic {
 	out := []Diagnostic{}
-	href := docsBase + "rsc.md#the-file-format"
+	href := docsBase + "docs/rsc.md#the-file-format"
 	path, at, ok := w.queryModel(d)
 	if !ok {
 		return append(out, modelDiag(d, at, href, "not checked: no `// model: PATH` line and no .fcstm or .json file with the same name beside this one"))
