@@ -30,6 +30,9 @@ func (s *server) formatting(_ context.Context, p documentParams) (any, error) {
 	if s.opts.Format == nil {
 		return nil, errorf(codeMethodNotFound, "formatting is not available in this build")
 	}
+	if err := s.ws.checkSize(d); err != nil {
+		return nil, err
+	}
 	out, err := s.opts.Format(d.path, []byte(d.text.src))
 	if err != nil {
 		return nil, errorf(codeRequestFailed, "cannot format: %v", err)
@@ -84,6 +87,9 @@ func (s *server) executeCommand(ctx context.Context, p executeCommandParams) (an
 	d := s.ws.get(uri)
 	if d == nil {
 		return nil, errorf(codeInvalidParams, "%s is not open", uri)
+	}
+	if err := s.ws.checkSize(d); err != nil {
+		return nil, err
 	}
 	switch p.Command {
 	case cmdSimulate:

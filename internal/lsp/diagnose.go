@@ -29,7 +29,7 @@ const verifyMaxStates = 10000
 // document is then not known to be clean, and the editor must not show it
 // as if it were.
 func (w *workspace) diagnose(ctx context.Context, d *document) []Diagnostic {
-	if int64(len(d.text.src)) > w.opts.limit() {
+	if w.tooLarge(d.text) {
 		return []Diagnostic{{
 			Range: Range{}, Severity: sevWarning, Code: "LSP_TOO_LARGE", Source: "stateproof",
 			CodeDescription: &CodeDescription{Href: docsBase + "docs/lsp.md#limits"},

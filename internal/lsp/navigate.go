@@ -39,7 +39,10 @@ func (w *workspace) indexOf(d *document) *index {
 	if c != nil && c.version == d.version && c.text == d.text {
 		return c.ix
 	}
-	ix := buildIndex(d.path, d.text)
+	var ix *index
+	if !w.tooLarge(d.text) {
+		ix = buildIndex(d.path, d.text)
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if ix == nil {
@@ -65,6 +68,9 @@ func (w *workspace) indexOfPath(path string) (*index, *source) {
 	}
 	if d := w.byPath(path); d != nil {
 		return w.indexOf(d), src
+	}
+	if w.tooLarge(src.text) {
+		return nil, src
 	}
 	return buildIndex(path, src.text), src
 }

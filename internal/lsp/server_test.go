@@ -170,6 +170,14 @@ func TestGarbageAndHugeInputs(t *testing.T) {
 	if p.Diagnostics[0].Code != "LSP_TOO_LARGE" {
 		t.Fatalf("big document: %+v", p.Diagnostics)
 	}
+	var syms []DocumentSymbol
+	if err := s.call("textDocument/documentSymbol", documentParams{textDocumentIdentifier{uri}}, &syms); err != nil || len(syms) != 0 {
+		t.Fatalf("outline of the big document: %v %+v", err, syms)
+	}
+	err := s.call("workspace/executeCommand", executeCommandParams{Command: cmdSimulate, Arguments: []jsonRaw{jsonRaw(`"` + uri + `"`)}}, nil)
+	if err == nil || !strings.Contains(err.Message, "--max-input-bytes") {
+		t.Fatalf("simulate of the big document: %+v", err)
+	}
 	// Garbage text of every language: diagnostics, no crash.
 	for i, name := range []string{"g.fcstm", "g.json", "g.fbmcq", "g.rsc"} {
 		u := "file:///tmp/garbage/" + name

@@ -194,3 +194,15 @@ func within(dir, path string) bool {
 	rel, err := filepath.Rel(d, p)
 	return err == nil && filepath.IsLocal(rel)
 }
+
+// tooLarge reports whether a text is over --max-input-bytes: such a
+// document is kept (the editor may shorten it) but never parsed.
+func (w *workspace) tooLarge(t *text) bool { return int64(len(t.src)) > w.opts.limit() }
+
+// checkSize is the error of a request on a document over the limit.
+func (w *workspace) checkSize(d *document) error {
+	if w.tooLarge(d.text) {
+		return errorf(codeRequestFailed, "%s has %d bytes, more than --max-input-bytes (%d; docs/lsp.md#limits)", d.path, len(d.text.src), w.opts.limit())
+	}
+	return nil
+}
