@@ -136,6 +136,9 @@ func (ix *index) importPath(imp *ast.Import) string {
 
 func (s *server) definition(_ context.Context, p positionParams) (any, error) {
 	d, ix, err := s.fcstmDoc(p.TextDocument.URI)
+	if err == nil && d.lang == langJSON && !s.ws.tooLarge(d.text) {
+		return jsonDefinition(d, p.Position), nil
+	}
 	if err != nil || ix == nil {
 		return nil, err
 	}
@@ -216,6 +219,12 @@ func sortLocations(locs []Location) {
 
 func (s *server) hover(_ context.Context, p positionParams) (any, error) {
 	d, ix, err := s.fcstmDoc(p.TextDocument.URI)
+	if err == nil && d.lang == langJSON && !s.ws.tooLarge(d.text) {
+		if h := jsonHover(d, p.Position); h != nil {
+			return h, nil
+		}
+		return nil, nil
+	}
 	if err != nil || ix == nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -248,5 +249,38 @@ func TestRename(t *testing.T) {
 	}
 	if len(we.Changes[f.host]) != 1 || len(we.Changes[f.unit]) != 1 {
 		t.Fatalf("import edits: %+v", we.Changes)
+	}
+}
+
+func TestJSONHoverAndDefinition(t *testing.T) {
+	data, err := os.ReadFile("../../examples/order.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(data)
+	lines := strings.Split(src, "\n")
+	s := startSession(t, Options{})
+	uri := "file:///tmp/order.json"
+	s.open(uri, "json", src)
+	pos := func(line int, needle string) positionParams {
+		return positionParams{TextDocument: textDocumentIdentifier{uri}, Position: Position{line, strings.Index(lines[line], needle) + 1}}
+	}
+	for _, c := range []struct {
+		at   positionParams
+		want string
+	}{
+		{pos(12, `"PAID"`), "paid, waiting for the warehouse"},
+		{pos(12, `"pay"`), "the buyer pays"},
+		{pos(17, `"retry"`), "integer, initially 0, range"},
+		{pos(22, `"paid"`), "boolean, initially false"},
+	} {
+		var h *Hover
+		if err := s.call("textDocument/hover", c.at, &h); err != nil || h == nil || !strings.Contains(h.Contents.Value, c.want) {
+			t.Errorf("hover at %v: %v %+v, want %q", c.at.Position, err, h, c.want)
+		}
+	}
+	var locs []Location
+	if err := s.call("textDocument/definition", pos(12, `"PAID"`), &locs); err != nil || len(locs) != 1 || locs[0].Range.Start.Line != 6 {
+		t.Fatalf("definition of PAID: %v %+v", err, locs)
 	}
 }
