@@ -110,31 +110,47 @@ func markdown(title, body string) map[string]any {
 	return map[string]any{"kind": "markdown", "value": "**" + title + "**\n\n```\n" + body + "```\n"}
 }
 
-// simulate runs an FCSTM model for the given cycles (simulate's --events
-// syntax: cycles separated by ";", events by ","), or for a few cycles
-// without events.
+// simulate runs a model for the given cycles (simulate's --events
+// syntax: cycles separated by ";", events by ","; a JSON model takes one
+// event per cycle), or for a few cycles without events.
 func (w *workspace) simulate(d *document, events string) (any, error) {
-	if d.lang != langFCSTM {
-		return nil, errorf(codeRequestFailed, "simulate from the editor runs FCSTM models; for JSON models use stateproof simulate (docs/fcstm.md#stateproof-simulate)")
-	}
-	m, err := model.Parse(d.path, d.text.src, w.modelOptions())
-	if err != nil {
-		return nil, errorf(codeRequestFailed, "the model does not load: %v", err)
-	}
 	cycles := make([][]string, defaultSimCycles)
 	if strings.TrimSpace(events) != "" {
+		var err error
 		if cycles, err = simulate.ParseEvents(events); err != nil {
 			return nil, errorf(codeInvalidParams, "events: %v", err)
 		}
 	}
-	rep, err := simulate.Run(m, filepath.Base(d.path), cycles, simulate.Options{})
+	name := filepath.Base(d.path)
+	var sess *simulate.Session
+	var err error
+	switch d.lang {
+	case langFCSTM:
+		m, lerr := model.Parse(d.path, d.text.src, w.modelOptions())
+		if lerr != nil {
+			return nil, errorf(codeRequestFailed, "the model does not load: %v", lerr)
+		}
+		sess, err = simulate.Start(m, name, simulate.Options{})
+	case langJSON:
+		res, derr := jsonmodel.Decode([]byte(d.text.src))
+		if derr != nil || !res.Valid() {
+			return nil, errorf(codeRequestFailed, "the model is not valid; see its diagnostics")
+		}
+		sess, err = simulate.StartJSON(res.Model, name, simulate.Options{})
+	default:
+		return nil, errorf(codeRequestFailed, "simulate takes a model (.fcstm or .json)")
+	}
 	var buf bytes.Buffer
-	tw := simulate.NewTextWriter(&buf)
-	tw.Report(rep)
+	if err == nil {
+		err = sess.Feed(&simulate.SliceSource{Cycles: cycles}, simulate.DefaultMaxCycles, nil)
+	}
+	if sess != nil {
+		simulate.NewTextWriter(&buf).Report(sess.Report())
+	}
 	if err != nil {
 		fmt.Fprintf(&buf, "error: %v\n", err)
 	}
-	return markdown("simulate "+filepath.Base(d.path), buf.String()), nil
+	return markdown("simulate "+name, buf.String()), nil
 }
 
 func (w *workspace) draw(ctx context.Context, d *document) (any, error) {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,19 @@ func TestCodeLensesAndCommands(t *testing.T) {
 	}
 	if md.Kind != "markdown" || !strings.Contains(md.Value, "Door.Open") {
 		t.Errorf("simulate: %q", md.Value)
+	}
+
+	jsonURI := "file:///tmp/order.json"
+	order, rerr := os.ReadFile("../../examples/order.json")
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	s.open(jsonURI, "json", string(order))
+	if err := s.call("workspace/executeCommand", executeCommandParams{Command: cmdSimulate, Arguments: []jsonRaw{jsonRaw(`"` + jsonURI + `"`), jsonRaw(`"pay; ship"`)}}, &md); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.Value, "SHIPPED") {
+		t.Errorf("simulate a JSON model: %q", md.Value)
 	}
 
 	var pic struct{ MimeType, SVG string }
