@@ -63,10 +63,11 @@ func (s *server) codeLens(_ context.Context, p documentParams) (any, error) {
 			{Range: r, Command: &Command{Title: "draw", Command: cmdDraw, Arguments: args}},
 		}, nil
 	case langFBMCQ:
-		i := strings.Index(d.text.src, "check")
-		if i < 0 {
+		q, err := query.Parse(d.path, d.text.src)
+		if err != nil || !q.Check.Span.Start.IsValid() {
 			return []CodeLens{}, nil
 		}
+		i := q.Check.Span.Start.Offset
 		r := d.text.rangeOf(i, i+len("check"))
 		return []CodeLens{{Range: r, Command: &Command{Title: "check this query", Command: cmdCheck, Arguments: args}}}, nil
 	}

@@ -9,10 +9,11 @@ import (
 func TestCodeLensesAndCommands(t *testing.T) {
 	dir := t.TempDir()
 	model, _ := fileURI(t, dir, "door.fcstm", doorModel)
-	query, _ := fileURI(t, dir, "door.fbmcq", "check reach <= 3: active(\"Door.Open\") && n > 0;\n")
+	queryText := "// check it twice\ncheck reach <= 3: active(\"Door.Open\") && n > 0;\n"
+	query, _ := fileURI(t, dir, "door.fbmcq", queryText)
 	s := startSession(t, Options{})
 	s.open(model, "fcstm", doorModel)
-	s.open(query, "fbmcq", "check reach <= 3: active(\"Door.Open\") && n > 0;\n")
+	s.open(query, "fbmcq", queryText)
 
 	var lenses []CodeLens
 	if err := s.call("textDocument/codeLens", documentParams{textDocumentIdentifier{model}}, &lenses); err != nil {
@@ -21,7 +22,7 @@ func TestCodeLensesAndCommands(t *testing.T) {
 	if len(lenses) != 2 || lenses[0].Command.Command != cmdSimulate || lenses[1].Command.Command != cmdDraw || lenses[0].Range.Start.Line != 1 {
 		t.Fatalf("model lenses: %+v", lenses)
 	}
-	if err := s.call("textDocument/codeLens", documentParams{textDocumentIdentifier{query}}, &lenses); err != nil || len(lenses) != 1 || lenses[0].Command.Command != cmdCheck {
+	if err := s.call("textDocument/codeLens", documentParams{textDocumentIdentifier{query}}, &lenses); err != nil || len(lenses) != 1 || lenses[0].Command.Command != cmdCheck || lenses[0].Range.Start.Line != 1 {
 		t.Fatalf("query lenses: %v %+v", err, lenses)
 	}
 

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -83,6 +84,19 @@ func TestDiagnosticsQueryAgainstModel(t *testing.T) {
 	p = s.diagnostics(uri, func(p publishDiagnosticsParams) bool { return *p.Version == 3 })
 	if len(p.Diagnostics) != 0 {
 		t.Fatalf("a good query: %+v", p.Diagnostics)
+	}
+
+	// The query follows the open model's text: renaming the state there
+	// (not on disk) makes the query's name unknown.
+	modelURI := pathURI(filepath.Join(dir, "door.fcstm"))
+	s.open(modelURI, "fcstm", doorModel)
+	s.change(modelURI, 2, map[string]any{"text": strings.ReplaceAll(doorModel, "Open", "Opened")})
+	// (Its known states then list Door.Opened.)
+	p = s.diagnostics(uri, func(p publishDiagnosticsParams) bool {
+		return len(p.Diagnostics) == 1 && strings.Contains(p.Diagnostics[0].Message, `"Door.Opened"`)
+	})
+	if p.Diagnostics[0].Range.Start != (Position{0, 25}) {
+		t.Fatalf("after the model changed: %+v", p)
 	}
 
 	// The model named by a // model: line; an RSC file too.

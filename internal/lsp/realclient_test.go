@@ -66,16 +66,10 @@ func stateproofBinary(t *testing.T) string {
 // 12): `A -> Bx`, then fixed by an incremental change.
 var brokenHost = strings.Replace(navHost, "A -> B : Go", "A -> Bx : Go", 1)
 
-// TestBinaryOverStdio starts `stateproof lsp` as a child process and
-// speaks JSON-RPC to it over its stdin and stdout, as an editor does.
-func TestBinaryOverStdio(t *testing.T) {
-	bin := stateproofBinary(t)
-	dir := t.TempDir()
-	unit, _ := fileURI(t, dir, "unit.fcstm", navUnit)
-	host, _ := fileURI(t, dir, "host.fcstm", brokenHost)
-	query, _ := fileURI(t, dir, "host.fbmcq", navQuery)
-
-	cmd := exec.Command(bin, "lsp", "--debounce", "20ms")
+// startBinary starts `stateproof lsp` as a child process and returns a
+// client on its stdin and stdout, and a channel that yields its exit.
+func startBinary(t *testing.T, args ...string) (*client, <-chan error, *strings.Builder) {
+	cmd := exec.Command(stateproofBinary(t), append([]string{"lsp"}, args...)...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -84,8 +78,8 @@ func TestBinaryOverStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +94,17 @@ func TestBinaryOverStdio(t *testing.T) {
 			<-gone
 		}
 	})
-	c := newClient(t, stdout, stdin)
+	return newClient(t, stdout, stdin), exited, stderr
+}
+
+// TestBinaryOverStdio starts `stateproof lsp` as a child process and
+// speaks JSON-RPC to it over its stdin and stdout, as an editor does.
+func TestBinaryOverStdio(t *testing.T) {
+	dir := t.TempDir()
+	unit, _ := fileURI(t, dir, "unit.fcstm", navUnit)
+	host, _ := fileURI(t, dir, "host.fcstm", brokenHost)
+	query, _ := fileURI(t, dir, "host.fbmcq", navQuery)
+	c, exited, stderr := startBinary(t, "--debounce", "20ms")
 
 	var init struct {
 		Capabilities map[string]any
@@ -125,7 +129,25 @@ func TestBinaryOverStdio(t *testing.T) {
 	if len(p.Diagnostics) != 0 {
 		t.Fatalf("after the fix: %+v", p.Diagnostics)
 	}
+	binaryRequests(t, c, host, unit, query, init.Capabilities["documentFormattingProvider"] == true)
 
+	if err := c.call("shutdown", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("exit", nil)
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("exit after shutdown: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server did not exit")
+	}
+}
+
+// binaryRequests asks the fixed model for hover, definition into the
+// import, references, rename, symbols, completion and formatting.
+func binaryRequests(t *testing.T, c *client, host, unit, query string, canFormat bool) {
 	at := func(line, char int) positionParams {
 		return positionParams{TextDocument: textDocumentIdentifier{host}, Position: Position{line, char}}
 	}
@@ -161,25 +183,12 @@ func TestBinaryOverStdio(t *testing.T) {
 	if !found {
 		t.Errorf("completion after ':' lacks the event Go: %+v", comp.Items)
 	}
-	if init.Capabilities["documentFormattingProvider"] == true {
+	if canFormat {
 		var edits []TextEdit
 		if err := c.call("textDocument/formatting", documentParams{textDocumentIdentifier{host}}, &edits); err != nil {
 			t.Errorf("formatting: %v", err)
 		}
 	} else if err := c.call("textDocument/formatting", documentParams{textDocumentIdentifier{host}}, nil); err == nil || err.Code != codeMethodNotFound {
 		t.Errorf("formatting without a formatter: %+v", err)
-	}
-
-	if err := c.call("shutdown", nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	c.notify("exit", nil)
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("exit after shutdown: %v\n%s", err, stderr.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the server did not exit")
 	}
 }

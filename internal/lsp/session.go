@@ -72,13 +72,15 @@ func withParams[P any](f func(ctx context.Context, p P) (any, error)) handler {
 }
 
 // changed schedules diagnostics for uri after the debounce pause, and for
-// every other open document, since a query or an importing model reads
-// the changed one. uri "" schedules only the others.
+// every other open FCSTM, query and RSC document, since a query or an
+// importing model reads the changed one. uri "" schedules only the others.
 func (s *server) changed(uri string) {
 	for _, u := range s.ws.uris() {
-		if u == uri {
+		switch d := s.ws.get(u); {
+		case u == uri:
 			s.schedule(u, s.opts.debounce())
-		} else {
+		case d != nil && d.lang != langJSON:
+			// JSON models read no other file; the others may.
 			s.schedule(u, 2*s.opts.debounce())
 		}
 	}
