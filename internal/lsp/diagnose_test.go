@@ -72,7 +72,7 @@ func TestDiagnosticsQueryAgainstModel(t *testing.T) {
 	s.open(uri, "fbmcq", "check reach <= 3: active(\"Door.Opne\") && n > 0;\n")
 	p := s.diagnostics(uri, func(p publishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
 	d := p.Diagnostics[0]
-	if d.Range.Start != (Position{0, 25}) || !strings.Contains(d.Message, "Door.Opne") {
+	if d.Range != rng(0, 26, 0, 35) || !strings.Contains(d.Message, "Door.Opne") || len(p.Diagnostics) != 1 {
 		t.Fatalf("unknown state: %+v", d)
 	}
 	s.change(uri, 2, map[string]any{"text": "check reach <= 3: active(\"Door.Open\") && m > 0;\n"})
@@ -80,8 +80,14 @@ func TestDiagnosticsQueryAgainstModel(t *testing.T) {
 	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Range.Start != (Position{0, 41}) {
 		t.Fatalf("unknown variable: %+v", p.Diagnostics)
 	}
-	s.change(uri, 3, map[string]any{"text": "check reach <= 3: active(\"Door.Open\") && n > 0;\n"})
+	// Every unknown name, not only the first binding stops at.
+	s.change(uri, 3, map[string]any{"text": "check reach <= 3: active(\"Door.Opne\") && m > 0 && var(\"k\") > 0;\n"})
 	p = s.diagnostics(uri, func(p publishDiagnosticsParams) bool { return *p.Version == 3 })
+	if len(p.Diagnostics) != 3 || p.Diagnostics[1].Code != "unknown_variable" || p.Diagnostics[2].Range != rng(0, 55, 0, 56) {
+		t.Fatalf("three unknown names: %+v", p.Diagnostics)
+	}
+	s.change(uri, 4, map[string]any{"text": "check reach <= 3: active(\"Door.Open\") && n > 0;\n"})
+	p = s.diagnostics(uri, func(p publishDiagnosticsParams) bool { return *p.Version == 4 })
 	if len(p.Diagnostics) != 0 {
 		t.Fatalf("a good query: %+v", p.Diagnostics)
 	}
@@ -95,7 +101,7 @@ func TestDiagnosticsQueryAgainstModel(t *testing.T) {
 	p = s.diagnostics(uri, func(p publishDiagnosticsParams) bool {
 		return len(p.Diagnostics) == 1 && strings.Contains(p.Diagnostics[0].Message, `"Door.Opened"`)
 	})
-	if p.Diagnostics[0].Range.Start != (Position{0, 25}) {
+	if p.Diagnostics[0].Range.Start != (Position{0, 26}) {
 		t.Fatalf("after the model changed: %+v", p)
 	}
 

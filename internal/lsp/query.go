@@ -17,6 +17,7 @@ import (
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/prove"
 	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/sts"
 )
 
 // modelLine is the comment that names a query's model: `// model: PATH`,
@@ -116,11 +117,63 @@ func (w *workspace) queryDiagnostics(d *document) []Diagnostic {
 	if err != nil {
 		return append(out, modelDiag(d, at, href, fmt.Sprintf("names are not checked against %s: %v", path, err)))
 	}
+	out = unknownNames(d, m.System)
 	if err := query.Bind(q, m.System, query.BindOptions{MaxBound: frontend.DefaultMaxBound}); err != nil {
-		if errors.As(err, &qe) {
-			return append(out, queryDiag(d.text, qe.Span, qe.Code, qe.Msg))
+		if !errors.As(err, &qe) {
+			return append(out, Diagnostic{Severity: sevError, Source: "stateproof", Message: err.Error()})
 		}
-		return append(out, Diagnostic{Severity: sevError, Source: "stateproof", Message: err.Error()})
+		diag := queryDiag(d.text, qe.Span, qe.Code, qe.Msg)
+		for i, o := range out {
+			if overlap(o.Range, diag.Range) {
+				// Binding stopped at a name already reported: its
+				// message (which lists the names known) replaces ours.
+				out[i].Message = diag.Message
+				return out
+			}
+		}
+		out = append(out, diag)
+	}
+	return out
+}
+
+// unknownNames reports every state, event and variable the query names
+// that its model does not have. Binding stops at its first error; this
+// pass lists them all, so that one typo does not hide the next.
+func unknownNames(d *document, sys *sts.System) []Diagnostic {
+	states, events, vars := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, l := range sys.Locations {
+		states[l.Name] = true
+		for _, a := range l.Ancestors {
+			states[a] = true
+		}
+	}
+	for _, e := range sys.Events {
+		events[e.Name] = true
+	}
+	for _, v := range sys.Vars {
+		vars[v.Name] = true
+	}
+	out := []Diagnostic{}
+	for _, n := range queryNames(d.path, d.text.src) {
+		var known map[string]bool
+		var code string
+		switch n.kind {
+		case kState:
+			known, code = states, query.CodeUnknownState
+		case kEvent:
+			known, code = events, query.CodeUnknownEvent
+		case kVar:
+			known, code = vars, query.CodeUnknownVariable
+		default:
+			continue
+		}
+		if known[n.name] {
+			continue
+		}
+		r := d.text.rangeOf(n.start, n.start+len(n.name))
+		out = append(out, Diagnostic{Range: r, Severity: sevError, Code: code, Source: "stateproof",
+			CodeDescription: &CodeDescription{Href: docsBase + "docs/queries.md#diagnostic-codes"},
+			Message:         fmt.Sprintf("unknown %s %q in %s", n.kind, n.name, filepath.Base(sys.Name))})
 	}
 	return out
 }
@@ -159,3 +212,9 @@ func (w *workspace) rscDiagnostics(d *document) []Diagnostic {
 	}
 	return out
 }
+
+func before(a, b Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+}
+
+func overlap(a, b Range) bool { return before(a.Start, b.End) && before(b.Start, a.End) }

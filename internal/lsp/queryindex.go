@@ -57,12 +57,31 @@ func (w *workspace) queriesOf(modelPath string) []*queryIndex {
 
 var rscState = regexp.MustCompile(`(?m)^\s*rsc\s+"([^"\\]*)"`)
 
-// queryOccurrences lists the names a query (FBMCQ) or RSC file writes.
+// queryOccurrences lists the names a query (FBMCQ) or RSC file writes,
+// each segment of a dotted name an occurrence of its own.
 func queryOccurrences(path, src string) []occurrence {
 	var out []occurrence
+	for _, n := range queryNames(path, src) {
+		out = append(out, pathOccs(n.kind, n.name, n.start)...)
+	}
+	return out
+}
+
+// queryName is a whole name a query writes, at the byte offset of its
+// first character.
+type queryName struct {
+	kind  kind
+	name  string
+	start int
+}
+
+// queryNames lists the names a query or RSC file writes: states, events,
+// variables and actions.
+func queryNames(path, src string) []queryName {
+	var out []queryName
 	if strings.EqualFold(filepath.Ext(path), ".rsc") {
 		for _, m := range rscState.FindAllStringSubmatchIndex(src, -1) {
-			out = append(out, pathOccs(kState, src[m[2]:m[3]], m[2])...)
+			out = append(out, queryName{kState, src[m[2]:m[3]], m[2]})
 		}
 		return out
 	}
@@ -72,22 +91,22 @@ func queryOccurrences(path, src string) []occurrence {
 	}
 	var es []expr.Expr
 	if q.Init != nil {
-		out = append(out, nameOccs(src, kState, q.Init.State)...)
+		out = appendName(out, src, kState, q.Init.State)
 		for _, h := range q.Init.Havoc {
-			out = append(out, nameOccs(src, kVar, h)...)
+			out = appendName(out, src, kVar, h)
 		}
 		es = append(es, q.Init.Where)
 	}
 	for _, a := range q.Assumes {
 		es = append(es, a.Cond)
-		out = append(out, nameOccs(src, kEvent, a.Event)...)
+		out = appendName(out, src, kEvent, a.Event)
 		for _, n := range a.Pool {
-			out = append(out, nameOccs(src, kEvent, n)...)
+			out = appendName(out, src, kEvent, n)
 		}
 	}
 	es = append(es, q.Check.Body, q.Check.Trigger, q.Check.Target)
 	for _, e := range es {
-		out = append(out, exprOccs(src, e)...)
+		out = append(out, exprNames(src, e)...)
 	}
 	return out
 }
@@ -112,30 +131,32 @@ func pathOccs(last kind, name string, off int) []occurrence {
 	return out
 }
 
-// nameOccs are the occurrences of a query name, quoted or bare.
-func nameOccs(src string, k kind, n query.Name) []occurrence {
+// appendName appends a query name, quoted or bare; one written with
+// escapes is left out (it cannot be edited in place).
+func appendName(out []queryName, src string, k kind, n query.Name) []queryName {
 	if n.Name == "" || !n.Span.Start.IsValid() {
-		return nil
+		return out
 	}
 	off := n.Span.Start.Offset
 	if off < len(src) && (src[off] == '"' || src[off] == '\'') {
 		off++
 	}
 	if !strings.HasPrefix(src[off:], n.Name) {
-		return nil // written with escapes: not renamed in place
+		return out
 	}
-	return pathOccs(k, n.Name, off)
+	return append(out, queryName{k, n.Name, off})
 }
 
-// exprOccs are the variables, states, events and actions an expression
-// names: bare variables, var("x"), active("S"), event("e") and called("A").
-func exprOccs(src string, e expr.Expr) []occurrence {
-	var out []occurrence
+// exprNames are the variables, states, events and actions an expression
+// names: bare variables (not the keywords cycle, current), var("x"),
+// active("S"), event("e") and called("A").
+func exprNames(src string, e expr.Expr) []queryName {
+	var out []queryName
 	expr.Inspect(e, func(x expr.Expr) bool {
 		switch x := x.(type) {
 		case *expr.Ident:
-			if x.Name != "cycle" && x.Loc.Start.IsValid() {
-				out = append(out, occurrence{kind: kVar, key: x.Name, start: x.Loc.Start.Offset, end: x.Loc.Start.Offset + len(x.Name)})
+			if !query.IsKeyword(x.Name) && x.Loc.Start.IsValid() {
+				out = append(out, queryName{kVar, x.Name, x.Loc.Start.Offset})
 			}
 		case *expr.AtomCall:
 			k, ok := map[string]kind{"var": kVar, "active": kState, "event": kEvent, "called": kAction, "call_count": kAction}[x.Name]
@@ -143,7 +164,7 @@ func exprOccs(src string, e expr.Expr) []occurrence {
 				return true
 			}
 			if lit, ok := x.Args[0].Value.(*expr.StringLit); ok {
-				out = append(out, nameOccs(src, k, query.Name{Name: lit.Value, Span: lit.Loc})...)
+				out = appendName(out, src, k, query.Name{Name: lit.Value, Span: lit.Loc})
 			}
 			return false
 		}
