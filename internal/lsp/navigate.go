@@ -139,6 +139,9 @@ func (s *server) definition(_ context.Context, p positionParams) (any, error) {
 	if err == nil && d.lang == langJSON && !s.ws.tooLarge(d.text) {
 		return jsonDefinition(d, p.Position), nil
 	}
+	if err == nil && (d.lang == langFBMCQ || d.lang == langRSC) && !s.ws.tooLarge(d.text) {
+		return s.queryDefinition(d, p.Position), nil
+	}
 	if err != nil || ix == nil {
 		return nil, err
 	}
@@ -221,6 +224,12 @@ func (s *server) hover(_ context.Context, p positionParams) (any, error) {
 	d, ix, err := s.fcstmDoc(p.TextDocument.URI)
 	if err == nil && d.lang == langJSON && !s.ws.tooLarge(d.text) {
 		if h := jsonHover(d, p.Position); h != nil {
+			return h, nil
+		}
+		return nil, nil
+	}
+	if err == nil && (d.lang == langFBMCQ || d.lang == langRSC) && !s.ws.tooLarge(d.text) {
+		if h := s.queryHover(d, p.Position); h != nil {
 			return h, nil
 		}
 		return nil, nil

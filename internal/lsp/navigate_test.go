@@ -284,3 +284,23 @@ func TestJSONHoverAndDefinition(t *testing.T) {
 		t.Fatalf("definition of PAID: %v %+v", err, locs)
 	}
 }
+
+// In a query, definition and hover go to the model's declarations.
+func TestQueryDefinitionAndHover(t *testing.T) {
+	f := startNav(t)
+	f.open(f.query, "fbmcq", navQuery)
+	at := func(char int) positionParams {
+		return positionParams{TextDocument: textDocumentIdentifier{f.query}, Position: Position{0, char}}
+	}
+	var locs []Location
+	if err := f.call("textDocument/definition", at(28), &locs); err != nil || len(locs) != 1 || locs[0].URI != f.host || locs[0].Range != rng(9, 10, 9, 11) {
+		t.Fatalf("definition of H.B: %v %+v", err, locs)
+	}
+	if err := f.call("textDocument/definition", at(35), &locs); err != nil || len(locs) != 1 || locs[0].Range != rng(0, 8, 0, 9) {
+		t.Fatalf("definition of n: %v %+v", err, locs)
+	}
+	var h *Hover
+	if err := f.call("textDocument/hover", at(35), &h); err != nil || h == nil || !strings.Contains(h.Contents.Value, "`n`: `int`") {
+		t.Fatalf("hover of n: %v %+v", err, h)
+	}
+}
