@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -190,5 +192,26 @@ func binaryRequests(t *testing.T, c *client, host, unit, query string, canFormat
 		}
 	} else if err := c.call("textDocument/formatting", documentParams{textDocumentIdentifier{host}}, nil); err == nil || err.Code != codeMethodNotFound {
 		t.Errorf("formatting without a formatter: %+v", err)
+	}
+}
+
+// The process exits 1 on exit without shutdown, and when its input ends.
+func TestBinaryExitStatus(t *testing.T) {
+	for _, exit := range []bool{true, false} {
+		c, exited, stderr := startBinary(t)
+		if exit {
+			c.notify("exit", nil)
+		} else {
+			c.w.(io.Closer).Close()
+		}
+		select {
+		case err := <-exited:
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+				t.Errorf("exit=%v: %v\n%s", exit, err, stderr.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("exit=%v: the server did not exit", exit)
+		}
 	}
 }
