@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -19,6 +20,9 @@ var queryKeywords = []string{
 	"must_reach", "exists_always", "response", "cover", "trigger", "within", "var", "cycle",
 	"active", "case", "call_count", "called", "current",
 }
+
+// eventPrefix is an event path being typed: `Go`, `X.G`, `/Bus.`.
+var eventPrefix = regexp.MustCompile(`^/?[A-Za-z0-9_.]*$`)
 
 var constants = []string{"pi", "E", "tau", "true", "false"}
 
@@ -96,7 +100,10 @@ func (ix *index) eventScope(line, owner string) (string, bool) {
 	if colon < 0 {
 		return "", false
 	}
-	src := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line[:arrow]), "!"))
+	src := ""
+	if f := strings.Fields(line[:arrow]); len(f) > 0 {
+		src = strings.TrimPrefix(f[len(f)-1], "!") // after a doc block or at `!X`
+	}
 	term := rest[colon+1:]
 	local := strings.HasPrefix(term, ":")
 	term = strings.TrimPrefix(term, ":")
@@ -104,8 +111,8 @@ func (ix *index) eventScope(line, owner string) (string, bool) {
 		term = term[i+1:]
 	}
 	term = strings.TrimSpace(term)
-	if strings.HasPrefix(term, "[") || strings.HasPrefix(term, "if") && !strings.ContainsAny(term, ".") && len(term) > 2 && !isNameByte(term[2]) {
-		return "", false // a guard
+	if !eventPrefix.MatchString(term) {
+		return "", false // a guard, an effect: not an event being typed
 	}
 	base := owner
 	switch {

@@ -205,8 +205,20 @@ func TestCompletion(t *testing.T) {
 	if got["Go"] != compEvent {
 		t.Errorf("after '/': %v", got)
 	}
+	// In an effect after the trigger: expressions, not events.
+	f.change(f.host, 5, edit(rng(15, 0, 15, 14), "    A -> B : Go effect { n = "))
+	got = labels(t, f, 15, 30)
+	if got["n"] != compVariable || got["Go"] != 0 {
+		t.Errorf("in an effect: %v", got)
+	}
+	// After a documentation block on the line, `::` still reads the source.
+	f.change(f.host, 6, edit(rng(15, 0, 15, 30), "    /* doc */ U -> B :: "))
+	got = labels(t, f, 15, 24)
+	if got["Back"] != compEvent {
+		t.Errorf("after a doc block: %v", got)
+	}
 	// Elsewhere: keywords, variables, functions, constants, children.
-	f.change(f.host, 5, edit(rng(15, 0, 15, 14), "    "))
+	f.change(f.host, 7, edit(rng(15, 0, 15, 24), "    "))
 	got = labels(t, f, 15, 4)
 	for name, kind := range map[string]int{"state": compKeyword, "n": compVariable, "level": compVariable, "sqrt": compFunction, "pi": compConstant, "B": compClass} {
 		if got[name] != kind {
