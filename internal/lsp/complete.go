@@ -21,6 +21,9 @@ var queryKeywords = []string{
 	"active", "case", "call_count", "called", "current",
 }
 
+// refPrefix is a ref's action path being typed: `enter ref Lo`.
+var refPrefix = regexp.MustCompile(`\bref\s+/?[A-Za-z0-9_.]*$`)
+
 // eventPrefix is an event path being typed: `Go`, `X.G`, `/Bus.`.
 var eventPrefix = regexp.MustCompile(`^/?[A-Za-z0-9_.]*$`)
 
@@ -58,6 +61,9 @@ func (w *workspace) fcstmCompletion(d *document, off int) []CompletionItem {
 		owner = ix.stateAt(ix.translate(d.text.src, off))
 	}
 	if ix != nil {
+		if refPrefix.MatchString(line) {
+			return ix.actionItems(owner)
+		}
 		if base, ok := ix.eventScope(line, owner); ok {
 			return ix.scopeItems(base)
 		}
@@ -222,4 +228,27 @@ func (ix *index) translate(src string, off int) int {
 		return off - (len(src) - len(old))
 	}
 	return p
+}
+
+// actionItems are the named actions a ref in state owner may name: as
+// construction looks them up, relative to the state and to each of its
+// ancestors, and absolute from the root.
+func (ix *index) actionItems(owner string) []CompletionItem {
+	var items []CompletionItem
+	seen := map[string]bool{}
+	for key := range ix.actions {
+		label := "/" + strings.TrimPrefix(strings.TrimPrefix(key, ix.rootName()), ".")
+		for s := owner; s != ""; s = ix.parents[s] {
+			if strings.HasPrefix(key, s+".") {
+				label = key[len(s)+1:]
+				break
+			}
+		}
+		if !seen[label] {
+			seen[label] = true
+			items = append(items, CompletionItem{Label: label, Kind: compFunction, Detail: "action " + key})
+		}
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].Label < items[j].Label })
+	return items
 }

@@ -217,8 +217,14 @@ func TestCompletion(t *testing.T) {
 	if got["Back"] != compEvent {
 		t.Errorf("after a doc block: %v", got)
 	}
+	// After `ref`: the named actions, relative where a lookup finds them.
+	f.change(f.host, 7, edit(rng(15, 0, 15, 24), "    exit ref "))
+	got = labels(t, f, 15, 13)
+	if got["Init"] != compFunction || len(got) != 1 {
+		t.Errorf("after ref: %v", got)
+	}
 	// Elsewhere: keywords, variables, functions, constants, children.
-	f.change(f.host, 7, edit(rng(15, 0, 15, 24), "    "))
+	f.change(f.host, 8, edit(rng(15, 0, 15, 13), "    "))
 	got = labels(t, f, 15, 4)
 	for name, kind := range map[string]int{"state": compKeyword, "n": compVariable, "level": compVariable, "sqrt": compFunction, "pi": compConstant, "B": compClass} {
 		if got[name] != kind {
