@@ -76,7 +76,6 @@ func (w *workspace) analyze(d *document) []Diagnostic {
 // construction error, the initial-value check and the lints L1–L4.
 // A finding in an imported file is shown at the import that reads it.
 func (w *workspace) fcstmDiagnostics(d *document) []Diagnostic {
-	w.indexOf(d) // keeps navigation's last index that parsed current
 	res := lint.CheckSource(d.path, []byte(d.text.src), w.modelOptions())
 	out := []Diagnostic{}
 	for _, c := range res.Report.Checks {

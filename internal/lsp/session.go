@@ -133,6 +133,11 @@ func (s *server) runDiagnostics(uri string, seq uint64) {
 	s.published[uri] = len(diags) > 0
 	s.mu.Unlock()
 	s.conn.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: uri, Version: &v, Diagnostics: diags})
+	if doc.lang == langFCSTM {
+		// Keep navigation's last index that parsed current, after the
+		// diagnostics are out rather than before.
+		s.ws.indexOf(doc)
+	}
 }
 
 // clearDiagnostics removes a closed document's diagnostics from the
