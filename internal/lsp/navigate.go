@@ -184,16 +184,37 @@ func (s *server) sites(d *document, ix *index, t *target, o occurrence) map[*sou
 	return out
 }
 
+// targetAt resolves the name under the cursor of an FCSTM document, or
+// of a query or RSC file (to its FCSTM model's declaration); ix is the
+// index whose occurrences the cursor's name is one of.
+func (s *server) targetAt(uri string, pos Position) (d *document, t *target, o occurrence, ix *index, err error) {
+	d, ix, err = s.fcstmDoc(uri)
+	if err != nil {
+		return nil, nil, o, nil, err
+	}
+	switch {
+	case d.lang == langFBMCQ || d.lang == langRSC:
+		if s.ws.tooLarge(d.text) {
+			return d, nil, o, nil, s.ws.checkSize(d)
+		}
+		t, o, _ = s.queryTarget(d, pos)
+		if t != nil {
+			ix = t.ix
+		}
+	case ix != nil:
+		t, o, _ = s.resolve(d, ix, pos)
+	}
+	return d, t, o, ix, nil
+}
+
 func (s *server) references(_ context.Context, p referenceParams) (any, error) {
-	d, ix, err := s.fcstmDoc(p.TextDocument.URI)
-	if err != nil || ix == nil {
+	d, t, o, ix, err := s.targetAt(p.TextDocument.URI, p.Position)
+	if err != nil {
 		return nil, err
 	}
-	t, _, ok := s.resolve(d, ix, p.Position)
-	if !ok || t == nil {
+	if t == nil {
 		return []Location{}, nil
 	}
-	_, o, _ := s.resolve(d, ix, p.Position)
 	locs := []Location{}
 	for src, occs := range s.sites(d, ix, t, o) {
 		for _, oc := range occs {

@@ -322,3 +322,22 @@ func TestQueryDefinitionAndHover(t *testing.T) {
 		t.Fatalf("hover of n: %v %+v", err, h)
 	}
 }
+
+// References and rename from a query reach the model and every query.
+func TestQueryReferencesAndRename(t *testing.T) {
+	f := startNav(t)
+	f.open(f.query, "fbmcq", navQuery)
+	p := referenceParams{positionParams: positionParams{TextDocument: textDocumentIdentifier{f.query}, Position: Position{0, 35}}}
+	p.Context.IncludeDeclaration = true
+	var locs []Location
+	if err := f.call("textDocument/references", p, &locs); err != nil || len(locs) != 5 {
+		t.Fatalf("references of n from the query: %v %+v", err, locs)
+	}
+	var we WorkspaceEdit
+	if err := f.call("textDocument/rename", renameParams{positionParams: positionParams{TextDocument: textDocumentIdentifier{f.query}, Position: Position{0, 28}}, NewName: "Busy"}, &we); err != nil {
+		t.Fatal(err)
+	}
+	if len(we.Changes[f.host]) != 3 || len(we.Changes[f.query]) != 1 {
+		t.Fatalf("rename from the query: %+v", we.Changes)
+	}
+}

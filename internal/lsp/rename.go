@@ -24,22 +24,24 @@ var namePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // reason, when the edited files would not load: each edited model is
 // parsed and constructed again, and each edited query bound again.
 func (s *server) rename(_ context.Context, p renameParams) (any, error) {
-	d, ix, err := s.fcstmDoc(p.TextDocument.URI)
+	d, t, o, ix, err := s.targetAt(p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}
-	if ix == nil || ix.text.src != d.text.src {
-		return nil, errorf(codeRequestFailed, "rename works on names in FCSTM files, and this file does not parse as it is now")
+	if d.lang == langFCSTM && (ix == nil || ix.text.src != d.text.src) {
+		return nil, errorf(codeRequestFailed, "rename needs the file to parse, and it does not as it is now")
 	}
 	if !namePattern.MatchString(p.NewName) || parser.IsReserved(p.NewName) {
 		return nil, errorf(codeRequestFailed, "cannot rename to %q: a name is [A-Za-z_][A-Za-z0-9_]* and not a reserved word (docs/fcstm.md#lexical-rules)", p.NewName)
 	}
-	t, o, ok := s.resolve(d, ix, p.Position)
-	if !ok || o.kind == kImport {
-		return nil, errorf(codeRequestFailed, "there is no state, event, variable or action name here to rename")
+	if o.kind == 0 || o.kind == kImport {
+		return nil, errorf(codeRequestFailed, "there is no state, event, variable or action name of an FCSTM model here to rename")
 	}
 	if t == nil {
-		return nil, errorf(codeRequestFailed, "cannot rename %s %q: its declaration was not found", o.kind, o.key)
+		return nil, errorf(codeRequestFailed, "cannot rename %s %q: its declaration in an FCSTM model was not found", o.kind, o.key)
+	}
+	if cur, err := s.ws.sourceOf(t.ix.path); err != nil || cur.text.src != t.ix.text.src {
+		return nil, errorf(codeRequestFailed, "rename needs %s to parse, and it does not as it is now", t.ix.path)
 	}
 	sites := s.sites(d, ix, t, o)
 	edits := map[string][]TextEdit{}
