@@ -45,13 +45,18 @@ func (w *workspace) indexOf(d *document) *index {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	c = w.cache[d.uri]
 	if ix == nil {
 		if c != nil {
 			return c.ix
 		}
 		return nil
 	}
-	w.cache[d.uri] = &cached{version: d.version, text: d.text, ix: ix}
+	// A request holding an older snapshot must not replace a newer
+	// index, and a closed document keeps none.
+	if _, open := w.docs[d.uri]; open && (c == nil || d.version >= c.version) {
+		w.cache[d.uri] = &cached{version: d.version, text: d.text, ix: ix}
+	}
 	return ix
 }
 
