@@ -82,6 +82,9 @@ type server struct {
 	handlers    map[string]handler
 	stopped     bool
 	wg          sync.WaitGroup
+	// base is cancelled by stop: analyses in flight end at once.
+	base       context.Context
+	cancelBase context.CancelFunc
 }
 
 type handler func(ctx context.Context, params json.RawMessage) (any, error)
@@ -97,6 +100,7 @@ func newServer(opts Options, w io.Writer) *server {
 		published: map[string]bool{},
 	}
 	s.handlers = s.requestHandlers()
+	s.base, s.cancelBase = context.WithCancel(context.Background())
 	return s
 }
 
@@ -111,6 +115,7 @@ func (s *server) logf(format string, args ...any) {
 func (s *server) stop() {
 	s.mu.Lock()
 	s.stopped = true
+	s.cancelBase()
 	for _, c := range s.pending {
 		c()
 	}

@@ -122,7 +122,7 @@ func (s *server) runDiagnostics(uri string, seq uint64) {
 	if doc == nil || !s.current(uri, seq) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), s.opts.timeout())
+	ctx, cancel := context.WithTimeout(s.base, s.opts.timeout())
 	defer cancel()
 	diags := s.ws.diagnose(ctx, doc)
 	if !s.current(uri, seq) {
