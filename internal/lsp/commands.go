@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/stateproof/stateproof/internal/bmc"
 	"github.com/stateproof/stateproof/internal/diagram"
@@ -182,7 +183,7 @@ func (w *workspace) draw(ctx context.Context, d *document) (any, error) {
 
 // checkQuery runs bmc on a query file against its model, within the
 // request's budget; an undecided solve is reported as such.
-func (w *workspace) checkQuery(ctx context.Context, d *document, budget interface{ Milliseconds() int64 }) (any, error) {
+func (w *workspace) checkQuery(ctx context.Context, d *document, budget time.Duration) (any, error) {
 	if d.lang != langFBMCQ {
 		return nil, errorf(codeRequestFailed, "check this query takes an .fbmcq file")
 	}
