@@ -259,3 +259,18 @@ func TestNotInitialized(t *testing.T) {
 	}
 	_ = done
 }
+
+// Changes inside the debounce pause are analysed once, for the last text.
+func TestDiagnosticsDebounced(t *testing.T) {
+	s := startSession(t, Options{Debounce: 300 * time.Millisecond})
+	uri := "file:///tmp/debounce.fcstm"
+	s.open(uri, "fcstm", brokenFCSTM)
+	for v := 2; v <= 10; v++ {
+		s.change(uri, v, map[string]any{"text": brokenFCSTM})
+	}
+	s.diagnostics(uri, func(p publishDiagnosticsParams) bool { return *p.Version == 10 })
+	time.Sleep(400 * time.Millisecond)
+	if n := len(s.notifications("textDocument/publishDiagnostics")); n != 1 {
+		t.Fatalf("%d publications for one pause in typing", n)
+	}
+}
