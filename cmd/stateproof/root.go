@@ -116,6 +116,7 @@ cap says "not decided", never "pass".`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newVerifyCmd(stdout, stderr), newComposeCmd(stdout, stderr), newBMCCmd(stdout, stderr), newProveCmd(stdout, stderr), newMCPCmd(), newGenCmd(stdout), newSimulateCmd(os.Stdin, stdout, stderr), newSchemaCmd(stdout))
+	root.AddCommand(newLSPCmd(stderr)) // the language server (docs/lsp.md)
 	addPresentationCmds(root, stdout, stderr)
 	root.AddCommand(newFmtCmd(stdout, stderr))
 	return root

@@ -1,0 +1,271 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/stateproof/stateproof/internal/fcstm/lint"
+	"github.com/stateproof/stateproof/internal/fcstm/parser"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/verify"
+)
+
+// docsBase is where a diagnostic's code links to: the project's manual.
+const docsBase = "https://github.com/stateproof/stateproof/blob/main/"
+
+// verifyMaxStates caps the explicit-state search behind a JSON model's
+// diagnostics: the editor asks on every pause in typing, so the search is
+// kept small; a check it leaves undecided says so (a warning), never a pass.
+const verifyMaxStates = 10000
+
+// diagnose computes a document's diagnostics within ctx's budget. A panic
+// in an analysis, or a budget that runs out, is itself a diagnostic: the
+// document is then not known to be clean, and the editor must not show it
+// as if it were.
+func (w *workspace) diagnose(ctx context.Context, d *document) []Diagnostic {
+	if w.tooLarge(d.text) {
+		return []Diagnostic{{
+			Range: Range{}, Severity: sevWarning, Code: "LSP_TOO_LARGE", Source: "stateproof",
+			CodeDescription: &CodeDescription{Href: docsBase + "docs/lsp.md#limits"},
+			Message:         fmt.Sprintf("not checked: the document has %d bytes, more than --max-input-bytes (%d)", len(d.text.src), w.opts.limit()),
+		}}
+	}
+	done := make(chan []Diagnostic, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- []Diagnostic{internalDiag(fmt.Sprintf("not checked: internal error: %v", r))}
+			}
+		}()
+		done <- w.analyze(d)
+	}()
+	select {
+	case ds := <-done:
+		return ds
+	case <-ctx.Done():
+		return []Diagnostic{internalDiag("not checked: the analysis did not finish within its time budget (docs/lsp.md#limits)")}
+	}
+}
+
+func internalDiag(msg string) Diagnostic {
+	return Diagnostic{Severity: sevWarning, Code: "LSP_NOT_CHECKED", Source: "stateproof",
+		CodeDescription: &CodeDescription{Href: docsBase + "docs/lsp.md#limits"}, Message: msg}
+}
+
+func (w *workspace) analyze(d *document) []Diagnostic {
+	switch d.lang {
+	case langFCSTM:
+		return w.fcstmDiagnostics(d)
+	case langJSON:
+		return w.jsonDiagnostics(d)
+	case langFBMCQ:
+		return w.queryDiagnostics(d)
+	case langRSC:
+		return w.rscDiagnostics(d)
+	}
+	return []Diagnostic{}
+}
+
+// fcstmDiagnostics are verify's answer for an FCSTM file: every parse and
+// construction error, the initial-value check and the lints L1–L4.
+// A finding in an imported file is shown at the import that reads it.
+func (w *workspace) fcstmDiagnostics(d *document) []Diagnostic {
+	res := lint.CheckSource(d.path, []byte(d.text.src), w.modelOptions())
+	out := []Diagnostic{}
+	for _, c := range res.Report.Checks {
+		for _, f := range c.Findings {
+			file, _ := f.Evidence.Get("file").(string)
+			line, _ := f.Evidence.Get("line").(int)
+			col, _ := f.Evidence.Get("col").(int)
+			msg := cleanMessage(f.Message, file, line, col, f.Code)
+			rng := nameRange(d.text, line, col)
+			if file != "" && !samePath(file, d.path) {
+				rng = w.importRange(d, file)
+				msg = fmt.Sprintf("in %s:%d:%d: %s", file, line, col, msg)
+			}
+			out = append(out, Diagnostic{
+				Range: rng, Severity: severity(f.Severity), Code: f.Code, Source: "stateproof",
+				CodeDescription: &CodeDescription{Href: fcstmHref(c.ID)}, Message: msg,
+			})
+		}
+	}
+	return out
+}
+
+// cleanMessage drops the "file:line:col: " prefix and " [CODE]" suffix a
+// load error's one-line form carries: the editor shows both already.
+func cleanMessage(msg, file string, line, col int, code string) string {
+	msg = strings.TrimPrefix(msg, fmt.Sprintf("%s:%d:%d: ", file, line, col))
+	return strings.TrimSuffix(msg, " ["+code+"]")
+}
+
+func samePath(a, b string) bool {
+	x, err1 := filepath.Abs(a)
+	y, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && x == y
+}
+
+// importRange is the range of the import statement that reads file (its
+// path string), or of the first import when file is imported deeper down.
+func (w *workspace) importRange(d *document, file string) Range {
+	f, err := parser.Parse(d.path, d.text.src)
+	if err != nil {
+		return Range{}
+	}
+	var first *Range
+	for _, imp := range imports(f.Root) {
+		r := Range{Start: d.text.at(imp.FilePos.Line, imp.FilePos.Col), End: d.text.at(imp.FilePos.Line, imp.FilePos.Col+len([]rune(imp.File))+2)}
+		if samePath(filepath.Join(filepath.Dir(d.path), imp.File), file) {
+			return r
+		}
+		if first == nil {
+			first = &r
+		}
+	}
+	if first != nil {
+		return *first
+	}
+	return Range{}
+}
+
+// nameRange is the range of the name at a finding's position; a state's
+// findings point at its `state` (or `pseudo`) keyword, so the range moves
+// on to the state's name, which is what the user reads as the state.
+func nameRange(t *text, line, col int) Range {
+	r := t.wordRange(line, col)
+	for range 2 {
+		start, end := t.offset(r.Start), t.offset(r.End)
+		if w := t.src[start:end]; w != "state" && w != "pseudo" {
+			break
+		}
+		next := end
+		for next < len(t.src) && (t.src[next] == ' ' || t.src[next] == '\t') {
+			next++
+		}
+		p := t.position(next)
+		r = t.wordRange(p.Line+1, runeCol(t, next))
+	}
+	return r
+}
+
+// runeCol is the 1-based rune column of byte offset off.
+func runeCol(t *text, off int) int {
+	start, _ := t.lineBounds(t.lineOf(off))
+	return utf8.RuneCountInString(t.src[start:off]) + 1
+}
+
+func severity(s string) int {
+	switch s {
+	case report.Error:
+		return sevError
+	case report.Warning:
+		return sevWarning
+	}
+	return sevInfo
+}
+
+func fcstmHref(check string) string {
+	if check == lint.CheckModel {
+		return docsBase + "docs/fcstm.md#errors"
+	}
+	return docsBase + "docs/fcstm.md#stateproof-verify-modelfcstm"
+}
+
+// jsonDiagnostics are verify's answer for a JSON model (a .json document
+// with a schemaVersion key; other JSON is not a model and gets none):
+// the syntax error, every schema error at the element its path names, and
+// the findings of the checks that name a state, transition, variable or
+// invariant.
+func (w *workspace) jsonDiagnostics(d *document) []Diagnostic {
+	out := []Diagnostic{}
+	raw, err := jsonvalue.Parse([]byte(d.text.src))
+	if err != nil {
+		if se, ok := err.(*jsonvalue.SyntaxError); ok {
+			r := d.text.wordRange(se.Pos.Line, se.Pos.Col)
+			return append(out, Diagnostic{Range: r, Severity: sevError, Code: "INPUT_NOT_JSON", Source: "stateproof",
+				CodeDescription: &CodeDescription{Href: docsBase + "docs/models.md#the-model-key-by-key"}, Message: se.Msg})
+		}
+		return append(out, Diagnostic{Severity: sevError, Code: "INPUT_NOT_JSON", Source: "stateproof", Message: err.Error()})
+	}
+	if raw.Kind != jsonvalue.Object || raw.Get("schemaVersion") == nil {
+		return out
+	}
+	res := jsonmodel.Validate(raw)
+	opts := verify.DefaultOptions()
+	opts.MaxStates, opts.Workers = verifyMaxStates, 1
+	rep := verify.Run(res, opts)
+	for _, c := range rep.Checks {
+		for i := range c.Findings {
+			f := &c.Findings[i]
+			path, msg := findingPath(f, res)
+			if path == "" {
+				continue
+			}
+			v, _ := jsonmodel.LocateValue(raw, path)
+			out = append(out, Diagnostic{
+				Range:    Range{Start: d.text.at(v.Pos.Line, v.Pos.Col), End: d.text.at(v.End.Line, v.End.Col)},
+				Severity: severity(f.Severity), Code: f.Code, Source: "stateproof",
+				CodeDescription: &CodeDescription{Href: jsonHref(c.ID)}, Message: msg,
+			})
+		}
+	}
+	return out
+}
+
+// findingPath is the walker path of the element a finding is about, and
+// the message to show there; "" when the finding names no element.
+func findingPath(f *report.Finding, res *jsonmodel.Result) (string, string) {
+	if f.Code == "MODEL_INVALID" {
+		path, msg, ok := strings.Cut(f.Message, ": ")
+		if !ok {
+			return "schemaVersion", f.Message
+		}
+		return path, msg
+	}
+	m := res.Model
+	if m == nil {
+		return "", ""
+	}
+	if t, ok := f.Evidence.Get("transition").(int); ok {
+		return m.ElementPath("transition", strconv.Itoa(t)), f.Message
+	}
+	switch inv := f.Evidence.Get("invariant").(type) {
+	case string:
+		return m.ElementPath("invariant", inv), f.Message
+	case *jsonvalue.Value:
+		if id := inv.Get("id"); id != nil {
+			return m.ElementPath("invariant", id.Str), f.Message
+		}
+	}
+	var target string
+	switch t := f.Target.(type) {
+	case string:
+		target = t
+	case []string:
+		if len(t) > 0 {
+			target = t[0]
+		}
+	}
+	if p := m.ElementPath("state", target); p != "" {
+		return p, f.Message
+	}
+	return m.ElementPath("variable", target), f.Message
+}
+
+func jsonHref(check string) string {
+	switch {
+	case check == "MODEL":
+		return docsBase + "docs/models.md#the-model-key-by-key"
+	case strings.HasPrefix(check, "S"):
+		return docsBase + "docs/models.md#structural-checks-s1s8"
+	case strings.HasPrefix(check, "A"):
+		return docsBase + "docs/models.md#adversarial-probes-a1a14"
+	}
+	return docsBase + "docs/models.md"
+}

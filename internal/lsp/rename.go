@@ -1,0 +1,159 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/fcstm/parser"
+	"github.com/stateproof/stateproof/internal/frontend"
+	"github.com/stateproof/stateproof/internal/frontend/fcstmfront"
+	"github.com/stateproof/stateproof/internal/query"
+)
+
+var namePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// rename edits every occurrence of the name under the cursor: in its
+// model, in the document that reaches it through an import, and in the
+// queries checked against the model. The edit is refused, with the
+// reason, when the edited files would not load: each edited model is
+// parsed and constructed again, and each edited query bound again.
+func (s *server) rename(_ context.Context, p renameParams) (any, error) {
+	d, t, o, ix, err := s.targetAt(p.TextDocument.URI, p.Position)
+	if err != nil {
+		return nil, err
+	}
+	if d.lang == langFCSTM && (ix == nil || ix.text.src != d.text.src) {
+		return nil, errorf(codeRequestFailed, "rename needs the file to parse, and it does not as it is now")
+	}
+	if !namePattern.MatchString(p.NewName) || parser.IsReserved(p.NewName) {
+		return nil, errorf(codeRequestFailed, "cannot rename to %q: a name is [A-Za-z_][A-Za-z0-9_]* and not a reserved word (docs/fcstm.md#lexical-rules)", p.NewName)
+	}
+	if o.kind == 0 || o.kind == kImport {
+		return nil, errorf(codeRequestFailed, "there is no state, event, variable or action name of an FCSTM model here to rename")
+	}
+	if t == nil {
+		return nil, errorf(codeRequestFailed, "cannot rename %s %q: its declaration in an FCSTM model was not found", o.kind, o.key)
+	}
+	if cur, err := s.ws.sourceOf(t.ix.path); err != nil || cur.text.src != t.ix.text.src {
+		return nil, errorf(codeRequestFailed, "rename needs %s to parse, and it does not as it is now", t.ix.path)
+	}
+	sites := s.sites(d, ix, t, o)
+	edits := map[string][]TextEdit{}
+	edited := map[string]string{} // path -> new text
+	for src, occs := range sites {
+		es, next := applyRename(src.text, occs, p.NewName)
+		edits[src.uri] = es
+		edited[src.path] = next
+	}
+	if err := s.ws.checkEdited(edited); err != nil {
+		return nil, errorf(codeRequestFailed, "rename refused: the result would not load: %v", err)
+	}
+	return WorkspaceEdit{Changes: edits}, nil
+}
+
+// applyRename returns the edits replacing each occurrence by name, and
+// the text with them applied.
+func applyRename(t *text, occs []occurrence, name string) ([]TextEdit, string) {
+	sort.Slice(occs, func(i, j int) bool { return occs[i].start < occs[j].start })
+	var b strings.Builder
+	var edits []TextEdit
+	last := 0
+	for _, o := range occs {
+		if o.start < last {
+			continue // the same site recorded twice
+		}
+		edits = append(edits, TextEdit{Range: t.rangeOf(o.start, o.end), NewText: name})
+		b.WriteString(t.src[last:o.start])
+		b.WriteString(name)
+		last = o.end
+	}
+	b.WriteString(t.src[last:])
+	return edits, b.String()
+}
+
+// checkEdited loads every edited file as it would be after the edit:
+// each FCSTM model constructed (with the other edited files in place of
+// their current text), each query parsed and bound to its model.
+func (w *workspace) checkEdited(edited map[string]string) error {
+	over := &overlay{w: w, files: edited}
+	paths := make([]string, 0, len(edited))
+	for p := range edited {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var errs []error
+	for _, p := range paths {
+		src := edited[p]
+		switch languageOf(p, "") {
+		case langFCSTM:
+			if _, err := model.Parse(p, src, over.options()); err != nil {
+				errs = append(errs, err)
+			}
+		case langFBMCQ:
+			if err := over.checkQuery(p, src); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// overlay reads files as they would be after an edit.
+type overlay struct {
+	w     *workspace
+	files map[string]string
+}
+
+func (o *overlay) read(path string) ([]byte, error) {
+	for p, src := range o.files {
+		if samePath(p, path) {
+			return []byte(src), nil
+		}
+	}
+	return o.w.readFile(path)
+}
+
+func (o *overlay) options() model.Options {
+	opts := o.w.modelOptions()
+	inner := opts.ReadImport
+	opts.ReadFile = o.read
+	opts.ReadImport = func(root, path string) ([]byte, error) {
+		for p, src := range o.files {
+			if samePath(p, path) && within(root, path) {
+				return []byte(src), nil
+			}
+		}
+		return inner(root, path)
+	}
+	return opts
+}
+
+func (o *overlay) checkQuery(path, src string) error {
+	q, err := query.Parse(path, src)
+	if err != nil {
+		return err
+	}
+	mp, _, ok := o.w.queryModel(&document{path: path, text: newText(src)})
+	if !ok || !strings.EqualFold(filepath.Ext(mp), ".fcstm") {
+		return nil
+	}
+	data, err := o.read(mp)
+	if err != nil {
+		return err
+	}
+	m, err := model.Parse(mp, string(data), o.options())
+	if err != nil {
+		return err
+	}
+	fm, err := fcstmfront.FromModel(m, mp)
+	if err != nil {
+		return fmt.Errorf("%s: %v", mp, err)
+	}
+	return query.Bind(q, fm.System, query.BindOptions{MaxBound: frontend.DefaultMaxBound})
+}
