@@ -136,7 +136,11 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 	if src == nil {
 		src = simulate.NewLineSource(stdin, "standard input", rd.Limit())
 	}
-	return f.progress.run(stderr, "simulating "+path, func(rep progress.Reporter) error {
+	pf := f.progress
+	if pf.mode == "auto" && !f.json && f.out == "" {
+		pf.mode = "none" // a spinner would cut into the cycles streamed to the terminal
+	}
+	return pf.run(stderr, "simulating "+path, func(rep progress.Reporter) error {
 		if rep != nil {
 			src = simulate.Watched(src, nil, rep, f.maxCycles)
 		}

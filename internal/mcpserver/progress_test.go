@@ -106,7 +106,7 @@ func rawModel(src string) any {
 // token while it runs, their progress growing, their message what the
 // engine is at; a call without one gets none.
 func TestProgressNotifications(t *testing.T) {
-	cs, n, _ := connectTracked(t, 5*time.Millisecond)
+	cs, n, _ := connectTracked(t, time.Millisecond)
 	calls := map[string]struct {
 		args map[string]any
 		says string
