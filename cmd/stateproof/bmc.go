@@ -13,6 +13,7 @@ import (
 	"github.com/stateproof/stateproof/internal/frontend"
 	"github.com/stateproof/stateproof/internal/frontend/formats"
 	"github.com/stateproof/stateproof/internal/input"
+	"github.com/stateproof/stateproof/internal/progress"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/report"
 	"github.com/stateproof/stateproof/internal/sts"
@@ -79,6 +80,7 @@ response horizon), 4 replay mismatch (result untrusted).`,
 		},
 	}
 	f.out.register(cmd)
+	f.out.progress.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVarP(&f.model, "input", "i", "", "the model `FILE` (pyfcstm-style alternative to the argument)")
 	fl.StringVarP(&f.queryFile, "query", "q", "", "the FBMCQ query `FILE`")
@@ -185,9 +187,9 @@ func (f *bmcFlags) loadQuery(rd input.Reader, sys *sts.System) ([]*query.Query, 
 // terminal.
 func checkAll(ctx *z3.Context, m *frontend.Model, qs []*query.Query, f *bmcFlags) ([]*bmc.Report, error) {
 	var reports []*bmc.Report
-	err := withProgress(f.stderr, "solving "+f.model, func() (err error) {
+	err := f.out.progress.run(f.stderr, "solving "+f.model, func(rep progress.Reporter) (err error) {
 		reports, err = frontend.CheckAll(ctx, m, qs, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
-			Explain: f.explain, Explainer: explain.Explain}, f.queryFile)
+			Explain: f.explain, Explainer: explain.Explain, Progress: rep}, f.queryFile)
 		return err
 	})
 	return reports, err

@@ -12,6 +12,7 @@ import (
 	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/progress"
 	"github.com/stateproof/stateproof/internal/report"
 	"github.com/stateproof/stateproof/internal/verify"
 )
@@ -123,7 +124,8 @@ func (c *compareFlags) verifyAndEmit(rd input.Reader, out outputFlags, stdout, s
 	}
 	var rep *report.VerifyReport
 	var ref *refusal
-	err := withProgress(stderr, "verifying "+name, func() error {
+	err := out.progress.run(stderr, "verifying "+name, func(pr progress.Reporter) error {
+		opts.Progress = pr
 		rep, ref = c.runVerify(rd, res, opts)
 		if ref == nil && c.prove && res.Valid() {
 			return proveUndecided(rep, res.Model, name)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/baseline"
 	"github.com/stateproof/stateproof/internal/compose"
+	"github.com/stateproof/stateproof/internal/progress"
 	"github.com/stateproof/stateproof/internal/report"
 )
 
@@ -84,7 +85,11 @@ decided (--allow-undecided makes that 0), 4 for an internal error.
 				in = append(in, compose.Input{Name: path, Result: res})
 			}
 			var rep *report.ComposeReport
-			withProgress(stderr, "composing", func() error { rep = compose.Run(in, opts); return nil })
+			_ = out.progress.run(stderr, "composing", func(r progress.Reporter) error { // never fails
+				opts.Progress = r
+				rep = compose.Run(in, opts)
+				return nil
+			})
 			if base != nil {
 				return emitBaseline(out, stdout, stderr, report.ComposeSchema, baselinePath, base, rep.JSON())
 			}
@@ -96,6 +101,7 @@ decided (--allow-undecided makes that 0), 4 for an internal error.
 	}
 	out.register(cmd)
 	out.registerAllowUndecided(cmd)
+	out.progress.register(cmd)
 	f := cmd.Flags()
 	f.StringSliceVar(&rendezvous, "rendezvous", nil, "comma-separated `EVENTS` that synchronise the machines declaring them")
 	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of the product search, in composite states")

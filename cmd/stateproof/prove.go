@@ -14,6 +14,7 @@ import (
 	"github.com/stateproof/stateproof/internal/frontend"
 	"github.com/stateproof/stateproof/internal/frontend/formats"
 	"github.com/stateproof/stateproof/internal/input"
+	"github.com/stateproof/stateproof/internal/progress"
 	"github.com/stateproof/stateproof/internal/prove"
 	"github.com/stateproof/stateproof/internal/z3"
 )
@@ -73,6 +74,7 @@ Exit status: 0 all proved, 1 a confirmed violation, 2 usage or input error,
 		},
 	}
 	f.out.register(cmd)
+	f.out.progress.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&f.rsc, "rsc", "", "prove the RSCs of `FILE` instead of the model's invariants")
 	fl.BoolVar(&f.infer, "infer", false, "also print the strongest RSCs found per state (Houdini over mined candidates)")
@@ -132,7 +134,8 @@ func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io
 		return proveUsage(stderr, "%s has no property to prove: give --rsc FILE or --infer", input)
 	}
 	var res *prove.Result
-	err = withProgress(stderr, "proving "+input, func() (err error) {
+	err = f.out.progress.run(stderr, "proving "+input, func(rep progress.Reporter) (err error) {
+		opts.Progress = rep
 		res, err = prove.Prove(p, opts)
 		return err
 	})

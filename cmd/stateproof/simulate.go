@@ -16,6 +16,7 @@ import (
 	"github.com/stateproof/stateproof/internal/fcstm/simulate"
 	"github.com/stateproof/stateproof/internal/frontend/fcstmfront"
 	"github.com/stateproof/stateproof/internal/input"
+	"github.com/stateproof/stateproof/internal/progress"
 )
 
 type simulateFlags struct {
@@ -30,6 +31,7 @@ type simulateFlags struct {
 	maxCycles int
 	witness   string // --from-witness
 	frame     int    // --frame; < 0: the last
+	progress  progressFlags
 }
 
 func newSimulateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -92,6 +94,7 @@ model that does not load or start, 3 when the run stopped at --max-cycles
 	fl.IntVar(&f.frame, "frame", -1, "with --from-witness: the frame `N` to start from (default: the last)")
 	fl.IntVar(&f.maxCycles, "max-cycles", simulate.DefaultMaxCycles, "run at most `N` cycles; with more input the run stops there, exit 3")
 	fl.StringVarP(&f.out, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
+	f.progress.register(cmd)
 	return cmd
 }
 
@@ -133,6 +136,20 @@ func runSimulate(f simulateFlags, rd input.Reader, path string, stdin io.Reader,
 	if src == nil {
 		src = simulate.NewLineSource(stdin, "standard input", rd.Limit())
 	}
+	pf := f.progress
+	if pf.mode == "auto" && !f.json && f.out == "" {
+		pf.mode = "none" // a spinner would cut into the cycles streamed to the terminal
+	}
+	return pf.run(stderr, "simulating "+path, func(rep progress.Reporter) error {
+		if rep != nil {
+			src = simulate.Watched(src, nil, rep, f.maxCycles)
+		}
+		return feedSimulate(f, sess, src, stdout, usage)
+	})
+}
+
+// feedSimulate runs the cycles of src and writes the report.
+func feedSimulate(f simulateFlags, sess *simulate.Session, src simulate.Source, stdout io.Writer, usage func(string, ...any) error) error {
 	if f.json {
 		if err := sess.Feed(src, f.maxCycles, nil); err != nil {
 			return usage("%v", err)

@@ -26,6 +26,9 @@ type outputFlags struct {
 	// legacyExit (verify and compose) exits 2, as before the exit-code
 	// contract, rather than 1 for a failing model.
 	legacyExit bool
+	// progress (verify, compose, bmc, prove) shows the run's progress on
+	// stderr.
+	progress progressFlags
 }
 
 func (o *outputFlags) register(c *cobra.Command) {
@@ -161,6 +164,7 @@ carries its exit_code.`,
 	}
 	out.register(cmd)
 	out.registerAllowUndecided(cmd)
+	out.progress.register(cmd)
 	cmpf.register(cmd)
 	f := cmd.Flags()
 	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of every breadth-first search, in runtime states")

@@ -33,6 +33,8 @@ type problem struct {
 	// stages of the queries SolveAll checks over one unrolling are the same
 	// formulas, so each is solved once.
 	scenarios map[scenarioKey]checkResult
+	// meter sends the solve's progress (nil reporter: nothing).
+	meter meter
 }
 
 type scenarioKey struct {
@@ -70,6 +72,7 @@ func (p *problem) unroll(n int) error {
 		if err := p.checkCancelled(); err != nil {
 			return err
 		}
+		p.meter.stage(p.n+1, "encoding")
 		if err := p.enc.Extend(); err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/stateproof/stateproof/internal/progress"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/smt"
 	"github.com/stateproof/stateproof/internal/sts"
@@ -36,6 +37,9 @@ type Options struct {
 	// is infeasible and Explain asks for one. It is a hook rather than an
 	// import so that the explainer may build on this package.
 	Explainer Explainer
+	// Progress, when set, is told the query, the bound and the stage as
+	// the solve moves on (see progress.Reporter); nil costs nothing.
+	Progress progress.Reporter
 }
 
 // Stage is the feasibility record of one stage (docs/queries.md).
@@ -236,6 +240,7 @@ func Solve(ctx *z3.Context, sys *sts.System, q *query.Query, opts Options) (*Res
 	if err != nil {
 		return nil, err
 	}
+	p.meter = newMeter(opts.Progress, q, 1, 1)
 	return run(p, opts, start)
 }
 
@@ -287,6 +292,7 @@ func run(p *problem, opts Options, start time.Time) (*Result, error) {
 		r.abandoned = true
 		r.Diagnostics = append(r.Diagnostics, "timeout:solver_did_not_stop_at_interrupt_while_solving")
 	} else if opts.Explain != "" && opts.Explain != "none" {
+		p.meter.stage(r.SolvedBound, "explaining")
 		if err := s.explain(r, opts); err != nil {
 			return nil, err
 		}
@@ -321,6 +327,7 @@ func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool
 	if err != nil {
 		return false, err
 	}
+	p.meter.stage(n, "solving")
 	main, err := s.checkStages(allStages(), phi, opts.Shortest)
 	if err != nil {
 		return false, err
@@ -356,10 +363,12 @@ func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool
 	if !final {
 		return false, nil
 	}
+	p.meter.stage(n, "feasibility")
 	if err := s.feasibility(r, phi); err != nil {
 		return false, err
 	}
 	if r.Kind == query.Response && r.Feasibility.Assumptions.Status == "sat" {
+		p.meter.stage(n, "tail")
 		if err := s.tail(r, omega, opts); err != nil {
 			return false, err
 		}

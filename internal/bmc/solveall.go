@@ -31,6 +31,7 @@ func SolveAll(ctx *z3.Context, sys *sts.System, qs []*query.Query, opts Options)
 	if err != nil {
 		return nil, err
 	}
+	p.meter = newMeter(opts.Progress, qs[0], 1, len(qs))
 	uctx, _, cancel := budgetContext(opts, start)
 	p.cancelled = uctx.Err
 	err = p.unroll(qs[0].Check.Bound)
@@ -54,6 +55,7 @@ func SolveAll(ctx *z3.Context, sys *sts.System, qs []*query.Query, opts Options)
 			continue
 		}
 		p.retarget(q, lia)
+		p.meter = newMeter(opts.Progress, q, i+1, len(qs))
 		r, err := run(p, opts, start)
 		if err != nil {
 			return nil, err
@@ -70,7 +72,11 @@ func solveEach(ctx *z3.Context, sys *sts.System, qs []*query.Query, opts Options
 			out = append(out, abandonedResult(q, opts))
 			continue
 		}
-		r, err := Solve(ctx, sys, q, opts)
+		one := opts
+		if opts.Progress != nil {
+			one.Progress = numbered{opts.Progress, i + 1, len(qs)}
+		}
+		r, err := Solve(ctx, sys, q, one)
 		if err != nil {
 			return nil, err
 		}

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/progress"
 	"github.com/stateproof/stateproof/internal/report"
 	"github.com/stateproof/stateproof/internal/runtime"
 )
@@ -23,6 +25,13 @@ type Options struct {
 	// report says truncated, so nothing built on it passes): a cancelled
 	// request stops its work. Nil never stops.
 	Done <-chan struct{}
+	// Progress, when set, is sent the product search's snapshot (states
+	// stored, depth, queue) at most every progress.SampleEvery; nil
+	// costs nothing.
+	Progress progress.Reporter
+	// progressEvery replaces progress.SampleEvery in tests (negative:
+	// at every sample point).
+	progressEvery time.Duration
 }
 
 // DefaultMaxFindings is the default number of findings listed per check.
@@ -92,7 +101,8 @@ func Run(in []Input, opts Options) *report.ComposeReport {
 		mcs[i] = runtime.Compile(x.Result.Model)
 	}
 	p := newProduct(mcs, opts.Rendezvous, opts.MaxStates)
-	p.done = opts.Done
+	p.done, p.progress = opts.Done, opts.Progress
+	p.sample.Every = opts.progressEvery
 	p.run()
 	r.CompositeStates, r.Truncated = p.len(), p.truncated
 	r.Checks = []report.Check{p.c1Deadlock(), p.c2Sync(opts.Rendezvous)}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/stateproof/stateproof/internal/gen"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/progress"
 	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // machine writes a model from "FROM -event-> TO" lines; states ending in
@@ -389,6 +391,53 @@ func TestMaxFindingsListsAndCounts(t *testing.T) {
 	if err := opts.Validate(); err == nil {
 		t.Error("maxFindings -1 must be refused")
 	}
+}
+
+// The product search's snapshots say what it had stored, and the depth
+// of the node it was at: in the product of two rings of sizes a and b a
+// node (x, y) lies at depth x+y.
+func TestProductSearchProgress(t *testing.T) {
+	var in []Input
+	for i, m := range []string{ringModel(200), ringModel(300)} {
+		res, err := jsonmodel.Decode([]byte(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = append(in, Input{Name: fmt.Sprintf("m%d.json", i), Result: res})
+	}
+	opts := DefaultOptions()
+	opts.MaxStates = 1000000
+	var snaps []progress.Snapshot
+	opts.Progress = progress.Func(func(s progress.Snapshot) { snaps = append(snaps, s) })
+	opts.progressEvery = -1
+	r := Run(in, opts)
+	if len(snaps) < 10 {
+		t.Fatalf("%d snapshots of a %d-state search", len(snaps), r.CompositeStates)
+	}
+	p := newProduct([]*runtime.Machine{runtime.Compile(in[0].Result.Model), runtime.Compile(in[1].Result.Model)}, nil, opts.MaxStates)
+	p.run()
+	for _, s := range snaps {
+		exp := int(s.States - s.Queue)
+		if s.Engine != progress.Search || s.Task != "product" || s.States > int64(p.len()) || exp >= p.len() {
+			t.Fatalf("snapshot %+v of a %d-state search", s, p.len())
+		}
+		depth := 0
+		for n := exp; n > 0; n = int(p.parent[n]) {
+			depth++
+		}
+		if s.Depth != depth {
+			t.Fatalf("snapshot %+v: depth of node %d is %d", s, exp, depth)
+		}
+	}
+}
+
+// ringModel is a counter that never deadlocks: x counts up to n, then
+// back to 0.
+func ringModel(n int) string {
+	return fmt.Sprintf(`{"schemaVersion":1,"init":"A","states":[{"id":"A"}],"transitions":[
+	  {"from":"A","event":"t","to":"A","guard":{"variable":"x","op":"<","value":%d},"updates":[{"variable":"x","op":"inc"}]},
+	  {"from":"A","event":"t","to":"A","guard":{"variable":"x","op":">=","value":%d},"updates":[{"variable":"x","op":"set","value":0}]}],
+	  "variables":[{"name":"x","kind":"integer","init":0}]}`, n, n)
 }
 
 // A closed Done stops the product search as the cap would: the report is

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/explore"
 	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/progress"
 	"github.com/stateproof/stateproof/internal/runtime"
 )
 
@@ -25,6 +26,11 @@ type product struct {
 	events []event
 	cap    int
 	done   <-chan struct{} // closed: stop as the cap would
+	// progress hears the search's snapshots, taken when sample is due;
+	// levels follows the depth.
+	progress progress.Reporter
+	sample   progress.Sampler
+	levels   progress.Levels
 
 	tuples     []uint32
 	table      []uint64 // hash tag in the high 32 bits, node+1 in the low 32
@@ -150,6 +156,17 @@ func (p *product) cancelled() bool {
 	}
 }
 
+// report sends the search's snapshot when one is due.
+func (p *product) report() {
+	if p.progress == nil || !p.sample.Due() {
+		return
+	}
+	n := p.len()
+	depth := p.levels.At(p.expanded, n, func(i int) int { return int(p.parent[i]) })
+	p.progress.Report(progress.Snapshot{Engine: progress.Search, Task: "product",
+		States: int64(n), Queue: int64(n - p.expanded), Depth: depth})
+}
+
 func (p *product) run() {
 	root := make([]uint32, p.k)
 	for i, l := range p.locals {
@@ -163,9 +180,12 @@ func (p *product) run() {
 	term := make([]bool, p.k)
 	for p.expanded < p.len() {
 		n := p.expanded
-		if p.done != nil && n%cancelPoll == 0 && p.cancelled() {
-			p.truncated = true
-			return
+		if n%cancelPoll == 0 {
+			p.report()
+			if p.done != nil && p.cancelled() {
+				p.truncated = true
+				return
+			}
 		}
 		copy(cur, p.tuple(n))
 		live := false

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/stateproof/stateproof/internal/progress"
 	"github.com/stateproof/stateproof/internal/runtime"
 )
 
@@ -53,6 +54,9 @@ type runner struct {
 	// conflict is the first conflict per monitor found by each worker.
 	conflict [][]Key
 	look     lookahead
+	// sample and levels time and measure the progress snapshots.
+	sample progress.Sampler
+	levels progress.Levels
 }
 
 // segment is a contiguous share of a batch's sources and their
@@ -114,6 +118,7 @@ func newRunner(s *Search, g *Graph) *runner {
 		workers = 1
 	}
 	r := &runner{s: s, g: g, nmon: len(s.Monitors), minParallel: s.MinParallel}
+	r.sample.Every = s.progressEvery
 	if r.minParallel <= 0 {
 		r.minParallel = parallelMin
 	}

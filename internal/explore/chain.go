@@ -303,6 +303,7 @@ func (r *runner) chained(lo int) bool {
 	defer c.stop()
 	for {
 		end := cur.first + cur.levels
+		r.progress() // the helper waits: the graph is this goroutine's
 		more := cur.full && !(r.s.Done != nil && r.s.cancelled())
 		size = min(2*size, chainGrowth*c.first)
 		max := min(size, g.Cap-end)

@@ -104,6 +104,7 @@ func (r *runner) pipelined(lo int) bool {
 			return true
 		}
 		p.finish(r)
+		r.progress()
 		if r.s.Done != nil && r.s.cancelled() {
 			g.Truncated = true
 			r.stopAt(edgeKey(hi, 0, false))

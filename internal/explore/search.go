@@ -1,6 +1,11 @@
 package explore
 
-import "github.com/stateproof/stateproof/internal/runtime"
+import (
+	"time"
+
+	"github.com/stateproof/stateproof/internal/progress"
+	"github.com/stateproof/stateproof/internal/runtime"
+)
 
 // Edge tells a search what to do with one successor.
 type Edge uint8
@@ -51,6 +56,14 @@ type Search struct {
 	// set, so nothing built on it passes): a cancelled request stops its
 	// work. It is polled every cancelPoll expansions; nil never stops.
 	Done <-chan struct{}
+	// Progress, when set, is sent a snapshot (states stored, depth,
+	// queue) at most every progress.SampleEvery, looked at where Done is;
+	// Task names the search in it. Nil costs nothing.
+	Progress progress.Reporter
+	Task     string
+	// progressEvery replaces progress.SampleEvery in tests (negative:
+	// every sample point).
+	progressEvery time.Duration
 }
 
 // cancelPoll is how many nodes a search expands between looks at Done: a
@@ -101,9 +114,10 @@ func (s Search) Run() *Graph {
 	polled := 0
 	for g.Expanded < g.Len() {
 		lo := g.Expanded
-		if s.Done != nil && lo >= polled {
+		if (s.Done != nil || s.Progress != nil) && lo >= polled {
 			polled = lo + cancelPoll
-			if s.cancelled() {
+			r.progress()
+			if s.Done != nil && s.cancelled() {
 				g.Truncated = true
 				r.stopAt(edgeKey(lo, 0, false))
 				return g

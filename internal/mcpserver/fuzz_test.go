@@ -33,7 +33,7 @@ func FuzzToolArguments(f *testing.F) {
 	} {
 		f.Add(s.tool, []byte(s.args))
 	}
-	s := &server{Config{Files: repoFiles(f)}}
+	s := &server{cfg: Config{Files: repoFiles(f)}}
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, tool byte, args []byte) {
 		switch tool % 3 {

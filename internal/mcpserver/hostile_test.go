@@ -140,7 +140,7 @@ func TestArgumentsValidatedAsTheCLI(t *testing.T) {
 
 // A request whose context is already cancelled does no work.
 func TestCancelledRequestStops(t *testing.T) {
-	s := &server{Config{Files: repoFiles(t)}}
+	s := &server{cfg: Config{Files: repoFiles(t)}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, _, err := s.verifyTool(ctx, nil, VerifyInput{Input: Input{Path: "examples/order.json"}}); err != context.Canceled {
@@ -155,7 +155,7 @@ func TestCancelledRequestStops(t *testing.T) {
 // query below runs for many seconds uncancelled (3000 frames); cancelled
 // after 100 ms it must end far sooner, with the cancellation as its error.
 func TestCancelledBMCStopsWhileRunning(t *testing.T) {
-	s := &server{Config{Files: repoFiles(t)}}
+	s := &server{cfg: Config{Files: repoFiles(t)}}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
@@ -174,7 +174,7 @@ func TestCancelledBMCStopsWhileRunning(t *testing.T) {
 // prove would run its whole 120 s budget; cancelled after 100 ms it must
 // end far sooner, with the cancellation as its error.
 func TestCancelledProveStopsWhileRunning(t *testing.T) {
-	s := &server{Config{Files: repoFiles(t)}}
+	s := &server{cfg: Config{Files: repoFiles(t)}}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	budget := 120000

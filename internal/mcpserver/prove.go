@@ -26,7 +26,7 @@ var proveTool = &mcp.Tool{
 	Annotations:  annotations(),
 }
 
-func (s *server) proveHandler(ctx context.Context, _ *mcp.CallToolRequest, in ProveInput) (*mcp.CallToolResult, Report, error) {
+func (s *server) proveHandler(ctx context.Context, req *mcp.CallToolRequest, in ProveInput) (*mcp.CallToolResult, Report, error) {
 	opts := prove.Options{Infer: in.Infer, Context: ctx}
 	if in.TimeoutMS != nil {
 		if err := report.CheckRange("timeoutMs", *in.TimeoutMS, 1, -1); err != nil {
@@ -54,6 +54,9 @@ func (s *server) proveHandler(ctx context.Context, _ *mcp.CallToolRequest, in Pr
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
+	var stop func()
+	opts.Progress, stop = s.watchProgress(ctx, req)
+	defer stop()
 	r, err := prove.Prove(p, opts)
 	if err != nil {
 		return nil, nil, err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -60,22 +61,33 @@ type Report map[string]any
 // confines paths to the served directory (stateproof mcp --root).
 type Config struct {
 	Files input.Reader
+	// ProgressEvery is how often a call with a progress token is sent
+	// notifications/progress (0: DefaultProgressEvery).
+	ProgressEvery time.Duration
 }
 
 // server holds the configuration the tools share.
-type server struct{ cfg Config }
+type server struct {
+	cfg Config
+	// returned, when set (tests), hears each engine tool's call return,
+	// so a test can tell that a cancelled run's work has stopped.
+	returned func(tool string, err error)
+}
 
 // New returns the stateproof MCP server with its tools registered.
 func New(version string, cfg Config) *mcp.Server {
+	return newServer(version, &server{cfg: cfg})
+}
+
+func newServer(version string, srv *server) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "stateproof", Version: version}, &mcp.ServerOptions{Instructions: instructions})
-	srv := &server{cfg}
-	verifyTool, composeTool, bmcTool := srv.verifyTool, srv.composeTool, srv.bmcTool
+	verifyTool, composeTool, bmcTool := tracked(srv, "verify", srv.verifyTool), tracked(srv, "compose", srv.composeTool), tracked(srv, "bmc", srv.bmcTool)
 	mcp.AddTool(s, &mcp.Tool{Name: "verify", Description: "Verify a JSON state-machine model (schema v1): structural checks S1-S8, adversarial probes A1-A14, and with beforeModel the regression checks D1-D4. Also an FCSTM model (path ending in .fcstm, or its source text as a string in model): parsed, constructed and linted, load errors located by file:line:col. Returns the logicprobe/verify/v1 report; read `verdict` (pass, pass_with_findings, not_decided, fail) and quote the findings' `path`. A finding whose code ends in _UNDECIDED means not decided, never pass.", OutputSchema: contract("verify"), Annotations: annotations()}, verifyTool)
 	mcp.AddTool(s, &mcp.Tool{Name: "compose", Description: "Run two or more JSON models together and look for composition deadlocks (C1) and rendezvous that never fire (C2). Returns the logicprobe/compose/v1 report.", OutputSchema: contract("compose"), Annotations: annotations()}, composeTool)
-	mcp.AddTool(s, &mcp.Tool{Name: "simulate", Description: simulateDescription, OutputSchema: contract("simulate"), Annotations: annotations()}, srv.simulateTool)
+	mcp.AddTool(s, &mcp.Tool{Name: "simulate", Description: simulateDescription, OutputSchema: contract("simulate"), Annotations: annotations()}, tracked(srv, "simulate", srv.simulateTool))
 	srv.addPresentationTools(s)
 	mcp.AddTool(s, &mcp.Tool{Name: "bmc", Description: "Bounded model checking with Z3: ask whether something can (reach, cover, exists_always) or must (forbid, invariant, must_reach, response) happen within N steps, in the FBMCQ query language, or with bound (no query) check every never-states and var-in-range invariant of the model to that depth. The model is JSON or FCSTM (a .fcstm path, or FCSTM source text in model with format fcstm); FCSTM declares no invariants, so bound applies to JSON models. Returns the stateproof/bmc/v1 result; a witness is replayed on the model's own runtime (`replay.ok`).", OutputSchema: contract("bmc"), Annotations: annotations()}, bmcTool)
-	mcp.AddTool(s, proveTool, srv.proveHandler)
+	mcp.AddTool(s, proveTool, tracked(srv, "prove", srv.proveHandler))
 	addSchemaResources(s)
 	return s
 }
@@ -151,7 +163,7 @@ func asReport(doc any) (Report, error) {
 	return out, json.Unmarshal(data, &out)
 }
 
-func (s *server) verifyTool(ctx context.Context, _ *mcp.CallToolRequest, in VerifyInput) (*mcp.CallToolResult, Report, error) {
+func (s *server) verifyTool(ctx context.Context, req *mcp.CallToolRequest, in VerifyInput) (*mcp.CallToolResult, Report, error) {
 	opts := verify.DefaultOptions()
 	if in.MaxStates != nil {
 		opts.MaxStates = *in.MaxStates
@@ -177,6 +189,9 @@ func (s *server) verifyTool(ctx context.Context, _ *mcp.CallToolRequest, in Veri
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
+	var stop func()
+	opts.Progress, stop = s.watchProgress(ctx, req)
+	defer stop()
 	var rep *report.VerifyReport
 	if in.BeforeModel != nil {
 		before, _, err := s.decode(in.BeforeModel)
@@ -199,7 +214,7 @@ func (s *server) verifyTool(ctx context.Context, _ *mcp.CallToolRequest, in Veri
 	return nil, out, err
 }
 
-func (s *server) composeTool(ctx context.Context, _ *mcp.CallToolRequest, in ComposeInput) (*mcp.CallToolResult, Report, error) {
+func (s *server) composeTool(ctx context.Context, req *mcp.CallToolRequest, in ComposeInput) (*mcp.CallToolResult, Report, error) {
 	opts := compose.DefaultOptions()
 	opts.Rendezvous = in.Rendezvous
 	if in.MaxStates != nil {
@@ -223,6 +238,9 @@ func (s *server) composeTool(ctx context.Context, _ *mcp.CallToolRequest, in Com
 		return nil, nil, err
 	}
 	opts.Done = ctx.Done()
+	var stop func()
+	opts.Progress, stop = s.watchProgress(ctx, req)
+	defer stop()
 	rep := compose.Run(machines, opts)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -231,7 +249,7 @@ func (s *server) composeTool(ctx context.Context, _ *mcp.CallToolRequest, in Com
 	return nil, out, err
 }
 
-func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInput) (*mcp.CallToolResult, Report, error) {
+func (s *server) bmcTool(ctx context.Context, req *mcp.CallToolRequest, in BMCInput) (*mcp.CallToolResult, Report, error) {
 	opts := bmc.Options{Shortest: in.Shortest, Explain: in.Explain, Explainer: explain.Explain, TimeoutMS: bmc.DefaultTimeoutMS}
 	if in.TimeoutMS != nil {
 		if err := report.CheckRange("timeoutMs", *in.TimeoutMS, 1, -1); err != nil {
@@ -283,6 +301,9 @@ func (s *server) bmcTool(ctx context.Context, _ *mcp.CallToolRequest, in BMCInpu
 	}
 	defer zctx.Close()
 	opts.Context = ctx // a cancelled request interrupts the encoding and the solver
+	var stop func()
+	opts.Progress, stop = s.watchProgress(ctx, req)
+	defer stop()
 	reports, err := frontend.CheckAll(zctx, m, queries, opts, "")
 	if err != nil {
 		return nil, nil, err

@@ -27,7 +27,7 @@ type SimulateInput struct {
 
 const simulateDescription = "Run an FCSTM model (or a JSON model given by a .json path, one event per cycle) cycle by cycle. Returns the stateproof/simulate/v1 report: per cycle the state reached, `delta` (no progress), consumed and unconsumed events, the variables, the actions executed in order and the abstract calls with their context; a cycle that raised has `error` (its state and vars are the unchanged pre-cycle values). A model that does not load or cannot start returns only `error` (class parse, validation, or init for an initial value without one or a bad initState/initVars; with file, line and col when located). At most 100000 cycles run; beyond that the report has `stopped` and the rest was not run."
 
-func (srv *server) simulateTool(_ context.Context, _ *mcp.CallToolRequest, in SimulateInput) (*mcp.CallToolResult, Report, error) {
+func (srv *server) simulateTool(ctx context.Context, req *mcp.CallToolRequest, in SimulateInput) (*mcp.CallToolResult, Report, error) {
 	var m *model.Model
 	var name string
 	var err error
@@ -41,7 +41,7 @@ func (srv *server) simulateTool(_ context.Context, _ *mcp.CallToolRequest, in Si
 	case in.Source != "" && in.Path != "":
 		return nil, nil, fmt.Errorf("give the model inline or by path, not both")
 	case in.Path != "" && strings.EqualFold(filepath.Ext(in.Path), ".json"):
-		return srv.simulateJSON(in)
+		return srv.simulateJSON(ctx, req, in)
 	case in.Path != "":
 		name = in.Path
 		m, err = model.LoadWith(in.Path, model.ReaderOptions(srv.cfg.Files))
@@ -59,9 +59,31 @@ func (srv *server) simulateTool(_ context.Context, _ *mcp.CallToolRequest, in Si
 	if err != nil {
 		return nil, nil, err
 	}
-	rep, _ := simulate.Run(m, name, in.Cycles, opts) // a start failure is the report's error
-	out, err := exactReport(rep)
+	sess, err := simulate.Start(m, name, opts)
+	if err == nil { // a start failure is the report's error
+		if err := srv.feed(ctx, req, sess, in.Cycles); err != nil {
+			return nil, nil, err
+		}
+	}
+	out, err := exactReport(sess.Report())
 	return nil, out, err
+}
+
+// feed runs the cycles, at most simulate.DefaultMaxCycles, watched: the
+// client's progress token gets notifications, and a cancelled request
+// stops the run between cycles with the context's error (the report
+// would be of part of the input).
+func (srv *server) feed(ctx context.Context, req *mcp.CallToolRequest, sess *simulate.Session, cycles [][]string) error {
+	rep, stop := srv.watchProgress(ctx, req)
+	defer stop()
+	src := simulate.Watched(&simulate.SliceSource{Cycles: cycles}, ctx.Done(), rep, simulate.DefaultMaxCycles)
+	if err := sess.Feed(src, simulate.DefaultMaxCycles, nil); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
+	return nil
 }
 
 // options are the run's start: a hot start at initState with initVars,
@@ -81,7 +103,7 @@ func (in SimulateInput) options() (simulate.Options, error) {
 }
 
 // simulateJSON runs a JSON model given by path (one event per cycle).
-func (srv *server) simulateJSON(in SimulateInput) (*mcp.CallToolResult, Report, error) {
+func (srv *server) simulateJSON(ctx context.Context, req *mcp.CallToolRequest, in SimulateInput) (*mcp.CallToolResult, Report, error) {
 	fail := func(class, msg string) (*mcp.CallToolResult, Report, error) {
 		out, err := exactReport(&simulate.Report{Schema: simulate.Schema, Model: in.Path, Error: &simulate.ErrorReport{Class: class, Message: msg}})
 		return nil, out, err
@@ -103,7 +125,9 @@ func (srv *server) simulateJSON(in SimulateInput) (*mcp.CallToolResult, Report, 
 	}
 	sess, err := simulate.StartJSON(res.Model, in.Path, opts)
 	if err == nil {
-		_ = sess.Feed(&simulate.SliceSource{Cycles: in.Cycles}, simulate.DefaultMaxCycles, nil) // a slice never fails
+		if err := srv.feed(ctx, req, sess, in.Cycles); err != nil {
+			return nil, nil, err
+		}
 	}
 	out, err := exactReport(sess.Report())
 	return nil, out, err

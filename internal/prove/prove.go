@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/progress"
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
@@ -75,6 +76,10 @@ type Options struct {
 	// not found violated ends undecided with the reason "cancelled".
 	// Nil means never cancelled.
 	Context context.Context
+	// Progress, when set, is told the layer starting and how many
+	// properties are proved or violated so far (see progress.Reporter);
+	// nil costs nothing.
+	Progress progress.Reporter
 }
 
 func (o *Options) defaults() {
@@ -149,6 +154,7 @@ func Prove(p *Problem, opts Options) (*Result, error) {
 	}
 	for len(open) > 0 {
 		t0 := time.Now()
+		run.rounds++
 		violated, err := run.round(open)
 		if err != nil {
 			return nil, err
@@ -162,6 +168,7 @@ func Prove(p *Problem, opts Options) (*Result, error) {
 		open = minus(open, violated)
 	}
 	if opts.Infer {
+		run.report("infer")
 		if err := run.infer(); err != nil {
 			return nil, err
 		}
@@ -169,6 +176,7 @@ func Prove(p *Problem, opts Options) (*Result, error) {
 	if run.cancelled() {
 		r.cancelled()
 	}
+	run.report("done")
 	r.ElapsedMS = ms(time.Since(start))
 	r.contexts = len(run.owned)
 	r.finish()
@@ -212,6 +220,8 @@ type attempt struct {
 	// stops are every stopper made for the attempt: cancelling it stops
 	// them all, and those made later start stopped.
 	stops stoppers
+	// rounds counts the rounds begun, for the progress snapshots.
+	rounds int
 }
 
 // expired reports that the time budget is spent or the attempt cancelled.
@@ -279,6 +289,7 @@ func (a *attempt) log(layer, outcome string, t0 time.Time, detail string) {
 func (a *attempt) round(open []int) ([]int, error) {
 	phi := a.target(open)
 	a.stop = a.newStopper()
+	a.report("triple")
 	c, err := a.checker()
 	if err != nil {
 		return nil, err
@@ -297,6 +308,7 @@ func (a *attempt) round(open []int) ([]int, error) {
 	a.log("triple", "ctis", t0, fmt.Sprintf("%d queries; %d CTIs", c.queries, countCTIs(comps)))
 	var sp *spacerRun
 	if a.opts.layer("spacer") {
+		a.report("spacer")
 		if sp, err = a.launchSpacer(c, phi, len(open) == len(a.p.Props)); err != nil {
 			return nil, err
 		}
@@ -308,6 +320,7 @@ func (a *attempt) round(open []int) ([]int, error) {
 		return nil, err
 	}
 	t0 = time.Now()
+	a.report("bmc")
 	out, err := a.bmc(phi, a.opts.BMCDepth, time.Until(a.deadline)/bmcShare)
 	if err != nil {
 		return nil, err
@@ -329,6 +342,7 @@ func (a *attempt) round(open []int) ([]int, error) {
 		// counterexample exists; search deeper for its trace
 		t0 = time.Now()
 		a.stop = a.newStopper()
+		a.report("bmc")
 		deeper, err := a.bmc(phi, 4*a.opts.BMCDepth, left)
 		if err != nil {
 			return nil, err
@@ -451,6 +465,7 @@ func (a *attempt) strengthen(open []int, phi []expr.Expr, bmc *bmcOutcome, sp *s
 		if !a.opts.layer(l.name) || a.stop.isStopped() || !time.Now().Before(a.deadline) {
 			continue
 		}
+		a.report(l.name)
 		if done, err := l.run(); done || err != nil {
 			return done, err
 		}

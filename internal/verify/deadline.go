@@ -143,7 +143,7 @@ func (e *env) deadlineSearch() deadlineResult {
 	}
 	misses := map[int]report.Finding{}
 	w := e.mc.Width()
-	s := explore.Search{Machine: e.mc, Extra: 1, Cap: e.opts.MaxStates, Done: e.opts.Done,
+	s := explore.Search{Machine: e.mc, Extra: 1, Cap: e.opts.MaxStates, Done: e.opts.Done, Progress: e.opts.Progress, Task: "A14 deadlines",
 		OnEdge: func(g *explore.Graph, from, t int, next []int64) explore.Edge {
 			v, st := d.step(g, from, t, next, next[w])
 			if st < 0 {

@@ -99,7 +99,7 @@ func (e *env) pairSearch(init, done int64, step stepFunc, what func(explore.Flag
 	mc := e.mc
 	w := mc.Width()
 	var out invariantOutcome
-	s := explore.Search{Machine: mc, Extra: 1, InitExtra: []int64{init}, Cap: e.opts.MaxStates, Done: e.opts.Done,
+	s := explore.Search{Machine: mc, Extra: 1, InitExtra: []int64{init}, Cap: e.opts.MaxStates, Done: e.opts.Done, Progress: e.opts.Progress, Task: "invariant",
 		OnEdge: func(g *explore.Graph, from, t int, next []int64) explore.Edge {
 			v, flag := step(g, from, t, next, next[w])
 			if flag >= 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/explore"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/progress"
 	"github.com/stateproof/stateproof/internal/report"
 	"github.com/stateproof/stateproof/internal/runtime"
 )
@@ -31,6 +32,9 @@ type Options struct {
 	// is then incomplete (undecided findings), and a caller that cancels
 	// discards it.
 	Done <-chan struct{}
+	// Progress, when set, hears from every breadth-first search of the
+	// run (see progress.Reporter); nil costs nothing.
+	Progress progress.Reporter
 }
 
 // DefaultMaxFindings is the default number of findings listed per check.
@@ -59,7 +63,7 @@ type env struct {
 
 func (e *env) explored() *explore.Graph {
 	if e.graph == nil {
-		e.graph = explore.Search{Machine: e.mc, Cap: e.opts.MaxStates, Done: e.opts.Done,
+		e.graph = explore.Search{Machine: e.mc, Cap: e.opts.MaxStates, Done: e.opts.Done, Progress: e.opts.Progress, Task: "explore",
 			Monitors: e.riders().monitors, Workers: e.workers(), MinParallel: e.opts.minParallel}.Run()
 		if e.graph.Truncated {
 			e.truncated = true

@@ -27,6 +27,11 @@
 // that needs the solver gets an error wrapping ErrNotInstalled with a
 // one-line install hint.
 //
+// On amd64 the wrappers of up to six integer arguments call through ccall
+// (ccall_amd64.s: runtime.cgocall with a frame on the stack, as cgo does)
+// rather than purego.SyscallN, which allocates its arguments on the heap
+// on every call; that is sound because libz3 never calls back into Go.
+//
 // Z3 reports errors through a per-context handler whose default prints
 // and exits the process; NewContext installs none (a NULL handler), so the
 // error code stays in the context and every call checks it.

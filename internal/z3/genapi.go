@@ -348,8 +348,15 @@ func (a *api) goResult(p prototype, raw bool) string {
 	return " " + t
 }
 
+// ccallArgs is how many integer arguments ccall passes.
+const ccallArgs = 6
+
 func (a *api) writeFunc(b *bytes.Buffer, p prototype, float bool) {
 	fmt.Fprintf(b, "\nfunc %s(%s)%s {\n", goName(p.name), a.goParams(p, false), a.goResult(p, false))
+	// Up to ccallArgs integer arguments go through ccall (ccall_amd64.go:
+	// no allocation per call), more through purego.SyscallN; both need the
+	// Go memory an argument points to kept alive until the call returns.
+	fast := !float && len(p.params) <= ccallArgs
 	var args, keep []string
 	for _, prm := range p.params {
 		arg := prm.name + "_"
@@ -366,6 +373,9 @@ func (a *api) writeFunc(b *bytes.Buffer, p prototype, float bool) {
 		case t == "bool":
 			arg = "boolArg(" + arg + ")"
 		case strings.HasPrefix(t, "*"):
+			if fast {
+				keep = append(keep, arg)
+			}
 			arg = "uintptr(unsafe.Pointer(" + arg + "))"
 		default:
 			arg = "uintptr(" + arg + ")"
@@ -373,16 +383,22 @@ func (a *api) writeFunc(b *bytes.Buffer, p prototype, float bool) {
 		args = append(args, arg)
 	}
 	var call string
-	if float {
+	switch {
+	case float:
 		call = fmt.Sprintf("lib().floats.%s(%s)", p.name, strings.Join(args, ", "))
-	} else {
+	case fast:
+		for len(args) < ccallArgs {
+			args = append(args, "0")
+		}
+		call = fmt.Sprintf("ccall(%s)", strings.Join(append([]string{"lib().fn[i" + p.name + "]"}, args...), ", "))
+	default:
 		call = fmt.Sprintf("purego.SyscallN(%s)", strings.Join(append([]string{"lib().fn[i" + p.name + "]"}, args...), ", "))
 	}
 	res := a.goResult(p, false)
 	switch {
 	case res == "":
 		fmt.Fprintf(b, "\t%s\n", call)
-	case float:
+	case float || fast:
 		fmt.Fprintf(b, "\tr := %s\n", call)
 	default:
 		fmt.Fprintf(b, "\tr, _, _ := %s\n", call)

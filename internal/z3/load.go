@@ -154,4 +154,4 @@ func boolArg(b bool) uintptr {
 	return 0
 }
 
-func keepAlive(p *byte) { runtime.KeepAlive(p) }
+func keepAlive[T any](p *T) { runtime.KeepAlive(p) }

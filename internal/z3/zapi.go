@@ -391,526 +391,536 @@ func (lib *library) registerFloatFuncs(handle uintptr) error {
 }
 
 func z3_apply_result_dec_ref(c_ z3_context, r_ z3_apply_result) {
-	purego.SyscallN(lib().fn[iZ3_apply_result_dec_ref], uintptr(c_), uintptr(r_))
+	ccall(lib().fn[iZ3_apply_result_dec_ref], uintptr(c_), uintptr(r_), 0, 0, 0, 0)
 }
 
 func z3_apply_result_get_num_subgoals(c_ z3_context, r_ z3_apply_result) uint32 {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_apply_result_get_num_subgoals], uintptr(c_), uintptr(r_))
+	r := ccall(lib().fn[iZ3_apply_result_get_num_subgoals], uintptr(c_), uintptr(r_), 0, 0, 0, 0)
 	return uint32(r)
 }
 
 func z3_apply_result_get_subgoal(c_ z3_context, r_ z3_apply_result, i_ uint32) z3_goal {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_apply_result_get_subgoal], uintptr(c_), uintptr(r_), uintptr(i_))
+	r := ccall(lib().fn[iZ3_apply_result_get_subgoal], uintptr(c_), uintptr(r_), uintptr(i_), 0, 0, 0)
 	return z3_goal(r)
 }
 
 func z3_apply_result_inc_ref(c_ z3_context, r_ z3_apply_result) {
-	purego.SyscallN(lib().fn[iZ3_apply_result_inc_ref], uintptr(c_), uintptr(r_))
+	ccall(lib().fn[iZ3_apply_result_inc_ref], uintptr(c_), uintptr(r_), 0, 0, 0, 0)
 }
 
 func z3_ast_to_string(c_ z3_context, a_ z3_ast) string {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_ast_to_string], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_ast_to_string], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return goString(r)
 }
 
 func z3_ast_vector_dec_ref(c_ z3_context, v_ z3_ast_vector) {
-	purego.SyscallN(lib().fn[iZ3_ast_vector_dec_ref], uintptr(c_), uintptr(v_))
+	ccall(lib().fn[iZ3_ast_vector_dec_ref], uintptr(c_), uintptr(v_), 0, 0, 0, 0)
 }
 
 func z3_ast_vector_get(c_ z3_context, v_ z3_ast_vector, i_ uint32) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_ast_vector_get], uintptr(c_), uintptr(v_), uintptr(i_))
+	r := ccall(lib().fn[iZ3_ast_vector_get], uintptr(c_), uintptr(v_), uintptr(i_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_ast_vector_inc_ref(c_ z3_context, v_ z3_ast_vector) {
-	purego.SyscallN(lib().fn[iZ3_ast_vector_inc_ref], uintptr(c_), uintptr(v_))
+	ccall(lib().fn[iZ3_ast_vector_inc_ref], uintptr(c_), uintptr(v_), 0, 0, 0, 0)
 }
 
 func z3_ast_vector_size(c_ z3_context, v_ z3_ast_vector) uint32 {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_ast_vector_size], uintptr(c_), uintptr(v_))
+	r := ccall(lib().fn[iZ3_ast_vector_size], uintptr(c_), uintptr(v_), 0, 0, 0, 0)
 	return uint32(r)
 }
 
 func z3_dec_ref(c_ z3_context, a_ z3_ast) {
-	purego.SyscallN(lib().fn[iZ3_dec_ref], uintptr(c_), uintptr(a_))
+	ccall(lib().fn[iZ3_dec_ref], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 }
 
 func z3_del_config(c_ z3_config) {
-	purego.SyscallN(lib().fn[iZ3_del_config], uintptr(c_))
+	ccall(lib().fn[iZ3_del_config], uintptr(c_), 0, 0, 0, 0, 0)
 }
 
 func z3_del_context(c_ z3_context) {
-	purego.SyscallN(lib().fn[iZ3_del_context], uintptr(c_))
+	ccall(lib().fn[iZ3_del_context], uintptr(c_), 0, 0, 0, 0, 0)
 }
 
 func z3_func_interp_dec_ref(c_ z3_context, f_ z3_func_interp) {
-	purego.SyscallN(lib().fn[iZ3_func_interp_dec_ref], uintptr(c_), uintptr(f_))
+	ccall(lib().fn[iZ3_func_interp_dec_ref], uintptr(c_), uintptr(f_), 0, 0, 0, 0)
 }
 
 func z3_func_interp_get_else(c_ z3_context, f_ z3_func_interp) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_func_interp_get_else], uintptr(c_), uintptr(f_))
+	r := ccall(lib().fn[iZ3_func_interp_get_else], uintptr(c_), uintptr(f_), 0, 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_func_interp_get_num_entries(c_ z3_context, f_ z3_func_interp) uint32 {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_func_interp_get_num_entries], uintptr(c_), uintptr(f_))
+	r := ccall(lib().fn[iZ3_func_interp_get_num_entries], uintptr(c_), uintptr(f_), 0, 0, 0, 0)
 	return uint32(r)
 }
 
 func z3_func_interp_inc_ref(c_ z3_context, f_ z3_func_interp) {
-	purego.SyscallN(lib().fn[iZ3_func_interp_inc_ref], uintptr(c_), uintptr(f_))
+	ccall(lib().fn[iZ3_func_interp_inc_ref], uintptr(c_), uintptr(f_), 0, 0, 0, 0)
 }
 
 func z3_get_app_arg(c_ z3_context, a_ z3_app, i_ uint32) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_app_arg], uintptr(c_), uintptr(a_), uintptr(i_))
+	r := ccall(lib().fn[iZ3_get_app_arg], uintptr(c_), uintptr(a_), uintptr(i_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_get_app_decl(c_ z3_context, a_ z3_app) z3_func_decl {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_app_decl], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_get_app_decl], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return z3_func_decl(r)
 }
 
 func z3_get_app_num_args(c_ z3_context, a_ z3_app) uint32 {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_app_num_args], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_get_app_num_args], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return uint32(r)
 }
 
 func z3_get_arity(c_ z3_context, d_ z3_func_decl) uint32 {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_arity], uintptr(c_), uintptr(d_))
+	r := ccall(lib().fn[iZ3_get_arity], uintptr(c_), uintptr(d_), 0, 0, 0, 0)
 	return uint32(r)
 }
 
 func z3_get_ast_id(c_ z3_context, t_ z3_ast) uint32 {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_ast_id], uintptr(c_), uintptr(t_))
+	r := ccall(lib().fn[iZ3_get_ast_id], uintptr(c_), uintptr(t_), 0, 0, 0, 0)
 	return uint32(r)
 }
 
 func z3_get_ast_kind(c_ z3_context, a_ z3_ast) z3_ast_kind {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_ast_kind], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_get_ast_kind], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return z3_ast_kind(int32(r))
 }
 
 func z3_get_bool_value(c_ z3_context, a_ z3_ast) z3_lbool {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_bool_value], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_get_bool_value], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return z3_lbool(int32(r))
 }
 
 func z3_get_decl_kind(c_ z3_context, d_ z3_func_decl) z3_decl_kind {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_decl_kind], uintptr(c_), uintptr(d_))
+	r := ccall(lib().fn[iZ3_get_decl_kind], uintptr(c_), uintptr(d_), 0, 0, 0, 0)
 	return z3_decl_kind(int32(r))
 }
 
 func z3_get_decl_name(c_ z3_context, d_ z3_func_decl) z3_symbol {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_decl_name], uintptr(c_), uintptr(d_))
+	r := ccall(lib().fn[iZ3_get_decl_name], uintptr(c_), uintptr(d_), 0, 0, 0, 0)
 	return z3_symbol(r)
 }
 
 func z3_get_error_code(c_ z3_context) z3_error_code {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_error_code], uintptr(c_))
+	r := ccall(lib().fn[iZ3_get_error_code], uintptr(c_), 0, 0, 0, 0, 0)
 	return z3_error_code(int32(r))
 }
 
 func z3_get_error_msg(c_ z3_context, err_ z3_error_code) string {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_error_msg], uintptr(c_), uintptr(err_))
+	r := ccall(lib().fn[iZ3_get_error_msg], uintptr(c_), uintptr(err_), 0, 0, 0, 0)
 	return goString(r)
 }
 
 func z3_get_full_version() string {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_full_version])
+	r := ccall(lib().fn[iZ3_get_full_version], 0, 0, 0, 0, 0, 0)
 	return goString(r)
 }
 
 func z3_get_index_value(c_ z3_context, a_ z3_ast) uint32 {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_index_value], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_get_index_value], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return uint32(r)
 }
 
 func z3_get_numeral_decimal_string(c_ z3_context, a_ z3_ast, precision_ uint32) string {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_numeral_decimal_string], uintptr(c_), uintptr(a_), uintptr(precision_))
+	r := ccall(lib().fn[iZ3_get_numeral_decimal_string], uintptr(c_), uintptr(a_), uintptr(precision_), 0, 0, 0)
 	return goString(r)
 }
 
 func z3_get_numeral_int64(c_ z3_context, v_ z3_ast, i_ *int64) bool {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_numeral_int64], uintptr(c_), uintptr(v_), uintptr(unsafe.Pointer(i_)))
+	r := ccall(lib().fn[iZ3_get_numeral_int64], uintptr(c_), uintptr(v_), uintptr(unsafe.Pointer(i_)), 0, 0, 0)
+	keepAlive(i_)
 	return r&0xff != 0
 }
 
 func z3_get_numeral_string(c_ z3_context, a_ z3_ast) string {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_numeral_string], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_get_numeral_string], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return goString(r)
 }
 
 func z3_get_quantifier_body(c_ z3_context, a_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_quantifier_body], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_get_quantifier_body], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_get_quantifier_bound_name(c_ z3_context, a_ z3_ast, i_ uint32) z3_symbol {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_quantifier_bound_name], uintptr(c_), uintptr(a_), uintptr(i_))
+	r := ccall(lib().fn[iZ3_get_quantifier_bound_name], uintptr(c_), uintptr(a_), uintptr(i_), 0, 0, 0)
 	return z3_symbol(r)
 }
 
 func z3_get_quantifier_bound_sort(c_ z3_context, a_ z3_ast, i_ uint32) z3_sort {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_quantifier_bound_sort], uintptr(c_), uintptr(a_), uintptr(i_))
+	r := ccall(lib().fn[iZ3_get_quantifier_bound_sort], uintptr(c_), uintptr(a_), uintptr(i_), 0, 0, 0)
 	return z3_sort(r)
 }
 
 func z3_get_quantifier_num_bound(c_ z3_context, a_ z3_ast) uint32 {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_quantifier_num_bound], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_get_quantifier_num_bound], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return uint32(r)
 }
 
 func z3_get_sort(c_ z3_context, a_ z3_ast) z3_sort {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_sort], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_get_sort], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return z3_sort(r)
 }
 
 func z3_get_sort_kind(c_ z3_context, t_ z3_sort) z3_sort_kind {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_sort_kind], uintptr(c_), uintptr(t_))
+	r := ccall(lib().fn[iZ3_get_sort_kind], uintptr(c_), uintptr(t_), 0, 0, 0, 0)
 	return z3_sort_kind(int32(r))
 }
 
 func z3_get_symbol_int(c_ z3_context, s_ z3_symbol) int32 {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_symbol_int], uintptr(c_), uintptr(s_))
+	r := ccall(lib().fn[iZ3_get_symbol_int], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 	return int32(r)
 }
 
 func z3_get_symbol_kind(c_ z3_context, s_ z3_symbol) z3_symbol_kind {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_symbol_kind], uintptr(c_), uintptr(s_))
+	r := ccall(lib().fn[iZ3_get_symbol_kind], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 	return z3_symbol_kind(int32(r))
 }
 
 func z3_get_symbol_string(c_ z3_context, s_ z3_symbol) string {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_get_symbol_string], uintptr(c_), uintptr(s_))
+	r := ccall(lib().fn[iZ3_get_symbol_string], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 	return goString(r)
 }
 
 func z3_goal_assert(c_ z3_context, g_ z3_goal, a_ z3_ast) {
-	purego.SyscallN(lib().fn[iZ3_goal_assert], uintptr(c_), uintptr(g_), uintptr(a_))
+	ccall(lib().fn[iZ3_goal_assert], uintptr(c_), uintptr(g_), uintptr(a_), 0, 0, 0)
 }
 
 func z3_goal_dec_ref(c_ z3_context, g_ z3_goal) {
-	purego.SyscallN(lib().fn[iZ3_goal_dec_ref], uintptr(c_), uintptr(g_))
+	ccall(lib().fn[iZ3_goal_dec_ref], uintptr(c_), uintptr(g_), 0, 0, 0, 0)
 }
 
 func z3_goal_formula(c_ z3_context, g_ z3_goal, idx_ uint32) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_goal_formula], uintptr(c_), uintptr(g_), uintptr(idx_))
+	r := ccall(lib().fn[iZ3_goal_formula], uintptr(c_), uintptr(g_), uintptr(idx_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_goal_inc_ref(c_ z3_context, g_ z3_goal) {
-	purego.SyscallN(lib().fn[iZ3_goal_inc_ref], uintptr(c_), uintptr(g_))
+	ccall(lib().fn[iZ3_goal_inc_ref], uintptr(c_), uintptr(g_), 0, 0, 0, 0)
 }
 
 func z3_goal_size(c_ z3_context, g_ z3_goal) uint32 {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_goal_size], uintptr(c_), uintptr(g_))
+	r := ccall(lib().fn[iZ3_goal_size], uintptr(c_), uintptr(g_), 0, 0, 0, 0)
 	return uint32(r)
 }
 
 func z3_inc_ref(c_ z3_context, a_ z3_ast) {
-	purego.SyscallN(lib().fn[iZ3_inc_ref], uintptr(c_), uintptr(a_))
+	ccall(lib().fn[iZ3_inc_ref], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 }
 
 func z3_is_algebraic_number(c_ z3_context, a_ z3_ast) bool {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_is_algebraic_number], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_is_algebraic_number], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return r&0xff != 0
 }
 
 func z3_is_app(c_ z3_context, a_ z3_ast) bool {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_is_app], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_is_app], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return r&0xff != 0
 }
 
 func z3_is_eq_ast(c_ z3_context, t1_ z3_ast, t2_ z3_ast) bool {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_is_eq_ast], uintptr(c_), uintptr(t1_), uintptr(t2_))
+	r := ccall(lib().fn[iZ3_is_eq_ast], uintptr(c_), uintptr(t1_), uintptr(t2_), 0, 0, 0)
 	return r&0xff != 0
 }
 
 func z3_is_numeral_ast(c_ z3_context, a_ z3_ast) bool {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_is_numeral_ast], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_is_numeral_ast], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return r&0xff != 0
 }
 
 func z3_is_quantifier_forall(c_ z3_context, a_ z3_ast) bool {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_is_quantifier_forall], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_is_quantifier_forall], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return r&0xff != 0
 }
 
 func z3_mk_add(c_ z3_context, num_args_ uint32, args_ *z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_add], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)))
+	r := ccall(lib().fn[iZ3_mk_add], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)), 0, 0, 0)
+	keepAlive(args_)
 	return z3_ast(r)
 }
 
 func z3_mk_and(c_ z3_context, num_args_ uint32, args_ *z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_and], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)))
+	r := ccall(lib().fn[iZ3_mk_and], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)), 0, 0, 0)
+	keepAlive(args_)
 	return z3_ast(r)
 }
 
 func z3_mk_atleast(c_ z3_context, num_args_ uint32, args_ *z3_ast, k_ uint32) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_atleast], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)), uintptr(k_))
+	r := ccall(lib().fn[iZ3_mk_atleast], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)), uintptr(k_), 0, 0)
+	keepAlive(args_)
 	return z3_ast(r)
 }
 
 func z3_mk_atmost(c_ z3_context, num_args_ uint32, args_ *z3_ast, k_ uint32) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_atmost], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)), uintptr(k_))
+	r := ccall(lib().fn[iZ3_mk_atmost], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)), uintptr(k_), 0, 0)
+	keepAlive(args_)
 	return z3_ast(r)
 }
 
 func z3_mk_bool_sort(c_ z3_context) z3_sort {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_bool_sort], uintptr(c_))
+	r := ccall(lib().fn[iZ3_mk_bool_sort], uintptr(c_), 0, 0, 0, 0, 0)
 	return z3_sort(r)
 }
 
 func z3_mk_config() z3_config {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_config])
+	r := ccall(lib().fn[iZ3_mk_config], 0, 0, 0, 0, 0, 0)
 	return z3_config(r)
 }
 
 func z3_mk_const(c_ z3_context, s_ z3_symbol, ty_ z3_sort) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_const], uintptr(c_), uintptr(s_), uintptr(ty_))
+	r := ccall(lib().fn[iZ3_mk_const], uintptr(c_), uintptr(s_), uintptr(ty_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_context_rc(c_ z3_config) z3_context {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_context_rc], uintptr(c_))
+	r := ccall(lib().fn[iZ3_mk_context_rc], uintptr(c_), 0, 0, 0, 0, 0)
 	return z3_context(r)
 }
 
 func z3_mk_distinct(c_ z3_context, num_args_ uint32, args_ *z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_distinct], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)))
+	r := ccall(lib().fn[iZ3_mk_distinct], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)), 0, 0, 0)
+	keepAlive(args_)
 	return z3_ast(r)
 }
 
 func z3_mk_div(c_ z3_context, arg1_ z3_ast, arg2_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_div], uintptr(c_), uintptr(arg1_), uintptr(arg2_))
+	r := ccall(lib().fn[iZ3_mk_div], uintptr(c_), uintptr(arg1_), uintptr(arg2_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_eq(c_ z3_context, l_ z3_ast, r_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_eq], uintptr(c_), uintptr(l_), uintptr(r_))
+	r := ccall(lib().fn[iZ3_mk_eq], uintptr(c_), uintptr(l_), uintptr(r_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_false(c_ z3_context) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_false], uintptr(c_))
+	r := ccall(lib().fn[iZ3_mk_false], uintptr(c_), 0, 0, 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_ge(c_ z3_context, t1_ z3_ast, t2_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_ge], uintptr(c_), uintptr(t1_), uintptr(t2_))
+	r := ccall(lib().fn[iZ3_mk_ge], uintptr(c_), uintptr(t1_), uintptr(t2_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_goal(c_ z3_context, models_ bool, unsat_cores_ bool, proofs_ bool) z3_goal {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_goal], uintptr(c_), boolArg(models_), boolArg(unsat_cores_), boolArg(proofs_))
+	r := ccall(lib().fn[iZ3_mk_goal], uintptr(c_), boolArg(models_), boolArg(unsat_cores_), boolArg(proofs_), 0, 0)
 	return z3_goal(r)
 }
 
 func z3_mk_gt(c_ z3_context, t1_ z3_ast, t2_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_gt], uintptr(c_), uintptr(t1_), uintptr(t2_))
+	r := ccall(lib().fn[iZ3_mk_gt], uintptr(c_), uintptr(t1_), uintptr(t2_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_iff(c_ z3_context, t1_ z3_ast, t2_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_iff], uintptr(c_), uintptr(t1_), uintptr(t2_))
+	r := ccall(lib().fn[iZ3_mk_iff], uintptr(c_), uintptr(t1_), uintptr(t2_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_implies(c_ z3_context, t1_ z3_ast, t2_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_implies], uintptr(c_), uintptr(t1_), uintptr(t2_))
+	r := ccall(lib().fn[iZ3_mk_implies], uintptr(c_), uintptr(t1_), uintptr(t2_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_int2real(c_ z3_context, t1_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_int2real], uintptr(c_), uintptr(t1_))
+	r := ccall(lib().fn[iZ3_mk_int2real], uintptr(c_), uintptr(t1_), 0, 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_int64(c_ z3_context, v_ int64, ty_ z3_sort) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_int64], uintptr(c_), uintptr(v_), uintptr(ty_))
+	r := ccall(lib().fn[iZ3_mk_int64], uintptr(c_), uintptr(v_), uintptr(ty_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_int_sort(c_ z3_context) z3_sort {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_int_sort], uintptr(c_))
+	r := ccall(lib().fn[iZ3_mk_int_sort], uintptr(c_), 0, 0, 0, 0, 0)
 	return z3_sort(r)
 }
 
 func z3_mk_is_int(c_ z3_context, t1_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_is_int], uintptr(c_), uintptr(t1_))
+	r := ccall(lib().fn[iZ3_mk_is_int], uintptr(c_), uintptr(t1_), 0, 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_ite(c_ z3_context, t1_ z3_ast, t2_ z3_ast, t3_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_ite], uintptr(c_), uintptr(t1_), uintptr(t2_), uintptr(t3_))
+	r := ccall(lib().fn[iZ3_mk_ite], uintptr(c_), uintptr(t1_), uintptr(t2_), uintptr(t3_), 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_le(c_ z3_context, t1_ z3_ast, t2_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_le], uintptr(c_), uintptr(t1_), uintptr(t2_))
+	r := ccall(lib().fn[iZ3_mk_le], uintptr(c_), uintptr(t1_), uintptr(t2_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_lt(c_ z3_context, t1_ z3_ast, t2_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_lt], uintptr(c_), uintptr(t1_), uintptr(t2_))
+	r := ccall(lib().fn[iZ3_mk_lt], uintptr(c_), uintptr(t1_), uintptr(t2_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_mod(c_ z3_context, arg1_ z3_ast, arg2_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_mod], uintptr(c_), uintptr(arg1_), uintptr(arg2_))
+	r := ccall(lib().fn[iZ3_mk_mod], uintptr(c_), uintptr(arg1_), uintptr(arg2_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_mul(c_ z3_context, num_args_ uint32, args_ *z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_mul], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)))
+	r := ccall(lib().fn[iZ3_mk_mul], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)), 0, 0, 0)
+	keepAlive(args_)
 	return z3_ast(r)
 }
 
 func z3_mk_not(c_ z3_context, a_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_not], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_mk_not], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_numeral(c_ z3_context, numeral_ string, ty_ z3_sort) z3_ast {
 	numeral_C := cString(numeral_)
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_numeral], uintptr(c_), uintptr(unsafe.Pointer(numeral_C)), uintptr(ty_))
+	r := ccall(lib().fn[iZ3_mk_numeral], uintptr(c_), uintptr(unsafe.Pointer(numeral_C)), uintptr(ty_), 0, 0, 0)
 	keepAlive(numeral_C)
 	return z3_ast(r)
 }
 
 func z3_mk_or(c_ z3_context, num_args_ uint32, args_ *z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_or], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)))
+	r := ccall(lib().fn[iZ3_mk_or], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)), 0, 0, 0)
+	keepAlive(args_)
 	return z3_ast(r)
 }
 
 func z3_mk_params(c_ z3_context) z3_params {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_params], uintptr(c_))
+	r := ccall(lib().fn[iZ3_mk_params], uintptr(c_), 0, 0, 0, 0, 0)
 	return z3_params(r)
 }
 
 func z3_mk_real2int(c_ z3_context, t1_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_real2int], uintptr(c_), uintptr(t1_))
+	r := ccall(lib().fn[iZ3_mk_real2int], uintptr(c_), uintptr(t1_), 0, 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_real_sort(c_ z3_context) z3_sort {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_real_sort], uintptr(c_))
+	r := ccall(lib().fn[iZ3_mk_real_sort], uintptr(c_), 0, 0, 0, 0, 0)
 	return z3_sort(r)
 }
 
 func z3_mk_rem(c_ z3_context, arg1_ z3_ast, arg2_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_rem], uintptr(c_), uintptr(arg1_), uintptr(arg2_))
+	r := ccall(lib().fn[iZ3_mk_rem], uintptr(c_), uintptr(arg1_), uintptr(arg2_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_simple_solver(c_ z3_context) z3_solver {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_simple_solver], uintptr(c_))
+	r := ccall(lib().fn[iZ3_mk_simple_solver], uintptr(c_), 0, 0, 0, 0, 0)
 	return z3_solver(r)
 }
 
 func z3_mk_solver(c_ z3_context) z3_solver {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_solver], uintptr(c_))
+	r := ccall(lib().fn[iZ3_mk_solver], uintptr(c_), 0, 0, 0, 0, 0)
 	return z3_solver(r)
 }
 
 func z3_mk_solver_for_logic(c_ z3_context, logic_ z3_symbol) z3_solver {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_solver_for_logic], uintptr(c_), uintptr(logic_))
+	r := ccall(lib().fn[iZ3_mk_solver_for_logic], uintptr(c_), uintptr(logic_), 0, 0, 0, 0)
 	return z3_solver(r)
 }
 
 func z3_mk_string_symbol(c_ z3_context, s_ string) z3_symbol {
 	s_C := cString(s_)
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_string_symbol], uintptr(c_), uintptr(unsafe.Pointer(s_C)))
+	r := ccall(lib().fn[iZ3_mk_string_symbol], uintptr(c_), uintptr(unsafe.Pointer(s_C)), 0, 0, 0, 0)
 	keepAlive(s_C)
 	return z3_symbol(r)
 }
 
 func z3_mk_sub(c_ z3_context, num_args_ uint32, args_ *z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_sub], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)))
+	r := ccall(lib().fn[iZ3_mk_sub], uintptr(c_), uintptr(num_args_), uintptr(unsafe.Pointer(args_)), 0, 0, 0)
+	keepAlive(args_)
 	return z3_ast(r)
 }
 
 func z3_mk_tactic(c_ z3_context, name_ string) z3_tactic {
 	name_C := cString(name_)
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_tactic], uintptr(c_), uintptr(unsafe.Pointer(name_C)))
+	r := ccall(lib().fn[iZ3_mk_tactic], uintptr(c_), uintptr(unsafe.Pointer(name_C)), 0, 0, 0, 0)
 	keepAlive(name_C)
 	return z3_tactic(r)
 }
 
 func z3_mk_true(c_ z3_context) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_true], uintptr(c_))
+	r := ccall(lib().fn[iZ3_mk_true], uintptr(c_), 0, 0, 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_unary_minus(c_ z3_context, arg_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_unary_minus], uintptr(c_), uintptr(arg_))
+	r := ccall(lib().fn[iZ3_mk_unary_minus], uintptr(c_), uintptr(arg_), 0, 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_mk_xor(c_ z3_context, t1_ z3_ast, t2_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_mk_xor], uintptr(c_), uintptr(t1_), uintptr(t2_))
+	r := ccall(lib().fn[iZ3_mk_xor], uintptr(c_), uintptr(t1_), uintptr(t2_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_model_dec_ref(c_ z3_context, m_ z3_model) {
-	purego.SyscallN(lib().fn[iZ3_model_dec_ref], uintptr(c_), uintptr(m_))
+	ccall(lib().fn[iZ3_model_dec_ref], uintptr(c_), uintptr(m_), 0, 0, 0, 0)
 }
 
 func z3_model_eval(c_ z3_context, m_ z3_model, t_ z3_ast, model_completion_ bool, v_ *z3_ast) bool {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_model_eval], uintptr(c_), uintptr(m_), uintptr(t_), boolArg(model_completion_), uintptr(unsafe.Pointer(v_)))
+	r := ccall(lib().fn[iZ3_model_eval], uintptr(c_), uintptr(m_), uintptr(t_), boolArg(model_completion_), uintptr(unsafe.Pointer(v_)), 0)
+	keepAlive(v_)
 	return r&0xff != 0
 }
 
 func z3_model_get_const_decl(c_ z3_context, m_ z3_model, i_ uint32) z3_func_decl {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_model_get_const_decl], uintptr(c_), uintptr(m_), uintptr(i_))
+	r := ccall(lib().fn[iZ3_model_get_const_decl], uintptr(c_), uintptr(m_), uintptr(i_), 0, 0, 0)
 	return z3_func_decl(r)
 }
 
 func z3_model_get_const_interp(c_ z3_context, m_ z3_model, a_ z3_func_decl) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_model_get_const_interp], uintptr(c_), uintptr(m_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_model_get_const_interp], uintptr(c_), uintptr(m_), uintptr(a_), 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_model_get_func_decl(c_ z3_context, m_ z3_model, i_ uint32) z3_func_decl {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_model_get_func_decl], uintptr(c_), uintptr(m_), uintptr(i_))
+	r := ccall(lib().fn[iZ3_model_get_func_decl], uintptr(c_), uintptr(m_), uintptr(i_), 0, 0, 0)
 	return z3_func_decl(r)
 }
 
 func z3_model_get_func_interp(c_ z3_context, m_ z3_model, f_ z3_func_decl) z3_func_interp {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_model_get_func_interp], uintptr(c_), uintptr(m_), uintptr(f_))
+	r := ccall(lib().fn[iZ3_model_get_func_interp], uintptr(c_), uintptr(m_), uintptr(f_), 0, 0, 0)
 	return z3_func_interp(r)
 }
 
 func z3_model_get_num_consts(c_ z3_context, m_ z3_model) uint32 {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_model_get_num_consts], uintptr(c_), uintptr(m_))
+	r := ccall(lib().fn[iZ3_model_get_num_consts], uintptr(c_), uintptr(m_), 0, 0, 0, 0)
 	return uint32(r)
 }
 
 func z3_model_get_num_funcs(c_ z3_context, m_ z3_model) uint32 {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_model_get_num_funcs], uintptr(c_), uintptr(m_))
+	r := ccall(lib().fn[iZ3_model_get_num_funcs], uintptr(c_), uintptr(m_), 0, 0, 0, 0)
 	return uint32(r)
 }
 
 func z3_model_inc_ref(c_ z3_context, m_ z3_model) {
-	purego.SyscallN(lib().fn[iZ3_model_inc_ref], uintptr(c_), uintptr(m_))
+	ccall(lib().fn[iZ3_model_inc_ref], uintptr(c_), uintptr(m_), 0, 0, 0, 0)
 }
 
 func z3_model_to_string(c_ z3_context, m_ z3_model) string {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_model_to_string], uintptr(c_), uintptr(m_))
+	r := ccall(lib().fn[iZ3_model_to_string], uintptr(c_), uintptr(m_), 0, 0, 0, 0)
 	return goString(r)
 }
 
 func z3_params_dec_ref(c_ z3_context, p_ z3_params) {
-	purego.SyscallN(lib().fn[iZ3_params_dec_ref], uintptr(c_), uintptr(p_))
+	ccall(lib().fn[iZ3_params_dec_ref], uintptr(c_), uintptr(p_), 0, 0, 0, 0)
 }
 
 func z3_params_inc_ref(c_ z3_context, p_ z3_params) {
-	purego.SyscallN(lib().fn[iZ3_params_inc_ref], uintptr(c_), uintptr(p_))
+	ccall(lib().fn[iZ3_params_inc_ref], uintptr(c_), uintptr(p_), 0, 0, 0, 0)
 }
 
 func z3_params_set_bool(c_ z3_context, p_ z3_params, k_ z3_symbol, v_ bool) {
-	purego.SyscallN(lib().fn[iZ3_params_set_bool], uintptr(c_), uintptr(p_), uintptr(k_), boolArg(v_))
+	ccall(lib().fn[iZ3_params_set_bool], uintptr(c_), uintptr(p_), uintptr(k_), boolArg(v_), 0, 0)
 }
 
 func z3_params_set_double(c_ z3_context, p_ z3_params, k_ z3_symbol, v_ float64) {
@@ -918,11 +928,11 @@ func z3_params_set_double(c_ z3_context, p_ z3_params, k_ z3_symbol, v_ float64)
 }
 
 func z3_params_set_symbol(c_ z3_context, p_ z3_params, k_ z3_symbol, v_ z3_symbol) {
-	purego.SyscallN(lib().fn[iZ3_params_set_symbol], uintptr(c_), uintptr(p_), uintptr(k_), uintptr(v_))
+	ccall(lib().fn[iZ3_params_set_symbol], uintptr(c_), uintptr(p_), uintptr(k_), uintptr(v_), 0, 0)
 }
 
 func z3_params_set_uint(c_ z3_context, p_ z3_params, k_ z3_symbol, v_ uint32) {
-	purego.SyscallN(lib().fn[iZ3_params_set_uint], uintptr(c_), uintptr(p_), uintptr(k_), uintptr(v_))
+	ccall(lib().fn[iZ3_params_set_uint], uintptr(c_), uintptr(p_), uintptr(k_), uintptr(v_), 0, 0)
 }
 
 func z3_parse_smtlib2_string(c_ z3_context, str_ string, num_sorts_ uint32, sort_names_ *z3_symbol, sorts_ *z3_sort, num_decls_ uint32, decl_names_ *z3_symbol, decls_ *z3_func_decl) z3_ast_vector {
@@ -933,118 +943,120 @@ func z3_parse_smtlib2_string(c_ z3_context, str_ string, num_sorts_ uint32, sort
 }
 
 func z3_set_error(c_ z3_context, e_ z3_error_code) {
-	purego.SyscallN(lib().fn[iZ3_set_error], uintptr(c_), uintptr(e_))
+	ccall(lib().fn[iZ3_set_error], uintptr(c_), uintptr(e_), 0, 0, 0, 0)
 }
 
 func z3_set_error_handler(c_ z3_context, h_ uintptr) {
-	purego.SyscallN(lib().fn[iZ3_set_error_handler], uintptr(c_), uintptr(h_))
+	ccall(lib().fn[iZ3_set_error_handler], uintptr(c_), uintptr(h_), 0, 0, 0, 0)
 }
 
 func z3_simplify(c_ z3_context, a_ z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_simplify], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_simplify], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_solver_assert(c_ z3_context, s_ z3_solver, a_ z3_ast) {
-	purego.SyscallN(lib().fn[iZ3_solver_assert], uintptr(c_), uintptr(s_), uintptr(a_))
+	ccall(lib().fn[iZ3_solver_assert], uintptr(c_), uintptr(s_), uintptr(a_), 0, 0, 0)
 }
 
 func z3_solver_assert_and_track(c_ z3_context, s_ z3_solver, a_ z3_ast, p_ z3_ast) {
-	purego.SyscallN(lib().fn[iZ3_solver_assert_and_track], uintptr(c_), uintptr(s_), uintptr(a_), uintptr(p_))
+	ccall(lib().fn[iZ3_solver_assert_and_track], uintptr(c_), uintptr(s_), uintptr(a_), uintptr(p_), 0, 0)
 }
 
 func z3_solver_check(c_ z3_context, s_ z3_solver) z3_lbool {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_solver_check], uintptr(c_), uintptr(s_))
+	r := ccall(lib().fn[iZ3_solver_check], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 	return z3_lbool(int32(r))
 }
 
 func z3_solver_check_assumptions(c_ z3_context, s_ z3_solver, num_assumptions_ uint32, assumptions_ *z3_ast) z3_lbool {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_solver_check_assumptions], uintptr(c_), uintptr(s_), uintptr(num_assumptions_), uintptr(unsafe.Pointer(assumptions_)))
+	r := ccall(lib().fn[iZ3_solver_check_assumptions], uintptr(c_), uintptr(s_), uintptr(num_assumptions_), uintptr(unsafe.Pointer(assumptions_)), 0, 0)
+	keepAlive(assumptions_)
 	return z3_lbool(int32(r))
 }
 
 func z3_solver_dec_ref(c_ z3_context, s_ z3_solver) {
-	purego.SyscallN(lib().fn[iZ3_solver_dec_ref], uintptr(c_), uintptr(s_))
+	ccall(lib().fn[iZ3_solver_dec_ref], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 }
 
 func z3_solver_get_model(c_ z3_context, s_ z3_solver) z3_model {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_solver_get_model], uintptr(c_), uintptr(s_))
+	r := ccall(lib().fn[iZ3_solver_get_model], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 	return z3_model(r)
 }
 
 func z3_solver_get_num_scopes(c_ z3_context, s_ z3_solver) uint32 {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_solver_get_num_scopes], uintptr(c_), uintptr(s_))
+	r := ccall(lib().fn[iZ3_solver_get_num_scopes], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 	return uint32(r)
 }
 
 func z3_solver_get_reason_unknown(c_ z3_context, s_ z3_solver) string {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_solver_get_reason_unknown], uintptr(c_), uintptr(s_))
+	r := ccall(lib().fn[iZ3_solver_get_reason_unknown], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 	return goString(r)
 }
 
 func z3_solver_get_unsat_core(c_ z3_context, s_ z3_solver) z3_ast_vector {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_solver_get_unsat_core], uintptr(c_), uintptr(s_))
+	r := ccall(lib().fn[iZ3_solver_get_unsat_core], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 	return z3_ast_vector(r)
 }
 
 func z3_solver_inc_ref(c_ z3_context, s_ z3_solver) {
-	purego.SyscallN(lib().fn[iZ3_solver_inc_ref], uintptr(c_), uintptr(s_))
+	ccall(lib().fn[iZ3_solver_inc_ref], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 }
 
 func z3_solver_interrupt(c_ z3_context, s_ z3_solver) {
-	purego.SyscallN(lib().fn[iZ3_solver_interrupt], uintptr(c_), uintptr(s_))
+	ccall(lib().fn[iZ3_solver_interrupt], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 }
 
 func z3_solver_pop(c_ z3_context, s_ z3_solver, n_ uint32) {
-	purego.SyscallN(lib().fn[iZ3_solver_pop], uintptr(c_), uintptr(s_), uintptr(n_))
+	ccall(lib().fn[iZ3_solver_pop], uintptr(c_), uintptr(s_), uintptr(n_), 0, 0, 0)
 }
 
 func z3_solver_push(c_ z3_context, s_ z3_solver) {
-	purego.SyscallN(lib().fn[iZ3_solver_push], uintptr(c_), uintptr(s_))
+	ccall(lib().fn[iZ3_solver_push], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 }
 
 func z3_solver_reset(c_ z3_context, s_ z3_solver) {
-	purego.SyscallN(lib().fn[iZ3_solver_reset], uintptr(c_), uintptr(s_))
+	ccall(lib().fn[iZ3_solver_reset], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 }
 
 func z3_solver_set_params(c_ z3_context, s_ z3_solver, p_ z3_params) {
-	purego.SyscallN(lib().fn[iZ3_solver_set_params], uintptr(c_), uintptr(s_), uintptr(p_))
+	ccall(lib().fn[iZ3_solver_set_params], uintptr(c_), uintptr(s_), uintptr(p_), 0, 0, 0)
 }
 
 func z3_solver_to_string(c_ z3_context, s_ z3_solver) string {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_solver_to_string], uintptr(c_), uintptr(s_))
+	r := ccall(lib().fn[iZ3_solver_to_string], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 	return goString(r)
 }
 
 func z3_sort_to_ast(c_ z3_context, s_ z3_sort) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_sort_to_ast], uintptr(c_), uintptr(s_))
+	r := ccall(lib().fn[iZ3_sort_to_ast], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 	return z3_ast(r)
 }
 
 func z3_sort_to_string(c_ z3_context, s_ z3_sort) string {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_sort_to_string], uintptr(c_), uintptr(s_))
+	r := ccall(lib().fn[iZ3_sort_to_string], uintptr(c_), uintptr(s_), 0, 0, 0, 0)
 	return goString(r)
 }
 
 func z3_substitute_vars(c_ z3_context, a_ z3_ast, num_exprs_ uint32, to_ *z3_ast) z3_ast {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_substitute_vars], uintptr(c_), uintptr(a_), uintptr(num_exprs_), uintptr(unsafe.Pointer(to_)))
+	r := ccall(lib().fn[iZ3_substitute_vars], uintptr(c_), uintptr(a_), uintptr(num_exprs_), uintptr(unsafe.Pointer(to_)), 0, 0)
+	keepAlive(to_)
 	return z3_ast(r)
 }
 
 func z3_tactic_apply(c_ z3_context, t_ z3_tactic, g_ z3_goal) z3_apply_result {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_tactic_apply], uintptr(c_), uintptr(t_), uintptr(g_))
+	r := ccall(lib().fn[iZ3_tactic_apply], uintptr(c_), uintptr(t_), uintptr(g_), 0, 0, 0)
 	return z3_apply_result(r)
 }
 
 func z3_tactic_dec_ref(c_ z3_context, g_ z3_tactic) {
-	purego.SyscallN(lib().fn[iZ3_tactic_dec_ref], uintptr(c_), uintptr(g_))
+	ccall(lib().fn[iZ3_tactic_dec_ref], uintptr(c_), uintptr(g_), 0, 0, 0, 0)
 }
 
 func z3_tactic_inc_ref(c_ z3_context, t_ z3_tactic) {
-	purego.SyscallN(lib().fn[iZ3_tactic_inc_ref], uintptr(c_), uintptr(t_))
+	ccall(lib().fn[iZ3_tactic_inc_ref], uintptr(c_), uintptr(t_), 0, 0, 0, 0)
 }
 
 func z3_to_app(c_ z3_context, a_ z3_ast) z3_app {
-	r, _, _ := purego.SyscallN(lib().fn[iZ3_to_app], uintptr(c_), uintptr(a_))
+	r := ccall(lib().fn[iZ3_to_app], uintptr(c_), uintptr(a_), 0, 0, 0, 0)
 	return z3_app(r)
 }
