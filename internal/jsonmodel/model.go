@@ -16,6 +16,7 @@ type Model struct {
 	IdempotentEvents []string
 	TickEvents       []string
 	Narrative        *Narrative
+	Fairness         *Fairness // nil: no fairness block, every path counts
 
 	// Raw is the parsed input, kept for hashing and for echoes.
 	Raw *jsonvalue.Value
@@ -97,6 +98,16 @@ type Update struct {
 	Variable string
 	Op       string // "inc", "dec" or "set"
 	Value    int64
+}
+
+// Fairness is the validated `fairness` block, a schema-v1 extension of
+// stateproof's (logicprobe has none). Weak and Strong list events in the
+// order written; WeakAll is the shorthand "weak": "*" (every event of the
+// alphabet, which Weak then holds sorted).
+type Fairness struct {
+	Weak    []string
+	Strong  []string
+	WeakAll bool
 }
 
 // Invariant kinds.

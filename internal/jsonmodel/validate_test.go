@@ -2,6 +2,7 @@ package jsonmodel
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -99,6 +100,11 @@ func TestValidationErrors(t *testing.T) {
 		{"fraction", "", `, {"from": "IDLE", "event": "stop", "to": "DONE", "updates": [{"variable": "n", "op": "set", "value": 1.5}]}`, "", `transitions[3].updates[0].value: expected integer`},
 		{"negative cost", "", `, {"from": "IDLE", "event": "stop", "to": "DONE", "cost": -1}`, "", `transitions[3].cost: must be >= 0`},
 		{"schema version", "", "", `, "tickEvents": ["start", "start"]`, `tickEvents[1]: duplicate event "start"`},
+		{"fairness unknown event", "", "", `, "fairness": {"weak": ["start", "nope"]}`, `fairness.weak[1]: unknown event "nope"`},
+		{"fairness strong unknown event", "", "", `, "fairness": {"strong": ["zzz"]}`, `fairness.strong[0]: unknown event "zzz"`},
+		{"fairness weak star only", "", "", `, "fairness": {"weak": "all"}`, `fairness.weak: expected an array of events or "*"`},
+		{"fairness unknown key", "", "", `, "fairness": {"weakly": []}`, `fairness.weakly: unknown field for fairness`},
+		{"fairness duplicate", "", "", `, "fairness": {"strong": ["start", "start"]}`, `fairness.strong[1]: duplicate event "start"`},
 		{"atomicity closes itself", "", "", `, "invariants": [{"id": "c", "description": "d", "kind": "atomicity", "events": ["start", "finish"], "commit": "finish"}]`, `invariants[0].events: must not contain the closing event "finish"`},
 	}
 	for _, c := range cases {
@@ -245,5 +251,21 @@ func TestMissingTopLevelFieldPath(t *testing.T) {
 	want := []string{"schemaVersion: required field missing", "init: required field missing", "states: required field missing", "transitions: required field missing"}
 	if strings.Join(res.Errors, "\n") != strings.Join(want, "\n") {
 		t.Errorf("errors %q, want %q", res.Errors, want)
+	}
+}
+
+// The fairness block keeps weak and strong events as written; "*" is every
+// event of the alphabet, sorted.
+func TestFairnessBlock(t *testing.T) {
+	res := decode(t, model("", "", `, "fairness": {"weak": "*", "strong": ["start"]}`))
+	if !res.Valid() {
+		t.Fatalf("errors %q", res.Errors)
+	}
+	f := res.Model.Fairness
+	if f == nil || !f.WeakAll || !slices.Equal(f.Weak, res.Model.Alphabet()) || !slices.Equal(f.Strong, []string{"start"}) {
+		t.Errorf("fairness = %+v, alphabet %q", f, res.Model.Alphabet())
+	}
+	if res := decode(t, model("", "", "")); res.Model.Fairness != nil {
+		t.Errorf("no block gave %+v", res.Model.Fairness)
 	}
 }
