@@ -1,0 +1,87 @@
+package ltl
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParsePrecedenceAndPrinting(t *testing.T) {
+	for src, want := range map[string]string{
+		`G (S0 -> F S1)`:         `G (S0 -> F S1)`,
+		`[] (S0 -> <> @e1)`:      `G (S0 -> F @e1)`,
+		`a && b || c`:            ``, // a is no name: an error, checked below
+		`S0 && S1 || S2`:         `((S0 && S1) || S2)`,
+		`S0 -> S1 -> S2`:         `(S0 -> (S1 -> S2))`,
+		`S0 U S1 U S2`:           `(S0 U (S1 U S2))`,
+		`!S0 U X S1 && b`:        `((!S0 U X S1) && (b == true))`,
+		`x >= -3 <-> b != false`: `((x >= -3) <-> (b != false))`,
+		`"S0" W @"e2"`:           `(S0 W @e2)`,
+		`G F (x == 2) R true`:    `(G F (x == 2) R true)`,
+		"F\n  S1":                `F S1`,
+	} {
+		f, err := Parse(src, testVoc)
+		if want == "" {
+			if err == nil {
+				t.Errorf("%q parsed as %s", src, f)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		if got := f.String(); got != want {
+			t.Errorf("%q printed %q, want %q", src, got, want)
+		}
+		back, err := Parse(f.String(), testVoc)
+		if err != nil || back.String() != f.String() {
+			t.Errorf("%q does not parse back: %v %v", f, back, err)
+		}
+	}
+}
+
+func TestParseErrorsAreLocated(t *testing.T) {
+	for src, want := range map[string]string{
+		`G (S0 -> F S9)`:                `1:12: unknown state "S9"`,
+		`G @e7`:                         `1:4: unknown event "e7"`,
+		`S0 &&`:                         `1:6: expected a proposition, found end of formula`,
+		`(S0 || S1`:                     `1:10: expected ")" to close the "(" at 1:1, found end of formula`,
+		`S0 S1`:                         `1:4: unexpected "S1" after the formula`,
+		`y > 2`:                         `1:1: unknown variable "y"`,
+		`x`:                             `1:1: integer variable "x" needs a comparison`,
+		`b < true`:                      `1:3: boolean "b" compares with == or != only`,
+		`x == true`:                     `1:6: expected an integer after "==", found "true"`,
+		`x == 99999999999999999999`:     `1:6: 99999999999999999999 is outside the exact integer range`,
+		"G\n  S0 # S1":                  `2:6: unexpected character '#'`,
+		`"S0`:                           `1:1: unterminated or malformed quoted name`,
+		`@`:                             `1:2: expected an event name after "@", found end of formula`,
+		`U S0`:                          `1:1: expected a proposition, found "U"`,
+		strings.Repeat("!", 300) + "S0": `formula nested deeper than 200`,
+	} {
+		_, err := Parse(src, testVoc)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", src, err, want)
+		}
+	}
+}
+
+// FuzzParse: any input parses or fails with a located error, never panics,
+// and what parses prints to a formula that parses to the same print.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`G (S0 -> F S1)`, `x >= 2 U @e0`, `"S2" W !b`, `[] <> (x != 1)`, `((S0`, "\"\\u00e9\""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		g, err := Parse(src, testVoc)
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("%q: error %T %v is not located", src, err, err)
+			}
+			return
+		}
+		back, err := Parse(g.String(), testVoc)
+		if err != nil || back.String() != g.String() {
+			t.Fatalf("%q printed %q, which reparses to %v, %v", src, g, back, err)
+		}
+	})
+}
