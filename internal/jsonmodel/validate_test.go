@@ -105,6 +105,11 @@ func TestValidationErrors(t *testing.T) {
 		{"fairness weak star only", "", "", `, "fairness": {"weak": "all"}`, `fairness.weak: expected an array of events or "*"`},
 		{"fairness unknown key", "", "", `, "fairness": {"weakly": []}`, `fairness.weakly: unknown field for fairness`},
 		{"fairness duplicate", "", "", `, "fairness": {"strong": ["start", "start"]}`, `fairness.strong[1]: duplicate event "start"`},
+		{"ltl unknown state", "", "", `, "invariants": [{"id": "l", "description": "", "kind": "ltl", "formula": "G (BUSY -> F DNOE)"}]`, `invariants[0].formula: 1:14: unknown state "DNOE"`},
+		{"ltl bad syntax", "", "", `, "invariants": [{"id": "l", "description": "", "kind": "ltl", "formula": "G (n > )"}]`, `invariants[0].formula: 1:8: expected an integer after ">", found ")"`},
+		{"ltl unknown event", "", "", `, "invariants": [{"id": "l", "description": "", "kind": "ltl", "formula": "F @stop"}]`, `invariants[0].formula: 1:4: unknown event "stop"`},
+		{"ltl no formula", "", "", `, "invariants": [{"id": "l", "description": "", "kind": "ltl"}]`, `invariants[0].formula: required field missing`},
+		{"ltl empty formula", "", "", `, "invariants": [{"id": "l", "description": "", "kind": "ltl", "formula": ""}]`, `invariants[0].formula: expected non-empty string`},
 		{"atomicity closes itself", "", "", `, "invariants": [{"id": "c", "description": "d", "kind": "atomicity", "events": ["start", "finish"], "commit": "finish"}]`, `invariants[0].events: must not contain the closing event "finish"`},
 	}
 	for _, c := range cases {
@@ -267,5 +272,17 @@ func TestFairnessBlock(t *testing.T) {
 	}
 	if res := decode(t, model("", "", "")); res.Model.Fairness != nil {
 		t.Errorf("no block gave %+v", res.Model.Fairness)
+	}
+}
+
+// An ltl invariant keeps its formula as written and parsed.
+func TestLTLInvariant(t *testing.T) {
+	res := decode(t, model("", "", `, "invariants": [{"id": "l", "description": "", "kind": "ltl", "formula": "G (armed && @start -> F (DONE || n >= 3))"}]`))
+	if !res.Valid() {
+		t.Fatalf("errors %q", res.Errors)
+	}
+	inv := res.Model.Invariants[0]
+	if inv.Kind != LTL || inv.Formula == "" || inv.LTL.String() != "G (((armed == true) && @start) -> F (DONE || (n >= 3)))" {
+		t.Errorf("invariant = %+v, parsed %v", inv, inv.LTL)
 	}
 }

@@ -161,3 +161,19 @@ func (f *Formula) Atoms() []*Atom {
 	walk(f)
 	return out
 }
+
+// MapStates returns a copy of f with every state atom renamed by mp (a
+// before/after comparison maps BEFORE's states onto AFTER's).
+func (f *Formula) MapStates(mp func(string) string) *Formula {
+	if f == nil {
+		return nil
+	}
+	out := *f
+	out.L, out.R = f.L.MapStates(mp), f.R.MapStates(mp)
+	if f.Atom != nil && f.Atom.Kind == InState {
+		a := *f.Atom
+		a.Name = mp(a.Name)
+		out.Atom = &a
+	}
+	return &out
+}

@@ -20,6 +20,10 @@ type System struct {
 	// Enabled gives the events enabled at a node (needed with fairness).
 	Enabled      func(v int) []int32
 	Weak, Strong []bool
+	// Unexpanded, when set, marks nodes whose edges are unknown (a search
+	// stopped at its cap): runs are not continued past them, so a lasso
+	// found is a real run, and none found decides nothing.
+	Unexpanded func(v int) bool
 }
 
 // Result is the answer of Check.
@@ -227,6 +231,9 @@ func (p *product) build(cap int) bool {
 	for x := 0; x < len(p.node); x++ {
 		p.off = append(p.off, len(p.to))
 		q, v := int(p.state[x]), int(p.node[x])
+		if sys.Unexpanded != nil && sys.Unexpanded(v) {
+			continue
+		}
 		succ := p.a.States[q].Succ
 		lo, hi := sys.Off[v], sys.Off[v+1]
 		if lo == hi { // a dead end stutters
@@ -239,6 +246,9 @@ func (p *product) build(cap int) bool {
 		}
 		for k := lo; k < hi; k++ {
 			w, ev := int(sys.To[k]), int(sys.Event[k])
+			if w < 0 { // a successor never stored
+				continue
+			}
 			for _, q2 := range succ {
 				if p.fits(q2, w, ev) && !p.edge(q2, w, int32(k), int32(ev), cap) {
 					return false

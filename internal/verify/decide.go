@@ -54,6 +54,8 @@ func (e *env) decideInvariant(inv *jsonmodel.Invariant) invariantOutcome {
 		out.shortest = true
 	case jsonmodel.Probability:
 		out = e.decideProbability(inv)
+	case jsonmodel.LTL:
+		out = e.decideLTL(inv)
 	}
 	if out.undecided {
 		// A probability bracket that holds the bound hit no cap; every
