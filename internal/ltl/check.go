@@ -96,6 +96,7 @@ func (prop *Property) Check(sys *System, maxProduct int) (Result, error) {
 	for _, k := range l.Cycle {
 		res.Cycle = append(res.Cycle, int(p.sysEdge[k]))
 	}
+	res.Prefix, res.Cycle = rollBack(res.Prefix, res.Cycle)
 	res.Word = sys.word(res.Prefix, res.Cycle)
 	if Holds(f, res.Word, sys.atomValue) {
 		return Result{}, errUnconfirmed
@@ -111,6 +112,18 @@ type confirmError struct{}
 
 func (*confirmError) Error() string {
 	return "the counterexample found does not violate the formula when re-evaluated (internal error)"
+}
+
+// rollBack shortens a lasso whose prefix ends with the step its cycle
+// ends with: the cycle can start one step earlier (the product's cycle
+// head is a pair, so the system's run may enter its loop sooner).
+func rollBack(prefix, cycle []int) ([]int, []int) {
+	for len(prefix) > 0 && prefix[len(prefix)-1] == cycle[len(cycle)-1] {
+		last := cycle[len(cycle)-1]
+		cycle = append([]int{last}, cycle[:len(cycle)-1]...)
+		prefix = prefix[:len(prefix)-1]
+	}
+	return prefix, cycle
 }
 
 // word turns system edges into positions.
