@@ -136,14 +136,16 @@ func (s *search) judge(c []int32) (keep []int32, ok bool) {
 		return nil, true
 	}
 	taken := s.taken(c)
-	enabledAt := map[int32]int{}
+	enabledAt := make([]int, len(taken))
 	for _, v := range c {
 		for _, e := range s.p.Enabled(int(v)) {
-			enabledAt[e]++
+			if int(e) < len(enabledAt) {
+				enabledAt[e]++
+			}
 		}
 	}
 	for e, n := range enabledAt {
-		if flag(s.p.Weak, e) && !taken[e] && n == len(c) {
+		if flag(s.p.Weak, int32(e)) && !taken[e] && n == len(c) {
 			return nil, false
 		}
 	}
@@ -160,7 +162,7 @@ func (s *search) judge(c []int32) (keep []int32, ok bool) {
 
 // starved reports whether a strongly fair event is enabled at v but taken
 // on no edge of the component: no fair cycle of the component passes v.
-func (s *search) starved(v int32, taken map[int32]bool) bool {
+func (s *search) starved(v int32, taken []bool) bool {
 	for _, e := range s.p.Enabled(int(v)) {
 		if flag(s.p.Strong, e) && !taken[e] {
 			return true
@@ -182,12 +184,13 @@ func (s *search) internalEdge(c []int32) bool {
 	return false
 }
 
-// taken is the set of events on the component's internal edges.
-func (s *search) taken(c []int32) map[int32]bool {
-	t := map[int32]bool{}
+// taken flags the fair events (by index, as far as Weak and Strong go)
+// on the component's internal edges.
+func (s *search) taken(c []int32) []bool {
+	t := make([]bool, max(len(s.p.Weak), len(s.p.Strong)))
 	for _, v := range c {
 		for k := s.g.Off[v]; k < s.g.Off[v+1]; k++ {
-			if w := s.g.To[k]; w >= 0 && s.in[w] {
+			if w := s.g.To[k]; w >= 0 && s.in[w] && int(s.g.Event[k]) < len(t) {
 				t[s.g.Event[k]] = true
 			}
 		}

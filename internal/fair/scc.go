@@ -14,13 +14,13 @@ func (s *search) components(set []int32) [][]int32 {
 	for _, v := range set {
 		index[v] = -1
 	}
-	var stack []int32
+	stack := make([]int32, 0, len(set))
 	var out [][]int32
 	type frame struct {
 		v    int32
 		edge int
 	}
-	var call []frame
+	call := make([]frame, 0, min(len(set), 1<<16))
 	var next int32
 	open := func(v int32) {
 		index[v], low[v] = next, next
@@ -56,16 +56,16 @@ func (s *search) components(set []int32) [][]int32 {
 				low[p] = min(low[p], low[v])
 			}
 			if low[v] == index[v] {
-				var c []int32
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[w] = false
-					c = append(c, w)
-					if w == v {
-						break
-					}
+				top := len(stack)
+				for stack[top-1] != v {
+					top--
 				}
+				top--
+				c := append([]int32(nil), stack[top:]...)
+				for _, w := range c {
+					onStack[w] = false
+				}
+				stack = stack[:top]
 				out = append(out, c)
 			}
 		}

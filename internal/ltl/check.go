@@ -152,7 +152,10 @@ func (s *System) atomValue(a *Atom, node, event int) bool {
 type product struct {
 	a     *Automaton
 	sys   *System
-	index map[int64]int32
+	index map[int64]int32 // (state, node) → product node, when dense is nil
+	// dense is the same index as one slot per pair (-1: absent), used
+	// when automaton states × system nodes is small enough to allocate.
+	dense []int32
 	state []int32 // automaton state of each product node
 	node  []int32 // system node of each product node
 	off   []int
@@ -168,9 +171,21 @@ type product struct {
 	eventIdx []int
 }
 
+// maxDense is the most (automaton state, system node) pairs the product
+// indexes densely (4 bytes each).
+const maxDense = 1 << 25
+
 func newProduct(a *Automaton, sys *System) *product {
-	p := &product{a: a, sys: sys, index: map[int64]int32{}, atomAt: make([][]uint8, len(a.Atoms)), eventIdx: make([]int, len(a.Atoms))}
+	p := &product{a: a, sys: sys, atomAt: make([][]uint8, len(a.Atoms)), eventIdx: make([]int, len(a.Atoms))}
 	n := len(sys.Off) - 1
+	if pairs := int64(len(a.States)) * int64(n); pairs <= maxDense {
+		p.dense = make([]int32, pairs)
+		for i := range p.dense {
+			p.dense[i] = -1
+		}
+	} else {
+		p.index = map[int64]int32{}
+	}
 	for i := range a.Atoms {
 		if a.Atoms[i].Kind == LastEvent {
 			p.eventIdx[i] = sys.EventIndex(a.Atoms[i].Name)
@@ -216,14 +231,22 @@ func (p *product) fits(q, node, event int) bool {
 // that would pass the cap.
 func (p *product) intern(q, v int, cap int) (int32, bool) {
 	key := int64(q)*int64(len(p.sys.Off)-1) + int64(v)
-	if i, ok := p.index[key]; ok {
+	if p.dense != nil {
+		if i := p.dense[key]; i >= 0 {
+			return i, true
+		}
+	} else if i, ok := p.index[key]; ok {
 		return i, true
 	}
 	if len(p.node) >= cap {
 		return -1, false
 	}
 	i := int32(len(p.node))
-	p.index[key] = i
+	if p.dense != nil {
+		p.dense[key] = i
+	} else {
+		p.index[key] = i
+	}
 	p.state, p.node = append(p.state, int32(q)), append(p.node, int32(v))
 	p.acc = append(p.acc, p.a.States[q].Acc)
 	return i, true
@@ -232,6 +255,10 @@ func (p *product) intern(q, v int, cap int) (int32, bool) {
 // build explores the product; false when it passed the cap.
 func (p *product) build(cap int) bool {
 	sys := p.sys
+	// A product usually pairs each runtime with a few automaton states:
+	// reserving twice the system's edges saves most regrowth.
+	hint := min(2*len(sys.To), cap)
+	p.to, p.event, p.sysEdge = make([]int32, 0, hint), make([]int32, 0, hint), make([]int32, 0, hint)
 	for _, q := range p.a.Initial {
 		if p.fits(q, sys.Init, -1) {
 			i, ok := p.intern(q, sys.Init, cap)

@@ -31,18 +31,28 @@ func newFairness(mc *runtime.Machine, f *jsonmodel.Fairness, g *explore.Graph, a
 	for _, e := range f.Strong {
 		fr.strong[mc.EventIndex(e)] = true
 	}
+	evOf := transitionEvents(mc)
 	fr.enabled = make([][]int32, g.Len())
 	for v := range fr.enabled {
 		_, via := adj.Edges(v)
 		var en []int32
 		for _, t := range via {
-			if ev := int32(mc.EventIndex(mc.Transition(int(t)).Event)); !slices.Contains(en, ev) {
+			if ev := evOf[t]; !slices.Contains(en, ev) {
 				en = append(en, ev)
 			}
 		}
 		fr.enabled[v] = en
 	}
 	return fr
+}
+
+// transitionEvents is the event index of each model transition.
+func transitionEvents(mc *runtime.Machine) []int32 {
+	out := make([]int32, len(mc.Model.Transitions))
+	for t := range out {
+		out[t] = int32(mc.EventIndex(mc.Transition(t).Event))
+	}
+	return out
 }
 
 // problem is the fair-cycle question on region g with the model's
@@ -67,8 +77,9 @@ func (e *env) decideFairLeadsTo(inv *jsonmodel.Invariant, isTarget []bool) invar
 		return invariantOutcome{explored: g.Len()}
 	}
 	region := &fair.Graph{Off: adj.Off, To: slices.Clone(adj.To), Event: make([]int32, len(adj.To))}
+	evOf := transitionEvents(mc)
 	for k, t := range adj.Via {
-		region.Event[k] = int32(mc.EventIndex(mc.Transition(int(t)).Event))
+		region.Event[k] = evOf[t]
 		if w := region.To[k]; w >= 0 && isTarget[g.StateOf(int(w))] {
 			region.To[k] = -1
 		}

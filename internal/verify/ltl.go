@@ -60,8 +60,9 @@ func (e *env) decideLTL(inv *jsonmodel.Invariant) invariantOutcome {
 func (e *env) ltlSystem(g *explore.Graph) *ltl.System {
 	mc, adj := e.mc, e.adjacency()
 	sys := &ltl.System{Off: adj.Off, To: adj.To, Event: make([]int32, len(adj.Via)), NumEvents: len(mc.Events), Init: 0, EventIndex: mc.EventIndex}
+	evOf := transitionEvents(mc)
 	for k, t := range adj.Via {
-		sys.Event[k] = int32(mc.EventIndex(mc.Transition(int(t)).Event))
+		sys.Event[k] = evOf[t]
 	}
 	buf := make([]int64, g.Width())
 	sys.Holds = func(a *ltl.Atom, v int) bool {
