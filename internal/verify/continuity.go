@@ -29,7 +29,7 @@ func (e *env) d2Continuity(c *comparison) report.Check {
 			violated++
 			f := finding("D2_INVARIANT_REGRESSION", report.Error, described(fmt.Sprintf("Invariant %q of BEFORE is violated in AFTER after %s: %s", inv.ID, plural(len(out.path), "step", "steps"), out.what), inv.Description))
 			f.Target = invariantTarget(m)
-			f.Evidence = report.O("beforeInvariant", inv.ID, "afterInvariant", m.Raw)
+			f.Evidence = withCycle(report.O("beforeInvariant", inv.ID, "afterInvariant", m.Raw), out)
 			ch.Findings = append(ch.Findings, withPath(f, out.path))
 		case out.undecided:
 			open++

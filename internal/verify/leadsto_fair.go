@@ -64,17 +64,20 @@ func (fr *fairness) problem(g *fair.Graph, node func(v int) int) *fair.Problem {
 // decideFairLeadsTo decides a leads-to invariant over the fair paths of a
 // model with a fairness block: a path from a `from` runtime that avoids
 // every target is a counterexample when it ends in a dead end, or when it
-// is infinite and fair (docs/liveness.md). It needs the whole graph: a
-// truncated exploration leaves the invariant undecided.
+// is infinite and fair (docs/liveness.md). On a truncated exploration
+// paths stop at the runtimes never expanded (their edges are unknown): a
+// counterexample among the expanded ones is still one, and finding none
+// leaves the invariant undecided.
 func (e *env) decideFairLeadsTo(inv *jsonmodel.Invariant, isTarget []bool) invariantOutcome {
 	mc, g := e.mc, e.explored()
+	open := invariantOutcome{explored: g.Len()}
 	if g.Truncated {
-		return invariantOutcome{undecided: true, capKind: "maxStates", cap: g.Cap, explored: g.Len()}
+		open = invariantOutcome{undecided: true, capKind: "maxStates", cap: g.Cap, explored: g.Len()}
 	}
 	adj := e.adjacency()
 	from := mc.StateIndex(inv.From)
 	if isTarget[from] {
-		return invariantOutcome{explored: g.Len()}
+		return open
 	}
 	region := &fair.Graph{Off: adj.Off, To: slices.Clone(adj.To), Event: make([]int32, len(adj.To))}
 	evOf := transitionEvents(mc)
@@ -98,7 +101,7 @@ func (e *env) decideFairLeadsTo(inv *jsonmodel.Invariant, isTarget []bool) invar
 	p.Starts = starts
 	l, ok := fair.Find(p)
 	if !ok {
-		return invariantOutcome{explored: g.Len()}
+		return open
 	}
 	path := g.Path(l.Start)
 	cycleStart := len(path) + len(l.Prefix)
@@ -127,7 +130,7 @@ func deadEndPath(g *explore.Graph, adj *explore.Adjacency, region *fair.Graph, s
 	for len(queue) > 0 {
 		v := queue[0]
 		queue = queue[1:]
-		if adj.Off[v] == adj.Off[v+1] {
+		if adj.Off[v] == adj.Off[v+1] && int(v) < g.Expanded {
 			var rev []int32
 			at := v
 			for via[at] >= 0 {

@@ -141,3 +141,26 @@ func TestEmptyFairnessAgreesWithWalk(t *testing.T) {
 		t.Errorf("only %d violations: the generator tests too little", violations)
 	}
 }
+
+// A fair cycle among the runtimes a truncated exploration expanded is
+// still a counterexample: spinning at n = 0, where done is disabled, is
+// fair to done however far `up` would count.
+func TestFairLeadsToCounterexamplePastCap(t *testing.T) {
+	const src = `{"schemaVersion": 1, "init": "A", "states": [{"id": "A"}, {"id": "B", "terminal": true}],
+	  "transitions": [{"from": "A", "event": "up", "to": "A", "updates": [{"variable": "n", "op": "inc"}]},
+	    {"from": "A", "event": "spin", "to": "A"},
+	    {"from": "A", "event": "done", "to": "B", "guard": {"variable": "n", "op": ">", "value": 100}}],
+	  "variables": [{"name": "n", "kind": "integer", "init": 0}],
+	  "invariants": [{"id": "ends", "description": "", "kind": "leads-to", "from": "A", "to": "B"}],
+	  "fairness": {"weak": ["done"]}}`
+	fs := a9(t, src, 50)
+	if len(fs) != 1 || fs[0].Code != "A9_LEADS_TO_VIOLATION" || !strings.Contains(fs[0].Message, "Fair cycle") {
+		t.Fatalf("A9 = %+v", fs)
+	}
+	// Weak fairness of up as well: the spin loop starves up, and every
+	// other run climbs past the cap.
+	fs = a9(t, strings.Replace(src, `"weak": ["done"]`, `"weak": ["done", "up"]`, 1), 50)
+	if len(fs) != 1 || fs[0].Code != "A9_LEADS_TO_UNDECIDED" {
+		t.Fatalf("A9 with up fair = %+v", fs)
+	}
+}

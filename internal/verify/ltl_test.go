@@ -108,6 +108,17 @@ func TestLTLTrafficLight(t *testing.T) {
 		t.Fatalf("A15 without fairness = %+v", fs)
 	}
 	assertLassoReplays(t, unfair, fs[0])
+	// A7 gives the same lasso, with its cycleStart, so it draws as one.
+	a7 := check(run(t, unfair, 0), "A7").Findings
+	var got any
+	for _, f := range a7 {
+		if f.Evidence.Get("invariant") == "button-answered" {
+			got = f.Evidence.Get("cycleStart")
+		}
+	}
+	if got != fs[0].Evidence.Get("cycleStart") {
+		t.Errorf("A7 cycleStart %v, A15 %v", got, fs[0].Evidence.Get("cycleStart"))
+	}
 }
 
 // A model without ltl invariants has no A15 check; one with a truncated
