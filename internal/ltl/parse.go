@@ -336,6 +336,8 @@ func (p *parser) name(t token) (*Formula, error) {
 		return &Formula{Op: OpAtom, Atom: &Atom{Kind: Compare, Name: t.text, Cmp: "==", Value: 1, Bool: true}, Pos: t.pos}, nil
 	case isVar:
 		return nil, p.errAt(t.pos, "integer variable %q needs a comparison (%s > 0)", t.text, t.text)
+	case p.voc.Events[t.text] && !p.voc.States[t.text]:
+		return nil, p.errAt(t.pos, "%q is an event, not a state: write @%s for \"the last step took %s\"", t.text, t.text, t.text)
 	}
 	return p.state(t, t.text)
 }

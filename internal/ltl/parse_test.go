@@ -85,3 +85,19 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A formula whose automaton passes the cap is refused with ErrTooLarge,
+// which verify reports as undecided.
+func TestTranslateCap(t *testing.T) {
+	f, err := Parse(`G F S0 && G F S1 && G F @e0 && G F (x > 0) && (S0 U S1) && (S1 U S2)`, testVoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Translate(f, 2); err != ErrTooLarge {
+		t.Errorf("Translate with cap 2: %v", err)
+	}
+	a, err := Translate(f, MaxAutomaton)
+	if err != nil || len(a.States) <= 2 || a.NAcc != 6 {
+		t.Errorf("Translate: %v, %d states, %d acceptance sets", err, len(a.States), a.NAcc)
+	}
+}
