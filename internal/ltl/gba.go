@@ -52,6 +52,9 @@ type AState struct {
 	Acc      uint64 // the acceptance sets it belongs to
 }
 
+// maxWork bounds the tableau's expansion steps.
+const maxWork = 1 << 22
+
 // ErrTooLarge means the formula's automaton passes the state cap or has
 // more until subformulas than acceptance sets are counted in one word.
 var ErrTooLarge = errors.New("formula automaton too large")
@@ -75,7 +78,12 @@ func Translate(f *Formula, maxStates int) (*Automaton, error) {
 	start := &tnode{incoming: []int{-1}, pending: newSet(n), old: newSet(n), next: newSet(n)}
 	start.pending.add(root)
 	stack := []*tnode{start}
-	for len(stack) > 0 {
+	// Splits can make the tableau's work exponential before it has many
+	// states ((a || b) && (b || a) && …): the work is capped as well.
+	for work := 0; len(stack) > 0; work++ {
+		if work > maxWork {
+			return nil, ErrTooLarge
+		}
 		nd := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		eta := nd.pending.first()
@@ -131,6 +139,9 @@ func (t *table) expand(nd *tnode, eta int, stack []*tnode) []*tnode {
 		nd.next.add(e.l)
 	case OpOr, OpUntil, OpRelease:
 		nd.old.add(eta)
+		if e.op == OpOr && (nd.old.has(e.l) || nd.old.has(e.r)) { // already fulfilled: no split
+			return append(stack, nd)
+		}
 		other := &tnode{incoming: slices.Clone(nd.incoming), pending: nd.pending.clone(), old: nd.old.clone(), next: nd.next.clone()}
 		switch e.op {
 		case OpOr:

@@ -3,6 +3,7 @@ package ltl
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParsePrecedenceAndPrinting(t *testing.T) {
@@ -99,5 +100,28 @@ func TestTranslateCap(t *testing.T) {
 	a, err := Translate(f, MaxAutomaton)
 	if err != nil || len(a.States) <= 2 || a.NAcc != 6 {
 		t.Errorf("Translate: %v, %d states, %d acceptance sets", err, len(a.States), a.NAcc)
+	}
+}
+
+// A conjunction of 40 disjunctions (2^40 split paths) ends quickly, at one
+// of the caps or with an automaton: splitting is bounded by the state and
+// work caps and skipped for a disjunction already fulfilled.
+func TestTranslateWorkCap(t *testing.T) {
+	var parts []string
+	atoms := []string{"S0", "S1", "S2", "@e0", "@e1", "@e2", "b", "x > 0", "x > 1", "x > 2"}
+	for i := range 40 {
+		parts = append(parts, "("+atoms[i%10]+" || "+atoms[(i*3+1)%10]+" || "+atoms[(i*7+2)%10]+")")
+	}
+	f, err := Parse(strings.Join(parts, " && "), testVoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = Translate(f, MaxAutomaton)
+	if err != ErrTooLarge && err != nil {
+		t.Fatalf("Translate: %v", err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("Translate took %v", d)
 	}
 }
