@@ -13,11 +13,16 @@ import (
 
 // fairness is a model's fairness block as flags per runtime event index,
 // with the events enabled at each node of the exploration (the events of
-// its edges: a step is taken only by an enabled transition).
+// its edges: a step is taken only by an enabled transition), in
+// compressed rows: node v's are events[off[v]:off[v+1]].
 type fairness struct {
 	weak, strong []bool
-	enabled      [][]int32
+	off          []int
+	events       []int32
 }
+
+// enabled returns the events enabled at node v.
+func (fr *fairness) enabled(v int) []int32 { return fr.events[fr.off[v]:fr.off[v+1]] }
 
 // newFairness flags the block's events; nil when the model has no block.
 func newFairness(mc *runtime.Machine, f *jsonmodel.Fairness, g *explore.Graph, adj *explore.Adjacency) *fairness {
@@ -32,18 +37,25 @@ func newFairness(mc *runtime.Machine, f *jsonmodel.Fairness, g *explore.Graph, a
 		fr.strong[mc.EventIndex(e)] = true
 	}
 	evOf := transitionEvents(mc)
-	fr.enabled = make([][]int32, g.Len())
-	for v := range fr.enabled {
+	fr.off = make([]int, g.Len()+1)
+	fr.events = make([]int32, 0, len(adj.Via))
+	for v := 0; v < g.Len(); v++ {
 		_, via := adj.Edges(v)
-		var en []int32
+		lo := len(fr.events)
 		for _, t := range via {
-			if ev := evOf[t]; !slices.Contains(en, ev) {
-				en = append(en, ev)
+			if ev := evOf[t]; !slices.Contains(fr.events[lo:], ev) {
+				fr.events = append(fr.events, ev)
 			}
 		}
-		fr.enabled[v] = en
+		fr.off[v+1] = len(fr.events)
 	}
 	return fr
+}
+
+// problem is the fair-cycle question on region g with the model's
+// fairness; nodes of g are the exploration's, or map to them by node.
+func (fr *fairness) problem(g *fair.Graph, node func(v int) int) *fair.Problem {
+	return &fair.Problem{G: g, Weak: fr.weak, Strong: fr.strong, Enabled: func(v int) []int32 { return fr.enabled(node(v)) }}
 }
 
 // transitionEvents is the event index of each model transition.
@@ -53,12 +65,6 @@ func transitionEvents(mc *runtime.Machine) []int32 {
 		out[t] = int32(mc.EventIndex(mc.Transition(t).Event))
 	}
 	return out
-}
-
-// problem is the fair-cycle question on region g with the model's
-// fairness; nodes of g are the exploration's, or map to them by node.
-func (fr *fairness) problem(g *fair.Graph, node func(v int) int) *fair.Problem {
-	return &fair.Problem{G: g, Weak: fr.weak, Strong: fr.strong, Enabled: func(v int) []int32 { return fr.enabled[node(v)] }}
 }
 
 // decideFairLeadsTo decides a leads-to invariant over the fair paths of a

@@ -77,7 +77,7 @@ func (e *env) ltlSystem(g *explore.Graph) *ltl.System {
 	}
 	if fr := newFairness(mc, e.m.Fairness, g, adj); fr != nil {
 		sys.Weak, sys.Strong = fr.weak, fr.strong
-		sys.Enabled = func(v int) []int32 { return fr.enabled[v] }
+		sys.Enabled = fr.enabled
 	}
 	return sys
 }
