@@ -99,6 +99,8 @@ func TestModelSchemaIsClosed(t *testing.T) {
 		`{"schemaVersion": 1, "init": "A", "states": [{"id": "A"}], "transitions": [], "variables": [{"name": "b", "kind": "boolean", "init": false, "max": 1}]}`,
 		`{"schemaVersion": 1, "init": "A", "states": [{"id": "A"}], "transitions": [], "variables": [{"name": "n", "kind": "integer", "init": 9007199254740992}]}`,
 		`{"schemaVersion": 1, "init": "A", "states": [{"id": "A"}], "transitions": [{"from": "A", "event": "e", "to": "A", "guard": {"all": [], "not": {"all": []}}}]}`,
+		`{"schemaVersion": 1, "init": "A", "states": [{"id": "A"}], "transitions": [], "fairness": {"weak": "all"}}`,
+		`{"schemaVersion": 1, "init": "A", "states": [{"id": "A"}], "transitions": [], "fairness": {"justice": []}}`,
 	} {
 		if schematest.Validate(t, "model", []byte(bad)) == nil {
 			t.Errorf("accepted: %s", bad)

@@ -92,3 +92,11 @@ func TestDrawAndHTMLForFCSTM(t *testing.T) {
 		t.Errorf("FCSTM html report without the machine:\n%.500s", out)
 	}
 }
+
+// draw --finding draws an LTL lasso with its cycle marked.
+func TestDrawLasso(t *testing.T) {
+	out, stderr, code := runCLI(t, "draw", "../../internal/diagram/testdata/lasso.json", "--finding", "A15_LTL_VIOLATION", "--format", "mermaid")
+	if code != 0 || !strings.Contains(out, "(2↻) poll") || !strings.Contains(out, "lasso: step 2 (↻) repeats forever") {
+		t.Errorf("exit %d, stderr %s, out:\n%s", code, stderr, out)
+	}
+}

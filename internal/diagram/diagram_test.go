@@ -451,3 +451,36 @@ func TestSVGDrawsEveryFeature(t *testing.T) {
 		}
 	}
 }
+
+// TestLassoOverlay: an A15 lasso is drawn with its cycle apart from its
+// prefix: cycle steps numbered "n↻" in the darker colour, in DOT, SVG and
+// Mermaid, and the title says which steps repeat.
+func TestLassoOverlay(t *testing.T) {
+	m, f := finding(t, "testdata/lasso.json", "A15_LTL_VIOLATION")
+	g := FromJSON(m, "lasso")
+	ov := FindingOverlay(g, m, f)
+	if ov.Cycle != 2 || len(ov.Steps) != 2 || !strings.Contains(ov.Title, "lasso: step 2 (↻) repeats forever") {
+		t.Fatalf("overlay cycle %d, steps %+v, title %q", ov.Cycle, ov.Steps, ov.Title)
+	}
+	dot := DOT(g, ov, "")
+	for _, want := range []string{
+		`color="` + colourPath + `", fontcolor="` + colourPath + `", penwidth=2.5, id="e1", class="transition path", label=<1: req>`,
+		`color="` + colourStrong + `", fontcolor="` + colourStrong + `", penwidth=3.5, id="e2", class="transition path cycle", label=<2↻: poll>`,
+	} {
+		if !strings.Contains(dot, want) {
+			t.Errorf("DOT lacks %q:\n%s", want, dot)
+		}
+	}
+	svg, err := SVG(context.Background(), g, ov, "")
+	if err != nil || !strings.Contains(string(svg), `stroke="`+colourStrong+`" stroke-width="3.5"`) || !strings.Contains(string(svg), "2↻: poll") {
+		t.Errorf("SVG does not draw the cycle apart (%v):\n%s", err, svg)
+	}
+	if mm := Mermaid(g, ov); !strings.Contains(mm, "(2↻) poll") || !strings.Contains(mm, "(1) req") {
+		t.Errorf("Mermaid lacks the cycle numbers:\n%s", mm)
+	}
+	// Without cycleStart the same path is a plain walk.
+	f.Evidence = nil
+	if ov := FindingOverlay(g, m, f); ov.Cycle != 0 || strings.Contains(DOT(g, ov, ""), "↻") {
+		t.Errorf("a walk without cycleStart drawn as a lasso")
+	}
+}

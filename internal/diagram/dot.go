@@ -47,7 +47,7 @@ func DOT(g *Graph, ov *Overlay, idPrefix string) string {
 // newRenderer prepares what the DOT and SVG renderers share: element ids,
 // the overlay's step numbers and visited states, and the composites.
 func newRenderer(g *Graph, ov *Overlay, idPrefix string) *dotRenderer {
-	r := &dotRenderer{g: g, ov: ov, ids: g.StateElementIDs(), nums: ov.stepNumbers(), visited: ov.visited(), composite: map[string]bool{}, prefix: idPrefix}
+	r := &dotRenderer{g: g, ov: ov, ids: g.StateElementIDs(), nums: ov.stepNumbers(), cycle: ov.cycleEdges(), visited: ov.visited(), composite: map[string]bool{}, prefix: idPrefix}
 	g.walk(func(s *State, _ int) {
 		if len(s.Children) > 0 {
 			r.composite[s.ID] = true
@@ -61,6 +61,7 @@ type dotRenderer struct {
 	ov        *Overlay
 	ids       map[string]string
 	nums      map[int][]int
+	cycle     map[int]bool // edges on a lasso's cycle
 	visited   map[string]bool
 	composite map[string]bool
 	prefix    string
@@ -147,7 +148,10 @@ func (r *dotRenderer) edge(b *strings.Builder, k int, e Edge) {
 		}
 	}
 	class, label, onPath := r.edgeText(k, e)
-	if onPath {
+	switch {
+	case r.cycle[k]: // a lasso's cycle: darker, heavier and bold, not only another hue
+		attrs = append(attrs, "color=\""+colourStrong+"\"", "fontcolor=\""+colourStrong+"\"", "penwidth=3.5")
+	case onPath:
 		attrs = append(attrs, "color=\""+colourPath+"\"", "fontcolor=\""+colourPath+"\"", "penwidth=2.5")
 	}
 	if e.Forced {
@@ -166,8 +170,11 @@ func (r *dotRenderer) edgeText(k int, e Edge) (class, label string, onPath bool)
 	class, label = "transition", e.Label
 	if ns := r.nums[k]; len(ns) > 0 {
 		class += " path"
-		label = numbersText(ns) + ": " + label
+		label = r.ov.numbersText(ns) + ": " + label
 		onPath = true
+	}
+	if r.cycle[k] {
+		class += " cycle"
 	}
 	if e.Source < 0 {
 		class = "marker"
@@ -266,7 +273,7 @@ func valuesTable(ov *Overlay) string {
 	for i, f := range ov.Frames {
 		step, event := "start", ""
 		if i > 0 && i-1 < len(ov.Steps) {
-			step, event = itoa(i), ov.Steps[i-1].Event
+			step, event = ov.numbersText([]int{i}), ov.Steps[i-1].Event
 		}
 		b.WriteString("<TR><TD>" + step + "</TD><TD>" + dotText(event) + "</TD><TD>" + dotText(f.State) + "</TD>")
 		for _, v := range f.Values {

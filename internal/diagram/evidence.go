@@ -43,6 +43,7 @@ func FindingOverlay(g *Graph, m *jsonmodel.Model, f *report.Finding) *Overlay {
 		case m != nil:
 			ov.Violating = m.Init
 		}
+		lassoOf(ov, f)
 		if len(targets) > 0 && !strings.HasPrefix(f.Code, "S7") && !strings.HasPrefix(f.Code, "A7") {
 			ov.Highlight = targets
 			ov.HighlightNote = "target of the finding"
@@ -66,6 +67,22 @@ func FindingOverlay(g *Graph, m *jsonmodel.Model, f *report.Finding) *Overlay {
 	}
 	ov.Highlight = targets
 	return ov
+}
+
+// lassoOf marks the cycle of a lasso finding (evidence cycleStart, the
+// index of its first cycle step, docs/liveness.md): a cycle that starts
+// past the last step is a run that stops in a dead end and stays there.
+func lassoOf(ov *Overlay, f *report.Finding) {
+	cs, ok := f.Evidence.Get("cycleStart").(int)
+	switch {
+	case !ok || cs < 0 || cs > len(f.Path):
+		return
+	case cs == len(f.Path):
+		ov.Title += " — the run stops here and stays (dead end)"
+	default:
+		ov.Cycle = cs + 1
+		ov.Title += " — " + ov.CycleText()
+	}
 }
 
 // findingTargets are the states of the graph a finding's target names.

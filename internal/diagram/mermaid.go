@@ -119,7 +119,7 @@ func (r *mermaidRenderer) edgeLabel(k int, e Edge) string {
 		r.notes[e.From] = append(r.notes[e.From], ref+": "+e.Guard)
 	}
 	if ns := r.nums[k]; len(ns) > 0 {
-		label = "(" + numbersText(ns) + ") " + label
+		label = "(" + r.ov.numbersText(ns) + ") " + label
 	}
 	return label
 }
@@ -194,7 +194,7 @@ func mermaidValues(b *strings.Builder, ov *Overlay) {
 		fmt.Fprintf(b, "  %%%% %s\n", oneLine(ov.Title))
 	}
 	for i, s := range ov.Steps {
-		fmt.Fprintf(b, "  %%%% step %d: %s --%s--> %s\n", i+1, oneLine(s.From), oneLine(s.Event), oneLine(s.To))
+		fmt.Fprintf(b, "  %%%% step %s: %s --%s--> %s\n", ov.numbersText([]int{i + 1}), oneLine(s.From), oneLine(s.Event), oneLine(s.To))
 	}
 	for i, f := range ov.Frames {
 		parts := make([]string, len(f.Values))

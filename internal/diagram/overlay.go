@@ -23,6 +23,40 @@ type Overlay struct {
 	Frames []Frame
 	// FramesNote says why Frames is empty or partial ("" when complete).
 	FramesNote string
+	// Cycle is the 1-based number of the first step of a lasso's cycle:
+	// steps before it are taken once, steps from it on repeat forever.
+	// 0: the walk is no lasso.
+	Cycle int
+}
+
+// CycleText says how a lasso's steps repeat ("" when the walk is none).
+func (o *Overlay) CycleText() string {
+	if o == nil || o.Cycle == 0 {
+		return ""
+	}
+	if o.Cycle == len(o.Steps) {
+		return "lasso: step " + itoa(o.Cycle) + " (↻) repeats forever"
+	}
+	return "lasso: steps " + itoa(o.Cycle) + "–" + itoa(len(o.Steps)) + " (↻) repeat forever"
+}
+
+// inCycle reports whether step number n (from 1) is on a lasso's cycle.
+func (o *Overlay) inCycle(n int) bool { return o != nil && o.Cycle > 0 && n >= o.Cycle }
+
+// cycleEdges reports the edges a lasso's cycle takes.
+func (o *Overlay) cycleEdges() map[int]bool {
+	out := map[int]bool{}
+	if o == nil {
+		return out
+	}
+	for i, s := range o.Steps {
+		if o.inCycle(i + 1) {
+			for _, e := range s.Edges {
+				out[e] = true
+			}
+		}
+	}
+	return out
 }
 
 // Step is one step of an overlay walk. Edges lists the indexes (into
@@ -100,11 +134,15 @@ func (o *Overlay) role(id string, visited map[string]bool) string {
 	return ""
 }
 
-// numbersText renders step numbers as "1, 3".
-func numbersText(ns []int) string {
+// numbersText renders step numbers as "1, 3", a number on a lasso's
+// cycle marked "3↻".
+func (o *Overlay) numbersText(ns []int) string {
 	parts := make([]string, len(ns))
 	for i, n := range ns {
 		parts[i] = itoa(n)
+		if o.inCycle(n) {
+			parts[i] += "↻"
+		}
 	}
 	return strings.Join(parts, ", ")
 }

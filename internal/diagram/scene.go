@@ -48,6 +48,7 @@ type sceneEdge struct {
 	id, class string
 	label     string
 	onPath    bool
+	onCycle   bool // on a lasso's cycle
 	forced    bool
 	route     []point
 	labelAt   point
@@ -178,6 +179,7 @@ func (b *sceneBuilder) scope(ctx context.Context, scope string, states []*State)
 		}
 		se := sceneEdge{id: "e" + itoa(e.k), from: from, to: to, forced: r.g.Edges[e.k].Forced}
 		se.class, se.label, se.onPath = r.edgeText(e.k, r.g.Edges[e.k])
+		se.onCycle = r.cycle[e.k]
 		add(se)
 	}
 	for _, s := range states {

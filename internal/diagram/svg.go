@@ -139,7 +139,10 @@ func (w *svgWriter) node(n sceneNode) {
 // edge draws an edge with its arrowhead and label.
 func (w *svgWriter) edge(e sceneEdge) {
 	colour, width, arrow := "black", "1", 1.0
-	if e.onPath {
+	switch {
+	case e.onCycle:
+		colour, width, arrow = colourStrong, "3.5", 1.6
+	case e.onPath:
 		colour, width, arrow = colourPath, "2.5", 1.4
 	}
 	dash := ""
@@ -169,7 +172,10 @@ func (w *svgWriter) edge(e sceneEdge) {
 	}))
 	if e.label != "" {
 		fillAttr := ""
-		if e.onPath {
+		switch {
+		case e.onCycle:
+			fillAttr = colourStrong
+		case e.onPath:
 			fillAttr = colourPath
 		}
 		lw := textWidth(oneLine(e.label), edgeFont) + labelPadding
@@ -256,7 +262,7 @@ func newValueTable(ov *Overlay) *valueTable {
 	for i, f := range ov.Frames {
 		step, event := "start", ""
 		if i > 0 && i-1 < len(ov.Steps) {
-			step, event = itoa(i), ov.Steps[i-1].Event
+			step, event = ov.numbersText([]int{i}), ov.Steps[i-1].Event
 		}
 		t.rows = append(t.rows, append([]string{step, event, f.State}, f.Values...))
 	}

@@ -104,3 +104,18 @@ func TestTooLargeMachineIsNotDrawn(t *testing.T) {
 		t.Error("an ended context must end the page, not leave a note")
 	}
 }
+
+// TestLassoWalk: an A15 lasso's cycle steps are marked in the walk's
+// table and its caption says which steps repeat.
+func TestLassoWalk(t *testing.T) {
+	page := verifyPage(t, "../diagram/testdata/lasso.json")
+	for _, want := range []string{`class="cycle"><td>2 <span title="on the cycle: repeats forever">↻</span></td><td>poll</td>`, "lasso: step 2 (↻) repeats forever"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	// One cycle row per lasso: A15's and the same witness in A7.
+	if strings.Count(page, `class="cycle"`) != 2 {
+		t.Errorf("%d cycle rows, want 2", strings.Count(page, `class="cycle"`))
+	}
+}

@@ -83,6 +83,7 @@ type Row struct {
 	Values      []string
 	EdgeIDs     string // space-separated element ids of the step's edges
 	StateID     string // element id of the frame's state ("" when unknown)
+	Cycle       bool   // the step is on a lasso's cycle, which repeats forever
 }
 
 // newWalk draws ov on g as a walk of the page; nil ov gives nil.
@@ -116,6 +117,7 @@ func (p *Page) newWalk(ctx context.Context, g *diagram.Graph, ov *diagram.Overla
 		if i > 0 {
 			st := ov.Steps[i-1]
 			r.From, r.Event = st.From, st.Event
+			r.Cycle = ov.Cycle > 0 && i >= ov.Cycle
 			var es []string
 			for _, k := range st.Edges {
 				es = append(es, fmt.Sprintf("%se%d", w.ID, k))

@@ -1,6 +1,9 @@
 package jsonmodel
 
-import "github.com/stateproof/stateproof/internal/jsonvalue"
+import (
+	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/ltl"
+)
 
 // Model is a validated schema-v1 model. Slices keep model order; optional
 // numbers are pointers so "absent" stays distinguishable from zero.
@@ -16,6 +19,7 @@ type Model struct {
 	IdempotentEvents []string
 	TickEvents       []string
 	Narrative        *Narrative
+	Fairness         *Fairness // nil: no fairness block, every path counts
 
 	// Raw is the parsed input, kept for hashing and for echoes.
 	Raw *jsonvalue.Value
@@ -99,6 +103,16 @@ type Update struct {
 	Value    int64
 }
 
+// Fairness is the validated `fairness` block, a schema-v1 extension of
+// stateproof's (logicprobe has none). Weak and Strong list events in the
+// order written; WeakAll is the shorthand "weak": "*" (every event of the
+// alphabet, which Weak then holds sorted).
+type Fairness struct {
+	Weak    []string
+	Strong  []string
+	WeakAll bool
+}
+
 // Invariant kinds.
 const (
 	NeverStates      = "never-states"
@@ -109,6 +123,7 @@ const (
 	Atomicity        = "atomicity"
 	Budget           = "budget"
 	Probability      = "probability"
+	LTL              = "ltl"
 )
 
 // Invariant is one entry of `invariants`; which fields are meaningful
@@ -119,22 +134,24 @@ type Invariant struct {
 	Description string
 	Kind        string
 
-	States   []string // never-states
-	Variable string   // var-in-range
-	Min, Max *int64   // var-in-range
-	When     *When    // var-in-range
-	Event    string   // event-before-state
-	State    string   // event-before-state
-	From     string   // leads-to
-	To       []string // leads-to (one element when written as a string)
-	ToIsList bool     // leads-to: `to` was written as an array
-	Events   []string // sequence, atomicity
-	Commit   string   // atomicity
-	Rollback string   // atomicity, "" when absent
-	Budget   float64  // budget
-	Target   string   // probability
-	Op       string   // probability
-	P        float64  // probability
+	States   []string     // never-states
+	Variable string       // var-in-range
+	Min, Max *int64       // var-in-range
+	When     *When        // var-in-range
+	Event    string       // event-before-state
+	State    string       // event-before-state
+	From     string       // leads-to
+	To       []string     // leads-to (one element when written as a string)
+	ToIsList bool         // leads-to: `to` was written as an array
+	Events   []string     // sequence, atomicity
+	Commit   string       // atomicity
+	Rollback string       // atomicity, "" when absent
+	Budget   float64      // budget
+	Target   string       // probability
+	Op       string       // probability
+	P        float64      // probability
+	Formula  string       // ltl, as written
+	LTL      *ltl.Formula // ltl, parsed
 
 	// Raw is the invariant object as written, without `_` keys; findings
 	// echo it as evidence.

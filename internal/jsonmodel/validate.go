@@ -14,7 +14,7 @@ const maxSafeInteger = 1<<53 - 1
 
 // The closed key sets.
 var (
-	modelKeys      = []string{"schemaVersion", "init", "states", "transitions", "variables", "invariants", "concurrentPairs", "boundaryChecks", "resourcePairs", "idempotentEvents", "tickEvents", "narrative"}
+	modelKeys      = []string{"schemaVersion", "init", "states", "transitions", "variables", "invariants", "concurrentPairs", "boundaryChecks", "resourcePairs", "idempotentEvents", "tickEvents", "narrative", "fairness"}
 	stateKeys      = []string{"id", "terminal", "onEntry", "onExit", "maxTicks"}
 	transitionKeys = []string{"from", "event", "to", "guard", "updates", "cost", "weight"}
 	updateKeys     = []string{"variable", "op", "value"}
@@ -23,6 +23,7 @@ var (
 	resourceKeys   = []string{"resource", "acquireEvent", "releaseEvent", "failEvent"}
 	narrativeKeys  = []string{"states", "events", "scenarios"}
 	scenarioKeys   = []string{"from", "event", "scenario"}
+	fairnessKeys   = []string{"weak", "strong"}
 )
 
 // validator accumulates errors while building a Model.
@@ -307,6 +308,9 @@ func (v *validator) model(root *jsonvalue.Value) *Model {
 	}
 	if n := root.Get("narrative"); n != nil {
 		m.Narrative = v.narrative(n)
+	}
+	if f := root.Get("fairness"); f != nil {
+		m.Fairness = v.fairness(f)
 	}
 	return m
 }

@@ -1,6 +1,7 @@
 package jsonmodel
 
 import (
+	"github.com/stateproof/stateproof/internal/ltl"
 	"slices"
 	"strings"
 
@@ -18,9 +19,10 @@ var invariantKeys = map[string][]string{
 	Atomicity:        {"events", "commit", "rollback"},
 	Budget:           {"budget"},
 	Probability:      {"target", "op", "p"},
+	LTL:              {"formula"},
 }
 
-var invariantKinds = []string{NeverStates, VarInRange, EventBeforeState, LeadsTo, Sequence, Atomicity, Budget, Probability}
+var invariantKinds = []string{NeverStates, VarInRange, EventBeforeState, LeadsTo, Sequence, Atomicity, Budget, Probability, LTL}
 
 func (v *validator) invariants(is *jsonvalue.Value) []Invariant {
 	elems, ok := v.array("invariants", is)
@@ -129,7 +131,31 @@ func (v *validator) invariantFields(p string, e *jsonvalue.Value, inv *Invariant
 				inv.P = f
 			}
 		}
+	case LTL:
+		if x := v.field(p, e, "formula", true); x != nil {
+			v.formula(p+".formula", x, inv)
+		}
 	}
+}
+
+// formula parses an ltl invariant's formula against the model's names; a
+// parse error is reported at the formula's JSON path with its line and
+// column inside the formula.
+func (v *validator) formula(path string, x *jsonvalue.Value, inv *Invariant) {
+	src, ok := v.str(path, x, true)
+	if !ok {
+		return
+	}
+	voc := &ltl.Vocabulary{States: v.states, Events: v.events, Vars: map[string]bool{}}
+	for name, k := range v.vars {
+		voc.Vars[name] = k == Boolean
+	}
+	f, err := ltl.Parse(src, voc)
+	if err != nil {
+		v.errorf(path, "%v", err)
+		return
+	}
+	inv.Formula, inv.LTL = src, f
 }
 
 func (v *validator) varInRange(p string, e *jsonvalue.Value, inv *Invariant) {

@@ -2,6 +2,7 @@ package jsonmodel
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -99,6 +100,16 @@ func TestValidationErrors(t *testing.T) {
 		{"fraction", "", `, {"from": "IDLE", "event": "stop", "to": "DONE", "updates": [{"variable": "n", "op": "set", "value": 1.5}]}`, "", `transitions[3].updates[0].value: expected integer`},
 		{"negative cost", "", `, {"from": "IDLE", "event": "stop", "to": "DONE", "cost": -1}`, "", `transitions[3].cost: must be >= 0`},
 		{"schema version", "", "", `, "tickEvents": ["start", "start"]`, `tickEvents[1]: duplicate event "start"`},
+		{"fairness unknown event", "", "", `, "fairness": {"weak": ["start", "nope"]}`, `fairness.weak[1]: unknown event "nope"`},
+		{"fairness strong unknown event", "", "", `, "fairness": {"strong": ["zzz"]}`, `fairness.strong[0]: unknown event "zzz"`},
+		{"fairness weak star only", "", "", `, "fairness": {"weak": "all"}`, `fairness.weak: expected an array of events or "*"`},
+		{"fairness unknown key", "", "", `, "fairness": {"weakly": []}`, `fairness.weakly: unknown field for fairness`},
+		{"fairness duplicate", "", "", `, "fairness": {"strong": ["start", "start"]}`, `fairness.strong[1]: duplicate event "start"`},
+		{"ltl unknown state", "", "", `, "invariants": [{"id": "l", "description": "", "kind": "ltl", "formula": "G (BUSY -> F DNOE)"}]`, `invariants[0].formula: 1:14: unknown state "DNOE"`},
+		{"ltl bad syntax", "", "", `, "invariants": [{"id": "l", "description": "", "kind": "ltl", "formula": "G (n > )"}]`, `invariants[0].formula: 1:8: expected an integer after ">", found ")"`},
+		{"ltl unknown event", "", "", `, "invariants": [{"id": "l", "description": "", "kind": "ltl", "formula": "F @stop"}]`, `invariants[0].formula: 1:4: unknown event "stop"`},
+		{"ltl no formula", "", "", `, "invariants": [{"id": "l", "description": "", "kind": "ltl"}]`, `invariants[0].formula: required field missing`},
+		{"ltl empty formula", "", "", `, "invariants": [{"id": "l", "description": "", "kind": "ltl", "formula": ""}]`, `invariants[0].formula: expected non-empty string`},
 		{"atomicity closes itself", "", "", `, "invariants": [{"id": "c", "description": "d", "kind": "atomicity", "events": ["start", "finish"], "commit": "finish"}]`, `invariants[0].events: must not contain the closing event "finish"`},
 	}
 	for _, c := range cases {
@@ -245,5 +256,33 @@ func TestMissingTopLevelFieldPath(t *testing.T) {
 	want := []string{"schemaVersion: required field missing", "init: required field missing", "states: required field missing", "transitions: required field missing"}
 	if strings.Join(res.Errors, "\n") != strings.Join(want, "\n") {
 		t.Errorf("errors %q, want %q", res.Errors, want)
+	}
+}
+
+// The fairness block keeps weak and strong events as written; "*" is every
+// event of the alphabet, sorted.
+func TestFairnessBlock(t *testing.T) {
+	res := decode(t, model("", "", `, "fairness": {"weak": "*", "strong": ["start"]}`))
+	if !res.Valid() {
+		t.Fatalf("errors %q", res.Errors)
+	}
+	f := res.Model.Fairness
+	if f == nil || !f.WeakAll || !slices.Equal(f.Weak, res.Model.Alphabet()) || !slices.Equal(f.Strong, []string{"start"}) {
+		t.Errorf("fairness = %+v, alphabet %q", f, res.Model.Alphabet())
+	}
+	if res := decode(t, model("", "", "")); res.Model.Fairness != nil {
+		t.Errorf("no block gave %+v", res.Model.Fairness)
+	}
+}
+
+// An ltl invariant keeps its formula as written and parsed.
+func TestLTLInvariant(t *testing.T) {
+	res := decode(t, model("", "", `, "invariants": [{"id": "l", "description": "", "kind": "ltl", "formula": "G (armed && @start -> F (DONE || n >= 3))"}]`))
+	if !res.Valid() {
+		t.Fatalf("errors %q", res.Errors)
+	}
+	inv := res.Model.Invariants[0]
+	if inv.Kind != LTL || inv.Formula == "" || inv.LTL.String() != "G (((armed == true) && @start) -> F (DONE || (n >= 3)))" {
+		t.Errorf("invariant = %+v, parsed %v", inv, inv.LTL)
 	}
 }

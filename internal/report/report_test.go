@@ -119,3 +119,26 @@ func TestFormatPath(t *testing.T) {
 		t.Errorf("empty path = %q", got)
 	}
 }
+
+// A lasso finding's text says which steps repeat; a path without
+// cycleStart gets no cycle line.
+func TestCycleLine(t *testing.T) {
+	path := []Step{{"IDLE", "req", "BUSY"}, {"BUSY", "poll", "BUSY"}}
+	for cs, want := range map[any]string{
+		1:   "      cycle: steps 2–2, from BUSY back to it, repeat forever\n",
+		0:   "      cycle: steps 1–2, from IDLE back to it, repeat forever\n",
+		2:   "      cycle: none, the run stays in BUSY (a dead end) forever\n",
+		nil: "",
+		7:   "",
+	} {
+		f := &Finding{Code: "A15_LTL_VIOLATION", Severity: Error, Message: "m", Path: path}
+		if cs != nil {
+			f.Evidence = O("cycleStart", cs)
+		}
+		var b strings.Builder
+		writeFinding(&b, f, Style{})
+		if got := strings.SplitN(b.String(), "\n", 3)[2]; got != want {
+			t.Errorf("cycleStart %v: %q, want %q", cs, got, want)
+		}
+	}
+}

@@ -39,6 +39,7 @@ func ruleDocs() map[string]ruleDoc {
 		"A12":          {"A cost budget that a run exceeds, or that a cycle makes unbounded.", "docs/models.md#adversarial-probes-a1a14"},
 		"A13":          {"A reachability probability that violates its bound.", "docs/models.md#adversarial-probes-a1a14"},
 		"A14":          {"A state held longer than its deadline by a tick event.", "docs/models.md#adversarial-probes-a1a14"},
+		"A15":          {"An LTL invariant refuted by a fair run, shown as a lasso (a prefix and a cycle repeated forever).", "docs/liveness.md#ltl"},
 		"D1":           {"Behaviour of the BEFORE model that the AFTER model no longer has.", "docs/models.md#beforeafter-checks-d1d4"},
 		"D2":           {"A BEFORE invariant that no longer holds, or lost its states or variables.", "docs/models.md#beforeafter-checks-d1d4"},
 		"D3":           {"States and transitions added or removed by the change.", "docs/models.md#beforeafter-checks-d1d4"},

@@ -132,5 +132,21 @@ func writeFinding(b *strings.Builder, f *Finding, st Style) {
 	}
 	if f.HasPath || len(f.Path) > 0 {
 		fmt.Fprintf(b, "      path: %s\n", FormatPath(f.Path))
+		writeCycle(b, f)
+	}
+}
+
+// writeCycle says which steps of a lasso's path repeat forever (evidence
+// cycleStart, docs/liveness.md#reading-a-lasso); other paths get no line.
+func writeCycle(b *strings.Builder, f *Finding) {
+	cs, ok := f.Evidence.Get("cycleStart").(int)
+	switch {
+	case !ok || cs < 0 || cs > len(f.Path):
+	case cs == len(f.Path) && cs == 0:
+		fmt.Fprintf(b, "      cycle: none, the initial runtime is a dead end and the run stays there forever\n")
+	case cs == len(f.Path):
+		fmt.Fprintf(b, "      cycle: none, the run stays in %s (a dead end) forever\n", f.Path[cs-1].To)
+	default:
+		fmt.Fprintf(b, "      cycle: steps %d–%d, from %s back to it, repeat forever\n", cs+1, len(f.Path), f.Path[cs].From)
 	}
 }

@@ -337,7 +337,7 @@ func TestInvalidBeforeModel(t *testing.T) {
 			t.Errorf("finding = %+v", f)
 		}
 	}
-	if last.Findings[0].Message != `beforeModel.sttes: unknown field for model (allowed: schemaVersion, init, states, transitions, variables, invariants, concurrentPairs, boundaryChecks, resourcePairs, idempotentEvents, tickEvents, narrative)` {
+	if last.Findings[0].Message != `beforeModel.sttes: unknown field for model (allowed: schemaVersion, init, states, transitions, variables, invariants, concurrentPairs, boundaryChecks, resourcePairs, idempotentEvents, tickEvents, narrative, fairness)` {
 		t.Errorf("message = %q", last.Findings[0].Message)
 	}
 	if check(r, "D1") != nil {

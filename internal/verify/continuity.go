@@ -6,6 +6,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/jsonvalue"
+	"github.com/stateproof/stateproof/internal/ltl"
 	"github.com/stateproof/stateproof/internal/report"
 )
 
@@ -28,7 +29,7 @@ func (e *env) d2Continuity(c *comparison) report.Check {
 			violated++
 			f := finding("D2_INVARIANT_REGRESSION", report.Error, described(fmt.Sprintf("Invariant %q of BEFORE is violated in AFTER after %s: %s", inv.ID, plural(len(out.path), "step", "steps"), out.what), inv.Description))
 			f.Target = invariantTarget(m)
-			f.Evidence = report.O("beforeInvariant", inv.ID, "afterInvariant", m.Raw)
+			f.Evidence = withCycle(report.O("beforeInvariant", inv.ID, "afterInvariant", m.Raw), out)
 			ch.Findings = append(ch.Findings, withPath(f, out.path))
 		case out.undecided:
 			open++
@@ -99,8 +100,36 @@ func mapInvariant(inv *jsonmodel.Invariant, mp func(string) string) *jsonmodel.I
 	if inv.When != nil && inv.When.Guard == nil {
 		m.When = &jsonmodel.When{State: mp(inv.When.State)}
 	}
+	if inv.LTL != nil {
+		m.LTL = inv.LTL.MapStates(mp)
+		m.Formula = m.LTL.String()
+	}
 	m.Raw = mapRaw(inv.Raw, m.ID, mp)
+	if inv.LTL != nil {
+		for i, mem := range m.Raw.Members {
+			if mem.Key == "formula" {
+				m.Raw.Members[i].Value = &jsonvalue.Value{Kind: jsonvalue.String, Str: m.Formula}
+			}
+		}
+	}
 	return &m
+}
+
+// formulaRefs returns the states and the variables an ltl invariant's
+// formula names.
+func formulaRefs(m *jsonmodel.Invariant) (states, vars []string) {
+	if m.LTL == nil {
+		return nil, nil
+	}
+	for _, a := range m.LTL.Atoms() {
+		switch a.Kind {
+		case ltl.InState:
+			states = append(states, a.Name)
+		case ltl.Compare:
+			vars = append(vars, a.Name)
+		}
+	}
+	return states, vars
 }
 
 func mapAll(ids []string, mp func(string) string) []string {
@@ -157,6 +186,8 @@ func missingStates(m *jsonmodel.Invariant, c *comparison) []string {
 		refs = append(refs, m.To...)
 	}
 	refs = append(refs, m.State, m.From, m.Target)
+	fs, _ := formulaRefs(m)
+	refs = append(refs, fs...)
 	if m.When != nil && m.When.Guard == nil {
 		refs = append(refs, m.When.State)
 	}
@@ -178,6 +209,8 @@ func (e *env) missingVariables(m *jsonmodel.Invariant) []string {
 			refs = append(refs, m.When.Guard.Vars()...)
 		}
 	}
+	_, fv := formulaRefs(m)
+	refs = append(refs, fv...)
 	var out []string
 	for _, v := range refs {
 		if e.mc.VarIndex(v) < 0 && !slices.Contains(out, v) {

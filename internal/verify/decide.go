@@ -54,6 +54,8 @@ func (e *env) decideInvariant(inv *jsonmodel.Invariant) invariantOutcome {
 		out.shortest = true
 	case jsonmodel.Probability:
 		out = e.decideProbability(inv)
+	case jsonmodel.LTL:
+		out = e.decideLTL(inv)
 	}
 	if out.undecided {
 		// A probability bracket that holds the bound hit no cap; every
@@ -116,7 +118,7 @@ func (e *env) a7Counterexamples() report.Check {
 			if t := invariantTarget(inv); t != nil {
 				f.Target = t
 			}
-			f.Evidence = report.O("invariant", inv.ID)
+			f.Evidence = withCycle(report.O("invariant", inv.ID), out)
 			c.Findings = append(c.Findings, withPath(f, out.path))
 		case out.undecided:
 			open++
@@ -133,6 +135,15 @@ func (e *env) a7Counterexamples() report.Check {
 		c.Detail = fmt.Sprintf("%d of %d invariants have a counterexample, %d not decided", violated, n, open)
 	}
 	return c
+}
+
+// withCycle adds a lasso witness's cycleStart to evidence that another
+// check (A7, D2) gives the same path, so that it is drawn as a lasso too.
+func withCycle(ev report.Obj, out invariantOutcome) report.Obj {
+	if cs := out.evidence.Get("cycleStart"); cs != nil {
+		ev = append(ev, report.KV{Key: "cycleStart", Value: cs})
+	}
+	return ev
 }
 
 // invariantsOf returns the invariants of one kind, in model order.

@@ -11,8 +11,9 @@ import (
 
 // a9LeadsTo decides every leads-to invariant: from every reachable runtime
 // in `from`, every path reaches a runtime in `to`. One branch that stops
-// (a dead end) or loops (a cycle avoiding every target) refutes it; there
-// is no fairness assumption.
+// (a dead end) or loops (a cycle avoiding every target) refutes it. With
+// no fairness block every cycle counts; with one, only fair cycles do
+// (leadsto_fair.go).
 func (e *env) a9LeadsTo() report.Check {
 	return e.pathInvariantCheck("A9", "Leads-To", jsonmodel.LeadsTo, "A9_LEADS_TO_VIOLATION", "A9_LEADS_TO_UNDECIDED", "leads-to")
 }
@@ -164,6 +165,9 @@ func (e *env) decideLeadsTo(inv *jsonmodel.Invariant) invariantOutcome {
 		if i := mc.StateIndex(s); i >= 0 {
 			w.isTarget[i] = true
 		}
+	}
+	if e.m.Fairness != nil {
+		return e.decideFairLeadsTo(inv, w.isTarget)
 	}
 	from := mc.StateIndex(inv.From)
 	if g.Truncated {

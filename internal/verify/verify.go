@@ -133,6 +133,9 @@ func runEnv(res *jsonmodel.Result, opts Options) (*report.VerifyReport, *env) {
 	s4, s6 := e.s4s6()
 	r.Checks = append(r.Checks, s4, e.s5EventCompleteness(), s6, e.s7Invariants(), e.s8Variables())
 	r.Checks = append(r.Checks, e.adversarial()...)
+	if len(e.invariantsOf(jsonmodel.LTL)) > 0 {
+		r.Checks = append(r.Checks, e.a15LTL())
+	}
 	r.CoverageNotes = CoverageNotes(m)
 	r.Truncated = e.truncated
 	if cov, ok := m.NarrativeCoverage(); ok {
@@ -209,6 +212,14 @@ func undecided(code, subject string, cap, explored int, capKind, invariant strin
 	switch capKind {
 	case "leadsToWalk":
 		unit = "walked runtime states"
+	case "ltlProduct":
+		unit = "product states (runtime × formula automaton)"
+	case "ltlAutomaton":
+		unit, advice = "formula automaton states", "split the formula into smaller properties"
+	case "ltlUnconfirmed":
+		f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: the counterexample found did not replay on the runtime, so it is not reported (an internal error; please report it)", subject))
+		f.Evidence = ev
+		return f
 	case "pairGraph":
 		unit, advice = "state-graph nodes", "the pair-symmetry graph is capped at 1000 nodes"
 	case "valueIteration":

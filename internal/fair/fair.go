@@ -1,0 +1,203 @@
+package fair
+
+// Graph is a directed graph in compressed rows: the edges of node v are
+// Off[v] up to Off[v+1], edge k leads to To[k] (ignored when negative)
+// and is labelled with event Event[k].
+type Graph struct {
+	Off   []int
+	To    []int32
+	Event []int32
+}
+
+// Len is the number of nodes.
+func (g *Graph) Len() int { return len(g.Off) - 1 }
+
+// Problem is one fair-cycle question.
+type Problem struct {
+	// G is the region searched: a path may only follow its edges.
+	G *Graph
+	// Enabled gives the events enabled at node v in the full model,
+	// edges outside the region included. It is called only when Weak or
+	// Strong is set.
+	Enabled func(v int) []int32
+	// Weak and Strong flag the fair events by index; nil means none.
+	Weak, Strong []bool
+	// Acc is each node's acceptance sets as bits; NAcc of them (at most
+	// 64) must each be visited infinitely often. NAcc 0: every cycle is
+	// accepting.
+	Acc  []uint64
+	NAcc int
+	// Starts are the nodes a path may begin at.
+	Starts []int
+}
+
+// Lasso is an infinite path: from Start along the Prefix edges to the
+// first node of the cycle, then round the Cycle edges forever. Edges are
+// indices into the graph's To and Event.
+type Lasso struct {
+	Start  int
+	Prefix []int
+	Cycle  []int
+}
+
+// Find returns a fair accepting lasso of p, or false when none exists.
+func Find(p *Problem) (Lasso, bool) {
+	s := newSearch(p)
+	s.reach()
+	var all []int32
+	for v, ok := range s.seen {
+		if ok {
+			all = append(all, int32(v))
+		}
+	}
+	work := [][]int32{all}
+	for len(work) > 0 {
+		set := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, c := range s.components(set) {
+			keep, ok := s.judge(c)
+			switch {
+			case ok:
+				return s.lasso(c), true
+			case keep != nil:
+				work = append(work, keep)
+			}
+		}
+	}
+	return Lasso{}, false
+}
+
+type search struct {
+	p      *Problem
+	g      *Graph
+	seen   []bool
+	parent []int32 // the edge that first reached each node, -1 at a start
+	in     []bool  // scratch membership of the component in hand
+
+	index, low []int32 // Tarjan's numbering, valid for the set in hand
+	onStack    []bool
+}
+
+func newSearch(p *Problem) *search {
+	n := p.G.Len()
+	s := &search{p: p, g: p.G, seen: make([]bool, n), parent: make([]int32, n), in: make([]bool, n)}
+	for i := range s.parent {
+		s.parent[i] = -1
+	}
+	return s
+}
+
+// reach marks the nodes reachable from the starts, breadth-first, so that
+// prefixes are shortest from the first start that reaches them.
+func (s *search) reach() {
+	var queue []int32
+	for _, v := range s.p.Starts {
+		if !s.seen[v] {
+			s.seen[v] = true
+			queue = append(queue, int32(v))
+		}
+	}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for k := s.g.Off[v]; k < s.g.Off[v+1]; k++ {
+			if w := s.g.To[k]; w >= 0 && !s.seen[w] {
+				s.seen[w], s.parent[w] = true, int32(k)
+				queue = append(queue, w)
+			}
+		}
+	}
+}
+
+// judge decides one component: ok when it holds a fair accepting cycle;
+// otherwise keep is the part still worth decomposing (nil: none).
+func (s *search) judge(c []int32) (keep []int32, ok bool) {
+	for _, v := range c {
+		s.in[v] = true
+	}
+	defer func() {
+		for _, v := range c {
+			s.in[v] = false
+		}
+	}()
+	if !s.internalEdge(c) {
+		return nil, false
+	}
+	var acc uint64
+	for _, v := range c {
+		if s.p.Acc != nil {
+			acc |= s.p.Acc[v]
+		}
+	}
+	if acc&allSets(s.p.NAcc) != allSets(s.p.NAcc) {
+		return nil, false
+	}
+	if s.p.Weak == nil && s.p.Strong == nil {
+		return nil, true
+	}
+	taken := s.taken(c)
+	enabledAt := make([]int, len(taken))
+	for _, v := range c {
+		for _, e := range s.p.Enabled(int(v)) {
+			if int(e) < len(enabledAt) {
+				enabledAt[e]++
+			}
+		}
+	}
+	for e, n := range enabledAt {
+		if flag(s.p.Weak, int32(e)) && !taken[e] && n == len(c) {
+			return nil, false
+		}
+	}
+	for _, v := range c {
+		if !s.starved(v, taken) {
+			keep = append(keep, v)
+		}
+	}
+	if len(keep) < len(c) {
+		return keep, false
+	}
+	return nil, true
+}
+
+// starved reports whether a strongly fair event is enabled at v but taken
+// on no edge of the component: no fair cycle of the component passes v.
+func (s *search) starved(v int32, taken []bool) bool {
+	for _, e := range s.p.Enabled(int(v)) {
+		if flag(s.p.Strong, e) && !taken[e] {
+			return true
+		}
+	}
+	return false
+}
+
+func flag(f []bool, e int32) bool { return int(e) < len(f) && f[e] }
+
+func (s *search) internalEdge(c []int32) bool {
+	for _, v := range c {
+		for k := s.g.Off[v]; k < s.g.Off[v+1]; k++ {
+			if w := s.g.To[k]; w >= 0 && s.in[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// taken flags the fair events (by index, as far as Weak and Strong go)
+// on the component's internal edges.
+func (s *search) taken(c []int32) []bool {
+	t := make([]bool, max(len(s.p.Weak), len(s.p.Strong)))
+	for _, v := range c {
+		for k := s.g.Off[v]; k < s.g.Off[v+1]; k++ {
+			if w := s.g.To[k]; w >= 0 && s.in[w] && int(s.g.Event[k]) < len(t) {
+				t[s.g.Event[k]] = true
+			}
+		}
+	}
+	return t
+}
+
+// allSets is the mask of n acceptance sets (a shift by 64 is 0 in Go, so
+// n = 64 gives every bit).
+func allSets(n int) uint64 { return uint64(1)<<uint(n) - 1 }

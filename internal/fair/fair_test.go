@@ -1,0 +1,210 @@
+package fair
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// randomProblem is a graph of up to 5 nodes and 8 edges over 3 events,
+// with each event's enabledness a superset of the edges it labels (a
+// model's edge to a target is outside the region but still enables).
+func randomProblem(r *rand.Rand) *Problem {
+	n := 1 + r.IntN(5)
+	type edge struct{ from, to, ev int32 }
+	var es []edge
+	for range r.IntN(9) {
+		es = append(es, edge{int32(r.IntN(n)), int32(r.IntN(n)), int32(r.IntN(3))})
+	}
+	slices.SortFunc(es, func(a, b edge) int { return int(a.from - b.from) })
+	g := &Graph{Off: make([]int, n+1)}
+	for _, e := range es {
+		g.To, g.Event = append(g.To, e.to), append(g.Event, e.ev)
+		g.Off[e.from+1]++
+	}
+	for v := range n {
+		g.Off[v+1] += g.Off[v]
+	}
+	en := make([][]int32, n)
+	for v := range n {
+		for e := int32(0); e < 3; e++ {
+			has := false
+			for k := g.Off[v]; k < g.Off[v+1]; k++ {
+				has = has || g.Event[k] == e
+			}
+			if has || r.IntN(4) == 0 {
+				en[v] = append(en[v], e)
+			}
+		}
+	}
+	p := &Problem{G: g, Enabled: func(v int) []int32 { return en[v] }, Starts: []int{0}}
+	if r.IntN(3) > 0 {
+		p.Weak = []bool{r.IntN(2) == 0, r.IntN(2) == 0, r.IntN(2) == 0}
+	}
+	if r.IntN(3) > 0 {
+		p.Strong = []bool{r.IntN(2) == 0, r.IntN(2) == 0, r.IntN(2) == 0}
+	}
+	p.NAcc = r.IntN(3)
+	if p.NAcc > 0 {
+		p.Acc = make([]uint64, n)
+		for v := range p.Acc {
+			p.Acc[v] = uint64(r.IntN(1 << p.NAcc))
+		}
+	}
+	return p
+}
+
+// fairInfSet reports whether an infinite path that takes exactly the edges
+// in set infinitely often is fair and accepting: the inf-set semantics of
+// the conditions, with no SCCs involved.
+func fairInfSet(p *Problem, set []int) bool {
+	g := p.G
+	nodes := map[int32]bool{}
+	taken := map[int32]bool{}
+	for _, k := range set {
+		nodes[src(g, k)], nodes[g.To[k]] = true, true
+		taken[g.Event[k]] = true
+	}
+	var acc uint64
+	enabledSome, enabledAll := map[int32]bool{}, map[int32]int{}
+	for v := range nodes {
+		if p.Acc != nil {
+			acc |= p.Acc[v]
+		}
+		for _, e := range p.Enabled(int(v)) {
+			enabledSome[e] = true
+			enabledAll[e]++
+		}
+	}
+	if acc&allSets(p.NAcc) != allSets(p.NAcc) {
+		return false
+	}
+	for e := int32(0); e < 3; e++ {
+		if flag(p.Weak, e) && !taken[e] && enabledAll[e] == len(nodes) {
+			return false
+		}
+		if flag(p.Strong, e) && enabledSome[e] && !taken[e] {
+			return false
+		}
+	}
+	return true
+}
+
+func src(g *Graph, k int) int32 {
+	for v := 0; ; v++ {
+		if g.Off[v+1] > k {
+			return int32(v)
+		}
+	}
+}
+
+// bruteForce tries every edge set that can be a path's inf-set: non-empty,
+// strongly connected, reachable from a start.
+func bruteForce(p *Problem) bool {
+	g := p.G
+	m := len(g.To)
+	reach := reachable(g, map[int32]bool{int32(p.Starts[0]): true}, nil)
+	for mask := 1; mask < 1<<m; mask++ {
+		var set []int
+		for k := range m {
+			if mask&(1<<k) != 0 {
+				set = append(set, k)
+			}
+		}
+		if !reach[src(g, set[0])] || !stronglyConnected(g, set) {
+			continue
+		}
+		if fairInfSet(p, set) {
+			return true
+		}
+	}
+	return false
+}
+
+func reachable(g *Graph, from map[int32]bool, only []int) map[int32]bool {
+	seen := map[int32]bool{}
+	var stack []int32
+	for v := range from {
+		seen[v] = true
+		stack = append(stack, v)
+	}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for k := g.Off[v]; k < g.Off[v+1]; k++ {
+			if only != nil && !slices.Contains(only, k) {
+				continue
+			}
+			if w := g.To[k]; !seen[w] {
+				seen[w] = true
+				stack = append(stack, w)
+			}
+		}
+	}
+	return seen
+}
+
+func stronglyConnected(g *Graph, set []int) bool {
+	nodes := map[int32]bool{}
+	for _, k := range set {
+		nodes[src(g, k)], nodes[g.To[k]] = true, true
+	}
+	for v := range nodes {
+		r := reachable(g, map[int32]bool{v: true}, set)
+		for w := range nodes {
+			if !r[w] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestFindAgreesWithInfSets: on 20000 random graphs, Find finds a lasso
+// exactly when some inf-set is fair and accepting, and the lasso it gives
+// starts at a start, is connected, closes, and its cycle is fair.
+func TestFindAgreesWithInfSets(t *testing.T) {
+	r := rand.New(rand.NewPCG(28, 1))
+	found := 0
+	for i := range 20000 {
+		p := randomProblem(r)
+		l, ok := Find(p)
+		if want := bruteForce(p); ok != want {
+			t.Fatalf("graph %d: Find %v, brute force %v: %+v weak %v strong %v acc %v/%d", i, ok, want, p.G, p.Weak, p.Strong, p.Acc, p.NAcc)
+		}
+		if !ok {
+			continue
+		}
+		found++
+		at := int32(l.Start)
+		if l.Start != p.Starts[0] {
+			t.Fatalf("graph %d: lasso starts at %d", i, l.Start)
+		}
+		for _, k := range append(slices.Clone(l.Prefix), l.Cycle...) {
+			if src(p.G, k) != at {
+				t.Fatalf("graph %d: lasso %+v breaks at edge %d", i, l, k)
+			}
+			at = p.G.To[k]
+		}
+		if len(l.Cycle) == 0 || at != src(p.G, l.Cycle[0]) || !fairInfSet(p, l.Cycle) {
+			t.Fatalf("graph %d: cycle %+v does not close or is unfair", i, l)
+		}
+	}
+	if found < 2000 {
+		t.Errorf("only %d of 20000 graphs had a lasso: the generator is too sparse to test much", found)
+	}
+}
+
+// A chain of a million nodes closing on itself does not exhaust the stack.
+func TestDeepGraph(t *testing.T) {
+	const n = 1 << 20
+	g := &Graph{Off: make([]int, n+1), To: make([]int32, n), Event: make([]int32, n)}
+	for v := range n {
+		g.Off[v+1] = v + 1
+		g.To[v] = int32((v + 1) % n)
+	}
+	l, ok := Find(&Problem{G: g, Starts: []int{0}})
+	if !ok || len(l.Cycle) != n {
+		t.Fatalf("ok %v, cycle of %d edges", ok, len(l.Cycle))
+	}
+}

@@ -1,0 +1,310 @@
+package ltl
+
+import (
+	"github.com/stateproof/stateproof/internal/fair"
+)
+
+// System is a finite transition system in compressed rows: the edges of
+// node v are Off[v] up to Off[v+1], edge k leads to To[k] by event
+// Event[k] (0 … NumEvents-1). Node Init is where runs start.
+type System struct {
+	Off       []int
+	To        []int32
+	Event     []int32
+	NumEvents int
+	Init      int
+	// EventIndex gives the index of an event name, -1 if unknown.
+	EventIndex func(name string) int
+	// Holds gives the value of a state or comparison atom at a node.
+	Holds func(a *Atom, node int) bool
+	// Enabled gives the events enabled at a node (needed with fairness).
+	Enabled      func(v int) []int32
+	Weak, Strong []bool
+	// Unexpanded, when set, marks nodes whose edges are unknown (a search
+	// stopped at its cap): runs are not continued past them, so a lasso
+	// found is a real run, and none found decides nothing.
+	Unexpanded func(v int) bool
+}
+
+// Result is the answer of Check.
+type Result struct {
+	// Holds: every fair run satisfies the formula. Meaningless when Capped.
+	Holds bool
+	// Capped: the product passed its cap; nothing is decided.
+	Capped bool
+	// ProductNodes is how many product nodes were built.
+	ProductNodes int
+	// Prefix and Cycle are the system edges of a counterexample (-1: a
+	// stutter step in a dead end); Word is the same run as positions.
+	Prefix, Cycle []int
+	Word          *Word
+}
+
+// stutter is the event of a stutter step, outside every fairness flag.
+func (s *System) stutter() int32 { return int32(s.NumEvents) }
+
+// Property is a formula with the automaton of its negation, built once
+// and checked on any number of systems.
+type Property struct {
+	f *Formula
+	a *Automaton
+}
+
+// MaxAutomaton is the cap on the states of a formula's automaton.
+const MaxAutomaton = 4096
+
+// Compile translates !f; ErrTooLarge past MaxAutomaton states.
+func Compile(f *Formula) (*Property, error) {
+	a, err := Translate(&Formula{Op: OpNot, L: f}, MaxAutomaton)
+	if err != nil {
+		return nil, err
+	}
+	return &Property{f: f, a: a}, nil
+}
+
+// Check decides f on every fair run of sys (see Property.Check).
+func Check(f *Formula, sys *System, maxProduct int) (Result, error) {
+	p, err := Compile(f)
+	if err != nil {
+		return Result{}, err
+	}
+	return p.Check(sys, maxProduct)
+}
+
+// Check searches the product of the automaton of !f with sys for a fair
+// accepting lasso, building at most maxProduct product nodes, and confirms
+// a lasso it finds with Holds before returning it.
+func (prop *Property) Check(sys *System, maxProduct int) (Result, error) {
+	f, a := prop.f, prop.a
+	p := newProduct(a, sys)
+	if !p.build(maxProduct) {
+		return Result{Capped: true, ProductNodes: len(p.node)}, nil
+	}
+	prob := &fair.Problem{G: &fair.Graph{Off: p.off, To: p.to, Event: p.event}, Acc: p.acc, NAcc: a.NAcc, Starts: p.starts}
+	if sys.Weak != nil || sys.Strong != nil {
+		prob.Weak, prob.Strong = sys.Weak, sys.Strong
+		prob.Enabled = func(v int) []int32 { return sys.Enabled(int(p.node[v])) }
+	}
+	l, found := fair.Find(prob)
+	res := Result{Holds: !found, ProductNodes: len(p.node)}
+	if !found {
+		return res, nil
+	}
+	for _, k := range l.Prefix {
+		res.Prefix = append(res.Prefix, int(p.sysEdge[k]))
+	}
+	for _, k := range l.Cycle {
+		res.Cycle = append(res.Cycle, int(p.sysEdge[k]))
+	}
+	res.Prefix, res.Cycle = rollBack(res.Prefix, res.Cycle)
+	res.Word = sys.word(res.Prefix, res.Cycle)
+	if Holds(f, res.Word, sys.atomValue) {
+		return Result{}, errUnconfirmed
+	}
+	return res, nil
+}
+
+// errUnconfirmed means a lasso of the product satisfies the formula after
+// all: a defect, reported as undecided rather than as a counterexample.
+var errUnconfirmed = &confirmError{}
+
+type confirmError struct{}
+
+func (*confirmError) Error() string {
+	return "the counterexample found does not violate the formula when re-evaluated (internal error)"
+}
+
+// rollBack shortens a lasso whose prefix ends with the step its cycle
+// ends with: the cycle can start one step earlier (the product's cycle
+// head is a pair, so the system's run may enter its loop sooner).
+func rollBack(prefix, cycle []int) ([]int, []int) {
+	for len(prefix) > 0 && prefix[len(prefix)-1] == cycle[len(cycle)-1] {
+		last := cycle[len(cycle)-1]
+		cycle = append([]int{last}, cycle[:len(cycle)-1]...)
+		prefix = prefix[:len(prefix)-1]
+	}
+	return prefix, cycle
+}
+
+// word turns system edges into positions.
+func (s *System) word(prefix, cycle []int) *Word {
+	w := &Word{Nodes: []int{s.Init}, Events: []int{-1}, Loop: len(prefix) + 1}
+	at := s.Init
+	for _, k := range append(append([]int{}, prefix...), cycle...) {
+		ev := -1
+		if k >= 0 {
+			at, ev = int(s.To[k]), int(s.Event[k])
+		}
+		w.Nodes, w.Events = append(w.Nodes, at), append(w.Events, ev)
+	}
+	return w
+}
+
+func (s *System) atomValue(a *Atom, node, event int) bool {
+	if a.Kind == LastEvent {
+		return event >= 0 && event == s.EventIndex(a.Name)
+	}
+	return s.Holds(a, node)
+}
+
+// product is the automaton × system graph, in compressed rows, built
+// breadth-first from the initial pairs.
+type product struct {
+	a     *Automaton
+	sys   *System
+	index map[int64]int32 // (state, node) → product node, when dense is nil
+	// dense is the same index as one slot per pair (-1: absent), used
+	// when automaton states × system nodes is small enough to allocate.
+	dense []int32
+	state []int32 // automaton state of each product node
+	node  []int32 // system node of each product node
+	off   []int
+	to    []int32
+	event []int32
+	acc   []uint64
+	// sysEdge is the system edge of each product edge, -1 for a stutter.
+	sysEdge []int32
+	starts  []int
+	// atomAt caches state and comparison atoms per system node: 0 unknown,
+	// 1 false, 2 true.
+	atomAt   [][]uint8
+	eventIdx []int
+}
+
+// maxDense is the most (automaton state, system node) pairs the product
+// indexes densely (4 bytes each).
+const maxDense = 1 << 25
+
+func newProduct(a *Automaton, sys *System) *product {
+	p := &product{a: a, sys: sys, atomAt: make([][]uint8, len(a.Atoms)), eventIdx: make([]int, len(a.Atoms))}
+	n := len(sys.Off) - 1
+	if pairs := int64(len(a.States)) * int64(n); pairs <= maxDense {
+		p.dense = make([]int32, pairs)
+		for i := range p.dense {
+			p.dense[i] = -1
+		}
+	} else {
+		p.index = map[int64]int32{}
+	}
+	for i := range a.Atoms {
+		if a.Atoms[i].Kind == LastEvent {
+			p.eventIdx[i] = sys.EventIndex(a.Atoms[i].Name)
+		} else {
+			p.atomAt[i] = make([]uint8, n)
+		}
+	}
+	return p
+}
+
+func (p *product) holds(ai, node, event int) bool {
+	if p.a.Atoms[ai].Kind == LastEvent {
+		return event >= 0 && event == p.eventIdx[ai]
+	}
+	c := p.atomAt[ai]
+	if c[node] == 0 {
+		c[node] = 1
+		if p.sys.Holds(&p.a.Atoms[ai], node) {
+			c[node] = 2
+		}
+	}
+	return c[node] == 2
+}
+
+// fits reports whether automaton state q may be visited at the position
+// (node, event).
+func (p *product) fits(q, node, event int) bool {
+	st := &p.a.States[q]
+	for _, ai := range st.Pos {
+		if !p.holds(ai, node, event) {
+			return false
+		}
+	}
+	for _, ai := range st.Neg {
+		if p.holds(ai, node, event) {
+			return false
+		}
+	}
+	return true
+}
+
+// intern returns the product node (q, v), adding it if new; false when
+// that would pass the cap.
+func (p *product) intern(q, v int, cap int) (int32, bool) {
+	key := int64(q)*int64(len(p.sys.Off)-1) + int64(v)
+	if p.dense != nil {
+		if i := p.dense[key]; i >= 0 {
+			return i, true
+		}
+	} else if i, ok := p.index[key]; ok {
+		return i, true
+	}
+	if len(p.node) >= cap {
+		return -1, false
+	}
+	i := int32(len(p.node))
+	if p.dense != nil {
+		p.dense[key] = i
+	} else {
+		p.index[key] = i
+	}
+	p.state, p.node = append(p.state, int32(q)), append(p.node, int32(v))
+	p.acc = append(p.acc, p.a.States[q].Acc)
+	return i, true
+}
+
+// build explores the product; false when it passed the cap.
+func (p *product) build(cap int) bool {
+	sys := p.sys
+	// A product usually pairs each runtime with a few automaton states:
+	// reserving twice the system's edges saves most regrowth.
+	hint := min(2*len(sys.To), cap)
+	p.to, p.event, p.sysEdge = make([]int32, 0, hint), make([]int32, 0, hint), make([]int32, 0, hint)
+	for _, q := range p.a.Initial {
+		if p.fits(q, sys.Init, -1) {
+			i, ok := p.intern(q, sys.Init, cap)
+			if !ok {
+				return false
+			}
+			p.starts = append(p.starts, int(i))
+		}
+	}
+	for x := 0; x < len(p.node); x++ {
+		p.off = append(p.off, len(p.to))
+		q, v := int(p.state[x]), int(p.node[x])
+		if sys.Unexpanded != nil && sys.Unexpanded(v) {
+			continue
+		}
+		succ := p.a.States[q].Succ
+		lo, hi := sys.Off[v], sys.Off[v+1]
+		if lo == hi { // a dead end stutters
+			for _, q2 := range succ {
+				if p.fits(q2, v, -1) && !p.edge(q2, v, -1, sys.stutter(), cap) {
+					return false
+				}
+			}
+			continue
+		}
+		for k := lo; k < hi; k++ {
+			w, ev := int(sys.To[k]), int(sys.Event[k])
+			if w < 0 { // a successor never stored
+				continue
+			}
+			for _, q2 := range succ {
+				if p.fits(q2, w, ev) && !p.edge(q2, w, int32(k), int32(ev), cap) {
+					return false
+				}
+			}
+		}
+	}
+	p.off = append(p.off, len(p.to))
+	return true
+}
+
+func (p *product) edge(q, w int, sysEdge, ev int32, cap int) bool {
+	j, ok := p.intern(q, w, cap)
+	if !ok {
+		return false
+	}
+	p.to, p.event, p.sysEdge = append(p.to, j), append(p.event, ev), append(p.sysEdge, sysEdge)
+	return true
+}

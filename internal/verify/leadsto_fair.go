@@ -1,0 +1,162 @@
+package verify
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/fair"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/runtime"
+)
+
+// fairness is a model's fairness block as flags per runtime event index,
+// with the events enabled at each node of the exploration (the events of
+// its edges: a step is taken only by an enabled transition), in
+// compressed rows: node v's are events[off[v]:off[v+1]].
+type fairness struct {
+	weak, strong []bool
+	off          []int
+	events       []int32
+}
+
+// enabled returns the events enabled at node v.
+func (fr *fairness) enabled(v int) []int32 { return fr.events[fr.off[v]:fr.off[v+1]] }
+
+// newFairness flags the block's events; nil when the model has no block.
+func newFairness(mc *runtime.Machine, f *jsonmodel.Fairness, g *explore.Graph, adj *explore.Adjacency) *fairness {
+	if f == nil {
+		return nil
+	}
+	fr := &fairness{weak: make([]bool, len(mc.Events)), strong: make([]bool, len(mc.Events))}
+	for _, e := range f.Weak {
+		fr.weak[mc.EventIndex(e)] = true
+	}
+	for _, e := range f.Strong {
+		fr.strong[mc.EventIndex(e)] = true
+	}
+	evOf := transitionEvents(mc)
+	fr.off = make([]int, g.Len()+1)
+	fr.events = make([]int32, 0, len(adj.Via))
+	for v := 0; v < g.Len(); v++ {
+		_, via := adj.Edges(v)
+		lo := len(fr.events)
+		for _, t := range via {
+			if ev := evOf[t]; !slices.Contains(fr.events[lo:], ev) {
+				fr.events = append(fr.events, ev)
+			}
+		}
+		fr.off[v+1] = len(fr.events)
+	}
+	return fr
+}
+
+// problem is the fair-cycle question on region g with the model's
+// fairness; nodes of g are the exploration's, or map to them by node.
+func (fr *fairness) problem(g *fair.Graph, node func(v int) int) *fair.Problem {
+	return &fair.Problem{G: g, Weak: fr.weak, Strong: fr.strong, Enabled: func(v int) []int32 { return fr.enabled(node(v)) }}
+}
+
+// transitionEvents is the event index of each model transition.
+func transitionEvents(mc *runtime.Machine) []int32 {
+	out := make([]int32, len(mc.Model.Transitions))
+	for t := range out {
+		out[t] = int32(mc.EventIndex(mc.Transition(t).Event))
+	}
+	return out
+}
+
+// decideFairLeadsTo decides a leads-to invariant over the fair paths of a
+// model with a fairness block: a path from a `from` runtime that avoids
+// every target is a counterexample when it ends in a dead end, or when it
+// is infinite and fair (docs/liveness.md). On a truncated exploration
+// paths stop at the runtimes never expanded (their edges are unknown): a
+// counterexample among the expanded ones is still one, and finding none
+// leaves the invariant undecided.
+func (e *env) decideFairLeadsTo(inv *jsonmodel.Invariant, isTarget []bool) invariantOutcome {
+	mc, g := e.mc, e.explored()
+	open := invariantOutcome{explored: g.Len()}
+	if g.Truncated {
+		open = invariantOutcome{undecided: true, capKind: "maxStates", cap: g.Cap, explored: g.Len()}
+	}
+	adj := e.adjacency()
+	from := mc.StateIndex(inv.From)
+	if isTarget[from] {
+		return open
+	}
+	region := &fair.Graph{Off: adj.Off, To: slices.Clone(adj.To), Event: make([]int32, len(adj.To))}
+	evOf := transitionEvents(mc)
+	for k, t := range adj.Via {
+		region.Event[k] = evOf[t]
+		if w := region.To[k]; w >= 0 && isTarget[g.StateOf(int(w))] {
+			region.To[k] = -1
+		}
+	}
+	var starts []int
+	for i := 0; i < g.Len(); i++ {
+		if g.StateOf(i) == from {
+			starts = append(starts, i)
+		}
+	}
+	if path, at, ok := deadEndPath(g, adj, region, starts); ok {
+		return invariantOutcome{violated: true, path: path, explored: g.Len(),
+			what: fmt.Sprintf("Dead end before target %s in state %q", targetText(inv), mc.States[g.StateOf(at)])}
+	}
+	p := newFairness(mc, e.m.Fairness, g, adj).problem(region, func(v int) int { return v })
+	p.Starts = starts
+	l, ok := fair.Find(p)
+	if !ok {
+		return open
+	}
+	path := g.Path(l.Start)
+	cycleStart := len(path) + len(l.Prefix)
+	for _, k := range append(l.Prefix, l.Cycle...) {
+		path = append(path, g.StepOf(int(adj.Via[k])))
+	}
+	head := path[cycleStart].From
+	return invariantOutcome{violated: true, path: path, explored: g.Len(),
+		what:     fmt.Sprintf("Fair cycle avoids target %s, returning to state %q", targetText(inv), head),
+		evidence: report.O("invariant", inv.Raw, "cycleStart", cycleStart)}
+}
+
+// deadEndPath searches breadth-first from the starts, inside the region,
+// for a runtime with no enabled transition: the path from the initial
+// runtime to it and its node.
+func deadEndPath(g *explore.Graph, adj *explore.Adjacency, region *fair.Graph, starts []int) ([]explore.Step, int, bool) {
+	via := map[int32]int32{} // the edge that reached each node, -1 at a start
+	par := map[int32]int32{}
+	var queue []int32
+	for _, s := range starts {
+		if _, ok := via[int32(s)]; !ok {
+			via[int32(s)] = -1
+			queue = append(queue, int32(s))
+		}
+	}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		if adj.Off[v] == adj.Off[v+1] && int(v) < g.Expanded {
+			var rev []int32
+			at := v
+			for via[at] >= 0 {
+				rev = append(rev, via[at])
+				at = par[at]
+			}
+			path := g.Path(int(at))
+			for k := len(rev) - 1; k >= 0; k-- {
+				path = append(path, g.StepOf(int(adj.Via[rev[k]])))
+			}
+			return path, int(v), true
+		}
+		for k := region.Off[v]; k < region.Off[v+1]; k++ {
+			if w := region.To[k]; w >= 0 {
+				if _, ok := via[w]; !ok {
+					via[w], par[w] = int32(k), v
+					queue = append(queue, w)
+				}
+			}
+		}
+	}
+	return nil, 0, false
+}

@@ -1,0 +1,51 @@
+package verify
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stateproof/stateproof/internal/gen"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+)
+
+// togglesResponse is gen toggles 18 (2^18 runtimes, 18 events) with the
+// response property G (!b0 -> F b0), which holds under weak fairness of
+// flip0 and only then.
+func togglesResponse(b *testing.B) *jsonmodel.Model {
+	src := strings.TrimSuffix(strings.TrimSpace(gen.Toggles(18)), "}") +
+		`, "fairness": {"weak": ["flip0"]}, "invariants": [{"id": "resp", "description": "", "kind": "ltl", "formula": "G (!b0 -> F b0)"}]}`
+	res, err := jsonmodel.Decode([]byte(src))
+	if err != nil || !res.Valid() {
+		b.Fatalf("model invalid: %v %v", err, res.Errors)
+	}
+	return res.Model
+}
+
+// BenchmarkLTLToggles18 decides the response property under fairness,
+// exploration included: compare with BenchmarkReachToggles18, the plain
+// reachability search of the same model (docs/liveness.md#performance).
+func BenchmarkLTLToggles18(b *testing.B) {
+	m := togglesResponse(b)
+	opts := DefaultOptions()
+	opts.MaxStates = 1 << 19
+	for b.Loop() {
+		e := newEnv(m, opts)
+		out := e.decideLTL(&m.Invariants[0])
+		if out.violated || out.undecided {
+			b.Fatalf("outcome %+v", out)
+		}
+	}
+}
+
+// BenchmarkReachToggles18 is the plain reachability search of the model
+// BenchmarkLTLToggles18 decides.
+func BenchmarkReachToggles18(b *testing.B) {
+	m := togglesResponse(b)
+	opts := DefaultOptions()
+	opts.MaxStates = 1 << 19
+	for b.Loop() {
+		if g := newEnv(m, opts).explored(); g.Truncated || g.Len() != 1<<18 {
+			b.Fatalf("explored %d", g.Len())
+		}
+	}
+}
