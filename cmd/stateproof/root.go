@@ -117,6 +117,7 @@ cap says "not decided", never "pass".`,
 	root.SetErr(stderr)
 	root.AddCommand(newVerifyCmd(stdout, stderr), newComposeCmd(stdout, stderr), newBMCCmd(stdout, stderr), newProveCmd(stdout, stderr), newMCPCmd(), newGenCmd(stdout), newSimulateCmd(os.Stdin, stdout, stderr), newSchemaCmd(stdout))
 	addPresentationCmds(root, stdout, stderr)
+	root.AddCommand(newMergeCmd(stdout, stderr)) // swarm reports (swarm.go)
 	return root
 }
 

@@ -90,6 +90,7 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 	opts := verify.DefaultOptions()
 	var hashCheck string
 	var cmpf compareFlags
+	var sc scaleFlags
 	cmd := &cobra.Command{
 		Use:   "verify MODEL.json | MODEL.fcstm",
 		Short: "Run the explicit-state checks on a JSON model (schema v1), or lint an FCSTM model",
@@ -147,6 +148,9 @@ carries its exit_code.`,
 			if err != nil {
 				return refuse(out, stdout, stderr, "INPUT_NOT_JSON", fmt.Sprintf("%s: %v", args[0], err))
 			}
+			if sc.active() {
+				return sc.run(cmd, out, stdout, stderr, args[0], res, opts, cmpf)
+			}
 			if cmd.Flags().Changed("hash-check") {
 				if cmpf.before != "" || cmpf.baseline != "" {
 					return refuse(out, stdout, stderr, "BAD_OPTION", "--hash-check cannot be combined with --before-model or --baseline")
@@ -170,6 +174,7 @@ carries its exit_code.`,
 	f.StringVar(&opts.HashSpec, "hash-spec", opts.HashSpec, "hash spec of modelHash: v1, or v0 to check archived hashes")
 	f.BoolVar(&cmpf.prove, "prove", false, "prove by induction the S7 invariants the capped search left undecided (S7_PROVED_BY_INDUCTION)")
 	f.StringVar(&hashCheck, "hash-check", "", "report which published hash spec reproduces `HEX`, instead of verifying")
+	sc.register(cmd)
 	return cmd
 }
 
