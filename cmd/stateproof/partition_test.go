@@ -158,18 +158,27 @@ func bigModel(t *testing.T) string {
 }
 
 // TestLocalPartitionDies: a worker killed mid-run, or stopped (it never
-// answers again), ends the run undecided (exit 3) on every surviving
-// worker within 10 s, and the parent exits 3.
+// answers again), or worker 0 killed, ends the run undecided (exit 3) on
+// every surviving worker within 10 s, and the parent exits 3.
 func TestLocalPartitionDies(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGSTOP} {
-		t.Run(sig.String(), func(t *testing.T) {
+	for _, tc := range []struct {
+		victim    int
+		sig       syscall.Signal
+		survivors []string
+	}{
+		{1, syscall.SIGKILL, []string{"worker 0 of 3: undecided", "worker 2 of 3: undecided"}},
+		{1, syscall.SIGSTOP, []string{"worker 0 of 3: undecided", "worker 2 of 3: undecided"}},
+		{0, syscall.SIGKILL, []string{"worker 1 of 3: undecided", "worker 2 of 3: undecided", "local partition 0 was killed"}},
+	} {
+		sig := tc.sig
+		t.Run(fmt.Sprintf("%d-%s", tc.victim, sig), func(t *testing.T) {
 			c, stderr, pids := startLocal(t, 3, "verify", bigModel(t), "--max-states", "1000000", "--peer-timeout", "3s")
 			time.Sleep(1500 * time.Millisecond) // into the search
-			if err := syscall.Kill(pids[1], sig); err != nil {
+			if err := syscall.Kill(pids[tc.victim], sig); err != nil {
 				t.Fatal(err)
 			}
 			if sig == syscall.SIGSTOP {
-				defer syscall.Kill(pids[1], syscall.SIGKILL) //nolint:errcheck // cleanup
+				defer syscall.Kill(pids[tc.victim], syscall.SIGKILL) //nolint:errcheck // cleanup
 			}
 			killed := time.Now()
 			waited := make(chan error, 1)
@@ -186,7 +195,7 @@ func TestLocalPartitionDies(t *testing.T) {
 			if code := c.ProcessState.ExitCode(); code != exitUndecided {
 				t.Errorf("exit %d, want 3\n%s", code, text)
 			}
-			for _, w := range []string{"worker 0 of 3: undecided", "worker 2 of 3: undecided"} {
+			for _, w := range tc.survivors {
 				if !strings.Contains(text, w) {
 					t.Errorf("no %q in:\n%s", w, text)
 				}
