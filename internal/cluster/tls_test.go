@@ -43,7 +43,7 @@ func writeCert(t *testing.T, dir, name string, ca *x509.Certificate, caKey *ecds
 		t.Fatal(err)
 	}
 	kb, _ := x509.MarshalECPrivateKey(key)
-	os.WriteFile(filepath.Join(dir, name+".pem"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)  //nolint:errcheck // read back below
+	os.WriteFile(filepath.Join(dir, name+".pem"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)   //nolint:errcheck // read back below
 	os.WriteFile(filepath.Join(dir, name+".key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600) //nolint:errcheck
 	cert, _ := x509.ParseCertificate(der)
 	return cert, key
