@@ -201,10 +201,14 @@ func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdou
 		fmt.Fprintf(stderr, "stateproof: worker %d of %d: my part of the exploration is done; worker 0 writes the report\n", cfg.Index, len(cfg.Peers))
 		return nil
 	}
-	fmt.Fprintf(stderr, "stateproof: partitioned search: %d states in %d levels over %d workers, %d bytes sent (%.1f per state)\n",
-		r.Graph.Len(), r.Levels, len(cfg.Peers), r.BytesSent, float64(r.BytesSent)/float64(max(1, r.Graph.Len())))
+	fmt.Fprintf(stderr, "stateproof: partitioned search: %d states in %d levels over %d workers, %d bytes sent (%.1f per state); explored in %s, gathered in %s\n",
+		r.Graph.Len(), r.Levels, len(cfg.Peers), r.BytesSent, float64(r.BytesSent)/float64(max(1, r.Graph.Len())),
+		r.Explore.Round(time.Millisecond), r.Gather.Round(time.Millisecond))
 	opts.Explored = r.Graph
-	return emitVerify(out, stdout, name, verify.Run(res, opts), res)
+	start := time.Now()
+	rep := verify.Run(res, opts)
+	fmt.Fprintf(stderr, "stateproof: partitioned search: checks on worker 0 in %s\n", time.Since(start).Round(time.Millisecond))
+	return emitVerify(out, stdout, name, rep, res)
 }
 
 // childConfig is a --local-partitions child's setup: it listens on a port

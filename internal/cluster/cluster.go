@@ -52,6 +52,9 @@ type Result struct {
 	// the bytes of messages every worker sent (worker 0 only).
 	Levels    int
 	BytesSent int64
+	// Explore is the wall time of the distributed levels, Gather of
+	// assembling the graph on worker 0.
+	Explore, Gather time.Duration
 }
 
 // Error is a run that did not complete: a worker died, did not answer in

@@ -119,6 +119,7 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	c.sent = make([]int64, len(c.w.peers))
+	start := time.Now()
 	total, expanded, truncated := 1, 0, false
 	res := &Result{}
 	if _, err := c.each(ctx, mExpand, level(0)); err != nil {
@@ -171,10 +172,13 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 		}
 		c.logf("level %d settled: %d new states, %d in all", l+1, kept, total)
 	}
+	res.Explore = time.Since(start)
+	start = time.Now()
 	g, err := c.gather(ctx, total)
 	if err != nil {
 		return nil, err
 	}
+	res.Gather = time.Since(start)
 	g.Expanded, g.Truncated, g.Cap = expanded, truncated, c.cap
 	res.Graph = g
 	answers, err := c.each(ctx, mRelease, same(nil))

@@ -39,6 +39,9 @@ const (
 // batchSize is how many successors a worker sends its owner per Deliver.
 const batchSize = 4096
 
+// sentToMax bounds worker.sentTo.
+const sentToMax = 1 << 20
+
 // worker is one partition: the states it owns, with their global indexes
 // and canonical parents, and the level being collected.
 type worker struct {
@@ -77,6 +80,13 @@ type worker struct {
 	expErr  string
 	ends    int
 	ready   chan struct{}
+
+	// sentTo holds the runtimes this worker sent to other owners (only
+	// its expansions touch it): one sent again is dropped by its owner
+	// anyway (already stored after an earlier level, or, in this level,
+	// sent first with a smaller key: the frontier goes in global order),
+	// so it is not sent again. Exact, not a filter; emptied when large.
+	sentTo *explore.Graph
 
 	finish   chan error // receives the end of this worker's part once
 	finished sync.Once
@@ -338,6 +348,15 @@ func (w *worker) expand(level int, frontier []int32) error {
 		for e := range mc.Events {
 			for _, o := range mc.Fire(src, e, &sb) {
 				d := owner(mc, o.Next, n)
+				if d != w.plan.index {
+					if w.sentTo == nil || w.sentTo.Len() >= sentToMax {
+						w.sentTo = explore.NewStore(mc, 0, 1024)
+					}
+					if _, fresh := w.sentTo.Intern(o.Next, -1, -1); !fresh {
+						rank++
+						continue
+					}
+				}
 				b := &bufs[d]
 				b.u(uint64(g))
 				b.u(uint64(rank))
