@@ -249,52 +249,87 @@ func mergeKeys(lists [][]byte) ([]entry, error) {
 	return all, nil
 }
 
+// cursor reads one worker's states page by page: in its own order, which
+// is increasing global order (each level's states are stored in key
+// order, and numbered so).
+type cursor struct {
+	c      *coordinator
+	i      int
+	from   int
+	page   *dec
+	left   int
+	g      int   // the head state's global index (-1: none left)
+	parent int32 // and its parent, transition and words
+	via    int32
+	words  []int64
+}
+
+// next loads the following state into the head.
+func (cu *cursor) next(ctx context.Context) error {
+	if cu.left == 0 {
+		if cu.page != nil {
+			if err := cu.page.done(); err != nil {
+				return cu.c.failed(cu.i, mGather, err)
+			}
+		}
+		var e enc
+		e.u(uint64(cu.from))
+		cctx, cancel := context.WithTimeout(ctx, cu.c.cfg.PeerTimeout)
+		b, err := cu.c.w.peers[cu.i].call(cctx, mGather, e.b)
+		cancel()
+		if err != nil {
+			return cu.c.failed(cu.i, mGather, err)
+		}
+		cu.page = &dec{b: b}
+		cu.left = cu.page.n()
+		cu.from += cu.left
+		if cu.left == 0 {
+			cu.g = -1
+			return cu.page.done()
+		}
+	}
+	d := cu.page
+	cu.g = int(d.u())
+	cu.parent, cu.via = int32(int64(d.u())-1), int32(int64(d.u())-1)
+	d.runtime(cu.c.w.mc, cu.words)
+	cu.left--
+	return d.err
+}
+
 // gather pulls every worker's states and builds the graph in global
-// order.
+// order, merging the workers' streams: worker 0 holds a page per worker
+// besides the graph, not a second copy of every state.
 func (c *coordinator) gather(ctx context.Context, total int) (*explore.Graph, error) {
 	mc := c.w.mc
-	width := mc.Width()
-	words := make([]int64, total*width)
-	parent := make([]int32, total)
-	via := make([]int32, total)
-	seen := make([]bool, total)
-	for i, p := range c.w.peers {
-		for from := 0; ; {
-			var e enc
-			e.u(uint64(from))
-			cctx, cancel := context.WithTimeout(ctx, c.cfg.PeerTimeout)
-			page, err := p.call(cctx, mGather, e.b)
-			cancel()
-			if err != nil {
-				return nil, c.failed(i, mGather, err)
-			}
-			d := &dec{b: page}
-			n := d.n()
-			for range n {
-				g := int(d.u())
-				if g >= total || seen[g] {
-					return nil, &Error{fmt.Sprintf("worker %d sent state %d twice or out of range", i, g)}
-				}
-				seen[g] = true
-				parent[g], via[g] = int32(int64(d.u())-1), int32(int64(d.u())-1)
-				d.runtime(mc, words[g*width:(g+1)*width])
-			}
-			if err := d.done(); err != nil {
-				return nil, c.failed(i, mGather, err)
-			}
-			if n == 0 {
-				break
-			}
-			from += n
+	curs := make([]*cursor, len(c.w.peers))
+	for i := range curs {
+		curs[i] = &cursor{c: c, i: i, words: make([]int64, mc.Width())}
+		if err := curs[i].next(ctx); err != nil {
+			return nil, err
 		}
 	}
 	g := explore.NewStore(mc, 0, total)
 	for i := range total {
-		if !seen[i] {
+		var cu *cursor
+		for _, x := range curs {
+			if x.g == i {
+				cu = x
+				break
+			}
+		}
+		if cu == nil {
 			return nil, &Error{fmt.Sprintf("no worker sent state %d", i)}
 		}
-		if j, fresh := g.Intern(words[i*width:(i+1)*width], int(parent[i]), int(via[i])); !fresh || j != i {
+		if j, fresh := g.Intern(cu.words, int(cu.parent), int(cu.via)); !fresh || j != i {
 			return nil, &Error{fmt.Sprintf("state %d was settled twice", i)}
+		}
+		if err := cu.next(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for i, cu := range curs {
+		if cu.g >= 0 {
+			return nil, &Error{fmt.Sprintf("worker %d has more states than were settled", i)}
 		}
 	}
 	return g, nil
