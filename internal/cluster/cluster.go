@@ -91,7 +91,7 @@ func Run(ctx context.Context, cfg Config, mc *runtime.Machine, cap int) (*Result
 	// Every peer before serving: a call may come as soon as it serves.
 	for i, addr := range cfg.Peers {
 		if i == cfg.Index {
-			w.peers = append(w.peers, self{w.handle})
+			w.peers = append(w.peers, self{w.answer}) // not counted as sent: no network
 			continue
 		}
 		p, err := dial(addr, cfg.Token, cfg.TLS, sent)

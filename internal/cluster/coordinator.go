@@ -320,6 +320,10 @@ func (c *coordinator) gather(ctx context.Context, total int) (*explore.Graph, er
 		if cu == nil {
 			return nil, &Error{fmt.Sprintf("no worker sent state %d", i)}
 		}
+		// a breadth-first parent comes first; only the root has none
+		if int(cu.parent) >= i || (cu.parent < 0) != (i == 0) || (i > 0 && (cu.via < 0 || int(cu.via) >= len(mc.Model.Transitions))) {
+			return nil, &Error{fmt.Sprintf("worker %d sent state %d with parent %d by transition %d", cu.i, i, cu.parent, cu.via)}
+		}
 		if j, fresh := g.Intern(cu.words, int(cu.parent), int(cu.via)); !fresh || j != i {
 			return nil, &Error{fmt.Sprintf("state %d was settled twice", i)}
 		}

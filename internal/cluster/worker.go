@@ -442,7 +442,7 @@ func (w *worker) take(level int, last bool, cands []cand) error {
 		w.pend = explore.NewStore(w.mc, 0, 1024)
 	}
 	for _, c := range cands {
-		if c.words[0] < 0 || int(c.words[0]) >= len(w.mc.States) || int(c.via) >= len(w.mc.Model.Transitions) {
+		if c.words[0] < 0 || int(c.words[0]) >= len(w.mc.States) || c.via < 0 || int(c.via) >= len(w.mc.Model.Transitions) || c.k.parent < 0 {
 			return fmt.Errorf("cluster: a delivered runtime is not one of this model's")
 		}
 		if w.store.Lookup(c.words) >= 0 {
