@@ -112,6 +112,11 @@ An FCSTM model (a .fcstm file) is parsed, constructed and linted instead
 followed by structural lints (unreachable states, parent-level transitions
 that never fire, combo and action lints).
 
+--partition I/N runs worker I of a partitioned search over gRPC (same report,
+worker 0 writes it; --local-partitions N starts the workers on this host);
+--swarm I/N runs a bug-hunting swarm member whose reports stateproof merge
+combines; see docs/scale.md.
+
 Exit status (docs/reports.md#exit-codes): 0 for pass or pass_with_findings, 1
 for fail (an error finding; with --baseline, a delta verdict of fail), 2 for an
 invalid model, a refused input or a usage error, 3 when no error finding exists
