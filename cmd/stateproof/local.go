@@ -10,12 +10,22 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
+
+// child is one --local-partitions worker process.
+type child struct {
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	out   *bufio.Reader
+	addr  string
+	state atomic.Pointer[os.ProcessState] // set once the child is waited for
+}
 
 // runLocal starts n children of this binary, each a worker of a
 // partitioned search on 127.0.0.1: a child listens on a port the system
@@ -27,33 +37,41 @@ func (p *partitionFlags) runLocal(cmd *cobra.Command, stdout, stderr io.Writer, 
 	if n < 1 || n > 256 {
 		return fmt.Errorf("--local-partitions takes 1 to 256 (got %d)", n)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
 	secret := make([]byte, 24)
 	if _, err := rand.Read(secret); err != nil {
 		return err
 	}
-	token := hex.EncodeToString(secret)
-	args := childArgs(cmd, model)
-	type child struct {
-		cmd   *exec.Cmd
-		in    io.WriteCloser
-		out   *bufio.Reader
-		addr  string
-		state *os.ProcessState
-	}
 	kids := make([]*child, n)
 	defer func() {
 		for _, k := range kids {
-			if k != nil && k.state == nil && k.cmd.Process != nil {
+			if k != nil && k.state.Load() == nil && k.cmd.Process != nil {
 				k.cmd.Process.Kill() //nolint:errcheck // already gone is fine
 			}
 		}
 	}()
-	for i := range n {
-		c := exec.CommandContext(cmd.Context(), exe, append(args, "--partition", fmt.Sprintf("%d/%d", i, n), "--local-child")...)
+	if err := startChildren(cmd, stderr, model, kids); err != nil {
+		return err
+	}
+	var peers []string
+	for _, k := range kids {
+		peers = append(peers, k.addr)
+	}
+	for _, k := range kids {
+		fmt.Fprintf(k.in, "PEERS %s TOKEN %s\n", strings.Join(peers, ","), hex.EncodeToString(secret))
+		k.in.Close()
+	}
+	return p.waitChildren(stdout, stderr, kids)
+}
+
+// startChildren starts the workers and reads each one's address.
+func startChildren(cmd *cobra.Command, stderr io.Writer, model string, kids []*child) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	args := childArgs(cmd, model)
+	for i := range kids {
+		c := exec.CommandContext(cmd.Context(), exe, append(args, "--partition", fmt.Sprintf("%d/%d", i, len(kids)), "--local-child")...)
 		c.Stderr = stderr
 		in, err := c.StdinPipe()
 		if err != nil {
@@ -76,16 +94,12 @@ func (p *partitionFlags) runLocal(cmd *cobra.Command, stdout, stderr io.Writer, 
 		k.addr = addr
 		fmt.Fprintf(stderr, "stateproof: local partition %d: pid %d at %s\n", i, c.Process.Pid, addr)
 	}
-	var peers []string
-	for _, k := range kids {
-		peers = append(peers, k.addr)
-	}
-	for _, k := range kids {
-		fmt.Fprintf(k.in, "PEERS %s TOKEN %s\n", strings.Join(peers, ","), token)
-		k.in.Close()
-	}
-	// worker 0's report, then every child's end; a child that outlives
-	// worker 0 by more than the peer timeout is stopped.
+	return nil
+}
+
+// waitChildren copies worker 0's report and waits for every child; a
+// child that outlives worker 0 by more than the peer timeout is stopped.
+func (p *partitionFlags) waitChildren(stdout, stderr io.Writer, kids []*child) error {
 	var wg sync.WaitGroup
 	for i, k := range kids {
 		wg.Add(1)
@@ -97,7 +111,7 @@ func (p *partitionFlags) runLocal(cmd *cobra.Command, stdout, stderr io.Writer, 
 				io.Copy(io.Discard, k.out) //nolint:errcheck // nothing expected
 			}
 			k.cmd.Wait() //nolint:errcheck // read from ProcessState
-			k.state = k.cmd.ProcessState
+			k.state.Store(k.cmd.ProcessState)
 		}()
 	}
 	done := make(chan struct{})
@@ -108,23 +122,25 @@ func (p *partitionFlags) runLocal(cmd *cobra.Command, stdout, stderr io.Writer, 
 	for {
 		select {
 		case <-done:
-			return localExit(stderr, kids[0].state)
+			return localExit(stderr, kids[0].state.Load())
 		case <-time.After(100 * time.Millisecond):
-			if s := kids[0].state; s != nil {
-				select {
-				case <-done:
-				case <-time.After(p.peerTimeout + 2*time.Second):
-					for i, k := range kids {
-						if k.state == nil {
-							fmt.Fprintf(stderr, "stateproof: local partition %d outlived worker 0: stopped\n", i)
-							k.cmd.Process.Kill() //nolint:errcheck // already gone is fine
-						}
-					}
-					<-done
-				}
-				return localExit(stderr, s)
-			}
 		}
+		s := kids[0].state.Load()
+		if s == nil {
+			continue
+		}
+		select {
+		case <-done:
+		case <-time.After(p.peerTimeout + 2*time.Second):
+			for i, k := range kids {
+				if k.state.Load() == nil {
+					fmt.Fprintf(stderr, "stateproof: local partition %d outlived worker 0: stopped\n", i)
+					k.cmd.Process.Kill() //nolint:errcheck // already gone is fine
+				}
+			}
+			<-done
+		}
+		return localExit(stderr, s)
 	}
 }
 

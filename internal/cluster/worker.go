@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -287,57 +286,12 @@ func (w *worker) onStatus(d *dec) ([]byte, error) {
 }
 
 // expand steps every state of the frontier and hands each successor to
-// its owner, in batches: its own directly, the others' over Deliver. It
-// returns when every batch was taken.
+// its owner, in batches (outbox.go). It returns when every batch was
+// taken.
 func (w *worker) expand(level int, frontier []int32) error {
-	mc, n := w.mc, w.plan.count
-	width := mc.Width()
-	bufs := make([]enc, n)
-	counts := make([]int, n)
-	queues := make([]chan []byte, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for d := range n {
-		if d == w.plan.index {
-			continue
-		}
-		queues[d] = make(chan []byte, 4)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for msg := range queues[d] {
-				if errs[d] != nil {
-					continue
-				}
-				ctx, cancel := context.WithTimeout(context.Background(), w.plan.peerTimeout)
-				_, err := w.peers[d].call(ctx, mDeliver, msg)
-				cancel()
-				if err != nil {
-					errs[d] = fmt.Errorf("worker %d could not hand successors to worker %d: %v", w.plan.index, d, describe(err, w.plan.peerTimeout))
-				}
-			}
-		}()
-	}
-	flush := func(d int, last bool) {
-		var h enc
-		h.u(uint64(level))
-		if last {
-			h.u(1)
-		} else {
-			h.u(0)
-		}
-		h.u(uint64(counts[d]))
-		msg := append(h.b, bufs[d].b...)
-		bufs[d].b, counts[d] = nil, 0
-		if d == w.plan.index {
-			if err := w.deliver(&dec{b: msg}); err != nil {
-				errs[d] = err
-			}
-			return
-		}
-		queues[d] <- msg
-	}
-	src := make([]int64, width)
+	mc := w.mc
+	out := newOutbox(w, level)
+	src := make([]int64, mc.Width())
 	var sb runtime.StepBuffer
 	for _, li := range frontier {
 		w.mu.Lock()
@@ -347,45 +301,25 @@ func (w *worker) expand(level int, frontier []int32) error {
 		rank := 0
 		for e := range mc.Events {
 			for _, o := range mc.Fire(src, e, &sb) {
-				d := owner(mc, o.Next, n)
-				if d != w.plan.index {
-					if w.sentTo == nil || w.sentTo.Len() >= sentToMax {
-						w.sentTo = explore.NewStore(mc, 0, 1024)
-					}
-					if _, fresh := w.sentTo.Intern(o.Next, -1, -1); !fresh {
-						rank++
-						continue
-					}
+				d := owner(mc, o.Next, w.plan.count)
+				if d == w.plan.index || w.firstSend(o.Next) {
+					out.add(d, g, rank, o.Transition, o.Next)
 				}
-				b := &bufs[d]
-				b.u(uint64(g))
-				b.u(uint64(rank))
-				b.u(uint64(o.Transition))
-				b.runtime(mc, o.Next)
 				rank++
-				if counts[d]++; counts[d] == batchSize {
-					flush(d, false)
-				}
 			}
 		}
 	}
-	for d := range n {
-		// every peer gets a last batch, empty or not: it tells the owner
-		// this worker sent all it had for the level
-		if counts[d] > 0 || d != w.plan.index {
-			flush(d, d != w.plan.index)
-		}
-		if queues[d] != nil {
-			close(queues[d])
-		}
+	return out.finish()
+}
+
+// firstSend reports whether this worker never sent the runtime to its
+// owner (as far as sentTo remembers), and remembers it.
+func (w *worker) firstSend(r []int64) bool {
+	if w.sentTo == nil || w.sentTo.Len() >= sentToMax {
+		w.sentTo = explore.NewStore(w.mc, 0, 1024)
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	_, fresh := w.sentTo.Intern(r, -1, -1)
+	return fresh
 }
 
 func (w *worker) onDeliver(d *dec) error {
