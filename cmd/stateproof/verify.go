@@ -139,6 +139,9 @@ carries its exit_code.`,
 				return refuse(out, stdout, stderr, "BAD_OPTION", "--format "+out.format+" reports findings; it cannot be combined with --hash-check or --baseline")
 			}
 			if isFCSTM(args[0]) {
+				if sc.active() {
+					return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm, --partition and --local-partitions take a JSON model (an FCSTM model is linted, not explored)")
+				}
 				return verifyFCSTM(cmd, out, stdout, stderr, args[0])
 			}
 			if err := opts.Validate(); err != nil {
