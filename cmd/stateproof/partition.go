@@ -187,7 +187,6 @@ func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdou
 	}
 	cfg.Version = buildVersion()
 	cfg.ModelHash, _ = jsonmodel.Hash(res.Model.Raw, "v1")
-	cfg.Log = nil
 	mc := runtime.Compile(res.Model)
 	r, err := cluster.Run(cmd.Context(), cfg, mc, opts.MaxStates)
 	var ce *cluster.Error
