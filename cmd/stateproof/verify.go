@@ -93,6 +93,7 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 	opts := verify.DefaultOptions()
 	var hashCheck string
 	var cmpf compareFlags
+	var sc scaleFlags
 	cmd := &cobra.Command{
 		Use:   "verify MODEL.json | MODEL.fcstm",
 		Short: "Run the explicit-state checks on a JSON model (schema v1), or lint an FCSTM model",
@@ -113,6 +114,11 @@ An FCSTM model (a .fcstm file) is parsed, constructed and linted instead
 (see docs/fcstm.md): load errors are reported located on the file's lines,
 followed by structural lints (unreachable states, parent-level transitions
 that never fire, combo and action lints).
+
+--partition I/N runs worker I of a partitioned search over gRPC (same report,
+worker 0 writes it; --local-partitions N starts the workers on this host);
+--swarm I/N runs a bug-hunting swarm member whose reports stateproof merge
+combines; see docs/scale.md.
 
 Exit status (docs/reports.md#exit-codes): 0 for pass or pass_with_findings, 1
 for fail (an error finding; with --baseline, a delta verdict of fail), 2 for an
@@ -136,6 +142,9 @@ carries its exit_code.`,
 				return refuse(out, stdout, stderr, "BAD_OPTION", "--format "+out.format+" reports findings; it cannot be combined with --hash-check or --baseline")
 			}
 			if isFCSTM(args[0]) {
+				if sc.active() {
+					return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm, --partition and --local-partitions take a JSON model (an FCSTM model is linted, not explored)")
+				}
 				return verifyFCSTM(cmd, out, stdout, stderr, args[0])
 			}
 			if err := opts.Validate(); err != nil {
@@ -149,6 +158,9 @@ carries its exit_code.`,
 			res, err := jsonmodel.Decode(data)
 			if err != nil {
 				return refuse(out, stdout, stderr, "INPUT_NOT_JSON", fmt.Sprintf("%s: %v", args[0], err))
+			}
+			if sc.active() {
+				return sc.run(cmd, out, stdout, stderr, args[0], res, opts, cmpf)
 			}
 			if cmd.Flags().Changed("hash-check") {
 				if cmpf.before != "" || cmpf.baseline != "" {
@@ -174,6 +186,7 @@ carries its exit_code.`,
 	f.StringVar(&opts.HashSpec, "hash-spec", opts.HashSpec, "hash spec of modelHash: v1, or v0 to check archived hashes")
 	f.BoolVar(&cmpf.prove, "prove", false, "prove by induction the S7 invariants the capped search left undecided (S7_PROVED_BY_INDUCTION)")
 	f.StringVar(&hashCheck, "hash-check", "", "report which published hash spec reproduces `HEX`, instead of verifying")
+	sc.register(cmd)
 	return cmd
 }
 

@@ -28,6 +28,11 @@ type Options struct {
 	// invariant's own search instead of reading it off the exploration.
 	minParallel int
 	alone       bool
+	// Explored, when set, is the plain exploration, built elsewhere (a
+	// partitioned search over many processes) with Cap MaxStates over a
+	// machine compiled from the model: breadth-first, nodes in discovery
+	// order with canonical parents, exactly as Search would build it.
+	Explored *explore.Graph
 	// Done, when closed, stops every search as its cap would: the report
 	// is then incomplete (undecided findings), and a caller that cancels
 	// discards it.
@@ -153,6 +158,11 @@ func runEnv(res *jsonmodel.Result, opts Options) (*report.VerifyReport, *env) {
 }
 
 func newEnv(m *jsonmodel.Model, opts Options) *env {
+	if opts.Explored != nil {
+		e := &env{m: m, opts: opts, decided: map[*jsonmodel.Invariant]invariantOutcome{}}
+		e.explorationFrom(opts.Explored)
+		return e
+	}
 	return &env{m: m, mc: runtime.Compile(m), opts: opts, decided: map[*jsonmodel.Invariant]invariantOutcome{}}
 }
 

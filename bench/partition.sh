@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# partition.sh [STATEPROOF]: a partitioned search against one process on
+# this machine: gen toggles 22 (override with TOGGLES=K) verified with
+# --local-partitions 2 and with one process of --workers 2, interleaved,
+# RUNS=3 of each; medians of wall and CPU (user+sys, children included),
+# the wall ratio, the bytes the workers sent per state, and worker 0's
+# split of its time (distributed levels, gathering, checks). Checks that
+# both give the same report, byte for byte. On one host the workers share
+# its cores and talk over loopback: expect the partitioned run to be
+# slower (--legacy-exit-codes: timing.sh takes exit 2 as a result: the
+# toggles model fails). docs/scale.md turns the bytes per state into a cost per state on
+# a real network.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+. "$here/timing.sh"
+sp=${1:-}
+if [ -z "$sp" ]; then
+  (cd "$root" && go build -o "$dir/stateproof" ./cmd/stateproof)
+  sp=$dir/stateproof
+fi
+runs=${RUNS:-3}
+k=${TOGGLES:-22}
+"$sp" gen toggles "$k" > "$dir/toggles.json"
+cap=$(( (1 << k) + 1 ))
+load0=$(cut -d' ' -f1 /proc/loadavg)
+for _ in $(seq "$runs"); do
+  timed one "$sp" verify "$dir/toggles.json" --json --max-states "$cap" --workers 2 --legacy-exit-codes
+  timed part "$sp" verify "$dir/toggles.json" --json --max-states "$cap" --local-partitions 2 --legacy-exit-codes
+done
+"$sp" verify "$dir/toggles.json" --json --max-states "$cap" --workers 2 --legacy-exit-codes > "$dir/one.out" || true
+"$sp" verify "$dir/toggles.json" --json --max-states "$cap" --local-partitions 2 --legacy-exit-codes > "$dir/part.out" 2> "$dir/part.err" || true
+cmp -s "$dir/one.out" "$dir/part.out" || { echo "partition.sh: the partitioned report differs from the one-process report" >&2; exit 1; }
+sent=$(grep -o '[0-9.]* per state' "$dir/part.err" | cut -d' ' -f1)
+split=$(grep -o 'explored in .*' "$dir/part.err" | head -1)
+checks=$(grep -o 'checks on worker 0 in .*' "$dir/part.err")
+echo "gen toggles $k ($((1 << k)) states): medians of $runs interleaved runs, $(nproc) cores, load average $load0 before, $(cut -d' ' -f1 /proc/loadavg) after"
+echo
+echo "| run | wall | CPU | wall ratio |"
+echo "|---|---|---|---|"
+echo "| one process, --workers 2 | $(stat one 3) s | $(stat one 2) s | 1.00× |"
+echo "| --local-partitions 2 | $(stat part 3) s | $(stat part 2) s | $(ratio "$(stat part 3)" "$(stat one 3)")× |"
+echo
+echo "Bytes sent by the workers: $sent per state (successor batches, keys, indexes, and gathering the graph on worker 0)."
+echo "Worker 0 (last run): $split; $checks."

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/stateproof/stateproof/internal/cluster"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/verify"
+)
+
+// partitionFlags are the flags of one worker of a partitioned search.
+type partitionFlags struct {
+	share, peers, peersFile, peersDNS, tokenFile string
+	tls                                          cluster.TLSFiles
+	peerTimeout, startTimeout                    time.Duration
+	local                                        int
+	localChild                                   bool
+}
+
+func (p *partitionFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&p.share, "partition", "", "run worker `I/N` of a partitioned exhaustive search (I or N may be auto: from JOB_COMPLETION_INDEX or SLURM_PROCID, and SLURM_NTASKS or the peer count); worker 0 writes the report")
+	f.StringVar(&p.peers, "peers", "", "every worker's `HOST:PORT`, comma-separated, by index (with --partition)")
+	f.StringVar(&p.peersFile, "peers-file", "", "read the peers from `FILE`, one HOST:PORT a line (# comments)")
+	f.StringVar(&p.peersDNS, "peers-dns", "", "peer `PATTERN` with {i} for the index, e.g. sp-{i}.sp.default.svc:7070 (Kubernetes Indexed Job + headless Service)")
+	f.StringVar(&p.tokenFile, "token-file", "", "shared secret every worker must present (required with --partition; `FILE`)")
+	f.StringVar(&p.tls.Cert, "tls-cert", "", "this worker's TLS certificate (`PEM`; with --tls-key and --tls-ca: mutual TLS)")
+	f.StringVar(&p.tls.Key, "tls-key", "", "this worker's TLS key (`PEM`)")
+	f.StringVar(&p.tls.CA, "tls-ca", "", "the CA (`PEM`) that signed every worker's certificate")
+	f.DurationVar(&p.peerTimeout, "peer-timeout", 5*time.Second, "undecided when a peer does not answer a call, or worker 0 is silent, for this long")
+	f.DurationVar(&p.startTimeout, "start-timeout", time.Minute, "how long workers wait for each other at the start")
+	f.IntVar(&p.local, "local-partitions", 0, "run a partitioned search over `N` child processes on 127.0.0.1 (tests, big hosts)")
+	f.BoolVar(&p.localChild, "local-child", false, "internal: a child of --local-partitions")
+	f.MarkHidden("local-child") //nolint:errcheck // the flag exists
+}
+
+func (p *partitionFlags) active() bool { return p.share != "" || p.local > 0 }
+
+// index resolves I/N, with auto taken from the scheduler's environment.
+func (p *partitionFlags) index(peerCount int) (i, n int, err error) {
+	a, b, ok := strings.Cut(p.share, "/")
+	if !ok {
+		return 0, 0, fmt.Errorf("--partition takes I/N (got %q)", p.share)
+	}
+	if a == "auto" {
+		a = os.Getenv("JOB_COMPLETION_INDEX")
+		if a == "" {
+			a = os.Getenv("SLURM_PROCID")
+		}
+		if a == "" {
+			return 0, 0, errors.New("--partition auto/N: neither JOB_COMPLETION_INDEX nor SLURM_PROCID is set")
+		}
+	}
+	if b == "auto" {
+		b = os.Getenv("SLURM_NTASKS")
+		if b == "" && peerCount > 0 {
+			b = strconv.Itoa(peerCount)
+		}
+		if b == "" {
+			return 0, 0, errors.New("--partition I/auto: SLURM_NTASKS is not set and no peer list gives the count")
+		}
+	}
+	return parseShare("partition", a+"/"+b)
+}
+
+// peerList reads the peers from whichever flag gives them.
+func (p *partitionFlags) peerList(rd func(string) ([]byte, error)) ([]string, error) {
+	given := 0
+	for _, s := range []string{p.peers, p.peersFile, p.peersDNS} {
+		if s != "" {
+			given++
+		}
+	}
+	if given != 1 {
+		return nil, errors.New("--partition needs exactly one of --peers, --peers-file and --peers-dns")
+	}
+	var list []string
+	switch {
+	case p.peers != "":
+		list = strings.Split(p.peers, ",")
+	case p.peersFile != "":
+		data, err := rd(p.peersFile)
+		if err != nil {
+			return nil, fmt.Errorf("--peers-file: %v", err)
+		}
+		for n, line := range strings.Split(string(data), "\n") {
+			line, _, _ = strings.Cut(line, "#")
+			if line = strings.TrimSpace(line); line == "" {
+				continue
+			}
+			if _, _, err := net.SplitHostPort(line); err != nil {
+				return nil, fmt.Errorf("%s:%d: %q is not HOST:PORT", p.peersFile, n+1, line)
+			}
+			list = append(list, line)
+		}
+		return list, nil
+	default:
+		return nil, nil // expanded once N is known
+	}
+	for k, a := range list {
+		if _, _, err := net.SplitHostPort(strings.TrimSpace(a)); err != nil {
+			return nil, fmt.Errorf("--peers: entry %d %q is not HOST:PORT", k, a)
+		}
+		list[k] = strings.TrimSpace(a)
+	}
+	return list, nil
+}
+
+// dnsPeers expands --peers-dns for n workers.
+func (p *partitionFlags) dnsPeers(n int) ([]string, error) {
+	if !strings.Contains(p.peersDNS, "{i}") {
+		return nil, fmt.Errorf("--peers-dns %q has no {i}", p.peersDNS)
+	}
+	var list []string
+	for i := range n {
+		a := strings.ReplaceAll(p.peersDNS, "{i}", strconv.Itoa(i))
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			return nil, fmt.Errorf("--peers-dns: %q is not HOST:PORT", a)
+		}
+		list = append(list, a)
+	}
+	return list, nil
+}
+
+// config builds this worker's cluster configuration from the flags.
+func (p *partitionFlags) config(rd func(string) ([]byte, error)) (cluster.Config, error) {
+	var cfg cluster.Config
+	if p.peerTimeout <= 0 || p.startTimeout <= 0 {
+		return cfg, errors.New("--peer-timeout and --start-timeout must be positive")
+	}
+	peers, err := p.peerList(rd)
+	if err != nil {
+		return cfg, err
+	}
+	i, n, err := p.index(len(peers))
+	if err != nil {
+		return cfg, err
+	}
+	if p.peersDNS != "" {
+		if peers, err = p.dnsPeers(n); err != nil {
+			return cfg, err
+		}
+	}
+	if len(peers) != n {
+		return cfg, fmt.Errorf("--partition %d/%d needs %d peers, the list has %d", i, n, n, len(peers))
+	}
+	if p.tokenFile == "" {
+		return cfg, errors.New("--partition needs --token-file: a peer without the shared token is refused")
+	}
+	tok, err := rd(p.tokenFile)
+	if err != nil {
+		return cfg, fmt.Errorf("--token-file: %v", err)
+	}
+	if tok = []byte(strings.TrimSpace(string(tok))); len(tok) < 16 {
+		return cfg, fmt.Errorf("--token-file %s: the token must be at least 16 characters", p.tokenFile)
+	}
+	return cluster.Config{Index: i, Peers: peers, Token: tok, TLS: &p.tls, PeerTimeout: p.peerTimeout, StartTimeout: p.startTimeout}, nil
+}
+
+// runPartition runs one worker of a partitioned search and, on worker 0,
+// the checks over the settled exploration.
+func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, name string, res *jsonmodel.Result, opts verify.Options) error {
+	if !res.Valid() {
+		return emitVerify(out, stdout, name, verify.Run(res, opts), res)
+	}
+	rd := inputReader(cmd)
+	var cfg cluster.Config
+	var err error
+	if p.localChild {
+		cfg, err = p.childConfig(stdout)
+	} else {
+		cfg, err = p.config(rd.ReadFile)
+	}
+	if err != nil {
+		return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
+	}
+	cfg.Version = buildVersion()
+	cfg.ModelHash, _ = jsonmodel.Hash(res.Model.Raw, "v1")
+	mc := runtime.Compile(res.Model)
+	r, err := cluster.Run(cmd.Context(), cfg, mc, opts.MaxStates)
+	var ce *cluster.Error
+	switch {
+	case errors.As(err, &ce):
+		fmt.Fprintf(stderr, "stateproof: worker %d of %d: undecided: %s (PARTITION_UNDECIDED)\n", cfg.Index, len(cfg.Peers), ce.Reason)
+		return &exitError{exitUndecided}
+	case err != nil:
+		return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
+	case r == nil:
+		fmt.Fprintf(stderr, "stateproof: worker %d of %d: my part of the exploration is done; worker 0 writes the report\n", cfg.Index, len(cfg.Peers))
+		return nil
+	}
+	fmt.Fprintf(stderr, "stateproof: partitioned search: %d states in %d levels over %d workers, %d bytes sent (%.1f per state); explored in %s, gathered in %s\n",
+		r.Graph.Len(), r.Levels, len(cfg.Peers), r.BytesSent, float64(r.BytesSent)/float64(max(1, r.Graph.Len())),
+		r.Explore.Round(time.Millisecond), r.Gather.Round(time.Millisecond))
+	opts.Explored = r.Graph
+	start := time.Now()
+	rep := verify.Run(res, opts)
+	fmt.Fprintf(stderr, "stateproof: partitioned search: checks on worker 0 in %s\n", time.Since(start).Round(time.Millisecond))
+	return emitVerify(out, stdout, name, rep, res)
+}
+
+// childConfig is a --local-partitions child's setup: it listens on a port
+// the system picks, tells the parent (first line of stdout), and reads
+// the peer list and token from the parent (a line of stdin).
+func (p *partitionFlags) childConfig(stdout io.Writer) (cluster.Config, error) {
+	var cfg cluster.Config
+	i, n, err := parseShare("partition", p.share)
+	if err != nil {
+		return cfg, err
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return cfg, err
+	}
+	fmt.Fprintf(stdout, "ADDR %s\n", lis.Addr())
+	line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+	fields := strings.Fields(line)
+	if err != nil || len(fields) != 4 || fields[0] != "PEERS" || fields[2] != "TOKEN" {
+		lis.Close()
+		return cfg, fmt.Errorf("local partition %d: no peer list from the parent", i)
+	}
+	peers := strings.Split(fields[1], ",")
+	if len(peers) != n {
+		lis.Close()
+		return cfg, fmt.Errorf("local partition %d: %d peers for %d workers", i, len(peers), n)
+	}
+	return cluster.Config{Index: i, Peers: peers, Listener: lis, Token: []byte(fields[3]), PeerTimeout: p.peerTimeout, StartTimeout: p.startTimeout}, nil
+}

@@ -1,0 +1,501 @@
+package cluster
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/runtime"
+)
+
+// key orders the candidates of a level as the one-process search meets
+// them: by the global index of the source, then by the edge's rank among
+// the source's successors (events in alphabet order, outcomes in step
+// order). The least key of a new state is its canonical parent.
+type key struct {
+	parent int64
+	rank   int32
+}
+
+func (a key) cmp(b key) int {
+	if c := cmp.Compare(a.parent, b.parent); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.rank, b.rank)
+}
+
+// The states of an expansion (Status).
+const (
+	expRunning = iota
+	expDone
+	expFailed
+)
+
+// batchSize is how many successors a worker sends its owner per Deliver.
+const batchSize = 4096
+
+// sentToMax bounds worker.sentTo.
+const sentToMax = 1 << 20
+
+// worker is one partition: the states it owns, with their global indexes
+// and canonical parents, and the level being collected.
+type worker struct {
+	plan  plan
+	mc    *runtime.Machine
+	peers []peer
+	sent  *atomic.Int64
+	// lastWord is when worker 0 last called (unix nanoseconds): the
+	// liveness of the run as this worker sees it.
+	lastWord atomic.Int64
+
+	mu       sync.Mutex
+	hello    bool
+	store    *explore.Graph // owned states, in the order they were settled
+	gidx     []int64        // per owned state: its global index
+	parent   []int64        // per owned state: its canonical parent's (-1: root)
+	via      []int32        // per owned state: the transition from it
+	frontier []int32        // owned states of the level to expand
+	level    int
+	// the level being collected: candidates not owned before, their least
+	// key and its transition, and (after Settle) their order
+	pend    *explore.Graph
+	pendKey []key
+	pendVia []int32
+	order   []int32
+	// early holds batches of the next level that came before this
+	// worker's Assign (a faster worker started expanding it): they are
+	// taken once the level's states are stored.
+	early [][]byte
+	// the expansion of the current level: started, its state and
+	// failure, how many peers said they sent all their successors of the
+	// level, and ready, closed once this worker's and every peer's
+	// expansion ended (or one failed): the level's candidates are all in
+	started bool
+	exp     int
+	expErr  string
+	ends    int
+	ready   chan struct{}
+
+	// sentTo holds the runtimes this worker sent to other owners (only
+	// its expansions touch it): one sent again is dropped by its owner
+	// anyway (already stored after an earlier level, or, in this level,
+	// sent first with a smaller key: the frontier goes in global order),
+	// so it is not sent again. Exact, not a filter; emptied when large.
+	sentTo *explore.Graph
+
+	finish   chan error // receives the end of this worker's part once
+	finished sync.Once
+}
+
+// plan is what every worker of a run must agree on (Hello checks it).
+type plan struct {
+	index, count int
+	modelHash    string
+	version      string
+	cap          int
+	peerTimeout  time.Duration
+}
+
+func newWorker(p plan, mc *runtime.Machine, sent *atomic.Int64) *worker {
+	w := &worker{plan: p, mc: mc, sent: sent, finish: make(chan error, 1)}
+	w.store = explore.NewStore(mc, 0, 1024)
+	return w
+}
+
+// owner is the worker that owns a runtime.
+func owner(mc *runtime.Machine, words []int64, count int) int {
+	return int((ownerHash(mc, words) >> 32) % uint64(count))
+}
+
+func (w *worker) end(err error) {
+	w.finished.Do(func() { w.finish <- err })
+}
+
+// handle answers a call; it counts the bytes it answers with as sent.
+func (w *worker) handle(method string, req []byte) ([]byte, error) {
+	if method != mDeliver {
+		w.lastWord.Store(time.Now().UnixNano())
+	}
+	resp, err := w.answer(method, req)
+	w.sent.Add(int64(len(resp)))
+	return resp, err
+}
+
+func (w *worker) answer(method string, req []byte) ([]byte, error) {
+	d := &dec{b: req}
+	switch method {
+	case mHello:
+		return nil, w.onHello(d)
+	case mExpand:
+		return nil, w.onExpand(d)
+	case mStatus:
+		return w.onStatus(d)
+	case mDeliver:
+		return nil, w.onDeliver(d)
+	case mAssign:
+		return nil, w.onAssign(d)
+	case mGather:
+		return w.onGather(d)
+	case mRelease:
+		var e enc
+		e.u(uint64(w.sent.Load()))
+		go w.end(nil)
+		return e.b, nil
+	case mPing:
+		return nil, nil
+	case mAbort:
+		reason := d.str()
+		go w.end(fmt.Errorf("worker 0 stopped the run: %s", reason))
+		return nil, nil
+	}
+	return nil, fmt.Errorf("cluster: no method %q", method)
+}
+
+func (w *worker) onHello(d *dec) error {
+	hash, version, count, index, cap := d.str(), d.str(), int(d.u()), int(d.u()), int(d.u())
+	if err := d.done(); err != nil {
+		return err
+	}
+	p := w.plan
+	switch {
+	case version != p.version:
+		return fmt.Errorf("worker %d runs stateproof %s, worker 0 runs %s", p.index, p.version, version)
+	case hash != p.modelHash:
+		return fmt.Errorf("worker %d has model %s, worker 0 has %s: every worker needs the same model", p.index, p.modelHash, hash)
+	case count != p.count || index != p.index:
+		return fmt.Errorf("worker 0 takes this worker for %d/%d, it was started as %d/%d (check --partition and the peer list)", index, count, p.index, p.count)
+	case cap != p.cap:
+		return fmt.Errorf("worker %d has --max-states %d, worker 0 has %d", p.index, p.cap, cap)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.hello {
+		return nil
+	}
+	w.hello = true
+	w.newLevel()
+	root := w.mc.Initial(make([]int64, w.mc.Width()))
+	if owner(w.mc, root, p.count) == p.index {
+		w.store.Intern(root, -1, -1)
+		w.gidx, w.parent, w.via, w.frontier = append(w.gidx, 0), append(w.parent, -1), append(w.via, -1), []int32{0}
+	}
+	return nil
+}
+
+func (w *worker) checkLevel(level int) error {
+	if !w.hello || level != w.level {
+		return fmt.Errorf("cluster: worker %d is at level %d, asked about level %d", w.plan.index, w.level, level)
+	}
+	return nil
+}
+
+func (w *worker) onExpand(d *dec) error {
+	level := int(d.u())
+	if err := d.done(); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.checkLevel(level); err != nil {
+		return err
+	}
+	w.startExpand()
+	return nil
+}
+
+// startExpand expands the frontier in the background; w.mu is held.
+func (w *worker) startExpand() {
+	if w.started {
+		return // asked again (a retried call): already under way
+	}
+	w.started, w.exp, w.expErr = true, expRunning, ""
+	level, frontier := w.level, w.frontier
+	go func() {
+		err := w.expand(level, frontier)
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.exp = expDone
+		if err != nil {
+			w.exp, w.expErr = expFailed, err.Error()
+		}
+		w.checkReady()
+	}()
+}
+
+// newLevel resets the level's expansion; w.mu is held.
+func (w *worker) newLevel() {
+	w.started, w.exp, w.expErr, w.ends = false, expRunning, "", 0
+	w.ready = make(chan struct{})
+}
+
+// checkReady closes ready once the level's candidates are all in, or the
+// expansion failed; w.mu is held.
+func (w *worker) checkReady() {
+	if w.exp == expFailed || w.exp == expDone && w.ends == w.plan.count-1 {
+		select {
+		case <-w.ready:
+		default:
+			close(w.ready)
+		}
+	}
+}
+
+// onStatus answers whether the level's candidates are all in, waiting
+// for them a while (a third of the peer timeout, so the answer comes in
+// time): the expansion's state and failure, the bytes this worker sent,
+// and once they are in, the candidates' keys in key order.
+func (w *worker) onStatus(d *dec) ([]byte, error) {
+	level := int(d.u())
+	if err := d.done(); err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	ready, started := w.ready, w.started
+	err := w.checkLevel(level)
+	w.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if !started {
+		return nil, fmt.Errorf("cluster: worker %d was not asked to expand level %d", w.plan.index, level)
+	}
+	t := time.NewTimer(w.plan.peerTimeout / 3)
+	defer t.Stop()
+	select {
+	case <-ready:
+	case <-t.C:
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var e enc
+	state := w.exp
+	if state == expDone && w.ends < w.plan.count-1 {
+		state = expRunning
+	}
+	e.u(uint64(state))
+	e.str(w.expErr)
+	e.u(uint64(w.sent.Load()))
+	if state == expDone {
+		w.settle(&e)
+	}
+	return e.b, nil
+}
+
+// expand steps every state of the frontier and hands each successor to
+// its owner, in batches (outbox.go). It returns when every batch was
+// taken.
+func (w *worker) expand(level int, frontier []int32) error {
+	mc := w.mc
+	out := newOutbox(w, level)
+	src := make([]int64, mc.Width())
+	var sb runtime.StepBuffer
+	for _, li := range frontier {
+		w.mu.Lock()
+		w.store.Runtime(int(li), src)
+		g := w.gidx[li]
+		w.mu.Unlock()
+		rank := 0
+		for e := range mc.Events {
+			for _, o := range mc.Fire(src, e, &sb) {
+				d := owner(mc, o.Next, w.plan.count)
+				if d == w.plan.index || w.firstSend(o.Next) {
+					out.add(d, g, rank, o.Transition, o.Next)
+				}
+				rank++
+			}
+		}
+	}
+	return out.finish()
+}
+
+// firstSend reports whether this worker never sent the runtime to its
+// owner (as far as sentTo remembers), and remembers it.
+func (w *worker) firstSend(r []int64) bool {
+	if w.sentTo == nil || w.sentTo.Len() >= sentToMax {
+		w.sentTo = explore.NewStore(w.mc, 0, 1024)
+	}
+	_, fresh := w.sentTo.Intern(r, -1, -1)
+	return fresh
+}
+
+func (w *worker) onDeliver(d *dec) error {
+	return w.deliver(d)
+}
+
+// deliver takes a batch of successors this worker owns: each that is not
+// an owned state is a candidate of the level, and keeps its least key.
+func (w *worker) deliver(d *dec) error {
+	raw := d.b
+	level, last := int(d.u()), d.u() == 1
+	cands := decodeCands(w.mc, d)
+	if err := d.done(); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.hello && level == w.level+1 {
+		w.early = append(w.early, raw)
+		return nil
+	}
+	return w.take(level, last, cands)
+}
+
+// decodeCands reads a batch of successors after its level.
+func decodeCands(mc *runtime.Machine, d *dec) []cand {
+	n := d.n()
+	width := mc.Width()
+	cands := make([]cand, n)
+	flat := make([]int64, n*width)
+	for j := range cands {
+		c := &cands[j]
+		c.k = key{int64(d.u()), int32(d.u())}
+		c.via = int32(d.u())
+		c.words = flat[j*width : (j+1)*width]
+		d.runtime(mc, c.words)
+	}
+	return cands
+}
+
+// take records delivered candidates, and the end of a peer's (last);
+// w.mu is held.
+func (w *worker) take(level int, last bool, cands []cand) error {
+	if err := w.checkLevel(level); err != nil {
+		return err
+	}
+	if last {
+		defer func() {
+			w.ends++
+			w.checkReady()
+		}()
+	}
+	if w.pend == nil {
+		w.pend = explore.NewStore(w.mc, 0, 1024)
+	}
+	for _, c := range cands {
+		if c.words[0] < 0 || int(c.words[0]) >= len(w.mc.States) || c.via < 0 || int(c.via) >= len(w.mc.Model.Transitions) || c.k.parent < 0 {
+			return fmt.Errorf("cluster: a delivered runtime is not one of this model's")
+		}
+		if w.store.Lookup(c.words) >= 0 {
+			continue
+		}
+		p, fresh := w.pend.Intern(c.words, -1, -1)
+		if fresh {
+			w.pendKey, w.pendVia = append(w.pendKey, c.k), append(w.pendVia, c.via)
+		} else if c.k.cmp(w.pendKey[p]) < 0 {
+			w.pendKey[p], w.pendVia[p] = c.k, c.via
+		}
+	}
+	return nil
+}
+
+// cand is one delivered successor.
+type cand struct {
+	k     key
+	via   int32
+	words []int64
+}
+
+// settle appends the level's candidates' keys in key order; w.mu is
+// held.
+func (w *worker) settle(e *enc) {
+	if w.order == nil {
+		w.order = make([]int32, len(w.pendKey))
+		for i := range w.order {
+			w.order[i] = int32(i)
+		}
+		slices.SortFunc(w.order, func(a, b int32) int { return w.pendKey[a].cmp(w.pendKey[b]) })
+	}
+	e.u(uint64(len(w.order)))
+	prev := int64(0)
+	for _, p := range w.order {
+		k := w.pendKey[p]
+		e.u(uint64(k.parent - prev)) // sorted: no negative delta
+		e.u(uint64(k.rank))
+		prev = k.parent
+	}
+}
+
+// onAssign stores the first k candidates (in key order) with the global
+// indexes worker 0 settled, makes them the next frontier, and starts
+// expanding it unless worker 0 says the search ends here.
+func (w *worker) onAssign(d *dec) error {
+	level, more, k := int(d.u()), d.u() == 1, d.n()
+	idx := make([]int64, k)
+	prev := int64(0)
+	for j := range idx {
+		idx[j] = prev + int64(d.u())
+		prev = idx[j]
+	}
+	if err := d.done(); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.checkLevel(level); err != nil {
+		return err
+	}
+	if k > len(w.order) {
+		return fmt.Errorf("cluster: worker 0 assigned %d states, worker %d has %d", k, w.plan.index, len(w.order))
+	}
+	words := make([]int64, w.mc.Width())
+	w.frontier = w.frontier[:0]
+	for j, p := range w.order[:k] {
+		w.pend.Runtime(int(p), words)
+		li, _ := w.store.Intern(words, -1, -1)
+		w.gidx = append(w.gidx, idx[j])
+		w.parent = append(w.parent, w.pendKey[p].parent)
+		w.via = append(w.via, w.pendVia[p])
+		w.frontier = append(w.frontier, int32(li))
+	}
+	w.pend, w.pendKey, w.pendVia, w.order = nil, nil, nil, nil
+	w.level++
+	w.newLevel()
+	early := w.early
+	w.early = nil
+	for _, msg := range early {
+		d := &dec{b: msg}
+		level, last := int(d.u()), d.u() == 1
+		cands := decodeCands(w.mc, d)
+		if err := d.done(); err != nil {
+			return err
+		}
+		if err := w.take(level, last, cands); err != nil {
+			return err
+		}
+	}
+	if more {
+		w.startExpand()
+	}
+	return nil
+}
+
+// gatherPage is how many states one Gather answer carries.
+const gatherPage = 1 << 15
+
+// onGather answers the owned states from a local index on: per state its
+// global index, canonical parent, transition and words.
+func (w *worker) onGather(d *dec) ([]byte, error) {
+	from := int(d.u())
+	if err := d.done(); err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := len(w.gidx)
+	from = min(from, n)
+	to := min(n, from+gatherPage)
+	var e enc
+	e.u(uint64(to - from))
+	words := make([]int64, w.mc.Width())
+	for i := from; i < to; i++ {
+		e.u(uint64(w.gidx[i]))
+		e.u(uint64(w.parent[i] + 1))
+		e.u(uint64(w.via[i] + 1))
+		e.runtime(w.mc, w.store.Runtime(i, words))
+	}
+	return e.b, nil
+}
