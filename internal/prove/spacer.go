@@ -1,6 +1,7 @@
 package prove
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -196,14 +197,25 @@ func solveHorn(ctx *z3.Context, fs []*z3.Term, budget time.Duration, stop *stopp
 	if !stop.enter(s) {
 		return &spacerAnswer{Status: "unknown", Reason: "stopped"}, nil
 	}
-	timer := time.AfterFunc(budget+2*time.Millisecond, s.Interrupt)
+	// As bmc's checks (z3.CheckContext): interrupted when the budget is
+	// spent, abandoned with its context when it has not stopped a
+	// twentieth of the budget later.
+	dctx, cancel := context.WithTimeout(context.Background(), budget+2*time.Millisecond)
 	t0 := time.Now()
-	r, err := s.Check()
-	timer.Stop()
+	r, err := s.CheckContext(dctx, max(budget/20, 50*time.Millisecond))
+	cancel()
 	stop.leave()
 	ans := &spacerAnswer{Elapsed: time.Since(t0)}
+	if errors.Is(err, z3.ErrAbandoned) {
+		ans.Status, ans.Reason = "unknown", "timeout (abandoned while solving)"
+		return ans, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("spacer: %w", err)
+	}
+	if r == z3.Unknown && dctx.Err() != nil && !stop.isStopped() {
+		ans.Status, ans.Reason = "unknown", "timeout"
+		return ans, nil
 	}
 	switch r {
 	case z3.Unsat:
