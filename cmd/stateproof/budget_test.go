@@ -73,7 +73,10 @@ func TestBudgetHoldsOnNonlinearCheck(t *testing.T) {
 	}
 	// Z3 mostly ignores the interrupt here, and the check is abandoned
 	// (the diagnostic names the phase); now and then it stops within the
-	// grace, and the result is a plain solver timeout.
+	// grace, and the result is a plain solver timeout. Interrupted inside
+	// non-linear arithmetic, Z3 reads "(incomplete (theory arithmetic))"
+	// (one run in two): past the deadline that is a timeout too (it was
+	// outcome unknown, and this test failed one run in two).
 	if !strings.Contains(out, "while_solving") && field(doc, "result", "reason") != "timeout" {
 		t.Errorf("neither a solver timeout nor the phase in the diagnostics: %v", doc["result"])
 	}
