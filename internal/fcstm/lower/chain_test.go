@@ -4,56 +4,21 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/bmc"
+	"github.com/stateproof/stateproof/internal/fcstm/fcstmtest"
 	"github.com/stateproof/stateproof/internal/fcstm/fcstmtest/reach"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/z3"
 )
-
-// chainModel is an FCSTM model whose cycle from M.A on Go passes n pseudo
-// states, each with a guarded and a default branch to the next: 2^n paths
-// from M.A to M.B. With rng nil the branches are fixed (the guarded one
-// adds to y, the default one to x); otherwise each guard, effect and
-// operand is drawn from rng, and with short chains a default branch may
-// leave for B directly (a choice that cannot be shared).
-func chainModel(n int, rng *rand.Rand) string {
-	var b strings.Builder
-	b.WriteString("def int x = 0;\ndef int y = 0;\nstate M {\n    state A;\n    state B;\n")
-	for i := range n {
-		fmt.Fprintf(&b, "    pseudo state P%d;\n", i)
-	}
-	b.WriteString("    [*] -> A;\n    A -> P0 :: Go;\n    B -> A :: Back;\n")
-	for i := range n {
-		next := "B"
-		if i+1 < n {
-			next = fmt.Sprintf("P%d", i+1)
-		}
-		if rng == nil {
-			fmt.Fprintf(&b, "    P%d -> %s : if [x > %d] effect { y = y + %d; };\n    P%d -> %s effect { x = x + 1; };\n", i, next, i, i+1, i, next)
-			continue
-		}
-		vars := []string{"x", "y"}
-		v, w := vars[rng.IntN(2)], vars[rng.IntN(2)]
-		fmt.Fprintf(&b, "    P%d -> %s : if [%s > %d] effect { %s = %s + %d; };\n", i, next, v, rng.IntN(5)-2, w, w, rng.IntN(3)+1)
-		if n <= 8 && rng.IntN(4) == 0 {
-			fmt.Fprintf(&b, "    P%d -> B;\n", i)
-		} else {
-			fmt.Fprintf(&b, "    P%d -> %s effect { %s = %s - %d; };\n", i, next, v, v, rng.IntN(2)+1)
-		}
-	}
-	b.WriteString("}\n")
-	return b.String()
-}
 
 // TestPseudoChainShared: a chain of up to 40 branching pseudo states is
 // lowered in linear size, not refused (one case per path, 2^n, was refused
 // past 4096 at twelve states).
 func TestPseudoChainShared(t *testing.T) {
 	for n := 1; n <= 40; n++ {
-		sys := lower(t, chainModel(n, nil))
+		sys := lower(t, fcstmtest.PseudoChain(n, nil))
 		a := sys.LocationByName("M.A")
 		if got := len(sys.Cases[a.ID]); got > 3 {
 			t.Fatalf("chain of %d: %d cases from M.A, want at most 3 (transition, fallback, their shared choice)\n%s", n, got, dump(sys))
@@ -86,7 +51,7 @@ func TestPseudoChainDifferential(t *testing.T) {
 	}
 	for _, n := range lengths {
 		for _, r := range []*rand.Rand{nil, rng, rng} {
-			src := chainModel(n, r)
+			src := fcstmtest.PseudoChain(n, r)
 			m := build(t, src)
 			sys, err := Lower(m)
 			if err != nil {

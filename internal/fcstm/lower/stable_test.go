@@ -45,7 +45,7 @@ func encodingText(t *testing.T, src string, depth int) string {
 // must not depend on the run). Go randomises map iteration per map, so an
 // order taken from a map would differ between these encodings.
 func TestEncodingIsDeterministic(t *testing.T) {
-	srcs := []string{chainModel(6, nil), chainModel(3, nil)}
+	srcs := []string{fcstmtest.PseudoChain(6, nil), fcstmtest.PseudoChain(3, nil)}
 	for seed := uint64(1); seed <= 3; seed++ {
 		srcs = append(srcs, fcstmtest.RandomModel(seed))
 	}
