@@ -82,6 +82,28 @@ func TestBudgetHoldsOnNonlinearCheck(t *testing.T) {
 	}
 }
 
+// prove on the same sqrt model: the sqrt results are clause-local
+// constants of the Horn clauses (they were left unbound, and Spacer's
+// parse of them failed: exit 2), and a check Z3 does not stop when
+// interrupted is abandoned at the deadline: unknown (exit 3) with a
+// timeout in the reason, or the violation (x passes 10 in the third
+// cycle), within the budget (the bound is generous, as above).
+func TestProveBudgetHoldsOnNonlinearCheck(t *testing.T) {
+	runIfChild()
+	const budget = 1500 * time.Millisecond
+	rsc := filepath.Join(t.TempDir(), "x.rsc")
+	if err := os.WriteFile(rsc, []byte("rsc \"M.A\": var(\"x\") <= 10.0;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code, took := childCLI(t, "TestProveBudgetHoldsOnNonlinearCheck", "prove", "testdata/fcstm/sqrt-during.fcstm", "--rsc", rsc, "--timeout-ms", "1500")
+	if took > 3*budget+2*time.Second {
+		t.Errorf("prove took %v under a %v budget", took, budget)
+	}
+	if !(code == 1 && strings.Contains(out, "VIOLATED")) && !(code == 3 && strings.Contains(out, "timeout")) {
+		t.Errorf("exit %d, want 1 (violated) or 3 with a timeout in the reason\n%s%s", code, out, errOut)
+	}
+}
+
 // prove on a chain of nine pseudo states (2^9 cases from one state)
 // spent its budget rendering Horn clauses and encoding triple queries and
 // ran past 40 s under 3 s. Every phase now looks at the deadline: the

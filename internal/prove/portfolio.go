@@ -136,9 +136,9 @@ func (a *attempt) spacerWork(sp *spacerRun, phi []expr.Expr, budget time.Duratio
 	var ans *spacerAnswer
 	var err error
 	if sp.clauses != nil {
-		ans, err = solveHorn(sp.ctx, sp.clauses, budget, sp.stop)
+		ans, err = solveHorn(sp.ctx, sp.clauses, budget, a.deadline, sp.stop)
 	} else {
-		ans, err = runSpacer(sp.ctx, sp.text, budget, sp.stop, sp.params...)
+		ans, err = runSpacer(sp.ctx, sp.text, budget, a.deadline, sp.stop, sp.params...)
 	}
 	if err != nil || ans.Status != "safe" {
 		return spacerOutcome{ans: ans, err: err}

@@ -80,7 +80,7 @@ func (r *Result) abandoned(open []int) {
 	}
 	for _, i := range open {
 		if p := &r.Props[i]; p.Status != Violated && p.Status != Verified {
-			p.Status, p.Method, p.Reason = Unknown, "", "timeout: a check did not stop when interrupted at the deadline (abandoned while solving)"
+			p.Status, p.Method, p.Reason = Unknown, "", "timeout: a solver check did not stop when interrupted at the deadline and was abandoned (abandoned while solving)"
 		}
 	}
 }

@@ -158,7 +158,7 @@ type spacerAnswer struct {
 // goroutine of its own); stop interrupts it, and so does a timer when the
 // budget is spent. A safe answer's interpretation is read by interpret, so
 // that Spacer alone on a problem file pays nothing for it.
-func runSpacer(ctx *z3.Context, text string, budget time.Duration, stop *stopper, params ...z3.Param) (*spacerAnswer, error) {
+func runSpacer(ctx *z3.Context, text string, budget time.Duration, deadline time.Time, stop *stopper, params ...z3.Param) (*spacerAnswer, error) {
 	if budget < time.Millisecond {
 		return &spacerAnswer{Status: "unknown", Reason: "no time left"}, nil
 	}
@@ -166,7 +166,7 @@ func runSpacer(ctx *z3.Context, text string, budget time.Duration, stop *stopper
 	if err != nil {
 		return nil, fmt.Errorf("spacer: parsing the generated clauses: %w", err)
 	}
-	return solveHorn(ctx, fs, budget, stop, params...)
+	return solveHorn(ctx, fs, budget, deadline, stop, params...)
 }
 
 // noInline keeps Spacer from inlining predicates. A clause with
@@ -177,7 +177,7 @@ func runSpacer(ctx *z3.Context, text string, budget time.Duration, stop *stopper
 var noInline = []z3.Param{{Name: "fp.xform.inline_linear", Value: false}, {Name: "fp.xform.inline_eager", Value: false}}
 
 // solveHorn is runSpacer on clauses already parsed in ctx.
-func solveHorn(ctx *z3.Context, fs []*z3.Term, budget time.Duration, stop *stopper, params ...z3.Param) (*spacerAnswer, error) {
+func solveHorn(ctx *z3.Context, fs []*z3.Term, budget time.Duration, deadline time.Time, stop *stopper, params ...z3.Param) (*spacerAnswer, error) {
 	if budget < time.Millisecond {
 		return &spacerAnswer{Status: "unknown", Reason: "no time left"}, nil
 	}
@@ -197,12 +197,19 @@ func solveHorn(ctx *z3.Context, fs []*z3.Term, budget time.Duration, stop *stopp
 	if !stop.enter(s) {
 		return &spacerAnswer{Status: "unknown", Reason: "stopped"}, nil
 	}
-	// As bmc's checks (z3.CheckContext): interrupted when the budget is
-	// spent, abandoned with its context when it has not stopped a
-	// twentieth of the budget later.
-	dctx, cancel := context.WithTimeout(context.Background(), budget+2*time.Millisecond)
+	// The budget (a slice, or what is left) interrupts the check; the
+	// overall deadline bounds it as bmc's checks (z3.CheckContext): a check
+	// still running a twentieth of the budget after the deadline is
+	// abandoned with its context. A slice's end never abandons: the
+	// context is the attempt's, which the later layers use.
+	timer := time.AfterFunc(budget+2*time.Millisecond, s.Interrupt)
+	dctx, cancel := context.Background(), context.CancelFunc(func() {})
+	if !deadline.IsZero() {
+		dctx, cancel = context.WithDeadline(dctx, deadline)
+	}
 	t0 := time.Now()
-	r, err := s.CheckContext(dctx, max(budget/20, 50*time.Millisecond))
+	r, err := s.CheckContext(dctx, max(time.Until(deadline)/20, 50*time.Millisecond))
+	timer.Stop()
 	cancel()
 	stop.leave()
 	ans := &spacerAnswer{Elapsed: time.Since(t0)}
@@ -213,7 +220,7 @@ func solveHorn(ctx *z3.Context, fs []*z3.Term, budget time.Duration, stop *stopp
 	if err != nil {
 		return nil, fmt.Errorf("spacer: %w", err)
 	}
-	if r == z3.Unknown && dctx.Err() != nil && !stop.isStopped() {
+	if r == z3.Unknown && (dctx.Err() != nil || ans.Elapsed >= budget) && !stop.isStopped() {
 		ans.Status, ans.Reason = "unknown", "timeout"
 		return ans, nil
 	}

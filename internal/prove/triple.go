@@ -70,6 +70,10 @@ type checker struct {
 	queries   int
 	stop      *stopper      // nil: never stopped from outside
 	given     time.Duration // the time to the deadline when the checker was made
+	// hard is the deadline the checker was made with, the attempt's: a
+	// layer may move deadline earlier for a slice of its own, which
+	// interrupts a check but never abandons it (the context is shared).
+	hard time.Time
 }
 
 func newChecker(ctx *z3.Context, g *Graph, timeoutMS int, deadline time.Time) (*checker, error) {
@@ -77,7 +81,7 @@ func newChecker(ctx *z3.Context, g *Graph, timeoutMS int, deadline time.Time) (*
 	if err != nil {
 		return nil, fmt.Errorf("prove: creating solver: %w", err)
 	}
-	c := &checker{g: g, enc: newEncoder(ctx, g), solver: s, timeoutMS: timeoutMS, deadline: deadline}
+	c := &checker{g: g, enc: newEncoder(ctx, g), solver: s, timeoutMS: timeoutMS, deadline: deadline, hard: deadline}
 	if !deadline.IsZero() {
 		c.given = time.Until(deadline)
 	}
@@ -90,13 +94,13 @@ func (c *checker) expired() bool {
 	return !c.deadline.IsZero() && time.Until(c.deadline) < time.Millisecond
 }
 
-// deadlineContext is the context of one check: done at the deadline
-// (never without one).
+// deadlineContext is the context of one check: done at the hard
+// deadline (never without one).
 func (c *checker) deadlineContext() (context.Context, context.CancelFunc) {
-	if c.deadline.IsZero() {
+	if c.hard.IsZero() {
 		return context.WithCancel(context.Background())
 	}
-	return context.WithDeadline(context.Background(), c.deadline)
+	return context.WithDeadline(context.Background(), c.hard)
 }
 
 // grace is how long a check interrupted at the deadline may take to stop
