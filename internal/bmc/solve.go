@@ -220,7 +220,10 @@ func (s *session) check(solver *z3.Solver, lits []*z3.Term) (checkResult, error)
 		cr.status = "unsat"
 	default:
 		cr.reason = solver.ReasonUnknown()
-		if cr.reason == "timeout" || cr.reason == "canceled" {
+		// A check stopped at the deadline is a timeout whatever Z3 says:
+		// interrupted inside non-linear arithmetic it reads
+		// "(incomplete (theory arithmetic))", one run in two on a sqrt.
+		if cr.reason == "timeout" || cr.reason == "canceled" || s.ctx.Err() != nil || (s.budget && !time.Now().Before(s.deadline)) {
 			cr.status, cr.reason = "timeout", "timeout"
 		} else {
 			cr.status = "unknown"

@@ -106,7 +106,7 @@ func runSpacerAlone(tb testing.TB, text string, budget time.Duration) *spacerAns
 		tb.Fatal(err)
 	}
 	defer ctx.Close()
-	ans, err := runSpacer(ctx, text, budget, nil)
+	ans, err := runSpacer(ctx, text, budget, time.Now().Add(budget), nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

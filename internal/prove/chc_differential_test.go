@@ -128,7 +128,7 @@ func z3Horn(t *testing.T, src string, budget time.Duration) string {
 	if err != nil {
 		t.Fatalf("Z3 does not parse the generated problem: %v\n%s", err, src)
 	}
-	ans, err := solveHorn(ctx, fs, budget, nil)
+	ans, err := solveHorn(ctx, fs, budget, time.Now().Add(budget), nil)
 	if err != nil {
 		return "unknown"
 	}

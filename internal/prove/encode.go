@@ -23,7 +23,10 @@ type encoder struct {
 	// locals are the clause-local constants made so far, for binders
 	// when a relation is printed as a Horn clause.
 	locals []local
-	cases  *smt.Encoding // lowers a model's cases (made on first use)
+	// bound counts the fresh constants of case relations made so far:
+	// Spacer is then run without inlining (noInline).
+	bound int
+	cases *smt.Encoding // lowers a model's cases (made on first use)
 	// states and lowered memoise state vectors by tag and formulas by
 	// node, formula and state: Houdini asks about the same candidates,
 	// conjoined anew, hundreds of times.
@@ -204,6 +207,19 @@ func (e *encoder) modelCase(ed *Edge, pre, post []*z3.Term) (*z3.Term, error) {
 	}
 	if ax := e.cases.TakeAxioms(); len(ax) > 0 {
 		rel = e.b.And(append(ax, rel)...)
+	}
+	// The fresh constants of the relation (bound temporaries of a shared
+	// choice, sqrt results) are clause-local.
+	for _, c := range e.cases.TakeFresh() {
+		sort := sts.Int
+		switch c.SortKind() {
+		case z3.SortBool:
+			sort = sts.Bool
+		case z3.SortReal:
+			sort = sts.Real
+		}
+		e.locals = append(e.locals, local{c.String(), sort})
+		e.bound++
 	}
 	return rel, e.b.Err()
 }

@@ -2,6 +2,7 @@ package prove
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -343,5 +344,54 @@ state R {
 	r := mustProve(t, p, Options{Layers: []string{"triple", "kind"}, TimeoutMS: 60000})
 	if r.Verdict != "proved" || r.Props[0].Method != "k-induction (k=2)" {
 		t.Fatalf("verdict %s, %+v", r.Verdict, r.Props)
+	}
+}
+
+// TestFCSTMPseudoChainDifferential: on pseudo chains of 4 to 25 states
+// (fixed and random branches, shared by the lowering), prove never
+// contradicts the runtime: a proved RSC holds on every configuration the
+// runtime reaches within 6 cycles, and a violation is reached by the
+// runtime within its trace's length (issue 27 item 8).
+func TestFCSTMPseudoChainDifferential(t *testing.T) {
+	lengths := []int{4, 12, 25}
+	if testing.Short() {
+		lengths = []int{4}
+	}
+	rng := rand.New(rand.NewPCG(27, 9))
+	candidates := []string{"x >= 0", "y >= 0", "y <= 3", "x <= 2"}
+	var proved, violated, unknown int
+	for _, n := range lengths {
+		for _, r := range []*rand.Rand{nil, rng} {
+			src := fcstmtest.PseudoChain(n, r)
+			m, err := model.Parse("chain.fcstm", src, model.Options{})
+			if err != nil {
+				t.Fatalf("chain of %d: %v\n%s", n, err, src)
+			}
+			fm := fcstmModel(t, m, "chain.fcstm")
+			for _, cand := range candidates {
+				text := fmt.Sprintf("rsc \"M.A\": %s;\nrsc \"M.B\": %s;\n", cand, cand)
+				p := withRSC(t, fm, "cand.rsc", text)
+				res := mustProve(t, p, Options{TimeoutMS: 10000})
+				for i, pr := range res.Props {
+					prop := &p.Props[i]
+					switch pr.Status {
+					case Verified:
+						proved++
+						checkOnRuntime(t, m, p.Graph, map[int]expr.Expr{prop.Node: prop.Formula}, 6)
+					case Violated:
+						violated++
+						if !reachedViolation(t, m, p.Graph, prop, len(pr.Trace)-1) {
+							t.Errorf("chain of %d: %s at %s violated by a %d-step trace the runtime does not reach\n%s", n, cand, pr.Node, len(pr.Trace)-1, src)
+						}
+					default:
+						unknown++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d proved, %d violated, %d undecided", proved, violated, unknown)
+	if proved == 0 || violated == 0 {
+		t.Errorf("the chains exercise neither side: %d proved, %d violated", proved, violated)
 	}
 }

@@ -28,6 +28,7 @@ type spacerRun struct {
 	g       *Graph      // the graph in ctx
 	clauses []*z3.Term  // the clauses in ctx; nil: parse text
 	text    string
+	params  []z3.Param       // of the HORN solver
 	pred    func(int) string // node -> predicate name in text
 	started time.Time
 }
@@ -60,6 +61,9 @@ func (a *attempt) launchSpacer(c *checker, phi []expr.Expr, all bool) (*spacerRu
 			return nil, nil
 		} else if err != nil {
 			return nil, err
+		}
+		if c.enc.bound > 0 {
+			sp.params = noInline
 		}
 	}
 	if !a.opts.Parallel {
@@ -132,9 +136,9 @@ func (a *attempt) spacerWork(sp *spacerRun, phi []expr.Expr, budget time.Duratio
 	var ans *spacerAnswer
 	var err error
 	if sp.clauses != nil {
-		ans, err = solveHorn(sp.ctx, sp.clauses, budget, sp.stop)
+		ans, err = solveHorn(sp.ctx, sp.clauses, budget, a.deadline, sp.stop)
 	} else {
-		ans, err = runSpacer(sp.ctx, sp.text, budget, sp.stop)
+		ans, err = runSpacer(sp.ctx, sp.text, budget, a.deadline, sp.stop, sp.params...)
 	}
 	if err != nil || ans.Status != "safe" {
 		return spacerOutcome{ans: ans, err: err}

@@ -2,6 +2,7 @@ package prove
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -156,6 +157,10 @@ func Prove(p *Problem, opts Options) (*Result, error) {
 		t0 := time.Now()
 		run.rounds++
 		violated, err := run.round(open)
+		if abandoned(err) {
+			r.abandoned(open)
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -169,7 +174,9 @@ func Prove(p *Problem, opts Options) (*Result, error) {
 	}
 	if opts.Infer {
 		run.report("infer")
-		if err := run.infer(); err != nil {
+		if err := run.infer(); abandoned(err) {
+			r.abandoned(nil)
+		} else if err != nil {
 			return nil, err
 		}
 	}
@@ -181,6 +188,12 @@ func Prove(p *Problem, opts Options) (*Result, error) {
 	r.contexts = len(run.owned)
 	r.finish()
 	return r, nil
+}
+
+// abandoned reports that err comes from a check abandoned at the deadline,
+// or from a later use of the context it retired.
+func abandoned(err error) bool {
+	return errors.Is(err, z3.ErrAbandoned) || errors.Is(err, z3.ErrClosed)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

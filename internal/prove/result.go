@@ -69,6 +69,22 @@ func (r *Result) cancelled() {
 	r.Certificate, r.K, r.rsc, r.phi = nil, 0, nil, nil
 }
 
+// abandoned makes the open properties (every one not decided, when open
+// is nil) unknown after a check that did not stop at the deadline was
+// abandoned with its context.
+func (r *Result) abandoned(open []int) {
+	if open == nil {
+		for i := range r.Props {
+			open = append(open, i)
+		}
+	}
+	for _, i := range open {
+		if p := &r.Props[i]; p.Status != Violated && p.Status != Verified {
+			p.Status, p.Method, p.Reason = Unknown, "", "timeout: a solver check did not stop when interrupted at the deadline and was abandoned (abandoned while solving)"
+		}
+	}
+}
+
 func (r *Result) finish() {
 	r.Verdict = "proved"
 	for _, p := range r.Props {

@@ -1,6 +1,8 @@
 package prove
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -66,7 +68,12 @@ type checker struct {
 	timeoutMS int
 	deadline  time.Time
 	queries   int
-	stop      *stopper // nil: never stopped from outside
+	stop      *stopper      // nil: never stopped from outside
+	given     time.Duration // the time to the deadline when the checker was made
+	// hard is the deadline the checker was made with, the attempt's: a
+	// layer may move deadline earlier for a slice of its own, which
+	// interrupts a check but never abandons it (the context is shared).
+	hard time.Time
 }
 
 func newChecker(ctx *z3.Context, g *Graph, timeoutMS int, deadline time.Time) (*checker, error) {
@@ -74,7 +81,11 @@ func newChecker(ctx *z3.Context, g *Graph, timeoutMS int, deadline time.Time) (*
 	if err != nil {
 		return nil, fmt.Errorf("prove: creating solver: %w", err)
 	}
-	return &checker{g: g, enc: newEncoder(ctx, g), solver: s, timeoutMS: timeoutMS, deadline: deadline}, nil
+	c := &checker{g: g, enc: newEncoder(ctx, g), solver: s, timeoutMS: timeoutMS, deadline: deadline, hard: deadline}
+	if !deadline.IsZero() {
+		c.given = time.Until(deadline)
+	}
+	return c, nil
 }
 
 // expired reports that the overall deadline has passed (less than a
@@ -82,6 +93,27 @@ func newChecker(ctx *z3.Context, g *Graph, timeoutMS int, deadline time.Time) (*
 func (c *checker) expired() bool {
 	return !c.deadline.IsZero() && time.Until(c.deadline) < time.Millisecond
 }
+
+// deadlineContext is the context of one check: done at the hard
+// deadline (never without one).
+func (c *checker) deadlineContext() (context.Context, context.CancelFunc) {
+	if c.hard.IsZero() {
+		return context.WithCancel(context.Background())
+	}
+	return context.WithDeadline(context.Background(), c.hard)
+}
+
+// grace is how long a check interrupted at the deadline may take to stop
+// before it is abandoned: a twentieth of the time the checker was given,
+// as bmc's (at least 50 ms).
+func (c *checker) grace() time.Duration {
+	return max(c.given/20, 50*time.Millisecond)
+}
+
+// errAbandoned is the error of a check that did not stop when interrupted
+// at the deadline: its context is retired, so the attempt ends undecided
+// (Prove turns it into the reason "abandoned while solving").
+var errAbandoned = fmt.Errorf("prove: %w while solving", z3.ErrAbandoned)
 
 // budget is the per-query time limit, bounded by the overall deadline
 // (0: none). It is enforced by interrupting the check from a timer rather
@@ -174,17 +206,28 @@ func (c *checker) solveOn(s *z3.Solver, f *z3.Term, pre, post []*z3.Term) (*answ
 	if !c.stop.enter(s) {
 		return &answer{Result: z3.Unknown, Reason: "stopped", Pre: pre, Post: post}, nil
 	}
+	// The per-query limit interrupts the check; the overall deadline
+	// bounds it as in bmc (z3.CheckContext): a check still running a
+	// grace after its interrupt is abandoned, with its context.
 	var timer *time.Timer
 	if d := c.budget(); d > 0 {
 		timer = time.AfterFunc(d, s.Interrupt)
 	}
-	r, err := s.Check()
+	dctx, cancel := c.deadlineContext()
+	r, err := s.CheckContext(dctx, c.grace())
+	cancel()
 	if timer != nil {
 		timer.Stop()
 	}
 	c.stop.leave()
+	if errors.Is(err, z3.ErrAbandoned) {
+		return &answer{Result: z3.Unknown, Reason: "timeout", Pre: pre, Post: post}, errAbandoned
+	}
 	if err != nil {
 		return nil, fmt.Errorf("prove: solver: %w", err)
+	}
+	if r == z3.Unknown && dctx.Err() != nil {
+		return &answer{Result: z3.Unknown, Reason: "timeout", Pre: pre, Post: post}, nil
 	}
 	a := &answer{Result: r, Pre: pre, Post: post}
 	switch r {

@@ -87,6 +87,8 @@ type Encoding struct {
 	symbols   int
 	constants int
 	nfresh    int
+	// freshConsts are the fresh constants made since TakeFresh.
+	freshConsts []*z3.Term
 }
 
 // NewEncoding creates the frame-0 symbols of sys in a fresh solver of ctx;
@@ -130,7 +132,41 @@ func (enc *Encoding) Ctx() *z3.Context { return enc.b.ctx }
 
 func (enc *Encoding) fresh(prefix string) *z3.Term {
 	enc.nfresh++
-	return enc.b.realConst(fmt.Sprintf("%s!%d", prefix, enc.nfresh))
+	t := enc.b.realConst(fmt.Sprintf("%s!%d", prefix, enc.nfresh))
+	enc.freshConsts = append(enc.freshConsts, t)
+	return t
+}
+
+// bind returns a fresh constant of t's sort defined equal to t (an axiom
+// of the step, like a sqrt result's): a bound temporary (sts.Effect.Bind).
+func (enc *Encoding) bind(t *z3.Term) *z3.Term {
+	b := &enc.b
+	if !b.ok(t) {
+		return nil
+	}
+	enc.nfresh++
+	name := fmt.Sprintf("tmp!%d", enc.nfresh)
+	var c *z3.Term
+	switch t.SortKind() {
+	case z3.SortBool:
+		c = b.boolConst(name)
+	case z3.SortReal:
+		c = b.realConst(name)
+	default:
+		c = b.intConst(name)
+	}
+	enc.freshConsts = append(enc.freshConsts, c)
+	enc.axioms = append(enc.axioms, b.eq(c, t))
+	return c
+}
+
+// TakeFresh returns, and forgets, the fresh constants made since the last
+// call (sqrt results, bound temporaries), so that a caller printing a
+// formula with them can bind them (a Horn clause's forall).
+func (enc *Encoding) TakeFresh() []*z3.Term {
+	fs := enc.freshConsts
+	enc.freshConsts = nil
+	return fs
 }
 
 func (enc *Encoding) addFrame() {
@@ -436,6 +472,9 @@ func (enc *Encoding) caseBody(st *stepSyms, c *sts.Case, ante []*z3.Term) (a, bo
 		}
 		parts = append(parts, v.Def)
 		if eff.Temp != "" {
+			if eff.Bind {
+				v.T = enc.bind(v.T)
+			}
 			ce.temps[eff.Temp] = v.T
 			continue
 		}

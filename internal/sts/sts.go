@@ -146,7 +146,12 @@ type Effect struct {
 	Var   int
 	Temp  string
 	Value expr.Expr
-	Src   Source
+	// Bind gives the temporary a constant of its own, defined equal to
+	// its value, instead of substituting the value wherever it is read:
+	// a shared choice reads each of its temporaries several times, and a
+	// chain of them would otherwise grow exponentially when printed.
+	Bind bool
+	Src  Source
 }
 
 // Call records an abstract action the case executes (an onEntry/onExit

@@ -90,6 +90,9 @@ func (l *lowering) run(p *path) error {
 		n := top.n
 		if !n.st.Stoppable() {
 			if loop, err := l.repeats(p); loop || err != nil {
+				if loop {
+					l.deadEnds++ // the runtime prunes the path
+				}
 				return err
 			}
 		}
@@ -106,6 +109,7 @@ func (l *lowering) run(p *path) error {
 		}
 		switch {
 		case n.deadEnd():
+			l.deadEnds++
 			return nil
 		case n.leaf() && top.mode == afterEntry:
 			top.mode = active
@@ -126,18 +130,23 @@ func (l *lowering) run(p *path) error {
 				return l.run(q)
 			})
 		case n.leaf():
-			return l.choose(p, n.out, l.takeTransition, fail)
+			return l.chooseShared(p, n.out)
 		case top.mode == initWait:
-			return l.choose(p, n.inits, l.takeInitial, fail)
+			return l.choose(p, n.inits, l.takeInitial, l.fail)
 		case top.mode == postChildExit:
-			return l.choose(p, n.out, l.takeTransition, fail)
+			return l.choose(p, n.out, l.takeTransition, l.fail)
 		default:
 			return &Error{Pos: n.st.Pos, Msg: fmt.Sprintf("internal error: composite %s is on top of the stack without a child", n.st.Path)}
 		}
 	}
 }
 
-func fail(*path) error { return nil }
+// fail ends a path on which no candidate is accepted: the runtime refuses
+// it, and no case is added.
+func (l *lowering) fail(*path) error {
+	l.deadEnds++
+	return nil
+}
 
 // repeats records p's configuration and reports whether the path passed
 // it before with the same variable values (the runtime prunes it). A

@@ -65,6 +65,10 @@ type lowering struct {
 	cases []sts.Case // its cases so far
 	work  int
 	ntemp int
+	// deadEnds counts the paths that ended without a case (a dead end, a
+	// refused candidate list, a pruned loop): a shared choice is exact
+	// only when its continuation adds none (share.go).
+	deadEnds int
 }
 
 // Lower builds the symbolic transition system of m: one location per
