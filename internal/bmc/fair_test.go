@@ -1,15 +1,18 @@
 package bmc
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/stateproof/stateproof/internal/gen"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/runtime"
 	"github.com/stateproof/stateproof/internal/sts"
 	"github.com/stateproof/stateproof/internal/trace"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 const brokenLight = "../../examples/broken/a9-traffic-light-no-fairness.json"
@@ -130,3 +133,187 @@ func checkLasso(t *testing.T, tr *trace.Trace, l int, fair string) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestDifferentialFairMustReach: on generated models, `must_reach <= N
+// fair {e}: active(s)` finds a counterexample exactly when a brute force
+// over the runtime's own runs of N steps finds a fair lasso avoiding s
+// (the runtime's Enabled is the fairness condition's "enabled"), and
+// every lasso found replays.
+func TestDifferentialFairMustReach(t *testing.T) {
+	const bound = 4
+	models := 60
+	if testing.Short() {
+		models = 15
+	}
+	ctx, err := z3.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctx.Close()
+	lassos, none := 0, 0
+	for seed := uint64(1); seed <= uint64(models); seed++ {
+		m, sys := decodeModel(t, gen.Random(seed))
+		mc := runtime.Compile(m)
+		for fe := range sys.Events {
+			for _, loc := range sys.Locations {
+				src := `check must_reach <= ` + strconv.Itoa(bound) + ` fair {` + strconv.Quote(sys.Events[fe].Name) + `}: active(` + strconv.Quote(loc.Name) + `);`
+				q := bindQuery(t, sys, src)
+				r, err := Solve(ctx, sys, q, Options{})
+				if err != nil {
+					t.Fatalf("seed %d %s: %v", seed, src, err)
+				}
+				want := bruteFairLasso(mc, bound, mc.EventIndex(sys.Events[fe].Name), avoids(loc.ID))
+				if got := r.Outcome == "property_violated"; got != want {
+					t.Fatalf("seed %d %s: bmc says %s, brute force says lasso=%v\n%s", seed, src, r.Outcome, want, gen.Random(seed))
+				}
+				if !want {
+					none++
+				}
+				if !want && r.Outcome != "incomplete" {
+					t.Fatalf("seed %d %s: outcome %s without a lasso, want incomplete", seed, src, r.Outcome)
+				}
+				if r.Trace != nil {
+					lassos++
+					if rep := mc.Replay(r.Trace); !rep.OK() {
+						t.Fatalf("seed %d %s: replay mismatches %v", seed, src, rep.Mismatches)
+					}
+				}
+			}
+		}
+	}
+	if lassos == 0 || none == 0 {
+		t.Fatalf("%d checks with a fair lasso, %d without: the test compares one side only", lassos, none)
+	}
+	t.Logf("%d checks with a fair lasso, %d without", lassos, none)
+}
+
+// bruteFairLasso enumerates every run of n steps of the runtime (a dead
+// end stutters) and reports whether one is a lasso — its last runtime
+// equals the one at some l < n — on whose loop fair is taken or, at some
+// runtime, not enabled, and whose states at steps 0..n-1 violate: viol
+// gets them and l.
+func bruteFairLasso(mc *runtime.Machine, n, fair int, viol func(states []int, l int) bool) bool {
+	type pos struct {
+		r     []int64
+		event int // the event of the step from here, -1 for a stutter
+	}
+	var buf runtime.StepBuffer
+	var walk func(run []pos, r []int64) bool
+	walk = func(run []pos, r []int64) bool {
+		if len(run) == n {
+			states := make([]int, n)
+			for i, p := range run {
+				states[i] = int(p.r[0])
+			}
+			for l := 0; l < n; l++ {
+				if mc.Key(run[l].r) != mc.Key(r) || !viol(states, l) {
+					continue
+				}
+				for _, p := range run[l:] {
+					if p.event == fair || !mc.Enabled(p.r, fair) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		moved := false
+		for e := range mc.Events {
+			// Step reuses buf, and the walk below steps again: copy the
+			// outcomes first.
+			var nexts [][]int64
+			for _, o := range mc.Step(r, e, &buf) {
+				nexts = append(nexts, slices.Clone(o.Next))
+			}
+			for _, next := range nexts {
+				moved = true
+				if walk(append(slices.Clone(run), pos{r, e}), next) {
+					return true
+				}
+			}
+		}
+		if !moved {
+			return walk(append(run, pos{r, -1}), r)
+		}
+		return false
+	}
+	return walk(nil, mc.Initial(make([]int64, mc.Width())))
+}
+
+// avoids is the must_reach violation: no state at 0..n-1 is s.
+func avoids(s int) func([]int, int) bool {
+	return func(states []int, _ int) bool { return !slices.Contains(states, s) }
+}
+
+// unanswered is the response violation `trigger active(a) -> within w
+// active(c)` on the lasso: positions past n-1 are loop positions again.
+func unanswered(a, c, w int) func([]int, int) bool {
+	return func(states []int, l int) bool {
+		n := len(states)
+		at := func(j int) int {
+			for j >= n {
+				j -= n - l
+			}
+			return states[j]
+		}
+		for i := 0; i < n; i++ {
+			if states[i] != a {
+				continue
+			}
+			met := false
+			for k := 1; k <= w; k++ {
+				met = met || at(i+k) == c
+			}
+			if !met {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// TestDifferentialFairResponse: the same comparison for `response` with
+// windows shorter than, equal to and longer than the loop can be.
+func TestDifferentialFairResponse(t *testing.T) {
+	const bound = 4
+	models := 25
+	if testing.Short() {
+		models = 8
+	}
+	ctx, err := z3.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctx.Close()
+	counts := map[bool]int{}
+	for seed := uint64(1); seed <= uint64(models); seed++ {
+		m, sys := decodeModel(t, gen.Random(seed))
+		mc := runtime.Compile(m)
+		fair := sys.Events[int(seed)%len(sys.Events)].Name
+		for _, a := range sys.Locations {
+			for _, c := range sys.Locations {
+				for _, w := range []int{1, 3, 9} {
+					src := fmt.Sprintf("check response <= %d fair {%q}: trigger active(%q) -> within %d active(%q);", bound, fair, a.Name, w, c.Name)
+					r, err := Solve(ctx, sys, bindQuery(t, sys, src), Options{})
+					if err != nil {
+						t.Fatalf("seed %d %s: %v", seed, src, err)
+					}
+					want := bruteFairLasso(mc, bound, mc.EventIndex(fair), unanswered(a.ID, c.ID, w))
+					counts[want]++
+					if got := r.Outcome == "property_violated"; got != want || (!want && r.Outcome != "incomplete") {
+						t.Fatalf("seed %d %s: bmc says %s, brute force says lasso=%v\n%s", seed, src, r.Outcome, want, gen.Random(seed))
+					}
+					if r.Trace != nil {
+						if rep := mc.Replay(r.Trace); !rep.OK() {
+							t.Fatalf("seed %d %s: replay mismatches %v", seed, src, rep.Mismatches)
+						}
+					}
+				}
+			}
+		}
+	}
+	if counts[true] == 0 || counts[false] == 0 {
+		t.Fatalf("%v: the test compares one side only", counts)
+	}
+	t.Logf("%d checks with a fair lasso, %d without", counts[true], counts[false])
+}
