@@ -141,8 +141,8 @@ func (p *problem) lassoResponse(tr, rs framePred, l int) *z3.Term {
 func (p *problem) fairEvents() (enabled, taken [][]*z3.Term, err error) {
 	b := p.b
 	n := p.n
-	for _, name := range p.q.Check.Fair {
-		ev := p.sys.EventIndex(name.Name)
+	for _, name := range fairNames(p.q, p.sys) {
+		ev := p.sys.EventIndex(name)
 		var en, tk []*z3.Term
 		for j := 0; j < n; j++ {
 			var can, did []*z3.Term
@@ -213,8 +213,17 @@ func (s *session) loopStart() (*int, error) {
 	return nil, fmt.Errorf("bmc: a model of a fair check with no lasso")
 }
 
-// fairNames lists the events of q's fair clause, nil without one.
-func fairNames(q *query.Query) []string {
+// fairNames lists the events of q's fair clause (every event of sys for
+// `fair *`), nil without one. A model with no events has a non-nil empty
+// list: the check is still a fair one (a lasso), trivially fair.
+func fairNames(q *query.Query, sys *sts.System) []string {
+	if q.Check.FairAll {
+		out := []string{}
+		for _, e := range sys.Events {
+			out = append(out, e.Name)
+		}
+		return out
+	}
 	var out []string
 	for _, n := range q.Check.Fair {
 		out = append(out, n.Name)

@@ -88,6 +88,34 @@ func TestFairMustReachLassoReplays(t *testing.T) {
 	}
 }
 
+// fair * makes every event weakly fair. The storm stays unfair (tick is
+// starved), so GREEN-or-OFF is still without a counterexample. The cycle
+// that avoids OFF stays fair too: power_off is enabled in RED on every
+// round but disabled in GREEN and YELLOW, so it is not continuously
+// enabled — weak fairness, not strong. The report lists every event.
+func TestFairAllEvents(t *testing.T) {
+	_, sys := loadModel(t, brokenLight)
+	r := solve(t, sys, bindQuery(t, sys, `check must_reach <= 10 fair *: active("GREEN") || active("OFF");`), Options{})
+	if r.Outcome != "incomplete" || r.Trace != nil {
+		t.Fatalf("storm: outcome %s, want incomplete", r.Outcome)
+	}
+	if got := strings.Join(r.Fair, ","); got != "button,power_off,tick" {
+		t.Errorf("Fair = %q", got)
+	}
+	r = solve(t, sys, bindQuery(t, sys, `check must_reach <= 10 fair *: active("OFF");`), Options{})
+	if r.Outcome != "property_violated" || r.LoopStart == nil {
+		t.Fatalf("cycle: outcome %s, want a lasso", r.Outcome)
+	}
+	checkLasso(t, r.Trace, *r.LoopStart, "tick")
+	visits := map[string]bool{}
+	for _, f := range r.Trace.Frames[*r.LoopStart:] {
+		visits[f.State] = true
+	}
+	if !visits["GREEN"] {
+		t.Errorf("the loop never leaves RED, so power_off would be starved: %v", visits)
+	}
+}
+
 // A bounded response under fairness is judged on the infinite lasso: a
 // window that runs past the bound is followed round the loop. RED is
 // always answered by GREEN or OFF within 30 positions on a fair lasso of

@@ -37,7 +37,7 @@ func (p *problem) objective() (phi, omega *z3.Term, err error) {
 	b := p.b
 	n := p.n
 	c := &p.q.Check
-	if len(c.Fair) > 0 {
+	if c.Fair != nil || c.FairAll {
 		p.frameHits = nil
 		phi, err := p.fairObjective()
 		return phi, nil, err

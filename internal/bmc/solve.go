@@ -276,7 +276,7 @@ func run(p *problem, opts Options, start time.Time) (*Result, error) {
 	p.cancelled = s.ctx.Err
 	r := &Result{Kind: q.Check.Kind, Polarity: q.Check.Kind.Polarity(), Bound: q.Check.Bound,
 		CaseLabel: q.Check.CaseLabel, Window: q.Check.Window, TimeoutMS: opts.TimeoutMS, ErrorSites: errorSites(p.sys),
-		Fair: fairNames(q)}
+		Fair: fairNames(q, p.sys)}
 	first := q.Check.Bound
 	if opts.Shortest {
 		if shortestApplies(q.Check.Kind) {

@@ -184,6 +184,8 @@ type Check struct {
 	// (a stateproof extension, docs/queries.md#fairness): a counterexample
 	// must then be a fair lasso. nil: no clause.
 	Fair []Name
+	// FairAll is `fair *`: every event of the model is weakly fair.
+	FairAll bool
 	// FairSpan locates the clause, for diagnostics.
 	FairSpan expr.Span
 }

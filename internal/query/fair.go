@@ -9,7 +9,7 @@ import "github.com/stateproof/stateproof/internal/expr"
 // does not repeat, and is refused rather than judged on the bounded trace.
 func (b *binder) fair() {
 	c := &b.q.Check
-	if c.Fair == nil {
+	if c.Fair == nil && !c.FairAll {
 		return
 	}
 	if c.Kind != MustReach && c.Kind != Response {

@@ -35,9 +35,30 @@ func TestParseFair(t *testing.T) {
 	mustParse(t, `check reach <= 1: fair > 0;`)
 }
 
+func TestParseFairAll(t *testing.T) {
+	q := mustParse(t, `check response <= 4 fair  * : trigger x > 0 -> within 2 y > 0;`)
+	if !q.Check.FairAll || q.Check.Fair != nil {
+		t.Fatalf("FairAll %v, Fair %v", q.Check.FairAll, q.Check.Fair)
+	}
+	if got, want := Format(q), "check response <= 4 fair *: trigger x > 0 -> within 2 y > 0;\n"; got != want {
+		t.Errorf("Format = %q, want %q", got, want)
+	}
+	if j, _ := FormatJSON(q); !strings.Contains(string(j), `"fair":"*"`) {
+		t.Errorf("FormatJSON = %s", j)
+	}
+	if Equal(q, mustParse(t, `check response <= 4 fair {"Root.Go"}: trigger x > 0 -> within 2 y > 0;`)) {
+		t.Error("Equal: fair * is fair {\"Root.Go\"}")
+	}
+	if err := Bind(q, fairSystem(), BindOptions{}); err != nil {
+		t.Error(err)
+	}
+	err := Bind(mustParse(t, `check reach <= 4 fair *: true;`), fairSystem(), BindOptions{})
+	asError(t, "fair * on reach", err, ClassInvalid, CodeQueryShape, "1:18")
+}
+
 func TestParseFairErrors(t *testing.T) {
 	for _, tc := range []struct{ src, pos, msg string }{
-		{`check must_reach <= 4 fair: true;`, "1:27", `expected "{" after fair, found ":"`},
+		{`check must_reach <= 4 fair: true;`, "1:27", `expected "{" or "*" after fair, found ":"`},
 		{`check must_reach <= 4 fair {}: true;`, "1:29", "expected an event name string"},
 		{`check must_reach <= 4 fair {tick}: true;`, "1:29", `expected an event name string, found identifier "tick"`},
 		{`check must_reach <= 4 fair {"a" "b"}: true;`, "1:33", `expected "," or "}" in the fair event list`},

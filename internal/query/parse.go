@@ -374,13 +374,18 @@ func (ps *parser) check() Check {
 	return c
 }
 
-// fair parses the fairness clause `fair { "e", ... }` between the bound and
+// fair parses the fairness clause `fair { "e", ... }` or `fair *` between the bound and
 // the colon (docs/queries.md#fairness). "fair" is not a keyword: before
 // this extension only ":" could follow the bound, so the word cannot clash
 // with a query that parsed before, nor with a variable named fair.
 func (ps *parser) fair(c *Check) {
 	start := ps.p.Next() // fair
-	ps.expect(expr.LBRACE, `"{" after fair`)
+	if t := ps.p.Peek(); t.Kind == expr.MUL {
+		ps.p.Next()
+		c.FairAll, c.FairSpan = true, expr.Span{Start: start.Span.Start, End: t.Span.End}
+		return
+	}
+	ps.expect(expr.LBRACE, `"{" or "*" after fair`)
 	for {
 		c.Fair = append(c.Fair, ps.str("an event name string"))
 		if ps.p.Peek().Kind != expr.COMMA {
