@@ -25,6 +25,9 @@ type problem struct {
 	// forbid and invariant (nil for the other kinds): the frames where a
 	// model meets the goal or violates the property.
 	frameHits []*z3.Term
+	// loops are the per-loop-start disjuncts of a fair check's objective
+	// (fair.go); nil for a check without a fair clause.
+	loops []*z3.Term
 	// cancelled reports why the encoding must stop (nil: go on); it is
 	// checked once per frame.
 	cancelled func() error

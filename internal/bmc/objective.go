@@ -37,6 +37,11 @@ func (p *problem) objective() (phi, omega *z3.Term, err error) {
 	b := p.b
 	n := p.n
 	c := &p.q.Check
+	if c.Fair != nil || c.FairAll {
+		p.frameHits = nil
+		phi, err := p.fairObjective()
+		return phi, nil, err
+	}
 	switch c.Kind {
 	case query.Cover:
 		var opts []*z3.Term

@@ -89,6 +89,10 @@ func (r *Result) propertyJSON() map[string]any {
 	if r.Window > 0 {
 		p["response_window"] = r.Window
 	}
+	if r.Fair != nil {
+		// Only with a fair clause: every other report stays as it was.
+		p["fair"] = r.Fair
+	}
 	return p
 }
 
@@ -185,7 +189,7 @@ func (rep *Report) witnessJSON() map[string]any {
 	if r.IncompleteElapsedMS != nil {
 		incElapsed = *r.IncompleteElapsedMS
 	}
-	return map[string]any{
+	w := map[string]any{
 		"model_role": tr.Role, "verdict": verdict, "property": r.propertyJSON(),
 		"solver": map[string]any{"model_status": "sat", "primary_status": r.Status, "incomplete_status": nullable(r.IncompleteStatus),
 			"primary_reason": nil, "incomplete_reason": nil, "primary_elapsed_ms": r.ElapsedMS, "incomplete_elapsed_ms": incElapsed},
@@ -195,6 +199,10 @@ func (rep *Report) witnessJSON() map[string]any {
 		"property_frame": intOrNil(r.PropertyFrame),
 		"diagnostics":    []string{},
 	}
+	if r.LoopStart != nil {
+		w["loop_start"] = *r.LoopStart
+	}
+	return w
 }
 
 func eventsJSON(es []trace.InputEvent) []any {

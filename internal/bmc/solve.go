@@ -97,6 +97,13 @@ type Result struct {
 	// Symbols is the number of trace symbols at the solved bound
 	// (equation 5 of seed 002).
 	Symbols int
+	// Fair lists the weakly fair events of the query's fair clause
+	// (docs/queries.md#fairness); nil without one.
+	Fair []string
+	// LoopStart is the frame the last frame of a fair counterexample
+	// equals: the run repeats steps LoopStart..N-1 forever. nil unless
+	// the check has a fair clause and a trace.
+	LoopStart *int
 
 	// abandoned says a check was abandoned (z3.ErrAbandoned): the Z3
 	// context of the solve is retired, so no later query may use it.
@@ -271,7 +278,8 @@ func run(p *problem, opts Options, start time.Time) (*Result, error) {
 	defer cancel()
 	p.cancelled = s.ctx.Err
 	r := &Result{Kind: q.Check.Kind, Polarity: q.Check.Kind.Polarity(), Bound: q.Check.Bound,
-		CaseLabel: q.Check.CaseLabel, Window: q.Check.Window, TimeoutMS: opts.TimeoutMS, ErrorSites: errorSites(p.sys)}
+		CaseLabel: q.Check.CaseLabel, Window: q.Check.Window, TimeoutMS: opts.TimeoutMS, ErrorSites: errorSites(p.sys),
+		Fair: fairNames(q, p.sys)}
 	first := q.Check.Bound
 	if opts.Shortest {
 		if shortestApplies(q.Check.Kind) {
@@ -357,6 +365,11 @@ func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool
 		if r.PropertyFrame, err = s.propertyFrame(); err != nil {
 			return false, err
 		}
+		if r.Fair != nil {
+			if r.LoopStart, err = s.loopStart(); err != nil {
+				return false, err
+			}
+		}
 		s.finish(r)
 		return true, nil
 	case "unknown", "timeout":
@@ -370,7 +383,11 @@ func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool
 	if err := s.feasibility(r, phi); err != nil {
 		return false, err
 	}
-	if r.Kind == query.Response && r.Feasibility.Assumptions.Status == "sat" {
+	if r.Fair != nil && r.Feasibility.Assumptions.Status == "sat" {
+		// The tail is moot: the lasso search read every window round
+		// the loop, and no lasso is not a proof.
+		r.IncompleteReason = noFairLasso
+	} else if r.Kind == query.Response && r.Feasibility.Assumptions.Status == "sat" {
 		p.meter.stage(n, "tail")
 		if err := s.tail(r, omega, opts); err != nil {
 			return false, err
@@ -499,6 +516,10 @@ func (s *session) finish(r *Result) {
 // tailNeeded reports whether the response tail was needed but not decided
 // UNSAT: run and SAT/unknown/timeout, or skipped (disabled, budget).
 func tailBad(r *Result) bool {
+	if r.Fair != nil {
+		// A fair check without a lasso is never satisfied (fair.go).
+		return r.Status == "unsat"
+	}
 	if r.Kind != query.Response {
 		return false
 	}

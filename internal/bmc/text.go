@@ -26,6 +26,9 @@ var headlines = map[string]string{
 func (rep *Report) Headline() string {
 	r := rep.Result
 	h := headlines[r.Outcome]
+	if r.Fair != nil && r.Outcome == "incomplete" {
+		h = "PROPERTY INCONCLUSIVE; NO FAIR LASSO WITHIN BOUND"
+	}
 	if r.RaiseSite != "" && r.Outcome == "unknown" {
 		h = "PROPERTY INCONCLUSIVE; A RUN RAISES A RUNTIME ERROR WITHIN BOUND"
 	}
@@ -57,7 +60,12 @@ func (rep *Report) WriteText(w io.Writer) error {
 		}
 		b.WriteString("\n")
 	}
-	if r.IncompleteStatus != "" || r.IncompleteReason != "" {
+	if r.Fair != nil {
+		fmt.Fprintf(&b, "  fairness: weak %s; a counterexample must be a fair lasso (docs/queries.md#fairness)\n", strings.Join(r.Fair, ", "))
+		if r.IncompleteReason != "" {
+			fmt.Fprintf(&b, "  undecided: %s\n", r.IncompleteReason)
+		}
+	} else if r.IncompleteStatus != "" || r.IncompleteReason != "" {
 		fmt.Fprintf(&b, "  response tail: %s %s\n", orDash(r.IncompleteStatus), r.IncompleteReason)
 	}
 	for _, d := range r.Diagnostics {
@@ -78,6 +86,10 @@ func (rep *Report) WriteText(w io.Writer) error {
 		}
 		b.WriteString("):\n")
 		writeTrace(&b, r.Trace, r.PropertyFrame, frameVerb(r))
+		if l := r.LoopStart; l != nil {
+			n := len(r.Trace.Steps)
+			fmt.Fprintf(&b, "cycle: frame %d is frame %d again; steps %d–%d repeat forever\n", n, *l, *l, n-1)
+		}
 	}
 	if rep.Replay != nil {
 		if rep.Replay.OK() {

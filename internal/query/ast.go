@@ -180,4 +180,12 @@ type Check struct {
 	Span      expr.Span
 	// BoundSpan and WindowSpan locate N and W, for diagnostics.
 	BoundSpan, WindowSpan expr.Span
+	// Fair lists the weakly fair events of a `fair { "e", ... }` clause
+	// (a stateproof extension, docs/queries.md#fairness): a counterexample
+	// must then be a fair lasso. nil: no clause.
+	Fair []Name
+	// FairAll is `fair *`: every event of the model is weakly fair.
+	FairAll bool
+	// FairSpan locates the clause, for diagnostics.
+	FairSpan expr.Span
 }

@@ -115,6 +115,7 @@ func (b *binder) bind(opts BindOptions) string {
 		b.assume(&b.q.Assumes[i])
 	}
 	label := b.check()
+	b.fair()
 	b.profile()
 	return label
 }

@@ -21,6 +21,7 @@ func FuzzBind(f *testing.F) {
 		`assume at 5: x == 1; check reach <= 2: y == 2;`,
 		`check cover <= 1: case("nope", 0);`,
 		`check reach <= 1: f / 0 > b;`,
+		`check must_reach <= 2 fair {"Root.Go", "Nope"}: called(*) || cycle > 0;`,
 	} {
 		f.Add(s, 2)
 	}

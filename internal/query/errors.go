@@ -46,6 +46,7 @@ const (
 	CodeUnsupportedShiftExpr    = "unsupported_shift_expr"
 	CodeUnsupportedRealModExpr  = "unsupported_real_mod_expr"
 	CodeUnsupportedPowerExpr    = "unsupported_pow_expr"
+	CodeUnsupportedFairness     = "unsupported_fairness"
 )
 
 const (

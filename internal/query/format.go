@@ -98,7 +98,17 @@ func (s StepRange) String() string {
 }
 
 func formatCheck(b *strings.Builder, c *Check) {
-	b.WriteString("check " + c.Kind.String() + " <= " + strconv.Itoa(c.Bound) + ": ")
+	b.WriteString("check " + c.Kind.String() + " <= " + strconv.Itoa(c.Bound))
+	if c.FairAll {
+		b.WriteString(" fair *")
+	} else if len(c.Fair) > 0 {
+		names := make([]string, len(c.Fair))
+		for i, n := range c.Fair {
+			names[i] = quote(n.Name)
+		}
+		b.WriteString(" fair { " + strings.Join(names, ", ") + " }")
+	}
+	b.WriteString(": ")
 	if c.Trigger != nil || c.Target != nil {
 		b.WriteString("trigger " + formatExpr(c.Trigger) + " -> within " + strconv.Itoa(c.Window) + " " + formatExpr(c.Target))
 	} else {
@@ -122,7 +132,7 @@ func Equal(a, b *Query) bool {
 		}
 	}
 	x, y := &a.Check, &b.Check
-	return x.Kind == y.Kind && x.Bound == y.Bound && x.Window == y.Window &&
+	return x.Kind == y.Kind && x.Bound == y.Bound && x.Window == y.Window && equalNames(x.Fair, y.Fair) && x.FairAll == y.FairAll &&
 		expr.Equal(x.Body, y.Body) && expr.Equal(x.Trigger, y.Trigger) && expr.Equal(x.Target, y.Target)
 }
 
@@ -175,6 +185,9 @@ type (
 		Within    *int    `json:"within,omitempty"`
 		Target    *string `json:"target,omitempty"`
 		CaseLabel string  `json:"case_label,omitempty"`
+		// Fair is the stateproof fairness extension (docs/queries.md#fairness):
+		// the event list, or "*".
+		Fair any `json:"fair,omitempty"`
 	}
 )
 
@@ -221,6 +234,11 @@ func FormatJSON(q *Query) ([]byte, error) {
 	c := &q.Check
 	j.Check = jsonCheck{Kind: c.Kind.String(), Polarity: c.Kind.Polarity().String(), Bound: c.Bound,
 		Body: exprPtr(c.Body), Trigger: exprPtr(c.Trigger), Target: exprPtr(c.Target), CaseLabel: c.CaseLabel}
+	if c.FairAll {
+		j.Check.Fair = "*"
+	} else if len(c.Fair) > 0 {
+		j.Check.Fair = nameList(c.Fair)
+	}
 	if c.Trigger != nil || c.Target != nil {
 		j.Check.Within = ptr(c.Window)
 	}

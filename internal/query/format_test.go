@@ -65,6 +65,9 @@ var corpus = []string{
 	"check reach <= 1: f % 2 > 0 && x ** y > 0;",
 	`check reach <= 1: "\u00e9\n\x00" != "";`,
 	"assume always:cycle<3;check reach<=3:cycle==3;",
+	`check must_reach <= 4 fair {"Root.Go"}: active("Root.Done");`,
+	`check response <= 4 fair { 'Root.Go', "Root.Stop" }: trigger x > 0 -> within 2 fair > 0;`,
+	`check must_reach <= 2 fair *: !active("Root.Off");`,
 }
 
 func TestCorpusRoundTrip(t *testing.T) {

@@ -355,7 +355,10 @@ func (ps *parser) check() Check {
 	c.Kind = k
 	ps.expect(expr.LEQ, `"<=" after the property kind`)
 	c.Bound, c.BoundSpan = ps.integer("an integer bound after \"<=\"")
-	ps.expect(expr.COLON, `":" after the bound`)
+	if ps.isWord("fair") {
+		ps.fair(&c)
+	}
+	ps.expect(expr.COLON, `":" or "fair" after the bound`)
 	if ps.isWord("trigger") {
 		ps.p.Next()
 		c.Trigger = ps.expression()
@@ -369,4 +372,27 @@ func (ps *parser) check() Check {
 	end := ps.expect(expr.SEMI, `";" at the end of the check clause`)
 	c.Span = expr.Span{Start: start.Span.Start, End: end.Span.End}
 	return c
+}
+
+// fair parses the fairness clause `fair { "e", ... }` or `fair *` between the bound and
+// the colon (docs/queries.md#fairness). "fair" is not a keyword: before
+// this extension only ":" could follow the bound, so the word cannot clash
+// with a query that parsed before, nor with a variable named fair.
+func (ps *parser) fair(c *Check) {
+	start := ps.p.Next() // fair
+	if t := ps.p.Peek(); t.Kind == expr.MUL {
+		ps.p.Next()
+		c.FairAll, c.FairSpan = true, expr.Span{Start: start.Span.Start, End: t.Span.End}
+		return
+	}
+	ps.expect(expr.LBRACE, `"{" or "*" after fair`)
+	for {
+		c.Fair = append(c.Fair, ps.str("an event name string"))
+		if ps.p.Peek().Kind != expr.COMMA {
+			break
+		}
+		ps.p.Next()
+	}
+	end := ps.expect(expr.RBRACE, `"," or "}" in the fair event list`)
+	c.FairSpan = expr.Span{Start: start.Span.Start, End: end.Span.End}
 }
