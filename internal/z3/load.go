@@ -77,11 +77,9 @@ func open(name string) (*library, error) {
 		return nil, err
 	}
 	lib := &library{}
-	for i, sym := range entryPoints {
-		if lib.fn[i], err = purego.Dlsym(h, sym); err != nil || lib.fn[i] == 0 {
-			purego.Dlclose(h)
-			return nil, fmt.Errorf("%s has no %s", name, sym)
-		}
+	if sym := lib.resolve(h); sym != "" {
+		purego.Dlclose(h)
+		return nil, fmt.Errorf("%s has no %s", name, sym)
 	}
 	if err := lib.registerFloatFuncs(h); err != nil {
 		purego.Dlclose(h)
@@ -99,6 +97,29 @@ func open(name string) (*library, error) {
 		return nil, fmt.Errorf("%s is Z3 %d.%d.%d, older than the %d.%d stateproof needs", name, major, minor, build, minMajor, minMinor)
 	}
 	return lib, nil
+}
+
+// resolve fills lib.fn from the library opened as handle, and returns the
+// first entry point it lacks, or "". It calls dlsym itself, through ccall
+// with the names in one reused buffer, rather than purego.Dlsym, which
+// makes a C string and a reflective call per symbol (6 allocations, ~1.3
+// µs each): for the ~140 entry points that was ~0.2 ms of every bmc or
+// prove process, 1% of a short one (CHANGELOG).
+func (lib *library) resolve(handle uintptr) (missing string) {
+	dlsym, err := purego.Dlsym(purego.RTLD_DEFAULT, "dlsym")
+	if err != nil || dlsym == 0 {
+		return "dlsym"
+	}
+	buf := make([]byte, 0, 64)
+	for i, sym := range entryPoints {
+		buf = append(append(buf[:0], sym...), 0)
+		lib.fn[i] = ccall(dlsym, handle, uintptr(unsafe.Pointer(&buf[0])), 0, 0, 0, 0)
+		if lib.fn[i] == 0 {
+			return sym
+		}
+	}
+	runtime.KeepAlive(buf)
+	return ""
 }
 
 // register binds one entry point that purego.SyscallN cannot call (it
