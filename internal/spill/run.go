@@ -1,0 +1,259 @@
+package spill
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+)
+
+// Runs is a set of (key, value) records on disk in sorted runs: keys are
+// w words each, compared as unsigned words in order, and unique across
+// the set; a value is an int64 (a node's index). Each run keeps in memory
+// a Bloom filter of its keys' hashes and the first key of each block, so
+// a query that misses every filter costs no read, and a batch of sorted
+// queries reads each run's blocks in increasing order, each once.
+type Runs struct {
+	d    *Dir
+	w    int
+	hash func(key []uint64) uint64
+	runs []*run
+	// Lookups counts the blocks read by Lookup, for the statistics.
+	BlockReads int64
+}
+
+type run struct {
+	f     *os.File
+	n     int // records
+	size  int64
+	bl    *bloom
+	first []uint64   // the first key of each block, w words each
+	idx   [][]uint64 // first, one key per block
+}
+
+// blockRecords is the records per block: 8 KiB for one-word keys.
+const blockRecords = 512
+
+// maxRuns is how many runs Add lets accumulate before it merges them
+// into one: every query probes each run's filter.
+const maxRuns = 8
+
+// NewRuns returns an empty set of records with keys of w words; hash must
+// be the hash the queries give for a key.
+func (d *Dir) NewRuns(w int, hash func(key []uint64) uint64) *Runs {
+	return &Runs{d: d, w: w, hash: hash}
+}
+
+// Len is the number of records stored.
+func (rs *Runs) Len() int {
+	n := 0
+	for _, r := range rs.runs {
+		n += r.n
+	}
+	return n
+}
+
+// MemoryBytes is what the filters and block indexes hold in memory.
+func (rs *Runs) MemoryBytes() int64 {
+	var b int64
+	for _, r := range rs.runs {
+		b += r.bl.bytes() + int64(len(r.first))*8 + int64(len(r.idx))*24
+	}
+	return b
+}
+
+func (rs *Runs) recBytes() int { return 8 * (rs.w + 1) }
+
+// Add writes one run of n records, given as keys (n*w words, sorted, none
+// stored before) and their values, and merges the runs when there are too
+// many.
+func (rs *Runs) Add(keys []uint64, vals []int64) error {
+	n := len(vals)
+	if n == 0 {
+		return nil
+	}
+	i := 0
+	r, err := rs.write(n, func() ([]uint64, int64, bool) {
+		if i == n {
+			return nil, 0, false
+		}
+		i++
+		return keys[(i-1)*rs.w : i*rs.w], vals[i-1], true
+	})
+	if err != nil {
+		return err
+	}
+	rs.runs = append(rs.runs, r)
+	if len(rs.runs) > maxRuns {
+		return rs.merge()
+	}
+	return nil
+}
+
+// write writes a run of n records that next yields in key order.
+func (rs *Runs) write(n int, next func() ([]uint64, int64, bool)) (*run, error) {
+	size := int64(n) * int64(rs.recBytes())
+	if err := rs.d.reserve(size); err != nil {
+		return nil, err
+	}
+	f, err := rs.d.create("run")
+	if err != nil {
+		rs.d.reserve(-size)
+		return nil, err
+	}
+	r := &run{f: f, n: n, size: size, bl: newBloom(n)}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	rec := make([]byte, rs.recBytes())
+	for k := 0; ; k++ {
+		key, v, ok := next()
+		if !ok {
+			break
+		}
+		if k%blockRecords == 0 {
+			r.first = append(r.first, key...)
+		}
+		r.bl.add(rs.hash(key))
+		for j, x := range key {
+			binary.LittleEndian.PutUint64(rec[8*j:], x)
+		}
+		binary.LittleEndian.PutUint64(rec[8*rs.w:], uint64(v))
+		if _, err := bw.Write(rec); err != nil {
+			rs.d.remove(f, size)
+			return nil, fmt.Errorf("spill: writing %s: %w", f.Name(), err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		rs.d.remove(f, size)
+		return nil, fmt.Errorf("spill: writing %s: %w", f.Name(), err)
+	}
+	for i := 0; i < len(r.first); i += rs.w {
+		r.idx = append(r.idx, r.first[i:i+rs.w])
+	}
+	return r, nil
+}
+
+// merge replaces every run by one, in one forward pass over each.
+func (rs *Runs) merge() error {
+	type cursor struct {
+		br  *bufio.Reader
+		key []uint64
+		val int64
+		ok  bool
+	}
+	n := 0
+	cur := make([]*cursor, len(rs.runs))
+	rec := make([]byte, rs.recBytes())
+	read := func(c *cursor) error {
+		if _, err := io.ReadFull(c.br, rec); err != nil {
+			if err == io.EOF {
+				c.ok = false
+				return nil
+			}
+			return fmt.Errorf("spill: reading a run: %w", err)
+		}
+		for j := range c.key {
+			c.key[j] = binary.LittleEndian.Uint64(rec[8*j:])
+		}
+		c.val = int64(binary.LittleEndian.Uint64(rec[8*rs.w:]))
+		c.ok = true
+		return nil
+	}
+	for i, r := range rs.runs {
+		n += r.n
+		cur[i] = &cursor{br: bufio.NewReaderSize(io.NewSectionReader(r.f, 0, r.size), 1<<16), key: make([]uint64, rs.w)}
+		if err := read(cur[i]); err != nil {
+			return err
+		}
+	}
+	var ferr error
+	out := make([]uint64, rs.w)
+	r, err := rs.write(n, func() ([]uint64, int64, bool) {
+		var best *cursor
+		for _, c := range cur {
+			if c.ok && (best == nil || slices.Compare(c.key, best.key) < 0) {
+				best = c
+			}
+		}
+		if best == nil || ferr != nil {
+			return nil, 0, false
+		}
+		copy(out, best.key)
+		v := best.val
+		ferr = read(best)
+		return out, v, true
+	})
+	if err == nil && ferr != nil {
+		rs.d.remove(r.f, r.size)
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	for _, old := range rs.runs {
+		rs.d.remove(old.f, old.size)
+	}
+	rs.runs = []*run{r}
+	return nil
+}
+
+// Lookup sets vals[i] to the value of queries[i] (w words each, the
+// queries sorted and distinct) when it is stored, leaving the others
+// untouched; hashes are the queries' hashes.
+func (rs *Runs) Lookup(queries []uint64, hashes []uint64, vals []int64) error {
+	w := rs.w
+	buf := make([]byte, blockRecords*rs.recBytes())
+	for _, r := range rs.runs {
+		loaded, nrec := -1, 0
+		for i := range hashes {
+			if vals[i] >= 0 || !r.bl.has(hashes[i]) {
+				continue
+			}
+			q := queries[i*w : (i+1)*w]
+			// the last block whose first key is at most q
+			b, found := slices.BinarySearchFunc(r.idx, q, func(blk, q []uint64) int { return slices.Compare(blk, q) })
+			if !found {
+				b--
+			}
+			if b < 0 {
+				continue
+			}
+			if b != loaded {
+				nrec = min(blockRecords, r.n-b*blockRecords)
+				off := int64(b) * blockRecords * int64(rs.recBytes())
+				if _, err := r.f.ReadAt(buf[:nrec*rs.recBytes()], off); err != nil {
+					return fmt.Errorf("spill: reading %s: %w", r.f.Name(), err)
+				}
+				loaded = b
+				rs.BlockReads++
+			}
+			if v, ok := rs.inBlock(buf[:nrec*rs.recBytes()], q); ok {
+				vals[i] = v
+			}
+		}
+	}
+	return nil
+}
+
+// inBlock binary-searches a block's records for key q.
+func (rs *Runs) inBlock(blk []byte, q []uint64) (int64, bool) {
+	rb := rs.recBytes()
+	lo, hi := 0, len(blk)/rb
+	key := make([]uint64, rs.w)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		for j := range key {
+			key[j] = binary.LittleEndian.Uint64(blk[mid*rb+8*j:])
+		}
+		switch c := slices.Compare(key, q); {
+		case c == 0:
+			return int64(binary.LittleEndian.Uint64(blk[mid*rb+8*rs.w:])), true
+		case c < 0:
+			lo = mid + 1
+		default:
+			hi = mid
+		}
+	}
+	return 0, false
+}
