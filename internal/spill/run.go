@@ -36,8 +36,8 @@ type run struct {
 // blockRecords is the records per block: 8 KiB for one-word keys.
 const blockRecords = 512
 
-// maxRuns is how many runs Add lets accumulate before it merges them
-// into one: every query probes each run's filter.
+// maxRuns is the most runs Add keeps: every query probes each run's
+// filter.
 const maxRuns = 8
 
 // NewRuns returns an empty set of records with keys of w words; hash must
@@ -53,6 +53,17 @@ func (rs *Runs) Len() int {
 		n += r.n
 	}
 	return n
+}
+
+// MayHave reports whether some run's filter admits hash h: false means
+// the key is surely not stored.
+func (rs *Runs) MayHave(h uint64) bool {
+	for _, r := range rs.runs {
+		if r.bl.has(h) {
+			return true
+		}
+	}
+	return false
 }
 
 // MemoryBytes is what the filters and block indexes hold in memory.
@@ -86,8 +97,14 @@ func (rs *Runs) Add(keys []uint64, vals []int64) error {
 		return err
 	}
 	rs.runs = append(rs.runs, r)
-	if len(rs.runs) > maxRuns {
-		return rs.merge()
+	// Runs merge like the digits of a binary counter: the newest two
+	// when the older is less than twice the newer, so run sizes double
+	// from newest to oldest, there are about log2(records per spill)
+	// of them, and each record is rewritten about that many times.
+	for k := len(rs.runs); k >= 2 && (rs.runs[k-2].n < 2*rs.runs[k-1].n || k > maxRuns); k = len(rs.runs) {
+		if err := rs.merge(k - 2); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -134,8 +151,9 @@ func (rs *Runs) write(n int, next func() ([]uint64, int64, bool)) (*run, error) 
 	return r, nil
 }
 
-// merge replaces every run by one, in one forward pass over each.
-func (rs *Runs) merge() error {
+// merge replaces the runs from index from on by one, in one forward pass
+// over each.
+func (rs *Runs) merge(from int) error {
 	type cursor struct {
 		br  *bufio.Reader
 		key []uint64
@@ -143,7 +161,7 @@ func (rs *Runs) merge() error {
 		ok  bool
 	}
 	n := 0
-	cur := make([]*cursor, len(rs.runs))
+	cur := make([]*cursor, len(rs.runs)-from)
 	rec := make([]byte, rs.recBytes())
 	read := func(c *cursor) error {
 		if _, err := io.ReadFull(c.br, rec); err != nil {
@@ -160,7 +178,7 @@ func (rs *Runs) merge() error {
 		c.ok = true
 		return nil
 	}
-	for i, r := range rs.runs {
+	for i, r := range rs.runs[from:] {
 		n += r.n
 		cur[i] = &cursor{br: bufio.NewReaderSize(io.NewSectionReader(r.f, 0, r.size), 1<<16), key: make([]uint64, rs.w)}
 		if err := read(cur[i]); err != nil {
@@ -191,10 +209,10 @@ func (rs *Runs) merge() error {
 	if err != nil {
 		return err
 	}
-	for _, old := range rs.runs {
+	for _, old := range rs.runs[from:] {
 		rs.d.remove(old.f, old.size)
 	}
-	rs.runs = []*run{r}
+	rs.runs = append(rs.runs[:from], r)
 	return nil
 }
 

@@ -1,0 +1,380 @@
+package explore
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/spill"
+)
+
+// A spilling search is level-synchronous: the successors of one
+// breadth-first level are generated in edge order (sources in order, the
+// sorted alphabet, outcomes in step order), deduplicated against the
+// level's earlier successors and probed in the visited set; those the set
+// cannot place at once (a filter hit on a disk run) are settled in one
+// sorted batch when the level is generated; then the new ones are
+// numbered in edge order. That is the order Run numbers them in, so the
+// graph — nodes, indices, parents, where a cap stops it — is the one the
+// in-memory search builds.
+//
+// After each level the search totals what it holds in memory (the visited
+// set's table and filters, the node chunks read or written, the level's
+// successors) and, past the budget, spills: the visited set's table goes
+// to a sorted run, and the chunks of node words and parent links before
+// the frontier go to their files, to be read back on demand (paths,
+// scans after the search).
+
+// Spill lets a plain search (no OnEdge, no monitors, no extra words)
+// keep what passes Memory bytes on disk, in Dir.
+type Spill struct {
+	Memory int64
+	Dir    *spill.Dir
+	// MemoryNodes, when positive, spills once more than that many nodes
+	// are in memory, whatever Memory allows: tests use it to make small
+	// searches spill.
+	MemoryNodes int
+}
+
+// SpillStats is what a spilling search wrote: nodes spilled, disk used.
+type SpillStats struct {
+	SpilledNodes int   // nodes whose visited entry went to a disk run
+	Spills       int   // how many times the memory part was written out
+	PeakDisk     int64 // most bytes the spill files held at once
+	BlockReads   int64 // run blocks read to settle filter hits
+}
+
+// spilled is a graph's spilling state.
+type spilled struct {
+	sp    Spill
+	set   *spillSet
+	stats SpillStats
+	err   error // a store error: the graph is not complete
+}
+
+// fail stops the search at a store error: the graph is incomplete.
+func (g *Graph) fail(err error) {
+	if g.spill.err == nil {
+		g.spill.err = err
+	}
+	g.Truncated = true
+}
+
+// IsSpilled reports whether the graph was built by a spilling search.
+func (g *Graph) IsSpilled() bool { return g.spill != nil }
+
+// SpillStats returns what the spilling search wrote (zero for others).
+func (g *Graph) SpillStats() SpillStats {
+	if g.spill == nil {
+		return SpillStats{}
+	}
+	st := g.spill.stats
+	st.PeakDisk = g.spill.sp.Dir.Peak()
+	st.BlockReads = g.spill.set.runs.BlockReads
+	return st
+}
+
+// Err is the store error that stopped a spilling search or a read after
+// it (the graph is then incomplete and Truncated), or nil.
+func (g *Graph) Err() error {
+	if g.spill == nil {
+		return nil
+	}
+	if g.spill.err != nil {
+		return g.spill.err
+	}
+	if err := g.arena.disk.readErr(); err != nil {
+		return err
+	}
+	return g.links.disk.readErr()
+}
+
+// DiskBudgetReached reports whether the search stopped at the disk budget.
+func (g *Graph) DiskBudgetReached() bool {
+	return g.spill != nil && errors.Is(g.spill.err, spill.ErrDiskBudget)
+}
+
+// spillable reports whether the search may run level-synchronously.
+func (s *Search) spillable() bool {
+	return s.Spill != nil && s.OnEdge == nil && len(s.Monitors) == 0 && s.Extra == 0
+}
+
+// levelCand is a successor waiting for its level to be settled.
+type levelCand struct {
+	h        uint64
+	from     int32
+	via      int32
+	unknown  bool // the visited set could not place it without settling
+	old      bool // settling found it stored
+	settleAt int32
+}
+
+// runLevels is the spilling search.
+func (s *Search) runLevels() *Graph {
+	m := s.Machine
+	g := newGraph(m, 0, 1)
+	g.Cap = s.Cap
+	g.spill = &spilled{sp: *s.Spill}
+	var err error
+	if g.arena.disk, err = newChunkDisk[int64](s.Spill.Dir, "nodes", g.stride<<chunkBits); err == nil {
+		g.links.disk, err = newChunkDisk[link](s.Spill.Dir, "links", 1<<chunkBits)
+	}
+	set := newSpillSet(s.Spill.Dir, g.stride)
+	g.spill.set = set
+	if err != nil {
+		g.fail(err)
+		return g
+	}
+	node := make([]int64, g.lay.width)
+	m.Initial(node)
+	packed := make([]int64, g.stride)
+	g.lay.pack(packed, node)
+	h := HashWords(packed)
+	g.grow(1)
+	g.n = 1
+	copy(g.packedNode(0), packed)
+	*g.link(0) = link{-1, -1}
+	if err := set.Add(packed, []uint64{h}, 0); err != nil {
+		g.fail(err)
+		return g
+	}
+	lv := &level{g: g, s: s}
+	for lo, hi := 0, 1; lo < hi; lo, hi = hi, g.n {
+		if !lv.expand(lo, hi) || !lv.store() {
+			return g
+		}
+		g.Expanded = hi
+		if err := lv.budget(hi); err != nil {
+			g.fail(err)
+			return g
+		}
+	}
+	return g
+}
+
+// level holds one level's successors.
+type level struct {
+	g     *Graph
+	s     *Search
+	words []int64 // stride per candidate
+	cands []levelCand
+	// dedup is an open-addressed table of candidate+1 for the current
+	// level, stamped with gen so that it need not be cleared per level.
+	dedup []uint64
+	gen   uint64
+	// what settling asks
+	qwords  []int64
+	qhashes []uint64
+	qidx    []int
+}
+
+// expand generates the successors of sources lo..hi-1 (one level).
+func (lv *level) expand(lo, hi int) bool {
+	g, m, s := lv.g, lv.s.Machine, lv.s
+	lv.words, lv.cands = lv.words[:0], lv.cands[:0]
+	lv.gen++
+	w := m.Width()
+	src := make([]int64, g.lay.width)
+	srcPacked := make([]int64, g.stride)
+	cand := make([]int64, g.stride)
+	var buf runtime.StepBuffer
+	for i := lo; i < hi; i++ {
+		if s.Done != nil && (i-lo)%cancelPoll == 0 && s.cancelled() {
+			g.Truncated = true
+			g.Expanded = i
+			return false
+		}
+		copy(srcPacked, g.packedNode(i))
+		g.lay.unpack(src, srcPacked)
+		for e := range m.Events {
+			for _, o := range m.Step(src[:w], e, &buf) {
+				copy(cand, srcPacked)
+				g.lay.patch(cand, o.Next, m.Writes(o.Transition))
+				h := HashWords(cand)
+				if lv.seen(cand, h) {
+					continue
+				}
+				at := g.spill.set.Probe(cand, h)
+				if at >= 0 {
+					continue
+				}
+				lv.add(cand, levelCand{h: h, from: int32(i), via: int32(o.Transition), unknown: at == Unknown})
+			}
+		}
+	}
+	return true
+}
+
+// seen reports whether cand is an earlier successor of the level.
+func (lv *level) seen(cand []int64, h uint64) bool {
+	mask := len(lv.dedup) - 1
+	if mask < 0 {
+		return false
+	}
+	st := lv.g.stride
+	for p := int(h>>32) & mask; ; p = (p + 1) & mask {
+		e := lv.dedup[p]
+		if e>>32 != lv.gen&(1<<32-1) || uint32(e) == 0 {
+			return false
+		}
+		k := int(uint32(e)) - 1
+		if lv.cands[k].h == h && slices.Equal(lv.words[k*st:(k+1)*st], cand) {
+			return true
+		}
+	}
+}
+
+func (lv *level) add(cand []int64, c levelCand) {
+	lv.words = append(lv.words, cand...)
+	lv.cands = append(lv.cands, c)
+	if 2*len(lv.cands) > len(lv.dedup) {
+		size := 64
+		for size < 4*len(lv.cands) {
+			size <<= 1
+		}
+		lv.dedup = make([]uint64, size)
+		for k := range lv.cands {
+			lv.put(k)
+		}
+		return
+	}
+	lv.put(len(lv.cands) - 1)
+}
+
+func (lv *level) put(k int) {
+	mask := len(lv.dedup) - 1
+	p := int(lv.cands[k].h>>32) & mask
+	for lv.dedup[p]>>32 == lv.gen&(1<<32-1) && uint32(lv.dedup[p]) != 0 {
+		p = (p + 1) & mask
+	}
+	lv.dedup[p] = lv.gen&(1<<32-1)<<32 | uint64(k+1)
+}
+
+// store settles the level's unknown successors and stores the new ones
+// in edge order, up to the cap.
+func (lv *level) store() bool {
+	g := lv.g
+	st := g.stride
+	lv.qwords, lv.qhashes = lv.qwords[:0], lv.qhashes[:0]
+	for k := range lv.cands {
+		if c := &lv.cands[k]; c.unknown {
+			c.settleAt = int32(len(lv.qhashes))
+			lv.qwords = append(lv.qwords, lv.words[k*st:(k+1)*st]...)
+			lv.qhashes = append(lv.qhashes, c.h)
+		}
+	}
+	if n := len(lv.qhashes); n > 0 {
+		lv.qidx = slices.Grow(lv.qidx[:0], n)[:n]
+		if err := g.spill.set.Settle(lv.qwords, lv.qhashes, lv.qidx); err != nil {
+			g.fail(err)
+			return false
+		}
+		for k := range lv.cands {
+			if c := &lv.cands[k]; c.unknown && lv.qidx[c.settleAt] >= 0 {
+				c.old = true
+			}
+		}
+	}
+	first := g.n
+	var words []int64
+	var hashes []uint64
+	for k, c := range lv.cands {
+		if c.old {
+			continue
+		}
+		idx := g.n
+		g.grow(idx + 1)
+		g.n++
+		copy(g.packedNode(idx), lv.words[k*st:(k+1)*st])
+		*g.link(idx) = link{c.from, c.via}
+		words = append(words, lv.words[k*st:(k+1)*st]...)
+		hashes = append(hashes, c.h)
+		if g.n > g.Cap {
+			g.Truncated = true
+			g.Expanded = int(c.from)
+			break
+		}
+	}
+	if err := g.spill.set.Add(words, hashes, first); err != nil {
+		g.fail(err)
+		return false
+	}
+	return !g.Truncated
+}
+
+// budget spills when what the search holds in memory passes the budget;
+// frontier is the first node still to be expanded.
+func (lv *level) budget(frontier int) error {
+	g, sp := lv.g, &lv.g.spill.sp
+	set := g.spill.set
+	chunkBytes := int64(g.stride*8+8) << chunkBits
+	held := 2*set.memBytes() + set.runs.MemoryBytes() +
+		int64(g.arena.resident())*chunkBytes + int64(cap(lv.words))*8 + int64(cap(lv.cands))*32
+	over := held > sp.Memory
+	if sp.MemoryNodes > 0 {
+		over = len(set.idx) > sp.MemoryNodes
+	}
+	if !over {
+		return nil
+	}
+	g.spill.stats.SpilledNodes += len(set.idx)
+	g.spill.stats.Spills++
+	if err := set.spill(); err != nil {
+		return err
+	}
+	for k := 0; k < frontier>>chunkBits; k++ {
+		if err := g.arena.evict(k); err != nil {
+			return err
+		}
+		if err := g.links.evict(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runSpilling runs the search in memory while it fits the budget, and
+// level-synchronously, spilling, when it does not: the in-memory search
+// stops at the nodes the budget holds, and the spilling one starts over
+// (at most the budget's worth of work is done twice, and nothing changes
+// for a search that fits).
+func (s Search) runSpilling() *Graph {
+	fit := s.Spill.MemoryNodes
+	if fit <= 0 {
+		l := newLayout(s.Machine, 0)
+		// arena, link, and the tables at their lowest load with room for
+		// a rehash, a half more for the heap's slack
+		per := int64(8*l.packed+8+8*8/3) * 3 / 2
+		fit = int(min(int64(s.Cap), s.Spill.Memory/per))
+	}
+	if fit >= s.Cap {
+		s.Spill = nil
+		return s.Run()
+	}
+	mem := s
+	mem.Spill, mem.Cap = nil, fit
+	g := mem.Run()
+	if !g.Truncated {
+		g.Cap = s.Cap
+		return g
+	}
+	if s.Done != nil && s.cancelled() {
+		g.Cap = s.Cap
+		return g
+	}
+	g = nil
+	return s.runLevels()
+}
+
+// lookup finds a packed node in a spilled graph's visited set.
+func (sp *spilled) lookup(p []int64, h uint64) int {
+	i := sp.set.Probe(p, h)
+	if i != Unknown {
+		return i
+	}
+	idx := []int{-1}
+	if err := sp.set.Settle(p, []uint64{h}, idx); err != nil && sp.err == nil {
+		sp.err = err
+	}
+	return idx[0]
+}
