@@ -25,8 +25,10 @@ import (
 // the frontier go to their files, to be read back on demand (paths,
 // scans after the search).
 
-// Spill lets a plain search (no OnEdge, no monitors, no extra words)
-// keep what passes Memory bytes on disk, in Dir.
+// Spill lets a plain search (no OnEdge, no extra words) keep what passes
+// Memory bytes on disk, in Dir. Monitors ride only while the search fits
+// in memory: a spilled graph has none (its Monitors is empty), and the
+// caller decides their properties with their own searches.
 type Spill struct {
 	Memory int64
 	Dir    *spill.Dir
@@ -38,6 +40,7 @@ type Spill struct {
 
 // SpillStats is what a spilling search wrote: nodes spilled, disk used.
 type SpillStats struct {
+	Nodes        int   // nodes the search stored
 	SpilledNodes int   // nodes whose visited entry went to a disk run
 	Spills       int   // how many times the memory part was written out
 	PeakDisk     int64 // most bytes the spill files held at once
@@ -69,6 +72,7 @@ func (g *Graph) SpillStats() SpillStats {
 		return SpillStats{}
 	}
 	st := g.spill.stats
+	st.Nodes = g.Len()
 	st.PeakDisk = g.spill.sp.Dir.Peak()
 	st.BlockReads = g.spill.set.runs.BlockReads
 	return st
@@ -96,7 +100,7 @@ func (g *Graph) DiskBudgetReached() bool {
 
 // spillable reports whether the search may run level-synchronously.
 func (s *Search) spillable() bool {
-	return s.Spill != nil && s.OnEdge == nil && len(s.Monitors) == 0 && s.Extra == 0
+	return s.Spill != nil && s.OnEdge == nil && s.Extra == 0
 }
 
 // levelCand is a successor waiting for its level to be settled.
@@ -166,6 +170,7 @@ type level struct {
 	qwords  []int64
 	qhashes []uint64
 	qidx    []int
+	evicted int // the chunks before it are on disk
 }
 
 // expand generates the successors of sources lo..hi-1 (one level).
@@ -303,34 +308,39 @@ func (lv *level) store() bool {
 }
 
 // budget spills when what the search holds in memory passes the budget;
-// frontier is the first node still to be expanded.
+// frontier is the first node still to be expanded. The chunks before the
+// frontier's go to disk, and the visited set's table goes to a run when
+// that frees a good share of the budget: the rest (the filters, the
+// frontier's chunk, the level) cannot be spilled, and writing a small
+// table out per level would only fill the disk with tiny runs.
 func (lv *level) budget(frontier int) error {
 	g, sp := lv.g, &lv.g.spill.sp
 	set := g.spill.set
 	chunkBytes := int64(g.stride*8+8) << chunkBits
-	held := 2*set.memBytes() + set.runs.MemoryBytes() +
+	table := 2 * set.memBytes() // its sorted copy is made when it spills
+	held := table + set.runs.MemoryBytes() +
 		int64(g.arena.resident())*chunkBytes + int64(cap(lv.words))*8 + int64(cap(lv.cands))*32
-	over := held > sp.Memory
+	over := held > sp.Memory && table >= sp.Memory/4
 	if sp.MemoryNodes > 0 {
 		over = len(set.idx) > sp.MemoryNodes
+	}
+	if held > sp.Memory || over {
+		for ; lv.evicted < frontier>>chunkBits; lv.evicted++ {
+			k := lv.evicted
+			if err := g.arena.evict(k); err != nil {
+				return err
+			}
+			if err := g.links.evict(k); err != nil {
+				return err
+			}
+		}
 	}
 	if !over {
 		return nil
 	}
 	g.spill.stats.SpilledNodes += len(set.idx)
 	g.spill.stats.Spills++
-	if err := set.spill(); err != nil {
-		return err
-	}
-	for k := 0; k < frontier>>chunkBits; k++ {
-		if err := g.arena.evict(k); err != nil {
-			return err
-		}
-		if err := g.links.evict(k); err != nil {
-			return err
-		}
-	}
-	return nil
+	return set.spill()
 }
 
 // runSpilling runs the search in memory while it fits the budget, and
@@ -378,3 +388,7 @@ func (sp *spilled) lookup(p []int64, h uint64) int {
 	}
 	return idx[0]
 }
+
+// MaxSpillStates is the largest cap a spilling search takes: node
+// indices (parent links) are 32-bit.
+const MaxSpillStates = 1<<31 - 2

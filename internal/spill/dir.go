@@ -13,8 +13,9 @@ var ErrDiskBudget = errors.New("disk budget reached")
 
 // Dir is a fresh spill directory with its disk accounting.
 type Dir struct {
-	path    string
-	maxDisk int64 // 0: no budget
+	parent  string // where the directory is made
+	path    string // "" until it is made
+	maxDisk int64  // 0: no budget
 	mu      sync.Mutex
 	used    int64
 	peak    int64
@@ -27,18 +28,43 @@ type Dir struct {
 // bytes (0: none). The directory itself is new, so Close removes only
 // what the search wrote.
 func Open(parent string, maxDisk int64) (*Dir, error) {
+	d := New(parent, maxDisk)
+	if err := d.make(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// New is Open that makes the directory only when the first file is
+// written: a search that fits in memory leaves no trace.
+func New(parent string, maxDisk int64) *Dir {
 	if parent == "" {
 		parent = os.TempDir()
 	}
-	p, err := os.MkdirTemp(parent, "stateproof-spill-")
-	if err != nil {
-		return nil, fmt.Errorf("spill directory: %w", err)
-	}
-	return &Dir{path: p, maxDisk: maxDisk}, nil
+	return &Dir{parent: parent, maxDisk: maxDisk}
 }
 
-// Path is the directory's path.
-func (d *Dir) Path() string { return d.path }
+// make creates the directory unless it exists; d.mu must not be held.
+func (d *Dir) make() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.path != "" {
+		return nil
+	}
+	p, err := os.MkdirTemp(d.parent, "stateproof-spill-")
+	if err != nil {
+		return fmt.Errorf("spill directory: %w", err)
+	}
+	d.path = p
+	return nil
+}
+
+// Path is the directory's path ("" while New's directory is not made).
+func (d *Dir) Path() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.path
+}
 
 // Close closes every file and removes the directory.
 func (d *Dir) Close() error {
@@ -48,6 +74,9 @@ func (d *Dir) Close() error {
 		f.Close()
 	}
 	d.files = nil
+	if d.path == "" {
+		return nil
+	}
 	return os.RemoveAll(d.path)
 }
 
@@ -81,6 +110,9 @@ func (d *Dir) reserve(n int64) error {
 
 // create opens a new file in the directory.
 func (d *Dir) create(kind string) (*os.File, error) {
+	if err := d.make(); err != nil {
+		return nil, err
+	}
 	d.mu.Lock()
 	d.seq++
 	name := filepath.Join(d.path, fmt.Sprintf("%s-%d", kind, d.seq))

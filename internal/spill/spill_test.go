@@ -171,3 +171,28 @@ func TestUnwritableDir(t *testing.T) {
 		t.Fatal("Open in a read-only directory succeeded")
 	}
 }
+
+// New makes its directory only when a file is written.
+func TestNewIsLazy(t *testing.T) {
+	parent := t.TempDir()
+	d := New(parent, 0)
+	if ents, _ := os.ReadDir(parent); len(ents) != 0 || d.Path() != "" {
+		t.Fatalf("New made %v", ents)
+	}
+	if _, err := d.NewBlocks("nodes", 8); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(parent); len(ents) != 1 || d.Path() == "" {
+		t.Fatalf("after a file: %v", ents)
+	}
+	d.Close()
+	if ents, _ := os.ReadDir(parent); len(ents) != 0 {
+		t.Fatalf("Close left %v", ents)
+	}
+	if err := New(filepath.Join(parent, "missing"), 0).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(filepath.Join(parent, "missing"), 0).NewBlocks("nodes", 8); err == nil {
+		t.Fatal("a file in a missing directory")
+	}
+}

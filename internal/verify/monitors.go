@@ -61,8 +61,11 @@ func (e *env) initialIn(state string) bool {
 
 // ridden returns the plain exploration's result for monitor k, or nil
 // when the invariant has no monitor there.
+//
+// A spilled exploration carries no monitors: each invariant then runs its
+// own search, which gives the same report.
 func (e *env) ridden(k int, ok bool) *explore.MonitorResult {
-	if !ok || k < 0 {
+	if !ok || k < 0 || e.explored().IsSpilled() {
 		return nil
 	}
 	return e.explored().Monitors[k]

@@ -31,6 +31,22 @@ type Options struct {
 	// is then incomplete (undecided findings), and a caller that cancels
 	// discards it.
 	Done <-chan struct{}
+	// Spill, when set, lets the plain exploration keep what passes its
+	// memory budget on disk; Run records there what the spilling did.
+	Spill *Spilling
+}
+
+// Spilling is the spill settings of a run and what the run did with
+// them. The report does not depend on them: a spilled exploration is the
+// in-memory one, and what cannot be decided within the memory budget is
+// reported undecided.
+type Spilling struct {
+	explore.Spill
+	// Stats is what the plain exploration spilled (zero if it fit).
+	Stats explore.SpillStats
+	// Err is a store error (not the disk budget, which leaves checks
+	// undecided): the report is incomplete and must not be presented.
+	Err error
 }
 
 // DefaultMaxFindings is the default number of findings listed per check.
@@ -43,14 +59,17 @@ func DefaultOptions() Options {
 
 // env is what every check of one run shares.
 type env struct {
-	m         *jsonmodel.Model
-	mc        *runtime.Machine
-	opts      Options
-	graph     *explore.Graph // the plain exploration, built on first use
-	rides     *riders        // the monitors that ride on it
-	adj       *explore.Adjacency
-	comps     *components // SCCs of the runtime graph (A12), built on first use
-	truncated bool        // some search hit its cap
+	m     *jsonmodel.Model
+	mc    *runtime.Machine
+	opts  Options
+	graph *explore.Graph // the plain exploration, built on first use
+	rides *riders        // the monitors that ride on it
+	adj   *explore.Adjacency
+	// adjTooLarge says the edges of a spilled exploration did not fit
+	// in the memory budget.
+	adjTooLarge bool
+	comps       *components // SCCs of the runtime graph (A12), built on first use
+	truncated   bool        // some search hit its cap
 	// decided memoises decideInvariant per invariant object: every search
 	// is deterministic, so a second evaluation with a fresh budget would
 	// repeat the first one exactly.
@@ -59,10 +78,17 @@ type env struct {
 
 func (e *env) explored() *explore.Graph {
 	if e.graph == nil {
-		e.graph = explore.Search{Machine: e.mc, Cap: e.opts.MaxStates, Done: e.opts.Done,
-			Monitors: e.riders().monitors, Workers: e.workers(), MinParallel: e.opts.minParallel}.Run()
+		s := explore.Search{Machine: e.mc, Cap: e.opts.MaxStates, Done: e.opts.Done,
+			Monitors: e.riders().monitors, Workers: e.workers(), MinParallel: e.opts.minParallel}
+		if sp := e.opts.Spill; sp != nil {
+			s.Spill = &sp.Spill
+		}
+		e.graph = s.Run()
 		if e.graph.Truncated {
 			e.truncated = true
+		}
+		if sp := e.opts.Spill; sp != nil && e.graph.IsSpilled() {
+			sp.Stats = e.graph.SpillStats()
 		}
 	}
 	return e.graph
@@ -87,12 +113,33 @@ func (e *env) riders() *riders {
 	return e.rides
 }
 
-// adjacency is the edge list of the plain exploration (A9, A12, A13).
+// adjacency is the edge list of the plain exploration (A9, A12, A13), or
+// nil when the exploration spilled and its edges do not fit in the
+// memory budget (see tooLarge).
 func (e *env) adjacency() *explore.Adjacency {
-	if e.adj == nil {
+	if e.adj == nil && !e.adjTooLarge {
 		e.adj = e.explored().Adjacency()
+		e.adjTooLarge = e.adj == nil
 	}
 	return e.adj
+}
+
+// tooLarge is the outcome of a check that needs the whole graph's edges
+// when they do not fit in the memory budget: undecided, never a pass.
+func (e *env) tooLarge() (invariantOutcome, bool) {
+	if e.adjacency() != nil {
+		return invariantOutcome{}, false
+	}
+	return invariantOutcome{undecided: true, capKind: "memory", cap: int(e.opts.Spill.Memory), explored: e.explored().Len()}, true
+}
+
+// capKindOf names what stopped a search: its cap, or for a spilling
+// search the disk budget.
+func capKindOf(g *explore.Graph) string {
+	if g.DiskBudgetReached() {
+		return "maxDisk"
+	}
+	return "maxStates"
 }
 
 // Run validates nothing (the front end did) and runs every check on a
@@ -131,6 +178,11 @@ func runEnv(res *jsonmodel.Result, opts Options) (*report.VerifyReport, *env) {
 	r.Checks = append(r.Checks, e.adversarial()...)
 	r.CoverageNotes = CoverageNotes(m)
 	r.Truncated = e.truncated
+	if sp := opts.Spill; sp != nil && e.graph != nil {
+		if err := e.graph.Err(); err != nil && !e.graph.DiskBudgetReached() {
+			sp.Err = err
+		}
+	}
 	if cov, ok := m.NarrativeCoverage(); ok {
 		r.NarrativeCoverage = cov.Map()
 		r.Narrative = m.Narrative.Raw
@@ -205,6 +257,14 @@ func undecided(code, subject string, cap, explored int, capKind, invariant strin
 	switch capKind {
 	case "leadsToWalk":
 		unit = "walked runtime states"
+	case "maxDisk":
+		f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: disk budget reached — the spilling search stopped at --max-disk after %d runtime states; raise --max-disk and re-run", subject, explored))
+		f.Evidence = ev
+		return f
+	case "memory":
+		f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: graph larger than --memory — the edges of the %d explored runtime states do not fit in %d bytes; raise --memory and re-run", subject, explored, cap))
+		f.Evidence = ev
+		return f
 	case "pairGraph":
 		unit, advice = "state-graph nodes", "the pair-symmetry graph is capped at 1000 nodes"
 	case "valueIteration":
