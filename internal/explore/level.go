@@ -25,8 +25,8 @@ import (
 // the frontier go to their files, to be read back on demand (paths,
 // scans after the search).
 
-// Spill lets a plain search (no OnEdge, no extra words) keep what passes
-// Memory bytes on disk, in Dir. Monitors ride only while the search fits
+// Spill lets a search keep what passes Memory bytes on disk, in Dir (a
+// search with OnEdge only with Now set). Monitors ride only while the search fits
 // in memory: a spilled graph has none (its Monitors is empty), and the
 // caller decides their properties with their own searches.
 type Spill struct {
@@ -36,6 +36,11 @@ type Spill struct {
 	// are in memory, whatever Memory allows: tests use it to make small
 	// searches spill.
 	MemoryNodes int
+	// Now runs the level-synchronous search from the start, without
+	// first trying the in-memory one: for a search the caller knows will
+	// not fit, and for one whose OnEdge keeps state (a second run would
+	// see it changed).
+	Now bool
 }
 
 // SpillStats is what a spilling search wrote: nodes spilled, disk used.
@@ -100,7 +105,7 @@ func (g *Graph) DiskBudgetReached() bool {
 
 // spillable reports whether the search may run level-synchronously.
 func (s *Search) spillable() bool {
-	return s.Spill != nil && s.OnEdge == nil && s.Extra == 0
+	return s.Spill != nil && (s.OnEdge == nil || s.Spill.Now)
 }
 
 // levelCand is a successor waiting for its level to be settled.
@@ -116,7 +121,7 @@ type levelCand struct {
 // runLevels is the spilling search.
 func (s *Search) runLevels() *Graph {
 	m := s.Machine
-	g := newGraph(m, 0, 1)
+	g := newGraph(m, s.Extra, 1)
 	g.Cap = s.Cap
 	g.spill = &spilled{sp: *s.Spill}
 	var err error
@@ -130,7 +135,8 @@ func (s *Search) runLevels() *Graph {
 		return g
 	}
 	node := make([]int64, g.lay.width)
-	m.Initial(node)
+	m.Initial(node[:m.Width()])
+	copy(node[m.Width():], s.InitExtra)
 	packed := make([]int64, g.stride)
 	g.lay.pack(packed, node)
 	h := HashWords(packed)
@@ -144,7 +150,15 @@ func (s *Search) runLevels() *Graph {
 	}
 	lv := &level{g: g, s: s}
 	for lo, hi := 0, 1; lo < hi; lo, hi = hi, g.n {
-		if !lv.expand(lo, hi) || !lv.store() {
+		ok := lv.expand(lo, hi)
+		if g.Truncated {
+			return g // cancelled
+		}
+		if !lv.store() {
+			return g
+		}
+		if !ok {
+			g.Expanded = lv.stopped
 			return g
 		}
 		g.Expanded = hi
@@ -171,18 +185,30 @@ type level struct {
 	qhashes []uint64
 	qidx    []int
 	evicted int // the chunks before it are on disk
+	// scratch, kept across levels: a chain has one node per level
+	src, srcPacked, cand, newWords, node []int64
+	stopped                              int // the source OnEdge stopped at
+	newHashes                            []uint64
+	buf                                  runtime.StepBuffer
 }
 
-// expand generates the successors of sources lo..hi-1 (one level).
+// expand generates the successors of sources lo..hi-1 (one level). It
+// returns false when the search was cancelled (Truncated set) or OnEdge
+// said Stop at source lv.stopped: the candidates of the sources before it
+// are kept, as the in-memory search, which interns one source's
+// successors before it expands the next under OnEdge, would have stored
+// them.
 func (lv *level) expand(lo, hi int) bool {
 	g, m, s := lv.g, lv.s.Machine, lv.s
 	lv.words, lv.cands = lv.words[:0], lv.cands[:0]
 	lv.gen++
 	w := m.Width()
-	src := make([]int64, g.lay.width)
-	srcPacked := make([]int64, g.stride)
-	cand := make([]int64, g.stride)
-	var buf runtime.StepBuffer
+	if lv.src == nil {
+		lv.src, lv.srcPacked, lv.cand = make([]int64, g.lay.width), make([]int64, g.stride), make([]int64, g.stride)
+		lv.node = make([]int64, g.lay.width)
+	}
+	bare := s.Extra == 0
+	src, srcPacked, cand, buf := lv.src, lv.srcPacked, lv.cand, &lv.buf
 	for i := lo; i < hi; i++ {
 		if s.Done != nil && (i-lo)%cancelPoll == 0 && s.cancelled() {
 			g.Truncated = true
@@ -192,9 +218,27 @@ func (lv *level) expand(lo, hi int) bool {
 		copy(srcPacked, g.packedNode(i))
 		g.lay.unpack(src, srcPacked)
 		for e := range m.Events {
-			for _, o := range m.Step(src[:w], e, &buf) {
+			for _, o := range m.Step(src[:w], e, buf) {
+				node := o.Next
+				if !bare {
+					node = successor(lv.node, o.Next, src)
+				}
+				if s.OnEdge != nil {
+					switch s.OnEdge(g, i, o.Transition, node) {
+					case Prune:
+						continue
+					case Stop:
+						lv.stopped = i
+						k := len(lv.cands)
+						for k > 0 && int(lv.cands[k-1].from) == i {
+							k--
+						}
+						lv.cands, lv.words = lv.cands[:k], lv.words[:k*g.stride]
+						return false
+					}
+				}
 				copy(cand, srcPacked)
-				g.lay.patch(cand, o.Next, m.Writes(o.Transition))
+				g.lay.patch(cand, node, m.Writes(o.Transition))
 				h := HashWords(cand)
 				if lv.seen(cand, h) {
 					continue
@@ -281,8 +325,8 @@ func (lv *level) store() bool {
 		}
 	}
 	first := g.n
-	var words []int64
-	var hashes []uint64
+	words, hashes := lv.newWords[:0], lv.newHashes[:0]
+	defer func() { lv.newWords, lv.newHashes = words[:0], hashes[:0] }()
 	for k, c := range lv.cands {
 		if c.old {
 			continue
@@ -351,11 +395,14 @@ func (lv *level) budget(frontier int) error {
 func (s Search) runSpilling() *Graph {
 	fit := s.Spill.MemoryNodes
 	if fit <= 0 {
-		l := newLayout(s.Machine, 0)
+		l := newLayout(s.Machine, s.Extra)
 		// arena, link, and the tables at their lowest load with room for
 		// a rehash, a half more for the heap's slack
 		per := int64(8*l.packed+8+8*8/3) * 3 / 2
 		fit = int(min(int64(s.Cap), s.Spill.Memory/per))
+	}
+	if s.Spill.Now {
+		return s.runLevels()
 	}
 	if fit >= s.Cap {
 		s.Spill = nil

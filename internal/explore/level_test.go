@@ -146,3 +146,37 @@ func TestSpillStoreError(t *testing.T) {
 }
 
 var _ = runtime.Compile
+
+// A search with extra words and an edge callback (the pair searches of
+// path invariants) spills to the same graph, and its callback sees the
+// same edges in the same order, up to the same Stop.
+func TestSpilledEdgeSearchIsTheSame(t *testing.T) {
+	for _, src := range []string{gen.Random(3), gen.Probes(6), gen.Counter(400)} {
+		mc := machine(t, src)
+		w := mc.Width()
+		for _, stopAfter := range []int{1 << 30, 500, 3} {
+			search := func(sp *Spill) (*Graph, []int) {
+				var seen []int
+				s := Search{Machine: mc, Extra: 1, InitExtra: []int64{0}, Cap: 3000, Spill: sp,
+					OnEdge: func(g *Graph, from, tr int, next []int64) Edge {
+						seen = append(seen, from, tr)
+						next[w] = (next[w] + int64(tr) + 1) % 3
+						switch {
+						case len(seen) > 2*stopAfter:
+							return Stop
+						case tr%5 == 4:
+							return Prune
+						}
+						return Keep
+					}}
+				return s.Run(), seen
+			}
+			want, wantSeen := search(nil)
+			got, gotSeen := search(&Spill{Memory: 1 << 30, Dir: spillDir(t, 0), MemoryNodes: 3, Now: true})
+			sameGraph(t, want, got)
+			if !slices.Equal(wantSeen, gotSeen) {
+				t.Fatalf("stop after %d: the callback saw %d edges spilled, %d in memory", stopAfter, len(gotSeen)/2, len(wantSeen)/2)
+			}
+		}
+	}
+}

@@ -38,7 +38,7 @@ const blockRecords = 512
 
 // maxRuns is the most runs Add keeps: every query probes each run's
 // filter.
-const maxRuns = 8
+const maxRuns = 16
 
 // NewRuns returns an empty set of records with keys of w words; hash must
 // be the hash the queries give for a key.
@@ -97,17 +97,32 @@ func (rs *Runs) Add(keys []uint64, vals []int64) error {
 		return err
 	}
 	rs.runs = append(rs.runs, r)
-	// Runs merge like the digits of a binary counter: the newest two
-	// when the older is less than twice the newer, so run sizes double
-	// from newest to oldest, there are about log2(records per spill)
-	// of them, and each record is rewritten about that many times.
-	for k := len(rs.runs); k >= 2 && (rs.runs[k-2].n < 2*rs.runs[k-1].n || k > maxRuns); k = len(rs.runs) {
-		if err := rs.merge(k - 2); err != nil {
+	// Size-tiered merging: once mergeFan runs of about one size (the
+	// newest, within a factor of mergeFan of each other) accumulate,
+	// they become one run of the next tier, so each record is rewritten
+	// about log_mergeFan(spills) times and the runs stay few; past
+	// maxRuns the newest two merge whatever their sizes.
+	for {
+		k := len(rs.runs)
+		from := k - 1
+		for from > 0 && rs.runs[from-1].n < mergeFan*rs.runs[k-1].n {
+			from--
+		}
+		switch {
+		case k-from >= mergeFan:
+		case k > maxRuns:
+			from = k - 2
+		default:
+			return nil
+		}
+		if err := rs.merge(from); err != nil {
 			return err
 		}
 	}
-	return nil
 }
+
+// mergeFan is how many runs of one tier are merged at once.
+const mergeFan = 4
 
 // write writes a run of n records that next yields in key order.
 func (rs *Runs) write(n int, next func() ([]uint64, int64, bool)) (*run, error) {

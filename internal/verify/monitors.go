@@ -115,8 +115,8 @@ func (e *env) pairSearch(init, done int64, step stepFunc, what func(explore.Flag
 			}
 			next[w] = v
 			return explore.Keep
-		}}
-	g := s.Run()
+		}, Spill: e.spillNow()}
+	g := e.note(s.Run())
 	if out.violated {
 		out.explored = g.Len()
 		return out

@@ -68,8 +68,9 @@ type env struct {
 	// adjTooLarge says the edges of a spilled exploration did not fit
 	// in the memory budget.
 	adjTooLarge bool
-	comps       *components // SCCs of the runtime graph (A12), built on first use
-	truncated   bool        // some search hit its cap
+	spilled     []*explore.Graph // the searches that spilled
+	comps       *components      // SCCs of the runtime graph (A12), built on first use
+	truncated   bool             // some search hit its cap
 	// decided memoises decideInvariant per invariant object: every search
 	// is deterministic, so a second evaluation with a fresh budget would
 	// repeat the first one exactly.
@@ -83,7 +84,7 @@ func (e *env) explored() *explore.Graph {
 		if sp := e.opts.Spill; sp != nil {
 			s.Spill = &sp.Spill
 		}
-		e.graph = s.Run()
+		e.graph = e.note(s.Run())
 		if e.graph.Truncated {
 			e.truncated = true
 		}
@@ -133,6 +134,26 @@ func (e *env) tooLarge() (invariantOutcome, bool) {
 	return invariantOutcome{undecided: true, capKind: "memory", cap: int(e.opts.Spill.Memory), explored: e.explored().Len()}, true
 }
 
+// spillNow is the spill setting of the searches that run beside the plain
+// exploration (a path invariant's own search): when the exploration
+// spilled, they spill from the start, else they run in memory.
+func (e *env) spillNow() *explore.Spill {
+	if e.opts.Spill == nil || !e.explored().IsSpilled() {
+		return nil
+	}
+	sp := e.opts.Spill.Spill
+	sp.Now = true
+	return &sp
+}
+
+// note keeps a spilled graph, whose store errors the run reports.
+func (e *env) note(g *explore.Graph) *explore.Graph {
+	if g.IsSpilled() {
+		e.spilled = append(e.spilled, g)
+	}
+	return g
+}
+
 // capKindOf names what stopped a search: its cap, or for a spilling
 // search the disk budget.
 func capKindOf(g *explore.Graph) string {
@@ -178,9 +199,11 @@ func runEnv(res *jsonmodel.Result, opts Options) (*report.VerifyReport, *env) {
 	r.Checks = append(r.Checks, e.adversarial()...)
 	r.CoverageNotes = CoverageNotes(m)
 	r.Truncated = e.truncated
-	if sp := opts.Spill; sp != nil && e.graph != nil {
-		if err := e.graph.Err(); err != nil && !e.graph.DiskBudgetReached() {
-			sp.Err = err
+	if sp := opts.Spill; sp != nil {
+		for _, g := range e.spilled {
+			if err := g.Err(); err != nil && !g.DiskBudgetReached() && sp.Err == nil {
+				sp.Err = err
+			}
 		}
 	}
 	if cov, ok := m.NarrativeCoverage(); ok {
