@@ -363,7 +363,7 @@ func (lv *level) budget(frontier int) error {
 	chunkBytes := int64(g.stride*8+8) << chunkBits
 	table := 2 * set.memBytes() // its sorted copy is made when it spills
 	held := table + set.runs.MemoryBytes() +
-		int64(g.arena.resident())*chunkBytes + int64(cap(lv.words))*8 + int64(cap(lv.cands))*32
+		int64(g.arena.n-lv.evicted)*chunkBytes + int64(cap(lv.words))*8 + int64(cap(lv.cands))*32
 	over := held > sp.Memory && table >= sp.Memory/4
 	if sp.MemoryNodes > 0 {
 		over = len(set.idx) > sp.MemoryNodes

@@ -1,9 +1,11 @@
 package spill
 
+import "math/bits"
+
 // bloom is a Bloom filter over 64-bit hashes: bitsPerKey bits per key and
 // bloomProbes probes, about 0.05% false positives. Each probe position
-// comes from the two halves of the hash (double hashing), so a key costs
-// no hashing beyond the one the search already did.
+// comes from the search's own hash of the key by a multiply step, so a
+// key costs no hashing of its words beyond the one the search already did.
 type bloom struct {
 	bits []uint64
 	m    uint64 // bits
@@ -20,18 +22,27 @@ func newBloom(n int) *bloom {
 	return &bloom{bits: make([]uint64, m/64), m: m}
 }
 
+// probe steps a probe sequence: a linear congruential step, whose high
+// bits, scaled to 0..m-1 by a multiplication (no division), are the next
+// probe position.
+func (b *bloom) probe(x uint64) (uint64, uint64) {
+	x = x*6364136223846793005 + 1442695040888963407
+	p, _ := bits.Mul64(x, b.m)
+	return x, p
+}
+
 func (b *bloom) add(h uint64) {
-	h1, h2 := h&(1<<32-1), h>>32|1
-	for i := uint64(0); i < bloomProbes; i++ {
-		p := (h1 + i*h2) % b.m
+	x, p := h, uint64(0)
+	for range bloomProbes {
+		x, p = b.probe(x)
 		b.bits[p/64] |= 1 << (p % 64)
 	}
 }
 
 func (b *bloom) has(h uint64) bool {
-	h1, h2 := h&(1<<32-1), h>>32|1
-	for i := uint64(0); i < bloomProbes; i++ {
-		p := (h1 + i*h2) % b.m
+	x, p := h, uint64(0)
+	for range bloomProbes {
+		x, p = b.probe(x)
 		if b.bits[p/64]&(1<<(p%64)) == 0 {
 			return false
 		}

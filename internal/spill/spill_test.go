@@ -196,3 +196,24 @@ func TestNewIsLazy(t *testing.T) {
 		t.Fatal("a file in a missing directory")
 	}
 }
+
+// The filter never misses a stored key and admits few others (the
+// search reads a disk block for each it admits).
+func TestBloomFalsePositives(t *testing.T) {
+	b := newBloom(100000)
+	for i := range uint64(100000) {
+		b.add(hash1([]uint64{i}))
+	}
+	fp := 0
+	for i := range uint64(100000) {
+		if !b.has(hash1([]uint64{i})) {
+			t.Fatalf("key %d missed", i)
+		}
+		if b.has(hash1([]uint64{i + 1<<40})) {
+			fp++
+		}
+	}
+	if fp > 150 { // 0.15%; about 0.06% expected
+		t.Fatalf("%d false positives in 100000", fp)
+	}
+}
