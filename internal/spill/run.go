@@ -11,15 +11,20 @@ import (
 
 // Runs is a set of (key, value) records on disk in sorted runs: keys are
 // w words each, compared as unsigned words in order, and unique across
-// the set; a value is an int64 (a node's index). Each run keeps in memory
-// a Bloom filter of its keys' hashes and the first key of each block, so
-// a query that misses every filter costs no read, and a batch of sorted
-// queries reads each run's blocks in increasing order, each once.
+// the set; a value is an int64 (a node's index). One Bloom filter of every
+// stored key's hash is kept in memory, so a query it rejects costs no
+// read; each run keeps its first and last key and the first key of each
+// block, so a batch of sorted queries reads, per run, only the blocks
+// that can hold one, in increasing order, each once.
 type Runs struct {
 	d    *Dir
 	w    int
 	hash func(key []uint64) uint64
 	runs []*run
+	// filter holds the hashes of every stored key; it is rebuilt, from
+	// the runs, twice as large whenever the records pass capacity.
+	filter   *bloom
+	capacity int
 	// Lookups counts the blocks read by Lookup, for the statistics.
 	BlockReads int64
 }
@@ -28,7 +33,7 @@ type run struct {
 	f     *os.File
 	n     int // records
 	size  int64
-	bl    *bloom
+	last  []uint64   // the run's last key
 	first []uint64   // the first key of each block, w words each
 	idx   [][]uint64 // first, one key per block
 }
@@ -58,19 +63,17 @@ func (rs *Runs) Len() int {
 // MayHave reports whether some run's filter admits hash h: false means
 // the key is surely not stored.
 func (rs *Runs) MayHave(h uint64) bool {
-	for _, r := range rs.runs {
-		if r.bl.has(h) {
-			return true
-		}
-	}
-	return false
+	return rs.filter != nil && rs.filter.has(h)
 }
 
 // MemoryBytes is what the filters and block indexes hold in memory.
 func (rs *Runs) MemoryBytes() int64 {
 	var b int64
+	if rs.filter != nil {
+		b = rs.filter.bytes()
+	}
 	for _, r := range rs.runs {
-		b += r.bl.bytes() + int64(len(r.first))*8 + int64(len(r.idx))*24
+		b += int64(len(r.first))*8 + int64(len(r.idx))*24
 	}
 	return b
 }
@@ -97,6 +100,15 @@ func (rs *Runs) Add(keys []uint64, vals []int64) error {
 		return err
 	}
 	rs.runs = append(rs.runs, r)
+	if rs.Len() > rs.capacity {
+		if err := rs.refilter(); err != nil {
+			return err
+		}
+	} else {
+		for i := range n {
+			rs.filter.add(rs.hash(keys[i*rs.w : (i+1)*rs.w]))
+		}
+	}
 	// Size-tiered merging: once mergeFan runs of about one size (the
 	// newest, within a factor of mergeFan of each other) accumulate,
 	// they become one run of the next tier, so each record is rewritten
@@ -121,6 +133,28 @@ func (rs *Runs) Add(keys []uint64, vals []int64) error {
 	}
 }
 
+// refilter rebuilds the filter for twice the records stored, reading
+// every run once.
+func (rs *Runs) refilter() error {
+	rs.capacity = max(2*rs.Len(), 1<<12)
+	rs.filter = newBloom(rs.capacity)
+	rec := make([]byte, rs.recBytes())
+	key := make([]uint64, rs.w)
+	for _, r := range rs.runs {
+		br := bufio.NewReaderSize(io.NewSectionReader(r.f, 0, r.size), 1<<16)
+		for range r.n {
+			if _, err := io.ReadFull(br, rec); err != nil {
+				return fmt.Errorf("spill: reading %s: %w", r.f.Name(), err)
+			}
+			for j := range key {
+				key[j] = binary.LittleEndian.Uint64(rec[8*j:])
+			}
+			rs.filter.add(rs.hash(key))
+		}
+	}
+	return nil
+}
+
 // mergeFan is how many runs of one tier are merged at once.
 const mergeFan = 4
 
@@ -135,7 +169,7 @@ func (rs *Runs) write(n int, next func() ([]uint64, int64, bool)) (*run, error) 
 		rs.d.reserve(-size)
 		return nil, err
 	}
-	r := &run{f: f, n: n, size: size, bl: newBloom(n)}
+	r := &run{f: f, n: n, size: size}
 	bw := bufio.NewWriterSize(f, 1<<16)
 	rec := make([]byte, rs.recBytes())
 	for k := 0; ; k++ {
@@ -146,7 +180,9 @@ func (rs *Runs) write(n int, next func() ([]uint64, int64, bool)) (*run, error) 
 		if k%blockRecords == 0 {
 			r.first = append(r.first, key...)
 		}
-		r.bl.add(rs.hash(key))
+		if k == n-1 {
+			r.last = slices.Clone(key)
+		}
 		for j, x := range key {
 			binary.LittleEndian.PutUint64(rec[8*j:], x)
 		}
@@ -240,10 +276,13 @@ func (rs *Runs) Lookup(queries []uint64, hashes []uint64, vals []int64) error {
 	for _, r := range rs.runs {
 		loaded, nrec := -1, 0
 		for i := range hashes {
-			if vals[i] >= 0 || !r.bl.has(hashes[i]) {
+			if vals[i] >= 0 || !rs.filter.has(hashes[i]) {
 				continue
 			}
 			q := queries[i*w : (i+1)*w]
+			if slices.Compare(q, r.last) > 0 {
+				break // the queries are sorted: none further is in this run
+			}
 			// the last block whose first key is at most q
 			b, found := slices.BinarySearchFunc(r.idx, q, func(blk, q []uint64) int { return slices.Compare(blk, q) })
 			if !found {
