@@ -120,3 +120,14 @@ func TestSpillRemovedOnInterrupt(t *testing.T) {
 		t.Fatalf("spill files left after Ctrl-C: %v", ents)
 	}
 }
+
+// Spilling lets --max-states pass 10^8, up to the 32-bit node indices.
+func TestMaxStatesBeyondHundredMillion(t *testing.T) {
+	model := writeModel(t, gen.Counter(10))
+	if _, stderr, code := runCLI(t, "verify", model, "--max-states", "2000000000"); code != 0 {
+		t.Fatalf("--max-states 2e9: exit %d, %s", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, "verify", model, "--max-states", "2147483647"); code != 2 || !strings.Contains(stderr, "max-states") {
+		t.Fatalf("--max-states 2^31-1: exit %d, %s", code, stderr)
+	}
+}
