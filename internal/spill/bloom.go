@@ -3,7 +3,8 @@ package spill
 import "math/bits"
 
 // bloom is a blocked Bloom filter over 64-bit hashes: bitsPerKey bits per
-// key, and a key's bloomProbes probes all fall in one 512-bit block (one
+// key (under 0.5% false positives, each costing the search one block
+// read), and a key's bloomProbes probes all fall in one 512-bit block (one
 // cache line), so a query that misses costs one cache miss. The block and
 // the probes come from the search's own hash of the key (a multiply step
 // per probe), so a key costs no hashing of its words beyond the search's.
@@ -13,7 +14,7 @@ type bloom struct {
 }
 
 const (
-	bitsPerKey  = 16
+	bitsPerKey  = 12
 	bloomProbes = 8
 	blockWords  = 8 // 512 bits
 )

@@ -1,8 +1,8 @@
 // Package spill keeps the parts of a breadth-first search that outgrow
 // memory on disk: append-only files of fixed-size records (a search's node
 // words and parent links) and sorted runs of (key, value) records with an
-// in-memory Bloom filter and block index each, which answer batches of
-// sorted queries by one forward pass over each run.
+// in-memory block index each and one Bloom filter over them all, which
+// answer batches of sorted queries by one forward pass over each run.
 //
 // Why not an embedded store (pebble): the search needs exactly two access
 // patterns — append in discovery order, and "which of these sorted keys are

@@ -22,7 +22,7 @@ type Runs struct {
 	hash func(key []uint64) uint64
 	runs []*run
 	// filter holds the hashes of every stored key; it is rebuilt, from
-	// the runs, twice as large whenever the records pass capacity.
+	// the runs, half again as large whenever the records pass capacity.
 	filter   *bloom
 	capacity int
 	// Lookups counts the blocks read by Lookup, for the statistics.
@@ -133,10 +133,11 @@ func (rs *Runs) Add(keys []uint64, vals []int64) error {
 	}
 }
 
-// refilter rebuilds the filter for twice the records stored, reading
-// every run once.
+// refilter rebuilds the filter for half again the records stored,
+// reading every run once: the rebuilds read about three times the records
+// in all, and the filter holds at most a half more bits than it needs.
 func (rs *Runs) refilter() error {
-	rs.capacity = max(2*rs.Len(), 1<<12)
+	rs.capacity = max(rs.Len()*3/2, 1<<12)
 	rs.filter = newBloom(rs.capacity)
 	rec := make([]byte, rs.recBytes())
 	key := make([]uint64, rs.w)
