@@ -9,6 +9,7 @@
 #   bash bench/spill.sh                       # gen counter 30000000, gen toggles 24
 #   COUNTER=3000000 TOGGLES=20 bash bench/spill.sh   # smaller, for a loaded machine
 #   WORKERS=2 bash bench/spill.sh
+#   TOGGLES=0 bash bench/spill.sh             # the counter only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNTER=${COUNTER:-30000000}
@@ -45,7 +46,12 @@ one() {
   grep '^stateproof: spilled' "$tmp/spill.err" | sed 's/^/  /' || echo "  (did not spill)"
 }
 
-"$sp" gen counter "$COUNTER" > "$tmp/counter.json"
-one "gen counter $COUNTER" "$tmp/counter.json" $((COUNTER + 2))
-"$sp" gen toggles "$TOGGLES" > "$tmp/toggles.json"
-one "gen toggles $TOGGLES" "$tmp/toggles.json" $((1 << TOGGLES))
+# COUNTER=0 or TOGGLES=0 skips that model
+if [ "$COUNTER" -gt 0 ]; then
+  "$sp" gen counter "$COUNTER" > "$tmp/counter.json"
+  one "gen counter $COUNTER" "$tmp/counter.json" $((COUNTER + 2))
+fi
+if [ "$TOGGLES" -gt 0 ]; then
+  "$sp" gen toggles "$TOGGLES" > "$tmp/toggles.json"
+  one "gen toggles $TOGGLES" "$tmp/toggles.json" $((1 << TOGGLES))
+fi
