@@ -185,6 +185,7 @@ type level struct {
 	qhashes []uint64
 	qidx    []int
 	evicted int // the chunks before it are on disk
+	unknown int // candidates of the level not settled yet
 	// scratch, kept across levels: a chain has one node per level
 	src, srcPacked, cand, newWords, node []int64
 	stopped                              int // the source OnEdge stopped at
@@ -201,6 +202,7 @@ type level struct {
 func (lv *level) expand(lo, hi int) bool {
 	g, m, s := lv.g, lv.s.Machine, lv.s
 	lv.words, lv.cands = lv.words[:0], lv.cands[:0]
+	lv.unknown = 0
 	lv.gen++
 	w := m.Width()
 	if lv.src == nil {
@@ -248,6 +250,11 @@ func (lv *level) expand(lo, hi int) bool {
 					continue
 				}
 				lv.add(cand, levelCand{h: h, from: int32(i), via: int32(o.Transition), unknown: at == Unknown})
+				if at == Unknown {
+					if lv.unknown++; lv.unknown > lv.flushAt() && !lv.flush() {
+						return false
+					}
+				}
 			}
 		}
 	}
@@ -299,9 +306,48 @@ func (lv *level) put(k int) {
 	lv.dedup[p] = lv.gen&(1<<32-1)<<32 | uint64(k+1)
 }
 
-// store settles the level's unknown successors and stores the new ones
-// in edge order, up to the cap.
-func (lv *level) store() bool {
+// flushAt is how many unsettled candidates a level holds before it
+// settles them: a level whose sources lead back to spilled levels (most
+// of a wide level's edges) would otherwise hold those levels again.
+func (lv *level) flushAt() int {
+	sp := &lv.g.spill.sp
+	if sp.MemoryNodes > 0 {
+		return sp.MemoryNodes
+	}
+	return int(max(1<<12, sp.Memory/4/64))
+}
+
+// flush settles the level's candidates so far and drops those found
+// stored. Nothing is stored during a level, so settling early gives the
+// answers settling at its end would; a stored node met again later in the
+// level is simply settled again.
+func (lv *level) flush() bool {
+	if !lv.settle() {
+		return false
+	}
+	st := lv.g.stride
+	k := 0
+	for j, c := range lv.cands {
+		if c.old {
+			continue
+		}
+		c.unknown = false
+		lv.cands[k] = c
+		copy(lv.words[k*st:(k+1)*st], lv.words[j*st:(j+1)*st])
+		k++
+	}
+	lv.cands, lv.words = lv.cands[:k], lv.words[:k*st]
+	lv.unknown = 0
+	lv.gen++ // rebuild the dedup table over what is left
+	for j := range lv.cands {
+		lv.put(j)
+	}
+	return true
+}
+
+// settle asks the visited set about the level's unknown candidates and
+// marks those it holds old.
+func (lv *level) settle() bool {
 	g := lv.g
 	st := g.stride
 	lv.qwords, lv.qhashes = lv.qwords[:0], lv.qhashes[:0]
@@ -319,10 +365,22 @@ func (lv *level) store() bool {
 			return false
 		}
 		for k := range lv.cands {
-			if c := &lv.cands[k]; c.unknown && lv.qidx[c.settleAt] >= 0 {
-				c.old = true
+			if c := &lv.cands[k]; c.unknown {
+				c.unknown = false
+				c.old = lv.qidx[c.settleAt] >= 0
 			}
 		}
+	}
+	return true
+}
+
+// store settles the level's unknown successors and stores the new ones
+// in edge order, up to the cap.
+func (lv *level) store() bool {
+	g := lv.g
+	st := g.stride
+	if !lv.settle() {
+		return false
 	}
 	first := g.n
 	words, hashes := lv.newWords[:0], lv.newHashes[:0]
