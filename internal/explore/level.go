@@ -497,3 +497,29 @@ func (sp *spilled) lookup(p []int64, h uint64) int {
 // MaxSpillStates is the largest cap a spilling search takes: node
 // indices (parent links) are 32-bit.
 const MaxSpillStates = 1<<31 - 2
+
+// Shrink writes a spilled graph's in-memory visited table to disk and
+// evicts its full node chunks, so that another search can run beside it
+// within the budget, and returns the bytes the graph still holds (its
+// filter and block indexes). A store error is the graph's Err.
+func (g *Graph) Shrink() int64 {
+	if g.spill == nil {
+		return 0
+	}
+	set := g.spill.set
+	if len(set.idx) > 0 && g.spill.err == nil {
+		g.spill.stats.SpilledNodes += len(set.idx)
+		g.spill.stats.Spills++
+		if err := set.spill(); err != nil {
+			g.fail(err)
+		}
+	}
+	for k := 0; k < g.n>>chunkBits && g.spill.err == nil; k++ {
+		if err := g.arena.evict(k); err != nil {
+			g.fail(err)
+		} else if err := g.links.evict(k); err != nil {
+			g.fail(err)
+		}
+	}
+	return set.MemoryBytes()
+}

@@ -69,8 +69,11 @@ type env struct {
 	// in the memory budget.
 	adjTooLarge bool
 	spilled     []*explore.Graph // the searches that spilled
-	comps       *components      // SCCs of the runtime graph (A12), built on first use
-	truncated   bool             // some search hit its cap
+	// besideBudget is the memory budget of a search that runs beside
+	// the spilled exploration (0: not set yet).
+	besideBudget int64
+	comps        *components // SCCs of the runtime graph (A12), built on first use
+	truncated    bool        // some search hit its cap
 	// decided memoises decideInvariant per invariant object: every search
 	// is deterministic, so a second evaluation with a fresh budget would
 	// repeat the first one exactly.
@@ -141,8 +144,14 @@ func (e *env) spillNow() *explore.Spill {
 	if e.opts.Spill == nil || !e.explored().IsSpilled() {
 		return nil
 	}
+	if e.besideBudget == 0 {
+		// the exploration stays (for paths, scans and edges) while the
+		// search runs: it keeps only its filter in memory meanwhile
+		held := e.graph.Shrink()
+		e.besideBudget = max(e.opts.Spill.Memory-held, e.opts.Spill.Memory/4)
+	}
 	sp := e.opts.Spill.Spill
-	sp.Now = true
+	sp.Now, sp.Memory = true, e.besideBudget
 	return &sp
 }
 
