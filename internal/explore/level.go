@@ -54,8 +54,11 @@ type SpillStats struct {
 
 // spilled is a graph's spilling state.
 type spilled struct {
-	sp    Spill
-	set   *spillSet
+	sp  Spill
+	set *spillSet
+	// vis is the visited set the level-synchronous search asks: set,
+	// through the interface a partitioned one would implement too
+	vis   Visited
 	stats SpillStats
 	err   error // a store error: the graph is not complete
 }
@@ -129,7 +132,7 @@ func (s *Search) runLevels() *Graph {
 		g.links.disk, err = newChunkDisk[link](s.Spill.Dir, "links", 1<<chunkBits)
 	}
 	set := newSpillSet(s.Spill.Dir, g.stride)
-	g.spill.set = set
+	g.spill.set, g.spill.vis = set, set
 	if err != nil {
 		g.fail(err)
 		return g
@@ -144,7 +147,7 @@ func (s *Search) runLevels() *Graph {
 	g.n = 1
 	copy(g.packedNode(0), packed)
 	*g.link(0) = link{-1, -1}
-	if err := set.Add(packed, []uint64{h}, 0); err != nil {
+	if err := g.spill.vis.Add(packed, []uint64{h}, 0); err != nil {
 		g.fail(err)
 		return g
 	}
@@ -245,7 +248,7 @@ func (lv *level) expand(lo, hi int) bool {
 				if lv.seen(cand, h) {
 					continue
 				}
-				at := g.spill.set.Probe(cand, h)
+				at := g.spill.vis.Probe(cand, h)
 				if at >= 0 {
 					continue
 				}
@@ -360,7 +363,7 @@ func (lv *level) settle() bool {
 	}
 	if n := len(lv.qhashes); n > 0 {
 		lv.qidx = slices.Grow(lv.qidx[:0], n)[:n]
-		if err := g.spill.set.Settle(lv.qwords, lv.qhashes, lv.qidx); err != nil {
+		if err := g.spill.vis.Settle(lv.qwords, lv.qhashes, lv.qidx); err != nil {
 			g.fail(err)
 			return false
 		}
@@ -402,7 +405,7 @@ func (lv *level) store() bool {
 			break
 		}
 	}
-	if err := g.spill.set.Add(words, hashes, first); err != nil {
+	if err := g.spill.vis.Add(words, hashes, first); err != nil {
 		g.fail(err)
 		return false
 	}
@@ -483,12 +486,12 @@ func (s Search) runSpilling() *Graph {
 
 // lookup finds a packed node in a spilled graph's visited set.
 func (sp *spilled) lookup(p []int64, h uint64) int {
-	i := sp.set.Probe(p, h)
+	i := sp.vis.Probe(p, h)
 	if i != Unknown {
 		return i
 	}
 	idx := []int{-1}
-	if err := sp.set.Settle(p, []uint64{h}, idx); err != nil && sp.err == nil {
+	if err := sp.vis.Settle(p, []uint64{h}, idx); err != nil && sp.err == nil {
 		sp.err = err
 	}
 	return idx[0]

@@ -94,7 +94,7 @@ func (g *Graph) spilledAdjacency() *Adjacency {
 			return true
 		}
 		idx := make([]int, len(qh))
-		if err := sp.set.Settle(qw, qh, idx); err != nil {
+		if err := sp.vis.Settle(qw, qh, idx); err != nil {
 			g.fail(err)
 			return false
 		}
@@ -114,7 +114,7 @@ func (g *Graph) spilledAdjacency() *Adjacency {
 			for _, o := range m.Fire(src, e, &buf) {
 				g.lay.pack(packed, o.Next)
 				h := HashWords(packed)
-				j := sp.set.Probe(packed, h)
+				j := sp.vis.Probe(packed, h)
 				if j == Unknown {
 					qw = append(qw, packed...)
 					qh = append(qh, h)

@@ -33,6 +33,8 @@ type Visited interface {
 	MemoryBytes() int64
 }
 
+var _ Visited = (*spillSet)(nil)
+
 // Unknown is Probe's answer for a node it cannot place before Settle.
 const Unknown = -2
 
