@@ -138,6 +138,13 @@ func (c *compareFlags) verifyAndEmit(rd input.Reader, out outputFlags, stdout, s
 	if err != nil {
 		return err
 	}
+	if sp := opts.Spill; sp != nil {
+		// a store error leaves the report incomplete: it is not shown
+		if sp.Err != nil {
+			return refuse(out, stdout, stderr, "SPILL_FAILED", fmt.Sprintf("the exploration could not spill to disk: %v", sp.Err))
+		}
+		reportSpill(stderr, sp)
+	}
 	if base != nil {
 		return emitBaseline(out, stdout, stderr, report.VerifySchema, c.baseline, base, rep.JSON())
 	}

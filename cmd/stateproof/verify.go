@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -94,6 +95,7 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 	var hashCheck string
 	var cmpf compareFlags
 	var sc scaleFlags
+	var spf spillFlags
 	cmd := &cobra.Command{
 		Use:   "verify MODEL.json | MODEL.fcstm",
 		Short: "Run the explicit-state checks on a JSON model (schema v1), or lint an FCSTM model",
@@ -147,6 +149,15 @@ carries its exit_code.`,
 				}
 				return verifyFCSTM(cmd, out, stdout, stderr, args[0])
 			}
+			undo, err := spf.setup(&opts, stderr)
+			if err != nil {
+				code := "BAD_OPTION"
+				if errors.Is(err, errSpillDir) {
+					code = "SPILL_DIR_UNUSABLE"
+				}
+				return refuse(out, stdout, stderr, code, err.Error())
+			}
+			defer undo()
 			if err := opts.Validate(); err != nil {
 				return refuse(out, stdout, stderr, "BAD_OPTION", optionMessage(err))
 			}
@@ -178,6 +189,7 @@ carries its exit_code.`,
 	out.registerAllowUndecided(cmd)
 	out.progress.register(cmd)
 	cmpf.register(cmd)
+	spf.register(cmd.Flags())
 	f := cmd.Flags()
 	f.IntVar(&opts.MaxStates, "max-states", opts.MaxStates, "cap of every breadth-first search, in runtime states")
 	f.IntVar(&opts.Workers, "workers", opts.Workers, "explore with `N` goroutines (0: one per core); the report is the same for any N")

@@ -10,12 +10,21 @@ type chunks[T any] struct {
 	dir  [][]T // len(dir) is the room; the first n entries are allocated
 	n    int
 	size int // elements per chunk
+	// disk holds the chunks a spilling search evicted (their dir entry
+	// is nil); nil while every chunk is in memory.
+	disk *chunkDisk[T]
 }
 
 func newChunks[T any](size int) chunks[T] { return chunks[T]{size: size} }
 
-// chunk returns chunk k.
-func (c *chunks[T]) chunk(k int) []T { return c.dir[k] }
+// chunk returns chunk k, read back from disk if it was evicted (only a
+// spilling search evicts: see spilled.go).
+func (c *chunks[T]) chunk(k int) []T {
+	if d := c.dir[k]; d != nil {
+		return d
+	}
+	return c.disk.load(k)
+}
 
 // reserve makes room in the directory for k chunks.
 func (c *chunks[T]) reserve(k int) {

@@ -12,4 +12,10 @@
 // Every search has a cap. When more than cap nodes would be stored, the
 // search stops and says so (Truncated); callers turn that into an
 // *_UNDECIDED finding, never into a pass.
+//
+// A search given a memory budget (Search.Spill) that it would pass starts
+// over level-synchronously and keeps the rest on disk (level.go): its
+// visited set sits behind the Visited interface, its node words and
+// parent links in chunks evicted to files and read back on demand, and
+// the graph it builds is the in-memory search's, node for node.
 package explore

@@ -29,6 +29,7 @@ type Graph struct {
 	// Monitors holds what each monitor of the search found (see Monitor).
 	Monitors []*MonitorResult
 	mon      []column // per monitor, the value of every stored node
+	spill    *spilled // nil unless a spilling search built the graph
 }
 
 // link is a node's parent and the transition that produced it (-1, -1
@@ -210,6 +211,9 @@ func (g *Graph) StepOf(t int) Step {
 func (g *Graph) Lookup(node []int64) int {
 	p := make([]int64, g.stride)
 	g.lay.pack(p, node)
+	if g.spill != nil {
+		return g.spill.lookup(p, HashWords(p))
+	}
 	i, _ := g.find(p, HashWords(p))
 	return i
 }

@@ -64,6 +64,10 @@ type Search struct {
 	// progressEvery replaces progress.SampleEvery in tests (negative:
 	// every sample point).
 	progressEvery time.Duration
+	// Spill, when set, bounds what a plain search (no OnEdge, monitors
+	// or extra words) keeps in memory, spilling the rest to disk (see
+	// level.go); other searches ignore it.
+	Spill *Spill
 }
 
 // cancelPoll is how many nodes a search expands between looks at Done: a
@@ -90,6 +94,9 @@ func (s *Search) cancelled() bool {
 // the order of the edges that found them (source node, then edge), which
 // is breadth-first order whatever the number of workers.
 func (s Search) Run() *Graph {
+	if s.spillable() {
+		return s.runSpilling()
+	}
 	m := s.Machine
 	g := newGraph(m, s.Extra, s.Cap)
 	g.Cap = s.Cap

@@ -35,7 +35,14 @@ type Adjacency struct {
 // every expanded node again. Edges come in search order (sorted alphabet,
 // then step order) and are not deduplicated: two transitions reaching one
 // runtime give two edges.
+//
+// For a spilled graph, Adjacency returns nil when the edges would not fit
+// in the search's memory budget: the caller reports the checks that need
+// them as not decided ("graph larger than --memory").
 func (g *Graph) Adjacency() *Adjacency {
+	if g.spill != nil {
+		return g.spilledAdjacency()
+	}
 	m := g.M
 	n := g.Len()
 	a := &Adjacency{Off: make([]int, n+1)}
@@ -65,3 +72,71 @@ func (g *Graph) Adjacency() *Adjacency {
 func (a *Adjacency) Edges(i int) (to, via []int32) {
 	return a.To[a.Off[i]:a.Off[i+1]], a.Via[a.Off[i]:a.Off[i+1]]
 }
+
+// spilledAdjacency is Adjacency for a spilled graph: successors the
+// visited set cannot place at once are settled in sorted batches.
+func (g *Graph) spilledAdjacency() *Adjacency {
+	m, sp := g.M, g.spill
+	n := g.Len()
+	limit := sp.sp.Memory
+	if int64(n+1)*8 > limit {
+		return nil
+	}
+	a := &Adjacency{Off: make([]int, n+1)}
+	src := make([]int64, g.lay.width)
+	packed := make([]int64, g.stride)
+	var buf runtime.StepBuffer
+	var qw []int64
+	var qh []uint64
+	var qat []int
+	settle := func() bool {
+		if len(qh) == 0 {
+			return true
+		}
+		idx := make([]int, len(qh))
+		if err := sp.vis.Settle(qw, qh, idx); err != nil {
+			g.fail(err)
+			return false
+		}
+		for k, at := range qat {
+			a.To[at] = int32(idx[k])
+		}
+		qw, qh, qat = qw[:0], qh[:0], qat[:0]
+		return true
+	}
+	for i := 0; i < n; i++ {
+		a.Off[i] = len(a.To)
+		if i >= g.Expanded {
+			continue
+		}
+		g.lay.unpack(src, g.packedNode(i))
+		for e := range m.Events {
+			for _, o := range m.Fire(src, e, &buf) {
+				g.lay.pack(packed, o.Next)
+				h := HashWords(packed)
+				j := sp.vis.Probe(packed, h)
+				if j == Unknown {
+					qw = append(qw, packed...)
+					qh = append(qh, h)
+					qat = append(qat, len(a.To))
+				}
+				a.To = append(a.To, int32(j))
+				a.Via = append(a.Via, int32(o.Transition))
+			}
+		}
+		if int64(n+1)*8+int64(cap(a.To))*8+int64(cap(qw))*8+int64(cap(qh))*16 > limit {
+			return nil
+		}
+		if len(qh) >= settleBatch && !settle() {
+			return nil
+		}
+	}
+	if !settle() {
+		return nil
+	}
+	a.Off[n] = len(a.To)
+	return a
+}
+
+// settleBatch is how many unplaced successors Adjacency settles at once.
+const settleBatch = 1 << 16

@@ -77,7 +77,7 @@ func (e *env) a2Race() report.Check {
 		}
 	}
 	if len(open) > 0 {
-		f := undecided("A2_UNDECIDED", fmt.Sprintf("the order independence of %s", plural(len(open), "concurrent pair", "concurrent pairs")), g.Cap, g.Len(), "maxStates", "")
+		f := undecided("A2_UNDECIDED", fmt.Sprintf("the order independence of %s", plural(len(open), "concurrent pair", "concurrent pairs")), g.Cap, g.Len(), capKindOf(g), "")
 		f.Evidence = append(f.Evidence, report.KV{Key: "pairs", Value: pairsValue(open)})
 		c.Findings = append(c.Findings, f)
 	}
@@ -273,7 +273,7 @@ func (e *env) a8IdempotentReplay() report.Check {
 		}
 	}
 	if len(open) > 0 {
-		f := undecided("A8_UNDECIDED", "the idempotence of "+quoteIDs(open), g.Cap, g.Len(), "maxStates", "")
+		f := undecided("A8_UNDECIDED", "the idempotence of "+quoteIDs(open), g.Cap, g.Len(), capKindOf(g), "")
 		f.Evidence = append(f.Evidence, report.KV{Key: "events", Value: open})
 		c.Findings = append(c.Findings, f)
 	}

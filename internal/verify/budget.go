@@ -58,12 +58,15 @@ func costExceeds(cost, budget float64) bool {
 // decideBudget decides one budget invariant.
 func (e *env) decideBudget(inv *jsonmodel.Invariant) invariantOutcome {
 	g := e.explored()
+	if out, ok := e.tooLarge(); ok {
+		return out
+	}
 	if out, ok := e.positiveCycle(inv); ok {
 		return out
 	}
 	out := e.overBudget(inv)
 	if !out.violated && !out.undecided && g.Truncated {
-		out = invariantOutcome{undecided: true, capKind: "maxStates", cap: g.Cap, explored: g.Len()}
+		out = invariantOutcome{undecided: true, capKind: capKindOf(g), cap: g.Cap, explored: g.Len()}
 	}
 	return out
 }

@@ -157,8 +157,8 @@ func (e *env) deadlineSearch() deadlineResult {
 				}
 			}
 			return explore.Prune
-		}}
-	g := s.Run()
+		}, Spill: e.spillNow()}
+	g := e.note(s.Run())
 	return deadlineResult{misses: misses, truncated: g.Truncated, cap: g.Cap, explored: g.Len()}
 }
 

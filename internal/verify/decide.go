@@ -74,7 +74,7 @@ func (e *env) decideInvariant(inv *jsonmodel.Invariant) invariantOutcome {
 // searchOutcome is the outcome of a breadth-first search that found no
 // violation: undecided exactly when its cap stopped it.
 func searchOutcome(g *explore.Graph) invariantOutcome {
-	return invariantOutcome{undecided: g.Truncated, explored: g.Len(), capKind: "maxStates", cap: g.Cap}
+	return invariantOutcome{undecided: g.Truncated, explored: g.Len(), capKind: capKindOf(g), cap: g.Cap}
 }
 
 // invariantViolation renders the violation of an invariant found by its own

@@ -91,7 +91,7 @@ func (e *env) decideStatePredicate(inv *jsonmodel.Invariant) invariantOutcome {
 		what, _ := bad(g.Runtime(i, nil), i == 0)
 		return invariantOutcome{violated: true, path: g.Path(i), what: what}
 	}
-	return invariantOutcome{undecided: g.Truncated, explored: g.Len(), capKind: "maxStates", cap: g.Cap}
+	return invariantOutcome{undecided: g.Truncated, explored: g.Len(), capKind: capKindOf(g), cap: g.Cap}
 }
 
 // scratch is what a firstNode goroutine gives its test: room for one

@@ -173,6 +173,9 @@ func (e *env) decideLeadsTo(inv *jsonmodel.Invariant) invariantOutcome {
 	if g.Truncated {
 		w.wg = &storeWalk{mc: mc, store: explore.NewStore(mc, 0, e.opts.MaxStates), src: make([]int64, mc.Width())}
 	} else {
+		if out, ok := e.tooLarge(); ok {
+			return out
+		}
 		w.wg = adjWalk{g: g, adj: e.adjacency()}
 	}
 	if !w.isTarget[from] {
@@ -194,7 +197,7 @@ func (e *env) decideLeadsTo(inv *jsonmodel.Invariant) invariantOutcome {
 			}
 		}
 	}
-	return invariantOutcome{undecided: g.Truncated, capKind: "maxStates", cap: g.Cap, explored: g.Len()}
+	return invariantOutcome{undecided: g.Truncated, capKind: capKindOf(g), cap: g.Cap, explored: g.Len()}
 }
 
 // witness is the path from the initial runtime to the start runtime (node

@@ -61,8 +61,11 @@ func (e *env) initialIn(state string) bool {
 
 // ridden returns the plain exploration's result for monitor k, or nil
 // when the invariant has no monitor there.
+//
+// A spilled exploration carries no monitors: each invariant then runs its
+// own search, which gives the same report.
 func (e *env) ridden(k int, ok bool) *explore.MonitorResult {
-	if !ok || k < 0 {
+	if !ok || k < 0 || e.explored().IsSpilled() {
 		return nil
 	}
 	return e.explored().Monitors[k]
@@ -112,8 +115,8 @@ func (e *env) pairSearch(init, done int64, step stepFunc, what func(explore.Flag
 			}
 			next[w] = v
 			return explore.Keep
-		}}
-	g := s.Run()
+		}, Spill: e.spillNow()}
+	g := e.note(s.Run())
 	if out.violated {
 		out.explored = g.Len()
 		return out

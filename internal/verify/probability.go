@@ -137,7 +137,10 @@ func (e *env) a13Probability() report.Check {
 func (e *env) decideProbability(inv *jsonmodel.Invariant) invariantOutcome {
 	g := e.explored()
 	if g.Truncated {
-		return invariantOutcome{undecided: true, capKind: "maxStates", cap: g.Cap, explored: g.Len()}
+		return invariantOutcome{undecided: true, capKind: capKindOf(g), cap: g.Cap, explored: g.Len()}
+	}
+	if out, ok := e.tooLarge(); ok {
+		return out
 	}
 	pr := e.solveProbability(inv.Target)
 	holds, violated := pr.decide(inv.Op, ratWeight(inv.P))

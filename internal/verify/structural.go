@@ -25,7 +25,7 @@ func (e *env) s1Reachability() report.Check {
 			c.Detail = fmt.Sprintf("All %d declared states reached before the cap (%d runtime states explored)", len(e.mc.States), g.Len())
 			return c
 		}
-		f := undecided("S1_UNDECIDED", fmt.Sprintf("reachability of %s", plural(len(unseen), "state", "states")), g.Cap, g.Len(), "maxStates", "")
+		f := undecided("S1_UNDECIDED", fmt.Sprintf("reachability of %s", plural(len(unseen), "state", "states")), g.Cap, g.Len(), capKindOf(g), "")
 		f.Evidence = append(f.Evidence, report.KV{Key: "states", Value: unseen})
 		c.Findings = append(c.Findings, f)
 		c.Detail = fmt.Sprintf("Not decided: %d of %d states not seen before the cap (%d runtime states explored)", len(unseen), len(e.mc.States), g.Len())

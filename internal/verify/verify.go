@@ -40,6 +40,22 @@ type Options struct {
 	// Progress, when set, hears from every breadth-first search of the
 	// run (see progress.Reporter); nil costs nothing.
 	Progress progress.Reporter
+	// Spill, when set, lets the plain exploration keep what passes its
+	// memory budget on disk; Run records there what the spilling did.
+	Spill *Spilling
+}
+
+// Spilling is the spill settings of a run and what the run did with
+// them. The report does not depend on them: a spilled exploration is the
+// in-memory one, and what cannot be decided within the memory budget is
+// reported undecided.
+type Spilling struct {
+	explore.Spill
+	// Stats is what the plain exploration spilled (zero if it fit).
+	Stats explore.SpillStats
+	// Err is a store error (not the disk budget, which leaves checks
+	// undecided): the report is incomplete and must not be presented.
+	Err error
 }
 
 // DefaultMaxFindings is the default number of findings listed per check.
@@ -52,14 +68,21 @@ func DefaultOptions() Options {
 
 // env is what every check of one run shares.
 type env struct {
-	m         *jsonmodel.Model
-	mc        *runtime.Machine
-	opts      Options
-	graph     *explore.Graph // the plain exploration, built on first use
-	rides     *riders        // the monitors that ride on it
-	adj       *explore.Adjacency
-	comps     *components // SCCs of the runtime graph (A12), built on first use
-	truncated bool        // some search hit its cap
+	m     *jsonmodel.Model
+	mc    *runtime.Machine
+	opts  Options
+	graph *explore.Graph // the plain exploration, built on first use
+	rides *riders        // the monitors that ride on it
+	adj   *explore.Adjacency
+	// adjTooLarge says the edges of a spilled exploration did not fit
+	// in the memory budget.
+	adjTooLarge bool
+	spilled     []*explore.Graph // the searches that spilled
+	// besideBudget is the memory budget of a search that runs beside
+	// the spilled exploration (0: not set yet).
+	besideBudget int64
+	comps        *components // SCCs of the runtime graph (A12), built on first use
+	truncated    bool        // some search hit its cap
 	// decided memoises decideInvariant per invariant object: every search
 	// is deterministic, so a second evaluation with a fresh budget would
 	// repeat the first one exactly.
@@ -68,10 +91,17 @@ type env struct {
 
 func (e *env) explored() *explore.Graph {
 	if e.graph == nil {
-		e.graph = explore.Search{Machine: e.mc, Cap: e.opts.MaxStates, Done: e.opts.Done, Progress: e.opts.Progress, Task: "explore",
-			Monitors: e.riders().monitors, Workers: e.workers(), MinParallel: e.opts.minParallel}.Run()
+		s := explore.Search{Machine: e.mc, Cap: e.opts.MaxStates, Done: e.opts.Done, Progress: e.opts.Progress, Task: "explore",
+			Monitors: e.riders().monitors, Workers: e.workers(), MinParallel: e.opts.minParallel}
+		if sp := e.opts.Spill; sp != nil {
+			s.Spill = &sp.Spill
+		}
+		e.graph = e.note(s.Run())
 		if e.graph.Truncated {
 			e.truncated = true
+		}
+		if sp := e.opts.Spill; sp != nil && e.graph.IsSpilled() {
+			sp.Stats = e.graph.SpillStats()
 		}
 	}
 	return e.graph
@@ -96,12 +126,59 @@ func (e *env) riders() *riders {
 	return e.rides
 }
 
-// adjacency is the edge list of the plain exploration (A9, A12, A13).
+// adjacency is the edge list of the plain exploration (A9, A12, A13), or
+// nil when the exploration spilled and its edges do not fit in the
+// memory budget (see tooLarge).
 func (e *env) adjacency() *explore.Adjacency {
-	if e.adj == nil {
+	if e.adj == nil && !e.adjTooLarge {
 		e.adj = e.explored().Adjacency()
+		e.adjTooLarge = e.adj == nil
 	}
 	return e.adj
+}
+
+// tooLarge is the outcome of a check that needs the whole graph's edges
+// when they do not fit in the memory budget: undecided, never a pass.
+func (e *env) tooLarge() (invariantOutcome, bool) {
+	if e.adjacency() != nil {
+		return invariantOutcome{}, false
+	}
+	return invariantOutcome{undecided: true, capKind: "memory", cap: int(e.opts.Spill.Memory), explored: e.explored().Len()}, true
+}
+
+// spillNow is the spill setting of the searches that run beside the plain
+// exploration (a path invariant's own search): when the exploration
+// spilled, they spill from the start, else they run in memory.
+func (e *env) spillNow() *explore.Spill {
+	if e.opts.Spill == nil || !e.explored().IsSpilled() {
+		return nil
+	}
+	if e.besideBudget == 0 {
+		// the exploration stays (for paths, scans and edges) while the
+		// search runs: it keeps only its filter in memory meanwhile
+		held := e.graph.Shrink()
+		e.besideBudget = max(e.opts.Spill.Memory-held, e.opts.Spill.Memory/4)
+	}
+	sp := e.opts.Spill.Spill
+	sp.Now, sp.Memory = true, e.besideBudget
+	return &sp
+}
+
+// note keeps a spilled graph, whose store errors the run reports.
+func (e *env) note(g *explore.Graph) *explore.Graph {
+	if g.IsSpilled() {
+		e.spilled = append(e.spilled, g)
+	}
+	return g
+}
+
+// capKindOf names what stopped a search: its cap, or for a spilling
+// search the disk budget.
+func capKindOf(g *explore.Graph) string {
+	if g.DiskBudgetReached() {
+		return "maxDisk"
+	}
+	return "maxStates"
 }
 
 // Run validates nothing (the front end did) and runs every check on a
@@ -143,6 +220,13 @@ func runEnv(res *jsonmodel.Result, opts Options) (*report.VerifyReport, *env) {
 	}
 	r.CoverageNotes = CoverageNotes(m)
 	r.Truncated = e.truncated
+	if sp := opts.Spill; sp != nil {
+		for _, g := range e.spilled {
+			if err := g.Err(); err != nil && !g.DiskBudgetReached() && sp.Err == nil {
+				sp.Err = err
+			}
+		}
+	}
 	if cov, ok := m.NarrativeCoverage(); ok {
 		r.NarrativeCoverage = cov.Map()
 		r.Narrative = m.Narrative.Raw
@@ -228,6 +312,14 @@ func undecided(code, subject string, cap, explored int, capKind, invariant strin
 		unit, advice = "formula automaton states", "split the formula into smaller properties"
 	case "ltlUnconfirmed":
 		f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: the counterexample found did not replay on the runtime, so it is not reported (an internal error; please report it)", subject))
+		f.Evidence = ev
+		return f
+	case "maxDisk":
+		f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: disk budget reached — the spilling search stopped at --max-disk after %d runtime states; raise --max-disk and re-run", subject, explored))
+		f.Evidence = ev
+		return f
+	case "memory":
+		f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: graph larger than --memory — the edges of the %d explored runtime states do not fit in %d bytes; raise --memory and re-run", subject, explored, cap))
 		f.Evidence = ev
 		return f
 	case "pairGraph":

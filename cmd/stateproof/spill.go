@@ -1,0 +1,96 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/spf13/pflag"
+
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/spill"
+	"github.com/stateproof/stateproof/internal/verify"
+)
+
+// spillFlags are verify's memory budget and spill flags (docs/scale.md).
+type spillFlags struct {
+	memory, dir, maxDisk string
+}
+
+func (f *spillFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.memory, "memory", "", "keep at most `SIZE` of the exploration in memory (512MiB, 8GiB, 1.5GB; default half the machine's memory) and spill the rest to disk; the report is the same")
+	fs.StringVar(&f.dir, "spill-dir", "", "spill into a fresh directory made in `DIR` (default the system temp directory), removed at exit")
+	fs.StringVar(&f.maxDisk, "max-disk", "", "stop a spilling exploration at `SIZE` of spill files: what it leaves open is undecided (default: no limit)")
+}
+
+// errSpillDir is a --spill-dir that cannot hold spill files.
+var errSpillDir = errors.New("unusable --spill-dir")
+
+// setup parses the flags into opts.Spill and returns what undoes it (the
+// spill directory removed, Ctrl-C no longer caught). A bad size is an
+// option error; an unusable --spill-dir is errSpillDir.
+func (f *spillFlags) setup(opts *verify.Options, stderr io.Writer) (func(), error) {
+	memory := spill.DefaultMemory()
+	limit := debug.SetMemoryLimit(-1)
+	if f.memory != "" {
+		m, err := spill.ParseSize(f.memory)
+		if err != nil {
+			return nil, fmt.Errorf("--memory: %w", err)
+		}
+		memory = m
+		// the collector keeps the heap near the budget rather than at
+		// twice the live data
+		debug.SetMemoryLimit(memory + 64<<20)
+	}
+	var maxDisk int64
+	if f.maxDisk != "" {
+		m, err := spill.ParseSize(f.maxDisk)
+		if err != nil {
+			return nil, fmt.Errorf("--max-disk: %w", err)
+		}
+		maxDisk = m
+	}
+	d := spill.New(f.dir, maxDisk)
+	if f.dir != "" {
+		// a directory the user named is checked now, not after an hour
+		var err error
+		if d, err = spill.Open(f.dir, maxDisk); err != nil {
+			return nil, fmt.Errorf("%w %s: %v", errSpillDir, f.dir, err)
+		}
+	}
+	opts.Spill = &verify.Spilling{Spill: explore.Spill{Memory: memory, Dir: d}}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	stop := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sig:
+			d.Close()
+			fmt.Fprintf(stderr, "stateproof: %v: stopped; spill files removed\n", s)
+			os.Exit(130)
+		case <-stop:
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(stop)
+		d.Close()
+		debug.SetMemoryLimit(limit)
+	}, nil
+}
+
+// reportSpill prints what a spilled exploration wrote, on stderr: the
+// report does not depend on it (docs/reports.md).
+func reportSpill(stderr io.Writer, sp *verify.Spilling) {
+	st := sp.Stats
+	if st.Spills == 0 {
+		return
+	}
+	perState := float64(st.PeakDisk) / float64(max(st.Nodes, 1))
+	fmt.Fprintf(stderr, "stateproof: spilled %d of %d runtime states to disk (%d spills, peak disk %s, %.1f B/state, %d run blocks read)\n",
+		st.SpilledNodes, st.Nodes, st.Spills, spill.FormatSize(st.PeakDisk), perState, st.BlockReads)
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stateproof/stateproof/internal/gen"
+)
+
+func writeModel(t *testing.T, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "model.json")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestMemoryFlagRefusals(t *testing.T) {
+	model := writeModel(t, gen.Counter(10))
+	for _, bad := range []string{"12XB", "", "-1GiB", "lots", "0"} {
+		_, stderr, code := runCLI(t, "verify", model, "--memory", bad)
+		if bad == "" {
+			continue // the default
+		}
+		if code != 2 || !strings.Contains(stderr, "--memory") {
+			t.Errorf("--memory %q: exit %d, %q", bad, code, stderr)
+		}
+	}
+	_, stderr, code := runCLI(t, "verify", model, "--max-disk", "9QB")
+	if code != 2 || !strings.Contains(stderr, "--max-disk") {
+		t.Errorf("--max-disk 9QB: exit %d, %q", code, stderr)
+	}
+	for _, good := range []string{"512MiB", "8GiB", "1.5GB"} {
+		if _, stderr, code := runCLI(t, "verify", model, "--memory", good); code != 0 {
+			t.Errorf("--memory %s: exit %d, %s", good, code, stderr)
+		}
+	}
+}
+
+func TestUnusableSpillDir(t *testing.T) {
+	model := writeModel(t, gen.Counter(10))
+	file := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(file, nil, 0o644)
+	for _, dir := range []string{filepath.Join(t.TempDir(), "missing"), file} {
+		stdout, stderr, code := runCLI(t, "verify", model, "--spill-dir", dir, "--json")
+		if code != 2 || !strings.Contains(stdout, "SPILL_DIR_UNUSABLE") || !strings.Contains(stdout, dir) {
+			t.Errorf("--spill-dir %s: exit %d\n%s%s", dir, code, stdout, stderr)
+		}
+	}
+}
+
+// A run that spills gives the report, byte for byte, of the run that does
+// not, with one worker and with two; the spill directory is gone after
+// it, and what was spilled is said on stderr only.
+func TestSpilledReportSameBytes(t *testing.T) {
+	for name, src := range map[string]string{"counter": gen.Counter(150000), "toggles": gen.Toggles(15), "ring": gen.Ring(20000)} {
+		model := writeModel(t, src)
+		want, _, wantCode := runCLI(t, "verify", model, "--json", "--max-states", "1000000")
+		for _, workers := range []string{"1", "2"} {
+			dir := t.TempDir()
+			got, stderr, code := runCLI(t, "verify", model, "--json", "--max-states", "1000000", "--memory", "1MiB", "--spill-dir", dir, "--workers", workers)
+			if got != want || code != wantCode {
+				t.Errorf("%s, %s workers: the spilled report differs (exit %d, %d)", name, workers, code, wantCode)
+			}
+			if !strings.Contains(stderr, "spilled") {
+				t.Errorf("%s: did not spill: %q", name, stderr)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Errorf("%s: spill directory left: %v", name, ents)
+			}
+		}
+	}
+}
+
+// A search stopped by --max-disk is undecided (exit 3), and says why.
+func TestMaxDiskUndecided(t *testing.T) {
+	model := writeModel(t, gen.Probes(200))
+	stdout, _, code := runCLI(t, "verify", model, "--json", "--max-states", "1000000", "--memory", "256KiB", "--max-disk", "100KiB", "--allow-undecided=false")
+	if code == 0 || !strings.Contains(stdout, "disk budget reached") || !strings.Contains(stdout, `"capKind": "maxDisk"`) {
+		t.Fatalf("exit %d\n%.2000s", code, stdout)
+	}
+}
+
+// Ctrl-C during a spilling search removes the spill files.
+func TestSpillRemovedOnInterrupt(t *testing.T) {
+	if args := os.Getenv("STATEPROOF_SPILL_CHILD"); args != "" {
+		os.Exit(run(strings.Split(args, "\x1f"), os.Stdout, os.Stderr))
+	}
+	model := writeModel(t, gen.Toggles(24))
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestSpillRemovedOnInterrupt$")
+	cmd.Env = append(os.Environ(), "STATEPROOF_SPILL_CHILD="+strings.Join([]string{"verify", model, "--max-states", "100000000", "--memory", "4MiB", "--spill-dir", dir, "--workers", "1"}, "\x1f"))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		spilled, _ := filepath.Glob(filepath.Join(dir, "stateproof-spill-*", "run-*"))
+		if len(spilled) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the child never spilled")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("child: %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("spill files left after Ctrl-C: %v", ents)
+	}
+}
+
+// Spilling lets --max-states pass 10^8, up to the 32-bit node indices.
+func TestMaxStatesBeyondHundredMillion(t *testing.T) {
+	model := writeModel(t, gen.Counter(10))
+	if _, stderr, code := runCLI(t, "verify", model, "--max-states", "2000000000"); code != 0 {
+		t.Fatalf("--max-states 2e9: exit %d, %s", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, "verify", model, "--max-states", "2147483647"); code != 2 || !strings.Contains(stderr, "max-states") {
+		t.Fatalf("--max-states 2^31-1: exit %d, %s", code, stderr)
+	}
+}

@@ -1,0 +1,528 @@
+package explore
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/spill"
+)
+
+// A spilling search is level-synchronous: the successors of one
+// breadth-first level are generated in edge order (sources in order, the
+// sorted alphabet, outcomes in step order), deduplicated against the
+// level's earlier successors and probed in the visited set; those the set
+// cannot place at once (a filter hit on a disk run) are settled in one
+// sorted batch when the level is generated; then the new ones are
+// numbered in edge order. That is the order Run numbers them in, so the
+// graph — nodes, indices, parents, where a cap stops it — is the one the
+// in-memory search builds.
+//
+// After each level the search totals what it holds in memory (the visited
+// set's table and filters, the node chunks read or written, the level's
+// successors) and, past the budget, spills: the visited set's table goes
+// to a sorted run, and the chunks of node words and parent links before
+// the frontier go to their files, to be read back on demand (paths,
+// scans after the search).
+
+// Spill lets a search keep what passes Memory bytes on disk, in Dir (a
+// search with OnEdge only with Now set). Monitors ride only while the search fits
+// in memory: a spilled graph has none (its Monitors is empty), and the
+// caller decides their properties with their own searches.
+type Spill struct {
+	Memory int64
+	Dir    *spill.Dir
+	// MemoryNodes, when positive, spills once more than that many nodes
+	// are in memory, whatever Memory allows: tests use it to make small
+	// searches spill.
+	MemoryNodes int
+	// Now runs the level-synchronous search from the start, without
+	// first trying the in-memory one: for a search the caller knows will
+	// not fit, and for one whose OnEdge keeps state (a second run would
+	// see it changed).
+	Now bool
+}
+
+// SpillStats is what a spilling search wrote: nodes spilled, disk used.
+type SpillStats struct {
+	Nodes        int   // nodes the search stored
+	SpilledNodes int   // nodes whose visited entry went to a disk run
+	Spills       int   // how many times the memory part was written out
+	PeakDisk     int64 // most bytes the spill files held at once
+	BlockReads   int64 // run blocks read to settle filter hits
+}
+
+// spilled is a graph's spilling state.
+type spilled struct {
+	sp  Spill
+	set *spillSet
+	// vis is the visited set the level-synchronous search asks: set,
+	// through the interface a partitioned one would implement too
+	vis   Visited
+	stats SpillStats
+	err   error // a store error: the graph is not complete
+}
+
+// fail stops the search at a store error: the graph is incomplete.
+func (g *Graph) fail(err error) {
+	if g.spill.err == nil {
+		g.spill.err = err
+	}
+	g.Truncated = true
+}
+
+// IsSpilled reports whether the graph was built by a spilling search.
+func (g *Graph) IsSpilled() bool { return g.spill != nil }
+
+// SpillStats returns what the spilling search wrote (zero for others).
+func (g *Graph) SpillStats() SpillStats {
+	if g.spill == nil {
+		return SpillStats{}
+	}
+	st := g.spill.stats
+	st.Nodes = g.Len()
+	st.PeakDisk = g.spill.sp.Dir.Peak()
+	st.BlockReads = g.spill.set.runs.BlockReads
+	return st
+}
+
+// Err is the store error that stopped a spilling search or a read after
+// it (the graph is then incomplete and Truncated), or nil.
+func (g *Graph) Err() error {
+	if g.spill == nil {
+		return nil
+	}
+	if g.spill.err != nil {
+		return g.spill.err
+	}
+	if err := g.arena.disk.readErr(); err != nil {
+		return err
+	}
+	return g.links.disk.readErr()
+}
+
+// DiskBudgetReached reports whether the search stopped at the disk budget.
+func (g *Graph) DiskBudgetReached() bool {
+	return g.spill != nil && errors.Is(g.spill.err, spill.ErrDiskBudget)
+}
+
+// spillable reports whether the search may run level-synchronously.
+func (s *Search) spillable() bool {
+	return s.Spill != nil && (s.OnEdge == nil || s.Spill.Now)
+}
+
+// levelCand is a successor waiting for its level to be settled.
+type levelCand struct {
+	h        uint64
+	from     int32
+	via      int32
+	unknown  bool // the visited set could not place it without settling
+	old      bool // settling found it stored
+	settleAt int32
+}
+
+// runLevels is the spilling search.
+func (s *Search) runLevels() *Graph {
+	m := s.Machine
+	g := newGraph(m, s.Extra, 1)
+	g.Cap = s.Cap
+	g.spill = &spilled{sp: *s.Spill}
+	var err error
+	if g.arena.disk, err = newChunkDisk[int64](s.Spill.Dir, "nodes", g.stride<<chunkBits); err == nil {
+		g.links.disk, err = newChunkDisk[link](s.Spill.Dir, "links", 1<<chunkBits)
+	}
+	set := newSpillSet(s.Spill.Dir, g.stride)
+	g.spill.set, g.spill.vis = set, set
+	if err != nil {
+		g.fail(err)
+		return g
+	}
+	node := make([]int64, g.lay.width)
+	m.Initial(node[:m.Width()])
+	copy(node[m.Width():], s.InitExtra)
+	packed := make([]int64, g.stride)
+	g.lay.pack(packed, node)
+	h := HashWords(packed)
+	g.grow(1)
+	g.n = 1
+	copy(g.packedNode(0), packed)
+	*g.link(0) = link{-1, -1}
+	if err := g.spill.vis.Add(packed, []uint64{h}, 0); err != nil {
+		g.fail(err)
+		return g
+	}
+	lv := &level{g: g, s: s}
+	for lo, hi := 0, 1; lo < hi; lo, hi = hi, g.n {
+		ok := lv.expand(lo, hi)
+		if g.Truncated {
+			return g // cancelled
+		}
+		if !lv.store() {
+			return g
+		}
+		if !ok {
+			g.Expanded = lv.stopped
+			return g
+		}
+		g.Expanded = hi
+		if err := lv.budget(hi); err != nil {
+			g.fail(err)
+			return g
+		}
+	}
+	return g
+}
+
+// level holds one level's successors.
+type level struct {
+	g     *Graph
+	s     *Search
+	words []int64 // stride per candidate
+	cands []levelCand
+	// dedup is an open-addressed table of candidate+1 for the current
+	// level, stamped with gen so that it need not be cleared per level.
+	dedup []uint64
+	gen   uint64
+	// what settling asks
+	qwords  []int64
+	qhashes []uint64
+	qidx    []int
+	evicted int // the chunks before it are on disk
+	unknown int // candidates of the level not settled yet
+	// scratch, kept across levels: a chain has one node per level
+	src, srcPacked, cand, newWords, node []int64
+	stopped                              int // the source OnEdge stopped at
+	newHashes                            []uint64
+	buf                                  runtime.StepBuffer
+}
+
+// expand generates the successors of sources lo..hi-1 (one level). It
+// returns false when the search was cancelled (Truncated set) or OnEdge
+// said Stop at source lv.stopped: the candidates of the sources before it
+// are kept, as the in-memory search, which interns one source's
+// successors before it expands the next under OnEdge, would have stored
+// them.
+func (lv *level) expand(lo, hi int) bool {
+	g, m, s := lv.g, lv.s.Machine, lv.s
+	lv.words, lv.cands = lv.words[:0], lv.cands[:0]
+	lv.unknown = 0
+	lv.gen++
+	w := m.Width()
+	if lv.src == nil {
+		lv.src, lv.srcPacked, lv.cand = make([]int64, g.lay.width), make([]int64, g.stride), make([]int64, g.stride)
+		lv.node = make([]int64, g.lay.width)
+	}
+	bare := s.Extra == 0
+	src, srcPacked, cand, buf := lv.src, lv.srcPacked, lv.cand, &lv.buf
+	for i := lo; i < hi; i++ {
+		if s.Done != nil && (i-lo)%cancelPoll == 0 && s.cancelled() {
+			g.Truncated = true
+			g.Expanded = i
+			return false
+		}
+		copy(srcPacked, g.packedNode(i))
+		g.lay.unpack(src, srcPacked)
+		for e := range m.Events {
+			for _, o := range m.Step(src[:w], e, buf) {
+				node := o.Next
+				if !bare {
+					node = successor(lv.node, o.Next, src)
+				}
+				if s.OnEdge != nil {
+					switch s.OnEdge(g, i, o.Transition, node) {
+					case Prune:
+						continue
+					case Stop:
+						lv.stopped = i
+						k := len(lv.cands)
+						for k > 0 && int(lv.cands[k-1].from) == i {
+							k--
+						}
+						lv.cands, lv.words = lv.cands[:k], lv.words[:k*g.stride]
+						return false
+					}
+				}
+				copy(cand, srcPacked)
+				g.lay.patch(cand, node, m.Writes(o.Transition))
+				h := HashWords(cand)
+				if lv.seen(cand, h) {
+					continue
+				}
+				at := g.spill.vis.Probe(cand, h)
+				if at >= 0 {
+					continue
+				}
+				lv.add(cand, levelCand{h: h, from: int32(i), via: int32(o.Transition), unknown: at == Unknown})
+				if at == Unknown {
+					if lv.unknown++; lv.unknown > lv.flushAt() && !lv.flush() {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// seen reports whether cand is an earlier successor of the level.
+func (lv *level) seen(cand []int64, h uint64) bool {
+	mask := len(lv.dedup) - 1
+	if mask < 0 {
+		return false
+	}
+	st := lv.g.stride
+	for p := int(h>>32) & mask; ; p = (p + 1) & mask {
+		e := lv.dedup[p]
+		if e>>32 != lv.gen&(1<<32-1) || uint32(e) == 0 {
+			return false
+		}
+		k := int(uint32(e)) - 1
+		if lv.cands[k].h == h && slices.Equal(lv.words[k*st:(k+1)*st], cand) {
+			return true
+		}
+	}
+}
+
+func (lv *level) add(cand []int64, c levelCand) {
+	lv.words = append(lv.words, cand...)
+	lv.cands = append(lv.cands, c)
+	if 2*len(lv.cands) > len(lv.dedup) {
+		size := 64
+		for size < 4*len(lv.cands) {
+			size <<= 1
+		}
+		lv.dedup = make([]uint64, size)
+		for k := range lv.cands {
+			lv.put(k)
+		}
+		return
+	}
+	lv.put(len(lv.cands) - 1)
+}
+
+func (lv *level) put(k int) {
+	mask := len(lv.dedup) - 1
+	p := int(lv.cands[k].h>>32) & mask
+	for lv.dedup[p]>>32 == lv.gen&(1<<32-1) && uint32(lv.dedup[p]) != 0 {
+		p = (p + 1) & mask
+	}
+	lv.dedup[p] = lv.gen&(1<<32-1)<<32 | uint64(k+1)
+}
+
+// flushAt is how many unsettled candidates a level holds before it
+// settles them: a level whose sources lead back to spilled levels (most
+// of a wide level's edges) would otherwise hold those levels again.
+func (lv *level) flushAt() int {
+	sp := &lv.g.spill.sp
+	if sp.MemoryNodes > 0 {
+		return sp.MemoryNodes
+	}
+	return int(max(1<<12, sp.Memory/4/64))
+}
+
+// flush settles the level's candidates so far and drops those found
+// stored. Nothing is stored during a level, so settling early gives the
+// answers settling at its end would; a stored node met again later in the
+// level is simply settled again.
+func (lv *level) flush() bool {
+	if !lv.settle() {
+		return false
+	}
+	st := lv.g.stride
+	k := 0
+	for j, c := range lv.cands {
+		if c.old {
+			continue
+		}
+		c.unknown = false
+		lv.cands[k] = c
+		copy(lv.words[k*st:(k+1)*st], lv.words[j*st:(j+1)*st])
+		k++
+	}
+	lv.cands, lv.words = lv.cands[:k], lv.words[:k*st]
+	lv.unknown = 0
+	lv.gen++ // rebuild the dedup table over what is left
+	for j := range lv.cands {
+		lv.put(j)
+	}
+	return true
+}
+
+// settle asks the visited set about the level's unknown candidates and
+// marks those it holds old.
+func (lv *level) settle() bool {
+	g := lv.g
+	st := g.stride
+	lv.qwords, lv.qhashes = lv.qwords[:0], lv.qhashes[:0]
+	for k := range lv.cands {
+		if c := &lv.cands[k]; c.unknown {
+			c.settleAt = int32(len(lv.qhashes))
+			lv.qwords = append(lv.qwords, lv.words[k*st:(k+1)*st]...)
+			lv.qhashes = append(lv.qhashes, c.h)
+		}
+	}
+	if n := len(lv.qhashes); n > 0 {
+		lv.qidx = slices.Grow(lv.qidx[:0], n)[:n]
+		if err := g.spill.vis.Settle(lv.qwords, lv.qhashes, lv.qidx); err != nil {
+			g.fail(err)
+			return false
+		}
+		for k := range lv.cands {
+			if c := &lv.cands[k]; c.unknown {
+				c.unknown = false
+				c.old = lv.qidx[c.settleAt] >= 0
+			}
+		}
+	}
+	return true
+}
+
+// store settles the level's unknown successors and stores the new ones
+// in edge order, up to the cap.
+func (lv *level) store() bool {
+	g := lv.g
+	st := g.stride
+	if !lv.settle() {
+		return false
+	}
+	first := g.n
+	words, hashes := lv.newWords[:0], lv.newHashes[:0]
+	defer func() { lv.newWords, lv.newHashes = words[:0], hashes[:0] }()
+	for k, c := range lv.cands {
+		if c.old {
+			continue
+		}
+		idx := g.n
+		g.grow(idx + 1)
+		g.n++
+		copy(g.packedNode(idx), lv.words[k*st:(k+1)*st])
+		*g.link(idx) = link{c.from, c.via}
+		words = append(words, lv.words[k*st:(k+1)*st]...)
+		hashes = append(hashes, c.h)
+		if g.n > g.Cap {
+			g.Truncated = true
+			g.Expanded = int(c.from)
+			break
+		}
+	}
+	if err := g.spill.vis.Add(words, hashes, first); err != nil {
+		g.fail(err)
+		return false
+	}
+	return !g.Truncated
+}
+
+// budget spills when what the search holds in memory passes the budget;
+// frontier is the first node still to be expanded. The chunks before the
+// frontier's go to disk, and the visited set's table goes to a run when
+// that frees a good share of the budget: the rest (the filters, the
+// frontier's chunk, the level) cannot be spilled, and writing a small
+// table out per level would only fill the disk with tiny runs.
+func (lv *level) budget(frontier int) error {
+	g, sp := lv.g, &lv.g.spill.sp
+	set := g.spill.set
+	chunkBytes := int64(g.stride*8+8) << chunkBits
+	table := 2 * set.memBytes() // its sorted copy is made when it spills
+	held := table + set.runs.MemoryBytes() +
+		int64(g.arena.n-lv.evicted)*chunkBytes + int64(cap(lv.words))*8 + int64(cap(lv.cands))*32
+	over := held > sp.Memory && table >= sp.Memory/4
+	if sp.MemoryNodes > 0 {
+		over = len(set.idx) > sp.MemoryNodes
+	}
+	if held > sp.Memory || over {
+		for ; lv.evicted < frontier>>chunkBits; lv.evicted++ {
+			k := lv.evicted
+			if err := g.arena.evict(k); err != nil {
+				return err
+			}
+			if err := g.links.evict(k); err != nil {
+				return err
+			}
+		}
+	}
+	if !over {
+		return nil
+	}
+	g.spill.stats.SpilledNodes += len(set.idx)
+	g.spill.stats.Spills++
+	return set.spill()
+}
+
+// runSpilling runs the search in memory while it fits the budget, and
+// level-synchronously, spilling, when it does not: the in-memory search
+// stops at the nodes the budget holds, and the spilling one starts over
+// (at most the budget's worth of work is done twice, and nothing changes
+// for a search that fits).
+func (s Search) runSpilling() *Graph {
+	fit := s.Spill.MemoryNodes
+	if fit <= 0 {
+		l := newLayout(s.Machine, s.Extra)
+		// arena, link, and the tables at their lowest load with room for
+		// a rehash, a half more for the heap's slack
+		per := int64(8*l.packed+8+8*8/3) * 3 / 2
+		fit = int(min(int64(s.Cap), s.Spill.Memory/per))
+	}
+	if s.Spill.Now {
+		return s.runLevels()
+	}
+	if fit >= s.Cap {
+		s.Spill = nil
+		return s.Run()
+	}
+	mem := s
+	mem.Spill, mem.Cap = nil, fit
+	g := mem.Run()
+	if !g.Truncated {
+		g.Cap = s.Cap
+		return g
+	}
+	if s.Done != nil && s.cancelled() {
+		g.Cap = s.Cap
+		return g
+	}
+	g = nil
+	return s.runLevels()
+}
+
+// lookup finds a packed node in a spilled graph's visited set.
+func (sp *spilled) lookup(p []int64, h uint64) int {
+	i := sp.vis.Probe(p, h)
+	if i != Unknown {
+		return i
+	}
+	idx := []int{-1}
+	if err := sp.vis.Settle(p, []uint64{h}, idx); err != nil && sp.err == nil {
+		sp.err = err
+	}
+	return idx[0]
+}
+
+// MaxSpillStates is the largest cap a spilling search takes: node
+// indices (parent links) are 32-bit.
+const MaxSpillStates = 1<<31 - 2
+
+// Shrink writes a spilled graph's in-memory visited table to disk and
+// evicts its full node chunks, so that another search can run beside it
+// within the budget, and returns the bytes the graph still holds (its
+// filter and block indexes). A store error is the graph's Err.
+func (g *Graph) Shrink() int64 {
+	if g.spill == nil {
+		return 0
+	}
+	set := g.spill.set
+	if len(set.idx) > 0 && g.spill.err == nil {
+		g.spill.stats.SpilledNodes += len(set.idx)
+		g.spill.stats.Spills++
+		if err := set.spill(); err != nil {
+			g.fail(err)
+		}
+	}
+	for k := 0; k < g.n>>chunkBits && g.spill.err == nil; k++ {
+		if err := g.arena.evict(k); err != nil {
+			g.fail(err)
+		} else if err := g.links.evict(k); err != nil {
+			g.fail(err)
+		}
+	}
+	return set.MemoryBytes()
+}

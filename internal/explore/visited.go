@@ -1,0 +1,176 @@
+package explore
+
+import (
+	"slices"
+	"unsafe"
+
+	"github.com/stateproof/stateproof/internal/spill"
+)
+
+// Visited is the visited set of a level-synchronous search (see
+// level.go): which nodes are stored, and at what index. The set may
+// answer a probe at once or only when the level is settled, in one
+// batch: a set that spills to disk answers from memory what it holds
+// there and from its filters what it surely does not hold, and settles
+// the rest by a sorted pass over its runs; a set partitioned over
+// processes would settle the nodes other processes own by asking them.
+//
+// The in-memory search (Search.Run without Spill) keeps its visited set
+// in the graph's own sharded tables, probed inline: a call per probe would
+// cost the fastest searches a tenth of their time.
+type Visited interface {
+	// Probe returns the index of the stored node with packed words
+	// words and hash h, -1 when it is surely not stored, or Unknown.
+	Probe(words []int64, h uint64) int
+	// Settle answers the probes that returned Unknown, given in one
+	// batch (stride words each, with their hashes): idx[i] is set to the
+	// stored index of query i, or -1.
+	Settle(words []int64, hashes []uint64, idx []int) error
+	// Add records nodes stored at indexes first, first+1, ... (none of
+	// them stored before).
+	Add(words []int64, hashes []uint64, first int) error
+	// MemoryBytes is what the set holds in memory.
+	MemoryBytes() int64
+}
+
+var _ Visited = (*spillSet)(nil)
+
+// Unknown is Probe's answer for a node it cannot place before Settle.
+const Unknown = -2
+
+// spillSet is the Visited set of a spilling search: an exact in-memory
+// table of the nodes stored since the last spill, and sorted runs on disk
+// of the older ones.
+type spillSet struct {
+	stride int
+	// the in-memory part: keys (stride words each) and indexes of its
+	// nodes, and an open-addressed table of entry+1 (0: empty)
+	keys  []int64
+	idx   []int64
+	table []uint32
+	runs  *spill.Runs
+}
+
+func newSpillSet(d *spill.Dir, stride int) *spillSet {
+	s := &spillSet{stride: stride, table: make([]uint32, 1024)}
+	s.runs = d.NewRuns(stride, func(k []uint64) uint64 {
+		return HashWords(unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(k))), len(k)))
+	})
+	return s
+}
+
+func (s *spillSet) key(e int) []int64 { return s.keys[e*s.stride : (e+1)*s.stride] }
+
+func (s *spillSet) Probe(words []int64, h uint64) int {
+	mask := len(s.table) - 1
+	for p := int(h>>32) & mask; s.table[p] != 0; p = (p + 1) & mask {
+		if e := int(s.table[p]) - 1; slices.Equal(s.key(e), words) {
+			return int(s.idx[e])
+		}
+	}
+	if s.runs.MayHave(h) {
+		return Unknown
+	}
+	return -1
+}
+
+func (s *spillSet) Settle(words []int64, hashes []uint64, idx []int) error {
+	n := len(hashes)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	w := s.stride
+	slices.SortFunc(order, func(a, b int) int { return cmpWords(words[a*w:(a+1)*w], words[b*w:(b+1)*w]) })
+	q := make([]uint64, 0, n*w)
+	hs := make([]uint64, n)
+	vals := make([]int64, n)
+	for j, i := range order {
+		for _, x := range words[i*w : (i+1)*w] {
+			q = append(q, uint64(x))
+		}
+		hs[j], vals[j] = hashes[i], -1
+	}
+	if err := s.runs.Lookup(q, hs, vals); err != nil {
+		return err
+	}
+	for j, i := range order {
+		idx[i] = int(vals[j])
+	}
+	return nil
+}
+
+// cmpWords orders keys as the runs do: word by word, unsigned.
+func cmpWords(a, b []int64) int {
+	for i := range a {
+		if x, y := uint64(a[i]), uint64(b[i]); x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+func (s *spillSet) Add(words []int64, hashes []uint64, first int) error {
+	for i, h := range hashes {
+		if 2*(len(s.idx)+1) > len(s.table) {
+			s.grow()
+		}
+		s.keys = append(s.keys, words[i*s.stride:(i+1)*s.stride]...)
+		s.idx = append(s.idx, int64(first+i))
+		s.put(len(s.idx)-1, h)
+	}
+	return nil
+}
+
+func (s *spillSet) put(e int, h uint64) {
+	mask := len(s.table) - 1
+	p := int(h>>32) & mask
+	for s.table[p] != 0 {
+		p = (p + 1) & mask
+	}
+	s.table[p] = uint32(e + 1)
+}
+
+func (s *spillSet) grow() {
+	s.table = make([]uint32, 2*len(s.table))
+	for e := range s.idx {
+		s.put(e, HashWords(s.key(e)))
+	}
+}
+
+// spill writes the in-memory part as one sorted run and empties it.
+func (s *spillSet) spill() error {
+	n := len(s.idx)
+	if n == 0 {
+		return nil
+	}
+	w := s.stride
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmpWords(s.key(int(a)), s.key(int(b))) })
+	keys := make([]uint64, 0, n*w)
+	vals := make([]int64, 0, n)
+	for _, e := range order {
+		for _, x := range s.key(int(e)) {
+			keys = append(keys, uint64(x))
+		}
+		vals = append(vals, s.idx[e])
+	}
+	s.keys, s.idx = nil, nil
+	s.table = make([]uint32, 1024)
+	return s.runs.Add(keys, vals)
+}
+
+func (s *spillSet) MemoryBytes() int64 {
+	return int64(cap(s.keys))*8 + int64(cap(s.idx))*8 + int64(len(s.table))*4 + s.runs.MemoryBytes()
+}
+
+// memBytes is the part spill would free.
+func (s *spillSet) memBytes() int64 {
+	return int64(cap(s.keys))*8 + int64(cap(s.idx))*8 + int64(len(s.table))*4
+}

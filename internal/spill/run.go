@@ -1,0 +1,332 @@
+package spill
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+)
+
+// Runs is a set of (key, value) records on disk in sorted runs: keys are
+// w words each, compared as unsigned words in order, and unique across
+// the set; a value is an int64 (a node's index). One Bloom filter of every
+// stored key's hash is kept in memory, so a query it rejects costs no
+// read; each run keeps its first and last key and the first key of each
+// block, so a batch of sorted queries reads, per run, only the blocks
+// that can hold one, in increasing order, each once.
+type Runs struct {
+	d    *Dir
+	w    int
+	hash func(key []uint64) uint64
+	runs []*run
+	// filter holds the hashes of every stored key; it is rebuilt, from
+	// the runs, half again as large whenever the records pass capacity.
+	filter   *bloom
+	capacity int
+	// Lookups counts the blocks read by Lookup, for the statistics.
+	BlockReads int64
+}
+
+type run struct {
+	f     *os.File
+	n     int // records
+	size  int64
+	last  []uint64   // the run's last key
+	first []uint64   // the first key of each block, w words each
+	idx   [][]uint64 // first, one key per block
+}
+
+// blockRecords is the records per block: 8 KiB for one-word keys.
+const blockRecords = 512
+
+// maxRuns is the most runs Add keeps: every query probes each run's
+// filter.
+const maxRuns = 16
+
+// NewRuns returns an empty set of records with keys of w words; hash must
+// be the hash the queries give for a key.
+func (d *Dir) NewRuns(w int, hash func(key []uint64) uint64) *Runs {
+	return &Runs{d: d, w: w, hash: hash}
+}
+
+// Len is the number of records stored.
+func (rs *Runs) Len() int {
+	n := 0
+	for _, r := range rs.runs {
+		n += r.n
+	}
+	return n
+}
+
+// MayHave reports whether some run's filter admits hash h: false means
+// the key is surely not stored.
+func (rs *Runs) MayHave(h uint64) bool {
+	return rs.filter != nil && rs.filter.has(h)
+}
+
+// MemoryBytes is what the filters and block indexes hold in memory.
+func (rs *Runs) MemoryBytes() int64 {
+	var b int64
+	if rs.filter != nil {
+		b = rs.filter.bytes()
+	}
+	for _, r := range rs.runs {
+		b += int64(len(r.first))*8 + int64(len(r.idx))*24
+	}
+	return b
+}
+
+func (rs *Runs) recBytes() int { return 8 * (rs.w + 1) }
+
+// Add writes one run of n records, given as keys (n*w words, sorted, none
+// stored before) and their values, and merges the runs when there are too
+// many.
+func (rs *Runs) Add(keys []uint64, vals []int64) error {
+	n := len(vals)
+	if n == 0 {
+		return nil
+	}
+	i := 0
+	r, err := rs.write(n, func() ([]uint64, int64, bool) {
+		if i == n {
+			return nil, 0, false
+		}
+		i++
+		return keys[(i-1)*rs.w : i*rs.w], vals[i-1], true
+	})
+	if err != nil {
+		return err
+	}
+	rs.runs = append(rs.runs, r)
+	if rs.Len() > rs.capacity {
+		if err := rs.refilter(); err != nil {
+			return err
+		}
+	} else {
+		for i := range n {
+			rs.filter.add(rs.hash(keys[i*rs.w : (i+1)*rs.w]))
+		}
+	}
+	// Size-tiered merging: once mergeFan runs of about one size (the
+	// newest, within a factor of mergeFan of each other) accumulate,
+	// they become one run of the next tier, so each record is rewritten
+	// about log_mergeFan(spills) times and the runs stay few; past
+	// maxRuns the newest two merge whatever their sizes.
+	for {
+		k := len(rs.runs)
+		from := k - 1
+		for from > 0 && rs.runs[from-1].n < mergeFan*rs.runs[k-1].n {
+			from--
+		}
+		switch {
+		case k-from >= mergeFan:
+		case k > maxRuns:
+			from = k - 2
+		default:
+			return nil
+		}
+		if err := rs.merge(from); err != nil {
+			return err
+		}
+	}
+}
+
+// refilter rebuilds the filter for half again the records stored,
+// reading every run once: the rebuilds read about three times the records
+// in all, and the filter holds at most a half more bits than it needs.
+func (rs *Runs) refilter() error {
+	rs.capacity = max(rs.Len()*3/2, 1<<12)
+	rs.filter = newBloom(rs.capacity)
+	rec := make([]byte, rs.recBytes())
+	key := make([]uint64, rs.w)
+	for _, r := range rs.runs {
+		br := bufio.NewReaderSize(io.NewSectionReader(r.f, 0, r.size), 1<<16)
+		for range r.n {
+			if _, err := io.ReadFull(br, rec); err != nil {
+				return fmt.Errorf("spill: reading %s: %w", r.f.Name(), err)
+			}
+			for j := range key {
+				key[j] = binary.LittleEndian.Uint64(rec[8*j:])
+			}
+			rs.filter.add(rs.hash(key))
+		}
+	}
+	return nil
+}
+
+// mergeFan is how many runs of one tier are merged at once.
+const mergeFan = 4
+
+// write writes a run of n records that next yields in key order.
+func (rs *Runs) write(n int, next func() ([]uint64, int64, bool)) (*run, error) {
+	size := int64(n) * int64(rs.recBytes())
+	if err := rs.d.reserve(size); err != nil {
+		return nil, err
+	}
+	f, err := rs.d.create("run")
+	if err != nil {
+		rs.d.reserve(-size)
+		return nil, err
+	}
+	r := &run{f: f, n: n, size: size}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	rec := make([]byte, rs.recBytes())
+	for k := 0; ; k++ {
+		key, v, ok := next()
+		if !ok {
+			break
+		}
+		if k%blockRecords == 0 {
+			r.first = append(r.first, key...)
+		}
+		if k == n-1 {
+			r.last = slices.Clone(key)
+		}
+		for j, x := range key {
+			binary.LittleEndian.PutUint64(rec[8*j:], x)
+		}
+		binary.LittleEndian.PutUint64(rec[8*rs.w:], uint64(v))
+		if _, err := bw.Write(rec); err != nil {
+			rs.d.remove(f, size)
+			return nil, fmt.Errorf("spill: writing %s: %w", f.Name(), err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		rs.d.remove(f, size)
+		return nil, fmt.Errorf("spill: writing %s: %w", f.Name(), err)
+	}
+	for i := 0; i < len(r.first); i += rs.w {
+		r.idx = append(r.idx, r.first[i:i+rs.w])
+	}
+	return r, nil
+}
+
+// merge replaces the runs from index from on by one, in one forward pass
+// over each.
+func (rs *Runs) merge(from int) error {
+	type cursor struct {
+		br  *bufio.Reader
+		key []uint64
+		val int64
+		ok  bool
+	}
+	n := 0
+	cur := make([]*cursor, len(rs.runs)-from)
+	rec := make([]byte, rs.recBytes())
+	read := func(c *cursor) error {
+		if _, err := io.ReadFull(c.br, rec); err != nil {
+			if err == io.EOF {
+				c.ok = false
+				return nil
+			}
+			return fmt.Errorf("spill: reading a run: %w", err)
+		}
+		for j := range c.key {
+			c.key[j] = binary.LittleEndian.Uint64(rec[8*j:])
+		}
+		c.val = int64(binary.LittleEndian.Uint64(rec[8*rs.w:]))
+		c.ok = true
+		return nil
+	}
+	for i, r := range rs.runs[from:] {
+		n += r.n
+		cur[i] = &cursor{br: bufio.NewReaderSize(io.NewSectionReader(r.f, 0, r.size), 1<<16), key: make([]uint64, rs.w)}
+		if err := read(cur[i]); err != nil {
+			return err
+		}
+	}
+	var ferr error
+	out := make([]uint64, rs.w)
+	r, err := rs.write(n, func() ([]uint64, int64, bool) {
+		var best *cursor
+		for _, c := range cur {
+			if c.ok && (best == nil || slices.Compare(c.key, best.key) < 0) {
+				best = c
+			}
+		}
+		if best == nil || ferr != nil {
+			return nil, 0, false
+		}
+		copy(out, best.key)
+		v := best.val
+		ferr = read(best)
+		return out, v, true
+	})
+	if err == nil && ferr != nil {
+		rs.d.remove(r.f, r.size)
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	for _, old := range rs.runs[from:] {
+		rs.d.remove(old.f, old.size)
+	}
+	rs.runs = append(rs.runs[:from], r)
+	return nil
+}
+
+// Lookup sets vals[i] to the value of queries[i] (w words each, the
+// queries sorted and distinct) when it is stored, leaving the others
+// untouched; hashes are the queries' hashes.
+func (rs *Runs) Lookup(queries []uint64, hashes []uint64, vals []int64) error {
+	w := rs.w
+	buf := make([]byte, blockRecords*rs.recBytes())
+	for _, r := range rs.runs {
+		loaded, nrec := -1, 0
+		for i := range hashes {
+			if vals[i] >= 0 || !rs.filter.has(hashes[i]) {
+				continue
+			}
+			q := queries[i*w : (i+1)*w]
+			if slices.Compare(q, r.last) > 0 {
+				break // the queries are sorted: none further is in this run
+			}
+			// the last block whose first key is at most q
+			b, found := slices.BinarySearchFunc(r.idx, q, func(blk, q []uint64) int { return slices.Compare(blk, q) })
+			if !found {
+				b--
+			}
+			if b < 0 {
+				continue
+			}
+			if b != loaded {
+				nrec = min(blockRecords, r.n-b*blockRecords)
+				off := int64(b) * blockRecords * int64(rs.recBytes())
+				if _, err := r.f.ReadAt(buf[:nrec*rs.recBytes()], off); err != nil {
+					return fmt.Errorf("spill: reading %s: %w", r.f.Name(), err)
+				}
+				loaded = b
+				rs.BlockReads++
+			}
+			if v, ok := rs.inBlock(buf[:nrec*rs.recBytes()], q); ok {
+				vals[i] = v
+			}
+		}
+	}
+	return nil
+}
+
+// inBlock binary-searches a block's records for key q.
+func (rs *Runs) inBlock(blk []byte, q []uint64) (int64, bool) {
+	rb := rs.recBytes()
+	lo, hi := 0, len(blk)/rb
+	key := make([]uint64, rs.w)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		for j := range key {
+			key[j] = binary.LittleEndian.Uint64(blk[mid*rb+8*j:])
+		}
+		switch c := slices.Compare(key, q); {
+		case c == 0:
+			return int64(binary.LittleEndian.Uint64(blk[mid*rb+8*rs.w:])), true
+		case c < 0:
+			lo = mid + 1
+		default:
+			hi = mid
+		}
+	}
+	return 0, false
+}
