@@ -65,8 +65,7 @@ func (srv *server) simulateTool(ctx context.Context, req *mcp.CallToolRequest, i
 			return nil, nil, err
 		}
 	}
-	out, err := exactReport(sess.Report())
-	return nil, out, err
+	return sessionReport(ctx, sess)
 }
 
 // feed runs the cycles, at most simulate.DefaultMaxCycles, watched: the
@@ -129,7 +128,21 @@ func (srv *server) simulateJSON(ctx context.Context, req *mcp.CallToolRequest, i
 			return nil, nil, err
 		}
 	}
+	return sessionReport(ctx, sess)
+}
+
+// sessionReport is the structured result of a finished session, unless
+// the request was cancelled meanwhile: a long run's report takes a while
+// to build, and a cancelled call answers with its cancellation, never
+// with a report the client has given up on.
+func sessionReport(ctx context.Context, sess *simulate.Session) (*mcp.CallToolResult, Report, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	out, err := exactReport(sess.Report())
+	if err == nil && ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
 	return nil, out, err
 }
 
