@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -165,28 +166,65 @@ func (s *server) definition(_ context.Context, p positionParams) (any, error) {
 
 // sites are every occurrence of a name, grouped by file: in the file
 // that declares it, in the document (when the name reaches into an
-// import), and in the queries checked against the declaring model.
+// import), in the files that import the declaring file (through their
+// aliases), and in the queries checked against each of these models.
 func (s *server) sites(d *document, ix *index, t *target, o occurrence) map[*source][]occurrence {
-	out := map[*source][]occurrence{}
-	add := func(src *source, x *index, k kind, key string) {
-		for _, oc := range x.occs {
-			if oc.kind == k && oc.key == key {
-				out[src] = append(out[src], oc)
-			}
-		}
-	}
-	add(t.src, t.ix, t.occ.kind, t.occ.key)
+	st := siteSet{out: map[*source][]occurrence{}, seen: map[string]*source{}}
+	st.add(t.src, t.ix.occs, t.occ.kind, t.occ.key)
 	if t.ix != ix {
-		add(&source{uri: d.uri, path: d.path, text: ix.text}, ix, o.kind, o.key)
+		st.add(&source{uri: d.uri, path: d.path, text: ix.text}, ix.occs, o.kind, o.key)
 	}
 	for _, q := range s.ws.queriesOf(t.src.path) {
-		for _, oc := range q.occs {
-			if oc.kind == t.occ.kind && oc.key == t.occ.key {
-				out[q.src] = append(out[q.src], oc)
+		st.add(q.src, q.occs, t.occ.kind, t.occ.key)
+	}
+	// A state, event or action below the unit's root is written in an
+	// importer as the alias's path followed by the rest of its own.
+	rest := strings.TrimPrefix(t.occ.key, t.ix.rootName())
+	if t.occ.kind == kVar || rest == "" || rest[0] != '.' {
+		return st.out
+	}
+	imps, _ := s.ws.importersOf(t.src.path)
+	for _, im := range imps {
+		for _, alias := range im.aliases {
+			st.add(im.src, im.ix.occs, t.occ.kind, alias+rest)
+			for _, q := range s.ws.queriesOf(im.src.path) {
+				st.add(q.src, q.occs, t.occ.kind, alias+rest)
 			}
 		}
 	}
-	return out
+	return st.out
+}
+
+// siteSet gathers occurrences per file, each file once (the same file
+// may be reached as the document, an importer and a query's model) and
+// each site once.
+type siteSet struct {
+	out  map[*source][]occurrence
+	seen map[string]*source // absolute path -> its source in out
+}
+
+func (st *siteSet) add(src *source, occs []occurrence, k kind, key string) {
+	abs, err := filepath.Abs(src.path)
+	if err != nil {
+		abs = src.path
+	}
+	if prev, ok := st.seen[abs]; ok {
+		src = prev
+	} else {
+		st.seen[abs] = src
+	}
+	for _, oc := range occs {
+		if oc.kind != k || oc.key != key {
+			continue
+		}
+		dup := false
+		for _, x := range st.out[src] {
+			dup = dup || x.start == oc.start
+		}
+		if !dup {
+			st.out[src] = append(st.out[src], oc)
+		}
+	}
 }
 
 // targetAt resolves the name under the cursor of an FCSTM document, or

@@ -43,6 +43,9 @@ func (s *server) rename(_ context.Context, p renameParams) (any, error) {
 	if cur, err := s.ws.sourceOf(t.ix.path); err != nil || cur.text.src != t.ix.text.src {
 		return nil, errorf(codeRequestFailed, "rename needs %s to parse, and it does not as it is now", t.ix.path)
 	}
+	if _, stale := s.ws.importersOf(t.src.path); len(stale) > 0 {
+		return nil, errorf(codeRequestFailed, "rename refused: %s names %s but does not parse as it is now, so its uses cannot be found; fix it first", strings.Join(stale, ", "), filepath.Base(t.src.path))
+	}
 	sites := s.sites(d, ix, t, o)
 	edits := map[string][]TextEdit{}
 	edited := map[string]string{} // path -> new text

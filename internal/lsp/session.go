@@ -17,6 +17,7 @@ func (s *server) initialize(params json.RawMessage) any {
 	s.mu.Lock()
 	s.initialized = true
 	s.mu.Unlock()
+	s.ws.setFolders(params)
 	caps := map[string]any{
 		"positionEncoding": "utf-16",
 		"textDocumentSync": map[string]any{

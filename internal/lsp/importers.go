@@ -1,0 +1,134 @@
+package lsp
+
+import (
+	"encoding/json"
+	"io/fs"
+	"path/filepath"
+	"strings"
+)
+
+// maxWorkspaceFiles bounds the walk of the workspace folders for the
+// files that import a unit, so that a rename in a huge tree still answers.
+const maxWorkspaceFiles = 2000
+
+// initParams are the parts of initialize the server uses: the folders
+// whose FCSTM files may import the model being edited.
+type initParams struct {
+	RootURI          *string `json:"rootUri"`
+	RootPath         *string `json:"rootPath"`
+	WorkspaceFolders []struct {
+		URI string `json:"uri"`
+	} `json:"workspaceFolders"`
+}
+
+// folders returns the directories named by initialize.
+func (p initParams) folders() []string {
+	var out []string
+	for _, f := range p.WorkspaceFolders {
+		out = append(out, uriPath(f.URI))
+	}
+	if len(out) == 0 && p.RootURI != nil && *p.RootURI != "" {
+		out = append(out, uriPath(*p.RootURI))
+	}
+	if len(out) == 0 && p.RootPath != nil && *p.RootPath != "" {
+		out = append(out, *p.RootPath)
+	}
+	return out
+}
+
+func (w *workspace) setFolders(params json.RawMessage) {
+	var p initParams
+	if len(params) == 0 || json.Unmarshal(params, &p) != nil {
+		return
+	}
+	w.mu.Lock()
+	w.folders = p.folders()
+	w.mu.Unlock()
+}
+
+// importer is an FCSTM file that imports a unit: its index, its text,
+// and the state paths at which it mounts the unit.
+type importer struct {
+	ix      *index
+	src     *source
+	aliases []string
+}
+
+// importersOf finds the FCSTM files that import unit directly: the open
+// documents and the .fcstm files of the workspace folders (at most
+// maxWorkspaceFiles, none over --max-input-bytes, symbolic links not
+// followed, so that the walk stays inside the folders). stale lists the
+// files that name the unit but do not parse as they are now: their uses
+// cannot be found, so a rename must not go ahead.
+func (w *workspace) importersOf(unit string) (found []importer, stale []string) {
+	seen := map[string]bool{}
+	base := filepath.Base(unit)
+	visit := func(path string) {
+		abs, err := filepath.Abs(path)
+		if err != nil || seen[abs] || samePath(abs, unit) {
+			return
+		}
+		seen[abs] = true
+		ix, src := w.indexOfPath(path)
+		if src == nil {
+			return
+		}
+		if ix == nil || ix.text.src != src.text.src {
+			if strings.Contains(src.text.src, base) {
+				stale = append(stale, path)
+			}
+			return
+		}
+		var aliases []string
+		for alias, imp := range ix.mounts {
+			if samePath(ix.importPath(imp), unit) {
+				aliases = append(aliases, alias)
+			}
+		}
+		if len(aliases) > 0 {
+			found = append(found, importer{ix: ix, src: src, aliases: aliases})
+		}
+	}
+	for _, u := range w.uris() {
+		if d := w.get(u); d != nil && d.lang == langFCSTM {
+			visit(d.path)
+		}
+	}
+	for _, p := range w.workspaceFiles() {
+		visit(p)
+	}
+	return found, stale
+}
+
+// workspaceFiles lists the .fcstm files of the workspace folders.
+func (w *workspace) workspaceFiles() []string {
+	w.mu.Lock()
+	folders := append([]string(nil), w.folders...)
+	w.mu.Unlock()
+	var out []string
+	for _, dir := range folders {
+		_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+			if len(out) >= maxWorkspaceFiles {
+				return fs.SkipAll
+			}
+			if err != nil {
+				return nil // an unreadable directory is skipped, not fatal
+			}
+			if e.IsDir() {
+				if p != dir && strings.HasPrefix(e.Name(), ".") {
+					return fs.SkipDir // .git and the like
+				}
+				return nil
+			}
+			if !e.Type().IsRegular() || !strings.EqualFold(filepath.Ext(p), ".fcstm") {
+				return nil // symbolic links included: they may lead outside
+			}
+			if info, err := e.Info(); err != nil || info.Size() > w.opts.limit() {
+				return nil
+			}
+			out = append(out, p)
+			return nil
+		})
+	}
+	return out
+}

@@ -1,0 +1,146 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const impUnit = `state Unit {
+    event Ping;
+    state P;
+    state Q;
+    [*] -> P;
+    P -> Q : Pong;
+    Q -> [*] :: Done;
+}
+`
+
+// The host maps the unit's Ping and Pong onto its Go and Stop, and names the unit's
+// state P through the alias, in a transition, a trigger and a query.
+const impHost = `state H {
+    event Go;
+    state A;
+    import "lib/unit.fcstm" as U {
+        event Ping -> Go;
+        event Pong -> Stop;
+    }
+    [*] -> A;
+    A -> U : Go;
+    U -> A : U.P.Tick;
+}
+`
+
+const impQuery = "check reach <= 3: active(\"H.U.P\");\n"
+
+type impFixture struct {
+	*session
+	unit, host, query, other string // URIs
+}
+
+// startImporters writes a unit under lib/, a host and its query at the
+// workspace root, and an unrelated model, and opens only the unit: the
+// host is found by the walk of the workspace folder.
+func startImporters(t *testing.T) *impFixture {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "lib"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	unit, _ := fileURI(t, dir, "lib/unit.fcstm", impUnit)
+	host, _ := fileURI(t, dir, "host.fcstm", impHost)
+	query, _ := fileURI(t, dir, "host.fbmcq", impQuery)
+	other, _ := fileURI(t, dir, "other.fcstm", "state O { state P; [*] -> P; }\n")
+	s := startSessionAt(t, Options{}, pathURI(dir))
+	s.open(unit, "fcstm", impUnit)
+	return &impFixture{s, unit, host, query, other}
+}
+
+func (f *impFixture) rename(t *testing.T, line, char int, name string) (WorkspaceEdit, *rpcError) {
+	t.Helper()
+	var we WorkspaceEdit
+	err := f.call("textDocument/rename", renameParams{positionParams: positionParams{TextDocument: textDocumentIdentifier{f.unit}, Position: Position{line, char}}, NewName: name}, &we)
+	return we, err
+}
+
+// lines of an edit list, to compare without depending on its order.
+func editLines(es []TextEdit) map[int]int {
+	out := map[int]int{}
+	for _, e := range es {
+		out[e.Range.Start.Line]++
+	}
+	return out
+}
+
+func TestRenameFromUnitReachesImporters(t *testing.T) {
+	f := startImporters(t)
+	// The state P: in the unit (declaration, [*] -> P, P -> Q), in the
+	// host's trigger U.P.Tick, and in the host's query.
+	we, err := f.rename(t, 2, 10, "Idle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := editLines(we.Changes[f.unit]); len(got) != 3 || got[2] != 1 || got[4] != 1 || got[5] != 1 {
+		t.Errorf("unit edits %+v", we.Changes[f.unit])
+	}
+	if h := we.Changes[f.host]; len(h) != 1 || h[0].Range != rng(9, 15, 9, 16) || h[0].NewText != "Idle" {
+		t.Errorf("host edits %+v", h)
+	}
+	if q := we.Changes[f.query]; len(q) != 1 || q[0].Range != rng(0, 30, 0, 31) {
+		t.Errorf("query edits %+v", q)
+	}
+	if _, ok := we.Changes[f.other]; ok {
+		t.Errorf("edited a model that does not import the unit: %+v", we.Changes[f.other])
+	}
+	// The event Ping: its declaration in the unit and the unit side of
+	// the host's mapping line.
+	we, err = f.rename(t, 1, 11, "Ring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := we.Changes[f.unit]; len(u) != 1 || u[0].Range != rng(1, 10, 1, 14) {
+		t.Errorf("unit edits %+v", u)
+	}
+	if h := we.Changes[f.host]; len(h) != 1 || h[0].Range != rng(4, 14, 4, 18) {
+		t.Errorf("host mapping edit %+v", h)
+	}
+}
+
+// Renaming the unit's Ping to Pong (an event it already uses) is fine in
+// the unit alone, but the host would then map Pong twice
+// (E_IMPORT_CONFLICT): refused, with the host's error.
+func TestRenameFromUnitRefusedByImporter(t *testing.T) {
+	f := startImporters(t)
+	_, err := f.rename(t, 1, 11, "Pong")
+	if err == nil {
+		t.Fatal("a rename that the host cannot load was accepted")
+	}
+	if !strings.Contains(err.Message, "would not load") || !strings.Contains(err.Message, "host.fcstm") || !strings.Contains(err.Message, "E_IMPORT_CONFLICT") {
+		t.Fatalf("refusal %q does not name the host", err.Message)
+	}
+}
+
+// An importer that does not parse as it is now (open, mid-edit) hides
+// its uses: the rename is refused rather than leaving them behind.
+func TestRenameFromUnitRefusedWhileImporterBroken(t *testing.T) {
+	f := startImporters(t)
+	f.open(f.host, "fcstm", strings.Replace(impHost, "[*] -> A;", "[*] -> ;", 1))
+	_, err := f.rename(t, 2, 10, "Idle")
+	if err == nil || !strings.Contains(err.Message, "does not parse") || !strings.Contains(err.Message, "host.fcstm") {
+		t.Fatalf("rename with a broken importer: %+v", err)
+	}
+}
+
+// An open importer is read as the editor holds it: a use added but not
+// saved is edited too.
+func TestRenameFromUnitUsesOpenImporter(t *testing.T) {
+	f := startImporters(t)
+	f.open(f.host, "fcstm", strings.Replace(impHost, "[*] -> A;", "[*] -> A;\n    A -> A : U.P.Tock;", 1))
+	we, err := f.rename(t, 2, 10, "Idle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := we.Changes[f.host]; len(h) != 2 {
+		t.Fatalf("host edits %+v", h)
+	}
+}
