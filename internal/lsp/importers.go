@@ -1,10 +1,13 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/stateproof/stateproof/internal/fcstm/ast"
 )
 
 // maxWorkspaceFiles bounds the walk of the workspace folders for the
@@ -60,15 +63,19 @@ type importer struct {
 // followed, so that the walk stays inside the folders). stale lists the
 // files that name the unit but do not parse as they are now: their uses
 // cannot be found, so a rename must not go ahead.
-func (w *workspace) importersOf(unit string) (found []importer, stale []string) {
+func (w *workspace) importersOf(ctx context.Context, unit string) (found []importer, stale []string) {
 	seen := map[string]bool{}
 	base := filepath.Base(unit)
 	visit := func(path string) {
 		abs, err := filepath.Abs(path)
-		if err != nil || seen[abs] || samePath(abs, unit) {
+		if err != nil || seen[abs] || samePath(abs, unit) || ctx.Err() != nil {
 			return
 		}
 		seen[abs] = true
+		src, err := w.sourceOf(path)
+		if err != nil || !strings.Contains(src.text.src, base) {
+			return // cannot import the unit: not parsed at all
+		}
 		ix, src := w.indexOfPath(path)
 		if src == nil {
 			return
@@ -94,21 +101,21 @@ func (w *workspace) importersOf(unit string) (found []importer, stale []string) 
 			visit(d.path)
 		}
 	}
-	for _, p := range w.workspaceFiles() {
+	for _, p := range w.workspaceFiles(ctx) {
 		visit(p)
 	}
 	return found, stale
 }
 
 // workspaceFiles lists the .fcstm files of the workspace folders.
-func (w *workspace) workspaceFiles() []string {
+func (w *workspace) workspaceFiles(ctx context.Context) []string {
 	w.mu.Lock()
 	folders := append([]string(nil), w.folders...)
 	w.mu.Unlock()
 	var out []string
 	for _, dir := range folders {
 		_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-			if len(out) >= maxWorkspaceFiles {
+			if len(out) >= maxWorkspaceFiles || ctx.Err() != nil {
 				return fs.SkipAll
 			}
 			if err != nil {
@@ -129,6 +136,40 @@ func (w *workspace) workspaceFiles() []string {
 			out = append(out, p)
 			return nil
 		})
+	}
+	return out
+}
+
+// defSites are the places where the def mappings of imports of the unit
+// name the unit's variable name: exact selectors and the members of set
+// selectors, so that a renamed variable keeps its mapping. The parser
+// keeps no position per name, so each is found in the text between
+// "def" and "->" (comments there would be skipped by the parser but are
+// scanned here; a name inside one is not taken since it must stand alone
+// between selector punctuation).
+func defSites(ix *index, alias, name string) []occurrence {
+	imp := ix.mounts[alias]
+	if imp == nil {
+		return nil
+	}
+	var out []occurrence
+	src := ix.text.src
+	for _, d := range imp.Defs {
+		if d.Kind != ast.SelectExact && d.Kind != ast.SelectSet {
+			continue
+		}
+		start := d.Pos.Offset + len("def")
+		end := strings.Index(src[start:], "->")
+		if end < 0 {
+			continue
+		}
+		sel := src[start : start+end]
+		for i := 0; i+len(name) <= len(sel); i++ {
+			if sel[i:i+len(name)] != name || (i > 0 && isNameByte(sel[i-1])) || (i+len(name) < len(sel) && isNameByte(sel[i+len(name)])) {
+				continue
+			}
+			out = append(out, occurrence{kind: kVar, key: name, start: start + i, end: start + i + len(name)})
+		}
 	}
 	return out
 }

@@ -144,3 +144,60 @@ func TestRenameFromUnitUsesOpenImporter(t *testing.T) {
 		t.Fatalf("host edits %+v", h)
 	}
 }
+
+const varUnit = `def int k = 0;
+state Unit {
+    state P;
+    [*] -> P;
+    P -> P effect { k = k + 1; }
+}
+`
+
+// TestRenameUnitVariable: an exact def mapping is edited with the
+// variable, so that the host's name for it (and its binding) stays; a
+// host that derives the name by pattern refuses the rename.
+func TestRenameUnitVariable(t *testing.T) {
+	dir := t.TempDir()
+	unit, _ := fileURI(t, dir, "unit.fcstm", varUnit)
+	host, _ := fileURI(t, dir, "host.fcstm", "def int hk = 5;\nstate H {\n    import \"unit.fcstm\" as U {\n        def k -> hk;\n    }\n    [*] -> U;\n}\n")
+	s := startSessionAt(t, Options{}, pathURI(dir))
+	s.open(unit, "fcstm", varUnit)
+	var we WorkspaceEdit
+	p := renameParams{positionParams: positionParams{TextDocument: textDocumentIdentifier{unit}, Position: Position{0, 8}}, NewName: "level"}
+	if err := s.call("textDocument/rename", p, &we); err != nil {
+		t.Fatal(err)
+	}
+	if len(we.Changes[unit]) != 3 {
+		t.Errorf("unit edits %+v", we.Changes[unit])
+	}
+	if h := we.Changes[host]; len(h) != 1 || h[0].Range != rng(3, 12, 3, 13) {
+		t.Errorf("host def edit %+v", h)
+	}
+	// By pattern: the host's variable would become u_level.
+	fileURI(t, dir, "host.fcstm", "state H {\n    import \"unit.fcstm\" as U {\n        def * -> u_$0;\n    }\n    [*] -> U;\n}\n")
+	err := s.call("textDocument/rename", p, &we)
+	if err == nil || !strings.Contains(err.Message, "u_level") || !strings.Contains(err.Message, "u_k") {
+		t.Fatalf("a rename that changes the host's variable: %+v", err)
+	}
+}
+
+// The unit side of an import's event mapping navigates into the unit.
+func TestEventMappingDefinition(t *testing.T) {
+	f := startImporters(t)
+	f.open(f.host, "fcstm", impHost)
+	var locs []Location
+	at := positionParams{TextDocument: textDocumentIdentifier{f.host}, Position: Position{4, 15}}
+	if err := f.call("textDocument/definition", at, &locs); err != nil || len(locs) != 1 || locs[0].URI != f.unit || locs[0].Range != rng(1, 10, 1, 14) {
+		t.Fatalf("definition of the mapped Ping: %v %+v", err, locs)
+	}
+	// Pong is created by its use in the unit: its first use.
+	at.Position = Position{5, 15}
+	if err := f.call("textDocument/definition", at, &locs); err != nil || len(locs) != 1 || locs[0].URI != f.unit || locs[0].Range != rng(5, 13, 5, 17) {
+		t.Fatalf("definition of the mapped Pong: %v %+v", err, locs)
+	}
+	p := referenceParams{positionParams: positionParams{TextDocument: textDocumentIdentifier{f.unit}, Position: Position{1, 11}}}
+	p.Context.IncludeDeclaration = true
+	if err := f.call("textDocument/references", p, &locs); err != nil || len(locs) != 2 || locs[0].URI != f.host || locs[0].Range != rng(4, 14, 4, 18) {
+		t.Fatalf("references of Ping: %v %+v", err, locs)
+	}
+}

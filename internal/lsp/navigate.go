@@ -168,7 +168,7 @@ func (s *server) definition(_ context.Context, p positionParams) (any, error) {
 // that declares it, in the document (when the name reaches into an
 // import), in the files that import the declaring file (through their
 // aliases), and in the queries checked against each of these models.
-func (s *server) sites(d *document, ix *index, t *target, o occurrence) map[*source][]occurrence {
+func (s *server) sites(ctx context.Context, d *document, ix *index, t *target, o occurrence) map[*source][]occurrence {
 	st := siteSet{out: map[*source][]occurrence{}, seen: map[string]*source{}}
 	st.add(t.src, t.ix.occs, t.occ.kind, t.occ.key)
 	if t.ix != ix {
@@ -179,11 +179,21 @@ func (s *server) sites(d *document, ix *index, t *target, o occurrence) map[*sou
 	}
 	// A state, event or action below the unit's root is written in an
 	// importer as the alias's path followed by the rest of its own.
-	rest := strings.TrimPrefix(t.occ.key, t.ix.rootName())
-	if t.occ.kind == kVar || rest == "" || rest[0] != '.' {
+	imps, _ := s.ws.importersOf(ctx, t.src.path)
+	if t.occ.kind == kVar {
+		// A variable keeps its mapping by the def lines that name it;
+		// the host's name for it does not change (rename checks that).
+		for _, im := range imps {
+			for _, alias := range im.aliases {
+				st.add(im.src, defSites(im.ix, alias, t.occ.key), kVar, t.occ.key)
+			}
+		}
 		return st.out
 	}
-	imps, _ := s.ws.importersOf(t.src.path)
+	rest := strings.TrimPrefix(t.occ.key, t.ix.rootName())
+	if rest == "" || rest[0] != '.' {
+		return st.out
+	}
 	for _, im := range imps {
 		for _, alias := range im.aliases {
 			st.add(im.src, im.ix.occs, t.occ.kind, alias+rest)
@@ -250,7 +260,7 @@ func (s *server) targetAt(uri string, pos Position) (d *document, t *target, o o
 	return d, t, o, ix, nil
 }
 
-func (s *server) references(_ context.Context, p referenceParams) (any, error) {
+func (s *server) references(ctx context.Context, p referenceParams) (any, error) {
 	d, t, o, ix, err := s.targetAt(p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
@@ -259,13 +269,16 @@ func (s *server) references(_ context.Context, p referenceParams) (any, error) {
 		return []Location{}, nil
 	}
 	locs := []Location{}
-	for src, occs := range s.sites(d, ix, t, o) {
+	for src, occs := range s.sites(ctx, d, ix, t, o) {
 		for _, oc := range occs {
 			if oc.decl && !p.Context.IncludeDeclaration {
 				continue
 			}
 			locs = append(locs, Location{URI: src.uri, Range: src.text.rangeOf(oc.start, oc.end)})
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // the walk of the importers stopped early: not all sites
 	}
 	sortLocations(locs)
 	return locs, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -23,7 +24,7 @@ var namePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // queries checked against the model. The edit is refused, with the
 // reason, when the edited files would not load: each edited model is
 // parsed and constructed again, and each edited query bound again.
-func (s *server) rename(_ context.Context, p renameParams) (any, error) {
+func (s *server) rename(ctx context.Context, p renameParams) (any, error) {
 	d, t, o, ix, err := s.targetAt(p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
@@ -43,10 +44,14 @@ func (s *server) rename(_ context.Context, p renameParams) (any, error) {
 	if cur, err := s.ws.sourceOf(t.ix.path); err != nil || cur.text.src != t.ix.text.src {
 		return nil, errorf(codeRequestFailed, "rename needs %s to parse, and it does not as it is now", t.ix.path)
 	}
-	if _, stale := s.ws.importersOf(t.src.path); len(stale) > 0 {
+	imps, stale := s.ws.importersOf(ctx, t.src.path)
+	if len(stale) > 0 {
 		return nil, errorf(codeRequestFailed, "rename refused: %s names %s but does not parse as it is now, so its uses cannot be found; fix it first", strings.Join(stale, ", "), filepath.Base(t.src.path))
 	}
-	sites := s.sites(d, ix, t, o)
+	sites := s.sites(ctx, d, ix, t, o)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	edits := map[string][]TextEdit{}
 	edited := map[string]string{} // path -> new text
 	for src, occs := range sites {
@@ -54,8 +59,21 @@ func (s *server) rename(_ context.Context, p renameParams) (any, error) {
 		edits[src.uri] = es
 		edited[src.path] = next
 	}
-	if err := s.ws.checkEdited(edited); err != nil {
+	// An importer is loaded again even when nothing in it is edited: a
+	// unit's variable renamed away from a host's def mapping breaks it.
+	check := maps.Clone(edited)
+	for _, im := range imps {
+		if _, ok := check[im.src.path]; !ok {
+			check[im.src.path] = im.src.text.src
+		}
+	}
+	if err := s.ws.checkEdited(check); err != nil {
 		return nil, errorf(codeRequestFailed, "rename refused: the result would not load: %v", err)
+	}
+	if t.occ.kind == kVar {
+		if err := s.ws.varsKept(imps, check); err != nil {
+			return nil, errorf(codeRequestFailed, "rename refused: %v", err)
+		}
 	}
 	return WorkspaceEdit{Changes: edits}, nil
 }
@@ -159,4 +177,34 @@ func (o *overlay) checkQuery(path, src string) error {
 		return fmt.Errorf("%s: %v", mp, err)
 	}
 	return query.Bind(q, fm.System, query.BindOptions{MaxBound: frontend.DefaultMaxBound})
+}
+
+// varsKept refuses a unit variable's rename that changes what an
+// importer calls its variables: a def mapping by pattern or by "*", or
+// none at all, derives the host's name from the unit's, so the host's
+// uses and queries of the old name would silently mean another variable
+// (or a binding to a host variable would be lost).
+func (w *workspace) varsKept(imps []importer, after map[string]string) error {
+	over := &overlay{w: w, files: after}
+	for _, im := range imps {
+		before, err1 := model.Parse(im.src.path, im.src.text.src, w.modelOptions())
+		next, err2 := model.Parse(im.src.path, after[im.src.path], over.options())
+		if err1 != nil || err2 != nil {
+			continue // a model that does not load is checkEdited's to refuse
+		}
+		old, now := varNames(before), varNames(next)
+		if old != now {
+			return fmt.Errorf("%s would call its variables %s instead of %s: its import maps the variable by a pattern, by \"*\" or not at all; add an exact def mapping first (docs/fcstm.md#imports)", im.src.path, now, old)
+		}
+	}
+	return nil
+}
+
+func varNames(m *model.Model) string {
+	names := make([]string, len(m.Vars))
+	for i, v := range m.Vars {
+		names[i] = v.Name
+	}
+	sort.Strings(names)
+	return "{" + strings.Join(names, ", ") + "}"
 }
