@@ -201,3 +201,44 @@ func TestEventMappingDefinition(t *testing.T) {
 		t.Fatalf("references of Ping: %v %+v", err, locs)
 	}
 }
+
+// The walk of the workspace folder does not follow a symbolic link out
+// of it, and skips a file over --max-input-bytes.
+func TestImportersWalkBounded(t *testing.T) {
+	f := startImporters(t)
+	root := filepath.Dir(uriPath(f.host))
+	outside := t.TempDir()
+	// A host outside the folder, reached only through a link inside it.
+	if err := os.Symlink(root+"/lib", filepath.Join(outside, "lib")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	fileURI(t, outside, "far.fcstm", impHost)
+	if err := os.Symlink(filepath.Join(outside, "far.fcstm"), filepath.Join(root, "far.fcstm")); err != nil {
+		t.Fatal(err)
+	}
+	// A host over the limit of a server started with a small one.
+	big := impHost + "// " + strings.Repeat("x", 4096) + "\n"
+	fileURI(t, root, "big.fcstm", big)
+	we, err := f.rename(t, 2, 10, "Idle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := we.Changes[pathURI(filepath.Join(root, "far.fcstm"))]; ok {
+		t.Error("followed a symbolic link out of the workspace folder")
+	}
+	if _, ok := we.Changes[pathURI(filepath.Join(root, "big.fcstm"))]; !ok {
+		t.Error("a second host inside the folder was not edited")
+	}
+	s := startSessionAt(t, Options{MaxInputBytes: int64(len(big) - 1)}, pathURI(root))
+	s.open(f.unit, "fcstm", impUnit)
+	we = WorkspaceEdit{}
+	if err := s.call("textDocument/rename", renameParams{positionParams: positionParams{TextDocument: textDocumentIdentifier{f.unit}, Position: Position{2, 10}}, NewName: "Idle"}, &we); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := we.Changes[pathURI(filepath.Join(root, "big.fcstm"))]; ok {
+		t.Error("read a file over --max-input-bytes")
+	}
+	if _, ok := we.Changes[f.host]; !ok {
+		t.Error("the host within the limit was not edited")
+	}
+}
