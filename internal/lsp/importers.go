@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
@@ -50,41 +51,92 @@ func (w *workspace) setFolders(params json.RawMessage) {
 }
 
 // importer is an FCSTM file that imports a unit: its index, its text,
-// and the state paths at which it mounts the unit.
+// the unit it imports and the state paths at which it mounts it.
 type importer struct {
 	ix      *index
 	src     *source
+	unit    string
 	aliases []string
 }
 
-// importersOf finds the FCSTM files that import unit directly: the open
-// documents and the .fcstm files of the workspace folders (at most
-// maxWorkspaceFiles, none over --max-input-bytes, symbolic links not
-// followed, so that the walk stays inside the folders). stale lists the
-// files that name the unit but do not parse as they are now: their uses
-// cannot be found, so a rename must not go ahead.
+// maxImporterDepth follows importers of importers as deep as imports may
+// nest (docs/fcstm.md#imports).
+const maxImporterDepth = 16
+
+// importersOf finds the FCSTM files that import unit, directly or
+// through other importers, parents before the files that import them:
+// among the open documents and the .fcstm files of the workspace folders
+// (at most maxWorkspaceFiles, none over --max-input-bytes, symbolic links
+// not followed, so that the walk stays inside the folders). stale lists
+// the files that name a unit of the chain but do not parse as they are
+// now: their uses cannot be found, so a rename must not go ahead.
 func (w *workspace) importersOf(ctx context.Context, unit string) (found []importer, stale []string) {
+	var candidates []string
+	for _, u := range w.uris() {
+		if d := w.get(u); d != nil && d.lang == langFCSTM {
+			candidates = append(candidates, d.path)
+		}
+	}
+	candidates = append(candidates, w.workspaceFiles(ctx)...)
+	done := map[string]bool{absPath(unit): true}
+	staleSeen := map[string]bool{}
+	level := []string{unit}
+	for depth := 0; depth < maxImporterDepth && len(level) > 0 && ctx.Err() == nil; depth++ {
+		var next []string
+		for _, u := range level {
+			imps, st := w.directImporters(candidates, u)
+			for _, p := range st {
+				if !staleSeen[absPath(p)] {
+					staleSeen[absPath(p)] = true
+					stale = append(stale, p)
+				}
+			}
+			for _, im := range imps {
+				// A file importing two files of the chain is listed
+				// with each (its names through both are edited), and
+				// searched for its own importers once.
+				if pair := absPath(im.src.path) + "\x00" + absPath(u); !done[pair] {
+					done[pair] = true
+					found = append(found, im)
+				}
+				if a := absPath(im.src.path); !done[a] {
+					done[a] = true
+					next = append(next, im.src.path)
+				}
+			}
+		}
+		level = next
+	}
+	return found, stale
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// directImporters are the candidates that import unit themselves.
+func (w *workspace) directImporters(candidates []string, unit string) (found []importer, stale []string) {
 	seen := map[string]bool{}
 	base := filepath.Base(unit)
-	visit := func(path string) {
-		abs, err := filepath.Abs(path)
-		if err != nil || seen[abs] || samePath(abs, unit) || ctx.Err() != nil {
-			return
+	for _, path := range candidates {
+		abs := absPath(path)
+		if seen[abs] || abs == absPath(unit) {
+			continue
 		}
 		seen[abs] = true
-		src, err := w.sourceOf(path)
-		if err != nil || !strings.Contains(src.text.src, base) {
-			return // cannot import the unit: not parsed at all
+		if src, err := w.sourceOf(path); err != nil || !strings.Contains(src.text.src, base) {
+			continue // cannot import the unit: not parsed at all
 		}
 		ix, src := w.indexOfPath(path)
 		if src == nil {
-			return
+			continue
 		}
 		if ix == nil || ix.text.src != src.text.src {
-			if strings.Contains(src.text.src, base) {
-				stale = append(stale, path)
-			}
-			return
+			stale = append(stale, path)
+			continue
 		}
 		var aliases []string
 		for alias, imp := range ix.mounts {
@@ -92,17 +144,10 @@ func (w *workspace) importersOf(ctx context.Context, unit string) (found []impor
 				aliases = append(aliases, alias)
 			}
 		}
+		sort.Strings(aliases)
 		if len(aliases) > 0 {
-			found = append(found, importer{ix: ix, src: src, aliases: aliases})
+			found = append(found, importer{ix: ix, src: src, unit: unit, aliases: aliases})
 		}
-	}
-	for _, u := range w.uris() {
-		if d := w.get(u); d != nil && d.lang == langFCSTM {
-			visit(d.path)
-		}
-	}
-	for _, p := range w.workspaceFiles(ctx) {
-		visit(p)
 	}
 	return found, stale
 }

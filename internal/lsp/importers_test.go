@@ -242,3 +242,33 @@ func TestImportersWalkBounded(t *testing.T) {
 		t.Error("the host within the limit was not edited")
 	}
 }
+
+const impTop = `state T {
+    state S;
+    import "host.fcstm" as X;
+    [*] -> S;
+    S -> X : X.U.P.Tock;
+}
+`
+
+// A file that imports the host is an importer of the unit too: its
+// path through both aliases and its query are edited.
+func TestRenameFromUnitReachesImportersOfImporters(t *testing.T) {
+	f := startImporters(t)
+	dir := filepath.Dir(uriPath(f.host))
+	top, _ := fileURI(t, dir, "top.fcstm", impTop)
+	topQuery, _ := fileURI(t, dir, "top.fbmcq", "check reach <= 4: active(\"T.X.U.P\");\n")
+	we, err := f.rename(t, 2, 10, "Idle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := we.Changes[top]; len(e) != 1 || e[0].Range != rng(4, 17, 4, 18) {
+		t.Errorf("top edits %+v", e)
+	}
+	if e := we.Changes[topQuery]; len(e) != 1 || e[0].Range != rng(0, 32, 0, 33) {
+		t.Errorf("top query edits %+v", e)
+	}
+	if len(we.Changes[f.host]) != 1 || len(we.Changes[f.query]) != 1 {
+		t.Errorf("host edits %+v", we.Changes)
+	}
+}

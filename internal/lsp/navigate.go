@@ -181,24 +181,38 @@ func (s *server) sites(ctx context.Context, d *document, ix *index, t *target, o
 	// importer as the alias's path followed by the rest of its own.
 	imps, _ := s.ws.importersOf(ctx, t.src.path)
 	if t.occ.kind == kVar {
-		// A variable keeps its mapping by the def lines that name it;
-		// the host's name for it does not change (rename checks that).
+		// A variable keeps its mapping by the def lines of the direct
+		// importers that name it; the host's name for it does not
+		// change (rename checks that), so neither do the names above.
 		for _, im := range imps {
-			for _, alias := range im.aliases {
-				st.add(im.src, defSites(im.ix, alias, t.occ.key), kVar, t.occ.key)
+			if samePath(im.unit, t.src.path) {
+				for _, alias := range im.aliases {
+					st.add(im.src, defSites(im.ix, alias, t.occ.key), kVar, t.occ.key)
+				}
 			}
 		}
 		return st.out
 	}
-	rest := strings.TrimPrefix(t.occ.key, t.ix.rootName())
-	if rest == "" || rest[0] != '.' {
-		return st.out
-	}
+	// A state, event or action below a unit's root is written in an
+	// importer as the alias's path followed by the rest of its own; an
+	// importer of that importer writes the result so again.
+	keys := map[string][]string{absPath(t.src.path): {t.occ.key}}
+	roots := map[string]string{absPath(t.src.path): t.ix.rootName()}
 	for _, im := range imps {
-		for _, alias := range im.aliases {
-			st.add(im.src, im.ix.occs, t.occ.kind, alias+rest)
-			for _, q := range s.ws.queriesOf(im.src.path) {
-				st.add(q.src, q.occs, t.occ.kind, alias+rest)
+		u, h := absPath(im.unit), absPath(im.src.path)
+		roots[h] = im.ix.rootName()
+		for _, key := range keys[u] {
+			rest := strings.TrimPrefix(key, roots[u])
+			if rest == "" || rest[0] != '.' || rest == key {
+				continue
+			}
+			for _, alias := range im.aliases {
+				hk := alias + rest
+				keys[h] = append(keys[h], hk)
+				st.add(im.src, im.ix.occs, t.occ.kind, hk)
+				for _, q := range s.ws.queriesOf(im.src.path) {
+					st.add(q.src, q.occs, t.occ.kind, hk)
+				}
 			}
 		}
 	}

@@ -186,7 +186,12 @@ func (o *overlay) checkQuery(path, src string) error {
 // (or a binding to a host variable would be lost).
 func (w *workspace) varsKept(imps []importer, after map[string]string) error {
 	over := &overlay{w: w, files: after}
+	seen := map[string]bool{}
 	for _, im := range imps {
+		if seen[absPath(im.src.path)] {
+			continue
+		}
+		seen[absPath(im.src.path)] = true
 		before, err1 := model.Parse(im.src.path, im.src.text.src, w.modelOptions())
 		next, err2 := model.Parse(im.src.path, after[im.src.path], over.options())
 		if err1 != nil || err2 != nil {
