@@ -185,13 +185,13 @@ func (w *workspace) workspaceFiles(ctx context.Context) []string {
 	return out
 }
 
-// defSites are the places where the def mappings of imports of the unit
-// name the unit's variable name: exact selectors and the members of set
-// selectors, so that a renamed variable keeps its mapping. The parser
-// keeps no position per name, so each is found in the text between
-// "def" and "->" (comments there would be skipped by the parser but are
-// scanned here; a name inside one is not taken since it must stand alone
-// between selector punctuation).
+// defSites are the exact selectors of the def mappings of imports of
+// the unit that name the unit's variable, so that a renamed variable
+// keeps its mapping and the host's name for it. (A set's target is "*"
+// or a template, which derive the host's name from the unit's: editing
+// its member could not keep the name, so rename refuses those.) The
+// parser keeps no position for the name, so it is found in the text
+// between "def" and "->".
 func defSites(ix *index, alias, name string) []occurrence {
 	imp := ix.mounts[alias]
 	if imp == nil {
@@ -200,7 +200,7 @@ func defSites(ix *index, alias, name string) []occurrence {
 	var out []occurrence
 	src := ix.text.src
 	for _, d := range imp.Defs {
-		if d.Kind != ast.SelectExact && d.Kind != ast.SelectSet {
+		if d.Kind != ast.SelectExact || d.Names[0] != name {
 			continue
 		}
 		start := d.Pos.Offset + len("def")

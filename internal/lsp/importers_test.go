@@ -173,6 +173,12 @@ func TestRenameUnitVariable(t *testing.T) {
 	if h := we.Changes[host]; len(h) != 1 || h[0].Range != rng(3, 12, 3, 13) {
 		t.Errorf("host def edit %+v", h)
 	}
+	// A set keeps the names it selects (its target is "*" or a
+	// template): the host's k would become level, refused.
+	fileURI(t, dir, "host.fcstm", "def int j = 1;\nstate H {\n    import \"unit.fcstm\" as U {\n        def {j, k} -> *;\n    }\n    [*] -> U;\n}\n")
+	if err := s.call("textDocument/rename", p, &we); err == nil || !strings.Contains(err.Message, "{j, level} instead of {j, k}") {
+		t.Fatalf("a set selector: %+v", err)
+	}
 	// By pattern: the host's variable would become u_level.
 	fileURI(t, dir, "host.fcstm", "state H {\n    import \"unit.fcstm\" as U {\n        def * -> u_$0;\n    }\n    [*] -> U;\n}\n")
 	err := s.call("textDocument/rename", p, &we)
