@@ -197,19 +197,28 @@ func (w *workspace) varsKept(imps []importer, after map[string]string) error {
 		if err1 != nil || err2 != nil {
 			continue // a model that does not load is checkEdited's to refuse
 		}
-		old, now := varNames(before), varNames(next)
-		if old != now {
-			return fmt.Errorf("%s would call its variables %s instead of %s: its import maps the variable by a pattern, by \"*\" or not at all; add an exact def mapping first (docs/fcstm.md#imports)", im.src.path, now, old)
+		if lost, gained := varDiff(before, next); lost != "" || gained != "" {
+			return fmt.Errorf("%s would lose the variables %s and gain %s: its import maps the variable by a set, a pattern, by \"*\" or not at all; add an exact def mapping first (docs/fcstm.md#imports)", im.src.path, lost, gained)
 		}
 	}
 	return nil
 }
 
-func varNames(m *model.Model) string {
-	names := make([]string, len(m.Vars))
-	for i, v := range m.Vars {
-		names[i] = v.Name
+// varDiff lists the variables of a that b lacks, and those of b that a
+// lacks ("" when none).
+func varDiff(a, b *model.Model) (lost, gained string) {
+	minus := func(x, y *model.Model) string {
+		var out []string
+		for _, v := range x.Vars {
+			if y.VarByName[v.Name] == nil {
+				out = append(out, v.Name)
+			}
+		}
+		if len(out) == 0 {
+			return ""
+		}
+		sort.Strings(out)
+		return "{" + strings.Join(out, ", ") + "}"
 	}
-	sort.Strings(names)
-	return "{" + strings.Join(names, ", ") + "}"
+	return minus(a, b), minus(b, a)
 }
