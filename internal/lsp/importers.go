@@ -50,6 +50,37 @@ func (w *workspace) setFolders(params json.RawMessage) {
 	w.mu.Unlock()
 }
 
+// changeFolders applies workspace/didChangeWorkspaceFolders.
+func (w *workspace) changeFolders(params json.RawMessage) error {
+	var p struct {
+		Event struct {
+			Added, Removed []struct {
+				URI string `json:"uri"`
+			}
+		} `json:"event"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var kept []string
+	for _, f := range w.folders {
+		gone := false
+		for _, r := range p.Event.Removed {
+			gone = gone || samePath(f, uriPath(r.URI))
+		}
+		if !gone {
+			kept = append(kept, f)
+		}
+	}
+	for _, a := range p.Event.Added {
+		kept = append(kept, uriPath(a.URI))
+	}
+	w.folders = kept
+	return nil
+}
+
 // importer is an FCSTM file that imports a unit: its index, its text,
 // the unit it imports and the state paths at which it mounts it.
 type importer struct {

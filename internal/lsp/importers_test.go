@@ -278,3 +278,38 @@ func TestRenameFromUnitReachesImportersOfImporters(t *testing.T) {
 		t.Errorf("host edits %+v", we.Changes)
 	}
 }
+
+// Workspace folders added and removed after initialize are searched, and
+// no longer searched, for importers.
+func TestWorkspaceFoldersChange(t *testing.T) {
+	dir := t.TempDir()
+	unit, _ := fileURI(t, dir, "unit.fcstm", impUnit)
+	other := t.TempDir()
+	host, _ := fileURI(t, other, "host.fcstm", strings.Replace(impHost, "lib/unit.fcstm", "../"+filepath.Base(dir)+"/unit.fcstm", 1))
+	s := startSessionAt(t, Options{ImportRoot: filepath.Dir(dir)}, pathURI(dir))
+	s.open(unit, "fcstm", impUnit)
+	p := renameParams{positionParams: positionParams{TextDocument: textDocumentIdentifier{unit}, Position: Position{2, 10}}, NewName: "Idle"}
+	edits := func() int {
+		var we WorkspaceEdit
+		if err := s.call("textDocument/rename", p, &we); err != nil {
+			t.Fatal(err)
+		}
+		return len(we.Changes[host])
+	}
+	if n := edits(); n != 0 {
+		t.Fatalf("edited %d sites of a host outside the folders", n)
+	}
+	folder := func(key, path string) {
+		ev := map[string]any{"added": []any{}, "removed": []any{}}
+		ev[key] = []any{map[string]any{"uri": pathURI(path), "name": "x"}}
+		s.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": ev})
+	}
+	folder("added", other)
+	if n := edits(); n != 1 {
+		t.Fatalf("host in an added folder: %d edits, want 1", n)
+	}
+	folder("removed", other)
+	if n := edits(); n != 0 {
+		t.Fatalf("host in a removed folder: %d edits", n)
+	}
+}
