@@ -167,8 +167,9 @@ func (s *server) definition(_ context.Context, p positionParams) (any, error) {
 // sites are every occurrence of a name, grouped by file: in the file
 // that declares it, in the document (when the name reaches into an
 // import), in the files that import the declaring file (through their
-// aliases), and in the queries checked against each of these models.
-func (s *server) sites(ctx context.Context, d *document, ix *index, t *target, o occurrence) map[*source][]occurrence {
+// aliases: imps, from importersOf), and in the queries checked against
+// each of these models.
+func (s *server) sites(d *document, ix *index, t *target, o occurrence, imps []importer) map[*source][]occurrence {
 	st := siteSet{out: map[*source][]occurrence{}, seen: map[string]*source{}}
 	st.add(t.src, t.ix.occs, t.occ.kind, t.occ.key)
 	if t.ix != ix {
@@ -177,9 +178,6 @@ func (s *server) sites(ctx context.Context, d *document, ix *index, t *target, o
 	for _, q := range s.ws.queriesOf(t.src.path) {
 		st.add(q.src, q.occs, t.occ.kind, t.occ.key)
 	}
-	// A state, event or action below the unit's root is written in an
-	// importer as the alias's path followed by the rest of its own.
-	imps, _ := s.ws.importersOf(ctx, t.src.path)
 	if t.occ.kind == kVar {
 		// A variable keeps its mapping by the def lines of the direct
 		// importers that name it; the host's name for it does not
@@ -283,7 +281,8 @@ func (s *server) references(ctx context.Context, p referenceParams) (any, error)
 		return []Location{}, nil
 	}
 	locs := []Location{}
-	for src, occs := range s.sites(ctx, d, ix, t, o) {
+	imps, _ := s.ws.importersOf(ctx, t.src.path)
+	for src, occs := range s.sites(d, ix, t, o, imps) {
 		for _, oc := range occs {
 			if oc.decl && !p.Context.IncludeDeclaration {
 				continue

@@ -48,23 +48,23 @@ func (s *server) rename(ctx context.Context, p renameParams) (any, error) {
 	if len(stale) > 0 {
 		return nil, errorf(codeRequestFailed, "rename refused: %s names %s but does not parse as it is now, so its uses cannot be found; fix it first", strings.Join(stale, ", "), filepath.Base(t.src.path))
 	}
-	sites := s.sites(ctx, d, ix, t, o)
+	sites := s.sites(d, ix, t, o, imps)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	edits := map[string][]TextEdit{}
-	edited := map[string]string{} // path -> new text
+	edited := map[string]string{} // absolute path -> new text
 	for src, occs := range sites {
 		es, next := applyRename(src.text, occs, p.NewName)
 		edits[src.uri] = es
-		edited[src.path] = next
+		edited[absPath(src.path)] = next
 	}
 	// An importer is loaded again even when nothing in it is edited: a
 	// unit's variable renamed away from a host's def mapping breaks it.
 	check := maps.Clone(edited)
 	for _, im := range imps {
-		if _, ok := check[im.src.path]; !ok {
-			check[im.src.path] = im.src.text.src
+		if _, ok := check[absPath(im.src.path)]; !ok {
+			check[absPath(im.src.path)] = im.src.text.src
 		}
 	}
 	if err := s.ws.checkEdited(check); err != nil {
@@ -192,8 +192,11 @@ func (w *workspace) varsKept(imps []importer, after map[string]string) error {
 			continue
 		}
 		seen[absPath(im.src.path)] = true
+		if _, ok := after[absPath(im.src.path)]; !ok {
+			return fmt.Errorf("%s: internal error: not in the checked set", im.src.path)
+		}
 		before, err1 := model.Parse(im.src.path, im.src.text.src, w.modelOptions())
-		next, err2 := model.Parse(im.src.path, after[im.src.path], over.options())
+		next, err2 := model.Parse(im.src.path, after[absPath(im.src.path)], over.options())
 		if err1 != nil || err2 != nil {
 			continue // a model that does not load is checkEdited's to refuse
 		}
