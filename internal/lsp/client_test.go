@@ -176,6 +176,13 @@ type session struct {
 
 func startSession(t testing.TB, opts Options, setup ...func(*server)) *session {
 	t.Helper()
+	return startSessionAt(t, opts, nil, setup...)
+}
+
+// startSessionAt starts a session whose initialize names the workspace
+// root rootURI (nil: none).
+func startSessionAt(t testing.TB, opts Options, rootURI any, setup ...func(*server)) *session {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	if opts.Debounce == 0 {
@@ -195,7 +202,7 @@ func startSession(t testing.TB, opts Options, setup ...func(*server)) *session {
 	}()
 	c := newClient(t, outR, inW)
 	ss := &session{client: c, srv: s, in: inW, done: done}
-	if err := c.call("initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}}, nil); err != nil {
+	if err := c.call("initialize", map[string]any{"processId": nil, "rootUri": rootURI, "capabilities": map[string]any{}}, nil); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
 	c.notify("initialized", map[string]any{})

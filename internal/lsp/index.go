@@ -220,6 +220,9 @@ func (ix *index) importDecl(state string, imp *ast.Import) {
 	ix.mounts[alias] = imp
 	ix.add(kState, alias, imp.Alias, true)
 	for i := range imp.Events {
+		// The unit side of a mapping is a path from the unit's root
+		// (absolute or not), which the alias mounts here.
+		ix.segPath(alias, &imp.Events[i].From, kEvent)
 		to := &imp.Events[i].To
 		base := state
 		if to.Absolute {

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -165,28 +166,87 @@ func (s *server) definition(_ context.Context, p positionParams) (any, error) {
 
 // sites are every occurrence of a name, grouped by file: in the file
 // that declares it, in the document (when the name reaches into an
-// import), and in the queries checked against the declaring model.
-func (s *server) sites(d *document, ix *index, t *target, o occurrence) map[*source][]occurrence {
-	out := map[*source][]occurrence{}
-	add := func(src *source, x *index, k kind, key string) {
-		for _, oc := range x.occs {
-			if oc.kind == k && oc.key == key {
-				out[src] = append(out[src], oc)
-			}
-		}
-	}
-	add(t.src, t.ix, t.occ.kind, t.occ.key)
+// import), in the files that import the declaring file (through their
+// aliases: imps, from importersOf), and in the queries checked against
+// each of these models.
+func (s *server) sites(d *document, ix *index, t *target, o occurrence, imps []importer) map[*source][]occurrence {
+	st := siteSet{out: map[*source][]occurrence{}, seen: map[string]*source{}}
+	st.add(t.src, t.ix.occs, t.occ.kind, t.occ.key)
 	if t.ix != ix {
-		add(&source{uri: d.uri, path: d.path, text: ix.text}, ix, o.kind, o.key)
+		st.add(&source{uri: d.uri, path: d.path, text: ix.text}, ix.occs, o.kind, o.key)
 	}
 	for _, q := range s.ws.queriesOf(t.src.path) {
-		for _, oc := range q.occs {
-			if oc.kind == t.occ.kind && oc.key == t.occ.key {
-				out[q.src] = append(out[q.src], oc)
+		st.add(q.src, q.occs, t.occ.kind, t.occ.key)
+	}
+	if t.occ.kind == kVar {
+		// A variable keeps its mapping by the def lines of the direct
+		// importers that name it; the host's name for it does not
+		// change (rename checks that), so neither do the names above.
+		for _, im := range imps {
+			if samePath(im.unit, t.src.path) {
+				for _, alias := range im.aliases {
+					st.add(im.src, defSites(im.ix, alias, t.occ.key), kVar, t.occ.key)
+				}
+			}
+		}
+		return st.out
+	}
+	// A state, event or action below a unit's root is written in an
+	// importer as the alias's path followed by the rest of its own; an
+	// importer of that importer writes the result so again.
+	keys := map[string][]string{absPath(t.src.path): {t.occ.key}}
+	roots := map[string]string{absPath(t.src.path): t.ix.rootName()}
+	for _, im := range imps {
+		u, h := absPath(im.unit), absPath(im.src.path)
+		roots[h] = im.ix.rootName()
+		for _, key := range keys[u] {
+			rest := strings.TrimPrefix(key, roots[u])
+			if rest == "" || rest[0] != '.' || rest == key {
+				continue
+			}
+			for _, alias := range im.aliases {
+				hk := alias + rest
+				keys[h] = append(keys[h], hk)
+				st.add(im.src, im.ix.occs, t.occ.kind, hk)
+				for _, q := range s.ws.queriesOf(im.src.path) {
+					st.add(q.src, q.occs, t.occ.kind, hk)
+				}
 			}
 		}
 	}
-	return out
+	return st.out
+}
+
+// siteSet gathers occurrences per file, each file once (the same file
+// may be reached as the document, an importer and a query's model) and
+// each site once.
+type siteSet struct {
+	out  map[*source][]occurrence
+	seen map[string]*source // absolute path -> its source in out
+}
+
+func (st *siteSet) add(src *source, occs []occurrence, k kind, key string) {
+	abs, err := filepath.Abs(src.path)
+	if err != nil {
+		abs = src.path
+	}
+	if prev, ok := st.seen[abs]; ok {
+		src = prev
+	} else {
+		st.seen[abs] = src
+	}
+	for _, oc := range occs {
+		if oc.kind != k || oc.key != key {
+			continue
+		}
+		dup := false
+		for _, x := range st.out[src] {
+			dup = dup || x.start == oc.start
+		}
+		if !dup {
+			st.out[src] = append(st.out[src], oc)
+		}
+	}
 }
 
 // targetAt resolves the name under the cursor of an FCSTM document, or
@@ -212,7 +272,7 @@ func (s *server) targetAt(uri string, pos Position) (d *document, t *target, o o
 	return d, t, o, ix, nil
 }
 
-func (s *server) references(_ context.Context, p referenceParams) (any, error) {
+func (s *server) references(ctx context.Context, p referenceParams) (any, error) {
 	d, t, o, ix, err := s.targetAt(p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
@@ -221,13 +281,17 @@ func (s *server) references(_ context.Context, p referenceParams) (any, error) {
 		return []Location{}, nil
 	}
 	locs := []Location{}
-	for src, occs := range s.sites(d, ix, t, o) {
+	imps, _ := s.ws.importersOf(ctx, t.src.path)
+	for src, occs := range s.sites(d, ix, t, o, imps) {
 		for _, oc := range occs {
 			if oc.decl && !p.Context.IncludeDeclaration {
 				continue
 			}
 			locs = append(locs, Location{URI: src.uri, Range: src.text.rangeOf(oc.start, oc.end)})
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // the walk of the importers stopped early: not all sites
 	}
 	sortLocations(locs)
 	return locs, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -23,7 +24,7 @@ var namePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // queries checked against the model. The edit is refused, with the
 // reason, when the edited files would not load: each edited model is
 // parsed and constructed again, and each edited query bound again.
-func (s *server) rename(_ context.Context, p renameParams) (any, error) {
+func (s *server) rename(ctx context.Context, p renameParams) (any, error) {
 	d, t, o, ix, err := s.targetAt(p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
@@ -43,16 +44,36 @@ func (s *server) rename(_ context.Context, p renameParams) (any, error) {
 	if cur, err := s.ws.sourceOf(t.ix.path); err != nil || cur.text.src != t.ix.text.src {
 		return nil, errorf(codeRequestFailed, "rename needs %s to parse, and it does not as it is now", t.ix.path)
 	}
-	sites := s.sites(d, ix, t, o)
+	imps, stale := s.ws.importersOf(ctx, t.src.path)
+	if len(stale) > 0 {
+		return nil, errorf(codeRequestFailed, "rename refused: %s names %s but does not parse as it is now, so its uses cannot be found; fix it first", strings.Join(stale, ", "), filepath.Base(t.src.path))
+	}
+	sites := s.sites(d, ix, t, o, imps)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	edits := map[string][]TextEdit{}
-	edited := map[string]string{} // path -> new text
+	edited := map[string]string{} // absolute path -> new text
 	for src, occs := range sites {
 		es, next := applyRename(src.text, occs, p.NewName)
 		edits[src.uri] = es
-		edited[src.path] = next
+		edited[absPath(src.path)] = next
 	}
-	if err := s.ws.checkEdited(edited); err != nil {
+	// An importer is loaded again even when nothing in it is edited: a
+	// unit's variable renamed away from a host's def mapping breaks it.
+	check := maps.Clone(edited)
+	for _, im := range imps {
+		if _, ok := check[absPath(im.src.path)]; !ok {
+			check[absPath(im.src.path)] = im.src.text.src
+		}
+	}
+	if err := s.ws.checkEdited(check); err != nil {
 		return nil, errorf(codeRequestFailed, "rename refused: the result would not load: %v", err)
+	}
+	if t.occ.kind == kVar {
+		if err := s.ws.varsKept(imps, check); err != nil {
+			return nil, errorf(codeRequestFailed, "rename refused: %v", err)
+		}
 	}
 	return WorkspaceEdit{Changes: edits}, nil
 }
@@ -156,4 +177,51 @@ func (o *overlay) checkQuery(path, src string) error {
 		return fmt.Errorf("%s: %v", mp, err)
 	}
 	return query.Bind(q, fm.System, query.BindOptions{MaxBound: frontend.DefaultMaxBound})
+}
+
+// varsKept refuses a unit variable's rename that changes what an
+// importer calls its variables: a def mapping by pattern or by "*", or
+// none at all, derives the host's name from the unit's, so the host's
+// uses and queries of the old name would silently mean another variable
+// (or a binding to a host variable would be lost).
+func (w *workspace) varsKept(imps []importer, after map[string]string) error {
+	over := &overlay{w: w, files: after}
+	seen := map[string]bool{}
+	for _, im := range imps {
+		if seen[absPath(im.src.path)] {
+			continue
+		}
+		seen[absPath(im.src.path)] = true
+		if _, ok := after[absPath(im.src.path)]; !ok {
+			return fmt.Errorf("%s: internal error: not in the checked set", im.src.path)
+		}
+		before, err1 := model.Parse(im.src.path, im.src.text.src, w.modelOptions())
+		next, err2 := model.Parse(im.src.path, after[absPath(im.src.path)], over.options())
+		if err1 != nil || err2 != nil {
+			continue // a model that does not load is checkEdited's to refuse
+		}
+		if lost, gained := varDiff(before, next); lost != "" || gained != "" {
+			return fmt.Errorf("%s would lose the variables %s and gain %s: its import maps the variable by a set, a pattern, by \"*\" or not at all; add an exact def mapping first (docs/fcstm.md#imports)", im.src.path, lost, gained)
+		}
+	}
+	return nil
+}
+
+// varDiff lists the variables of a that b lacks, and those of b that a
+// lacks ("" when none).
+func varDiff(a, b *model.Model) (lost, gained string) {
+	minus := func(x, y *model.Model) string {
+		var out []string
+		for _, v := range x.Vars {
+			if y.VarByName[v.Name] == nil {
+				out = append(out, v.Name)
+			}
+		}
+		if len(out) == 0 {
+			return ""
+		}
+		sort.Strings(out)
+		return "{" + strings.Join(out, ", ") + "}"
+	}
+	return minus(a, b), minus(b, a)
 }

@@ -303,6 +303,10 @@ func (s *server) notification(m *message) {
 			s.showError(err.Error())
 		}
 		s.changed(p.TextDocument.URI)
+	case "workspace/didChangeWorkspaceFolders":
+		if err := s.ws.changeFolders(m.Params); err != nil {
+			s.showError("didChangeWorkspaceFolders: " + err.Error())
+		}
 	case "textDocument/didClose":
 		var p didCloseParams
 		if json.Unmarshal(m.Params, &p) == nil {

@@ -17,6 +17,7 @@ func (s *server) initialize(params json.RawMessage) any {
 	s.mu.Lock()
 	s.initialized = true
 	s.mu.Unlock()
+	s.ws.setFolders(params)
 	caps := map[string]any{
 		"positionEncoding": "utf-16",
 		"textDocumentSync": map[string]any{
@@ -32,6 +33,11 @@ func (s *server) initialize(params json.RawMessage) any {
 			"triggerCharacters": []string{":", "/", ".", "\""},
 		},
 		"codeLensProvider": map[string]any{},
+		// The folders are where the importers of a renamed unit are
+		// looked for; the client tells when they change.
+		"workspace": map[string]any{
+			"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
+		},
 		"executeCommandProvider": map[string]any{
 			"commands": []string{cmdSimulate, cmdCheck, cmdDraw},
 		},

@@ -39,6 +39,9 @@ type workspace struct {
 	mu    sync.Mutex
 	docs  map[string]*document
 	cache map[string]*cached // the last navigation index that parsed, per document
+	// folders are the workspace folders of initialize, searched for the
+	// files that import a unit being renamed.
+	folders []string
 }
 
 func newWorkspace(opts Options) *workspace {
