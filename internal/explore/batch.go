@@ -610,8 +610,7 @@ func (r *runner) storeSegment(sg *segment, idx int) {
 		ref := uint64(deadRef)
 		if idx < r.stored {
 			sg.nodeOf = append(sg.nodeOf, int32(idx))
-			copy(g.packedNode(idx), sg.cand(k, g.stride))
-			*g.link(idx) = link{sg.from[k], sg.trans[k]}
+			g.store(idx, sg.cand(k, g.stride), link{sg.from[k], sg.trans[k]})
 			for mk := range g.mon {
 				g.mon[mk].set(idx, sg.monv[k*r.nmon+mk])
 			}

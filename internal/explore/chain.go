@@ -141,8 +141,7 @@ func (r *runner) walk(ew *epochWalk, src int, srcWords []int64, max int) {
 		gr := shardOf(h) * chainGroups / shardCount
 		ew.group[gr] = append(ew.group[gr], int32(k))
 		idx := from + 1
-		copy(g.packedNode(idx), packed)
-		*g.link(idx) = link{int32(from), int32(via)}
+		g.store(idx, packed, link{int32(from), int32(via)})
 	}
 	ew.levels = len(ew.hashes)
 }

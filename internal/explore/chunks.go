@@ -26,6 +26,12 @@ func (c *chunks[T]) chunk(k int) []T {
 	return c.disk.load(k)
 }
 
+// fresh returns chunk k, which must be one the search is still filling:
+// those are never evicted (a spilling search evicts only chunks wholly
+// below its frontier, see level.go), so the store paths skip chunk's
+// evicted-chunk branch, which costs on every stored node.
+func (c *chunks[T]) fresh(k int) []T { return c.dir[k] }
+
 // reserve makes room in the directory for k chunks.
 func (c *chunks[T]) reserve(k int) {
 	if k <= len(c.dir) {

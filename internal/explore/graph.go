@@ -90,6 +90,14 @@ func (g *Graph) packedNode(i int) []int64 {
 
 func (g *Graph) link(i int) *link { return &g.links.chunk(i >> chunkBits)[i&(1<<chunkBits-1)] }
 
+// store writes node i, which the search has just added (its chunk is
+// fresh: see chunks.fresh), with its parent link.
+func (g *Graph) store(i int, packed []int64, l link) {
+	off := (i & (1<<chunkBits - 1)) * g.stride
+	copy(g.arena.fresh(i >> chunkBits)[off:off+g.stride], packed)
+	g.links.fresh(i >> chunkBits)[i&(1<<chunkBits-1)] = l
+}
+
 // grow makes room for nodes up to index n-1.
 func (g *Graph) grow(n int) {
 	for g.arena.n<<chunkBits < n {
@@ -251,8 +259,7 @@ func (g *Graph) add(node []int64, h uint64, slot, parent, via int) int {
 	idx := g.n
 	g.grow(idx + 1)
 	g.n++
-	copy(g.packedNode(idx), node)
-	*g.link(idx) = link{int32(parent), int32(via)}
+	g.store(idx, node, link{int32(parent), int32(via)})
 	g.put(node, h, slot, idx)
 	return idx
 }

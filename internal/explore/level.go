@@ -395,8 +395,7 @@ func (lv *level) store() bool {
 		idx := g.n
 		g.grow(idx + 1)
 		g.n++
-		copy(g.packedNode(idx), lv.words[k*st:(k+1)*st])
-		*g.link(idx) = link{c.from, c.via}
+		g.store(idx, lv.words[k*st:(k+1)*st], link{c.from, c.via})
 		words = append(words, lv.words[k*st:(k+1)*st]...)
 		hashes = append(hashes, c.h)
 		if g.n > g.Cap {
