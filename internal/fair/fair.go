@@ -1,5 +1,7 @@
 package fair
 
+import "github.com/stateproof/stateproof/internal/scc"
+
 // Graph is a directed graph in compressed rows: the edges of node v are
 // Off[v] up to Off[v+1], edge k leads to To[k] (ignored when negative)
 // and is labelled with event Event[k].
@@ -74,8 +76,7 @@ type search struct {
 	parent []int32 // the edge that first reached each node, -1 at a start
 	in     []bool  // scratch membership of the component in hand
 
-	index, low []int32 // Tarjan's numbering, valid for the set in hand
-	onStack    []bool
+	tarjan scc.Scratch // reused across the refinement rounds
 }
 
 func newSearch(p *Problem) *search {

@@ -8,6 +8,7 @@ import (
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/jsonvalue"
 	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/scc"
 )
 
 // a12Budget decides every budget invariant: no reachable path accumulates
@@ -43,7 +44,7 @@ type components struct {
 func (e *env) runtimeComponents() *components {
 	if e.comps == nil {
 		adj := e.adjacency()
-		e.comps = &components{comp: tarjanCSR(e.explored().Len(), adj.Off, adj.To, nil)}
+		e.comps = &components{comp: scc.Numbers(adj.Off, adj.To, nil)}
 	}
 	return e.comps
 }

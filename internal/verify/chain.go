@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+
+	"github.com/stateproof/stateproof/internal/scc"
 )
 
 // dtmc is the chain over the explored runtimes: per runtime its edges of
@@ -45,7 +47,7 @@ func (e *env) buildChain(target string) *dtmc {
 		c.sink[v] = c.off[v] == len(c.to)
 	}
 	c.off[n] = len(c.to)
-	c.comp = tarjanCSR(n, c.off, c.to, c.sink)
+	c.comp = scc.Numbers(c.off, c.to, c.sink)
 	ncomp := int32(0)
 	for _, x := range c.comp {
 		ncomp = max(ncomp, x+1)

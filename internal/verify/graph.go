@@ -4,6 +4,7 @@ import (
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/jsonvalue"
 	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/scc"
 )
 
 // DeadEnds returns the non-terminal states that are the source of no
@@ -92,7 +93,7 @@ func tarjan(n int, adj [][]int) []int {
 		}
 		off[v+1] = len(to)
 	}
-	comp := tarjanCSR(n, off, to, nil)
+	comp := scc.Numbers(off, to, nil)
 	out := make([]int, n)
 	for i, c := range comp {
 		out[i] = int(c)
@@ -121,74 +122,4 @@ func UnhandledPairs(mc *runtime.Machine, limit int) (pairs [][2]string, total in
 		}
 	}
 	return pairs, total
-}
-
-// tarjanCSR numbers the strongly connected components of a graph in
-// compressed rows (edges of v are to[off[v]:off[v+1]]; negative targets
-// are ignored, and so are all edges of a node with sink[v] set). Components
-// are numbered in completion order, which is a reverse topological order:
-// every edge leaving a component enters one with a smaller number.
-func tarjanCSR(n int, off []int, to []int32, sink []bool) []int32 {
-	index := make([]int32, n)
-	low := make([]int32, n)
-	comp := make([]int32, n)
-	for i := range index {
-		index[i], comp[i] = -1, -1
-	}
-	var stack []int32
-	var next, ncomp int32
-	type frame struct {
-		v    int32
-		edge int
-	}
-	var call []frame
-	for root := 0; root < n; root++ {
-		if index[root] >= 0 {
-			continue
-		}
-		call = append(call[:0], frame{int32(root), off[root]})
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, int32(root))
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			v := f.v
-			end := off[v+1]
-			if sink != nil && sink[v] {
-				end = off[v]
-			}
-			if f.edge < end {
-				w := to[f.edge]
-				f.edge++
-				switch {
-				case w < 0:
-				case index[w] < 0:
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					call = append(call, frame{w, off[w]})
-				case comp[w] < 0: // on the stack
-					low[v] = min(low[v], index[w])
-				}
-				continue
-			}
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				p := call[len(call)-1].v
-				low[p] = min(low[p], low[v])
-			}
-			if low[v] == index[v] {
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					comp[w] = ncomp
-					if w == v {
-						break
-					}
-				}
-				ncomp++
-			}
-		}
-	}
-	return comp
 }

@@ -1,0 +1,134 @@
+package scc
+
+// Scratch holds Tarjan's arrays between calls, so that repeated calls on
+// subsets of one graph cost in proportion to the subset, not the graph.
+// The zero value is ready to use; a Scratch is not safe for concurrent use.
+type Scratch struct {
+	index, low []int32
+	onStack    []bool
+	stack      []int32
+	call       []frame
+}
+
+type frame struct {
+	v    int32
+	edge int
+}
+
+// Find visits the components of the whole graph whose edges from v are
+// to[off[v]:off[v+1]] (negative targets are ignored, and so are all edges
+// of a node with sink[v] set; sink may be nil), trying the nodes as roots
+// in order 0..n-1.
+//
+// emit is called once per component in completion order, which is a
+// reverse topological order: every edge leaving a component enters one
+// emitted earlier. Its argument is valid only during the call.
+func (s *Scratch) Find(off []int, to []int32, sink []bool, emit func(members []int32)) {
+	s.find(off, to, nil, nil, sink, emit)
+}
+
+// FindIn is Find on the subgraph induced by set: only the nodes of set are
+// roots, in the given order, and only edges to nodes with in[w] set are
+// followed. in must mark exactly the nodes of set. The work is
+// proportional to the subset and its edges, not to the whole graph.
+func (s *Scratch) FindIn(off []int, to []int32, set []int32, in, sink []bool, emit func(members []int32)) {
+	if in == nil {
+		panic("scc: FindIn without a membership mask")
+	}
+	s.find(off, to, set, in, sink, emit)
+}
+
+// find searches the whole graph when in is nil, else the subgraph of roots.
+func (s *Scratch) find(off []int, to []int32, roots []int32, in, sink []bool, emit func(members []int32)) {
+	n := len(off) - 1
+	if len(s.index) < n {
+		s.index, s.low, s.onStack = make([]int32, n), make([]int32, n), make([]bool, n)
+	}
+	index, low, onStack := s.index, s.low, s.onStack
+	if in == nil {
+		for v := 0; v < n; v++ {
+			index[v] = -1
+		}
+	} else {
+		for _, v := range roots {
+			index[v] = -1
+		}
+	}
+	stack, call := s.stack[:0], s.call[:0]
+	var next int32
+	root := func(v int32) {
+		if index[v] >= 0 {
+			return
+		}
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		call = append(call[:0], frame{v, off[v]})
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			v := f.v
+			end := off[v+1]
+			if sink != nil && sink[v] {
+				end = off[v]
+			}
+			if f.edge < end {
+				w := to[f.edge]
+				f.edge++
+				switch {
+				case w < 0 || in != nil && !in[w]:
+				case index[w] < 0:
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					call = append(call, frame{w, off[w]})
+				case onStack[w]:
+					low[v] = min(low[v], index[w])
+				}
+				continue
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].v
+				low[p] = min(low[p], low[v])
+			}
+			if low[v] == index[v] {
+				top := len(stack) - 1
+				for stack[top] != v {
+					top--
+				}
+				for _, w := range stack[top:] {
+					onStack[w] = false
+				}
+				emit(stack[top:])
+				stack = stack[:top]
+			}
+		}
+	}
+	if in == nil {
+		for v := 0; v < n; v++ {
+			root(int32(v))
+		}
+	} else {
+		for _, v := range roots {
+			root(v)
+		}
+	}
+	s.stack, s.call = stack, call
+}
+
+// Numbers returns the component number of every node of the whole graph,
+// components numbered in completion order (see Find).
+func Numbers(off []int, to []int32, sink []bool) []int32 {
+	comp := make([]int32, len(off)-1)
+	var s Scratch
+	var c int32
+	s.Find(off, to, sink, func(members []int32) {
+		for _, v := range members {
+			comp[v] = c
+		}
+		c++
+	})
+	return comp
+}

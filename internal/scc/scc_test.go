@@ -1,0 +1,154 @@
+package scc
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// graph is a random graph in compressed rows with some negative targets.
+func graph(r *rand.Rand, n int) (off []int, to []int32) {
+	off = make([]int, n+1)
+	for v := 0; v < n; v++ {
+		for k := r.Intn(4); k > 0; k-- {
+			w := int32(r.Intn(n+1)) - 1 // -1 now and then: an ignored edge
+			to = append(to, w)
+		}
+		off[v+1] = len(to)
+	}
+	return off, to
+}
+
+// reach is the brute-force reachability relation of the graph restricted
+// to the nodes with in[v] set, honouring sinks.
+func reach(off []int, to []int32, in, sink []bool) [][]bool {
+	n := len(off) - 1
+	r := make([][]bool, n)
+	for s := 0; s < n; s++ {
+		r[s] = make([]bool, n)
+		if !in[s] {
+			continue
+		}
+		r[s][s] = true
+		work := []int{s}
+		for len(work) > 0 {
+			v := work[len(work)-1]
+			work = work[:len(work)-1]
+			if sink != nil && sink[v] {
+				continue
+			}
+			for _, w := range to[off[v]:off[v+1]] {
+				if w >= 0 && in[w] && !r[s][w] {
+					r[s][w] = true
+					work = append(work, int(w))
+				}
+			}
+		}
+	}
+	return r
+}
+
+// check asserts that the emitted components partition exactly the nodes of
+// in, that two nodes share one iff each reaches the other, and that every
+// edge between components enters one emitted earlier.
+func check(t *testing.T, off []int, to []int32, in, sink []bool, comps [][]int32) {
+	t.Helper()
+	n := len(off) - 1
+	r := reach(off, to, in, sink)
+	comp := make([]int, n)
+	for i := range comp {
+		comp[i] = -1
+	}
+	for c, members := range comps {
+		for _, v := range members {
+			if !in[v] || comp[v] >= 0 {
+				t.Fatalf("node %d emitted wrongly (in %v, already in %d)", v, in[v], comp[v])
+			}
+			comp[v] = c
+		}
+	}
+	for v := 0; v < n; v++ {
+		if in[v] != (comp[v] >= 0) {
+			t.Fatalf("node %d: in %v but component %d", v, in[v], comp[v])
+		}
+		for w := 0; w < n; w++ {
+			if !in[v] || !in[w] {
+				continue
+			}
+			if same := r[v][w] && r[w][v]; same != (comp[v] == comp[w]) {
+				t.Fatalf("nodes %d, %d: mutually reachable %v, components %d, %d", v, w, same, comp[v], comp[w])
+			}
+			if r[v][w] && comp[w] > comp[v] {
+				t.Fatalf("%d reaches %d but its component %d is emitted before %d", v, w, comp[v], comp[w])
+			}
+		}
+	}
+}
+
+func collect() (*[][]int32, func([]int32)) {
+	var out [][]int32
+	return &out, func(c []int32) { out = append(out, append([]int32(nil), c...)) }
+}
+
+func TestFindAgreesWithReachability(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < 500; i++ {
+		n := 1 + r.Intn(12)
+		off, to := graph(r, n)
+		var sink []bool
+		if i%2 == 1 {
+			sink = make([]bool, n)
+			for v := range sink {
+				sink[v] = r.Intn(4) == 0
+			}
+		}
+		all := make([]bool, n)
+		for v := range all {
+			all[v] = true
+		}
+		out, emit := collect()
+		var s Scratch
+		s.Find(off, to, sink, emit)
+		check(t, off, to, all, sink, *out)
+
+		comp := Numbers(off, to, sink)
+		for c, members := range *out {
+			for _, v := range members {
+				if comp[v] != int32(c) {
+					t.Fatalf("graph %d: Numbers gives node %d component %d, Find %d", i, v, comp[v], c)
+				}
+			}
+		}
+	}
+}
+
+// TestFindInAgreesWithReachability runs several subsets through one Scratch,
+// as fair's refinement does, so stale scratch from an earlier, larger call
+// would show.
+func TestFindInAgreesWithReachability(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for i := 0; i < 200; i++ {
+		n := 1 + r.Intn(12)
+		off, to := graph(r, n)
+		var s Scratch
+		for round := 0; round < 5; round++ {
+			in := make([]bool, n)
+			var set []int32
+			for _, v := range r.Perm(n) {
+				if round < 4 && r.Intn(3) > 0 { // round 4: the empty set, not the whole graph
+					in[v] = true
+					set = append(set, int32(v))
+				}
+			}
+			var sink []bool
+			if round%2 == 1 {
+				sink = make([]bool, n)
+				for v := range sink {
+					sink[v] = r.Intn(4) == 0
+				}
+			}
+			out, emit := collect()
+			s.FindIn(off, to, set, in, sink, emit)
+			check(t, off, to, in, sink, *out)
+		}
+	}
+}
