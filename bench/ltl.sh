@@ -23,25 +23,9 @@ fi
 runs=${RUNS:-3}
 k=${TOGGLES:-18}
 
-# timed LABEL CMD...: one run, "LABEL cpu wall rss_kib" appended to
-# $dir/times. verify exits 1 when the toggles model fails (it has a
-# closed cycle); that is a result, not an error.
-timed() {
-  local label=$1; shift
-  local rc=0
-  /usr/bin/time -o "$dir/t" -f "%U %S %e %M" "$@" > /dev/null 2> "$dir/err" || rc=$?
-  if [ "$rc" -gt 2 ]; then
-    cat "$dir/err" >&2
-    exit "$rc"
-  fi
-  local u s e m
-  read -r u s e m < <(tail -n 1 "$dir/t")
-  echo "$label $(echo "$u + $s" | bc) $e $m" >> "$dir/times"
-}
-stat() {
-  grep "^$1 " "$dir/times" | awk -v f="$2" '{print $f}' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
-ratio() { echo "scale=4; $1 / $2" | bc | xargs printf "%.2f"; }
+# timed, stat and ratio (bench/timing.sh); verify exits 1 when the toggles
+# model fails (it has a closed cycle), which timed takes as a result.
+. "$here/timing.sh"
 
 "$sp" gen toggles "$k" > "$dir/plain.json"
 # The same model with the fairness block and the property (the generated

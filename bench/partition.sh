@@ -7,8 +7,8 @@
 # split of its time (distributed levels, gathering, checks). Checks that
 # both give the same report, byte for byte. On one host the workers share
 # its cores and talk over loopback: expect the partitioned run to be
-# slower (--legacy-exit-codes: timing.sh takes exit 2 as a result: the
-# toggles model fails). docs/scale.md turns the bytes per state into a cost per state on
+# slower (the toggles model fails: exit 1, which timing.sh takes as a
+# result). docs/scale.md turns the bytes per state into a cost per state on
 # a real network.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,11 +27,11 @@ k=${TOGGLES:-22}
 cap=$(( (1 << k) + 1 ))
 load0=$(cut -d' ' -f1 /proc/loadavg)
 for _ in $(seq "$runs"); do
-  timed one "$sp" verify "$dir/toggles.json" --json --max-states "$cap" --workers 2 --legacy-exit-codes
-  timed part "$sp" verify "$dir/toggles.json" --json --max-states "$cap" --local-partitions 2 --legacy-exit-codes
+  timed one "$sp" verify "$dir/toggles.json" --json --max-states "$cap" --workers 2
+  timed part "$sp" verify "$dir/toggles.json" --json --max-states "$cap" --local-partitions 2
 done
-"$sp" verify "$dir/toggles.json" --json --max-states "$cap" --workers 2 --legacy-exit-codes > "$dir/one.out" || true
-"$sp" verify "$dir/toggles.json" --json --max-states "$cap" --local-partitions 2 --legacy-exit-codes > "$dir/part.out" 2> "$dir/part.err" || true
+"$sp" verify "$dir/toggles.json" --json --max-states "$cap" --workers 2 > "$dir/one.out" || true
+"$sp" verify "$dir/toggles.json" --json --max-states "$cap" --local-partitions 2 > "$dir/part.out" 2> "$dir/part.err" || true
 cmp -s "$dir/one.out" "$dir/part.out" || { echo "partition.sh: the partitioned report differs from the one-process report" >&2; exit 1; }
 sent=$(grep -o '[0-9.]* per state' "$dir/part.err" | cut -d' ' -f1)
 split=$(grep -o 'explored in .*' "$dir/part.err" | head -1)
