@@ -131,7 +131,10 @@ func (p *partitionFlags) waitChildren(stdout, stderr io.Writer, kids []*child) e
 		}
 		select {
 		case <-done:
-		case <-time.After(p.peerTimeout + 2*time.Second):
+		// A survivor ends on its own within the peer timeout of its last
+		// word from worker 0 (which has just exited); one that is hung
+		// (stopped, wedged) never will, and is not waited for longer.
+		case <-time.After(p.peerTimeout + time.Second):
 			for i, k := range kids {
 				if k.state.Load() == nil {
 					fmt.Fprintf(stderr, "stateproof: local partition %d outlived worker 0: stopped\n", i)
