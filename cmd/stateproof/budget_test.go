@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -49,8 +50,9 @@ func runIfChild() {
 	}
 }
 
-// One sqrt in a during block and a reach query: Z3 ignores both its
-// timeout and an interrupt on this check (it ran past 215 s under a 20 s
+// One sqrt in a during block and a reach query six cycles out: the values
+// are algebraic numbers of degree 64, Z3 ignores both its timeout and an
+// interrupt on this check (at bound 4 it once ran past 215 s under a 20 s
 // budget), so the budget holds only because the check is abandoned. The
 // answer is undecided (timeout, exit 3), with the phase in a diagnostic
 // when the check was abandoned;
@@ -60,7 +62,7 @@ func TestBudgetHoldsOnNonlinearCheck(t *testing.T) {
 	runIfChild()
 	const budget = 1500 * time.Millisecond
 	out, errOut, code, took := childCLI(t, "TestBudgetHoldsOnNonlinearCheck", "bmc", "--json", "testdata/fcstm/sqrt-during.fcstm",
-		"--check", `check reach <= 4: var("x") > 10.0;`, "--timeout-ms", "1500")
+		"--check", `check reach <= 6: var("x") > 30.0;`, "--timeout-ms", "1500")
 	if took > 3*budget+2*time.Second {
 		t.Errorf("bmc took %v under a %v budget", took, budget)
 	}
@@ -79,6 +81,49 @@ func TestBudgetHoldsOnNonlinearCheck(t *testing.T) {
 	// outcome unknown, and this test failed one run in two).
 	if !strings.Contains(out, "while_solving") && field(doc, "result", "reason") != "timeout" {
 		t.Errorf("neither a solver timeout nor the phase in the diagnostics: %v", doc["result"])
+	}
+}
+
+// The same model at bound 4 (issue 27 item 6: pyfcstm answers in 14 s,
+// stateproof did not answer in 215 s): one sqrt result per argument and
+// step, checked by Z3's non-linear procedure instead of its incremental
+// core, finds the witness (x passes 10 in the third cycle) well inside a
+// 20 s budget, and the runtime replays it.
+func TestBMCSqrtDecided(t *testing.T) {
+	var out bytes.Buffer
+	code := run([]string{"bmc", "--json", "testdata/fcstm/sqrt-during.fcstm",
+		"--check", `check reach <= 4: var("x") > 10.0;`, "--timeout-ms", "20000"}, &out, io.Discard)
+	var doc map[string]any
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("not JSON (exit %d): %v", code, err)
+	}
+	if code != 0 || field(doc, "result", "outcome") != "witness_found" {
+		t.Fatalf("exit %d, result %v", code, doc["result"])
+	}
+	if !strings.Contains(out.String(), `"ok": true`) && !strings.Contains(out.String(), `"ok":true`) {
+		t.Errorf("the witness was not replayed ok:\n%s", out.String())
+	}
+}
+
+// A witness whose value is irrational (sqrt(3) after one cycle) is decoded
+// to the nearest float and replayed; Z3 reports it as an algebraic number,
+// which once made bmc exit 2 as if the input were wrong (issue 38 item 4).
+func TestBMCIrrationalWitness(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"bmc", "--json", "testdata/fcstm/sqrt-irrational.fcstm",
+		"--check", `check reach <= 1: var("x") < 1.8;`}, &out, &errOut)
+	var doc map[string]any
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("not JSON (exit %d): %v\n%s", code, err, errOut.String())
+	}
+	if code != 0 || field(doc, "result", "outcome") != "witness_found" {
+		t.Fatalf("exit %d, result %v, stderr %s", code, doc["result"], errOut.String())
+	}
+	if !strings.Contains(out.String(), "1.7320508075688772") {
+		t.Errorf("the witness does not carry sqrt(3) as the nearest float:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), `"ok": true`) && !strings.Contains(out.String(), `"ok":true`) {
+		t.Errorf("the witness was not replayed ok:\n%s", out.String())
 	}
 }
 

@@ -2,6 +2,8 @@ package bmc
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/sts"
@@ -69,12 +71,7 @@ func (d *decoder) value(t *z3.Term, sort sts.Sort) (any, error) {
 	case sts.Bool:
 		return v.Bool()
 	case sts.Real:
-		r, err := v.Rat()
-		if err != nil {
-			return nil, err
-		}
-		f, _ := r.Float64()
-		return f, nil
+		return realValue(v)
 	}
 	x, err := v.Int()
 	if err != nil {
@@ -234,4 +231,25 @@ func (d *decoder) initial(f *trace.Frame) trace.Initial {
 	}
 	in.State, in.Sentinel = f.State, f.Sentinel
 	return in
+}
+
+// realValue is a real model value as the nearest float. A non-linear
+// model (a sqrt's result) can be an irrational algebraic number, which has
+// no rational form: its decimal expansion to 20 places is read instead,
+// which is the nearest float or its neighbour, far inside the replay's
+// tolerance (trace.FloatTolerance).
+func realValue(v *z3.Term) (float64, error) {
+	if r, err := v.Rat(); err == nil {
+		f, _ := r.Float64()
+		return f, nil
+	}
+	s, err := v.DecimalString(20)
+	if err != nil {
+		return 0, err
+	}
+	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "?"), 64)
+	if err != nil {
+		return 0, fmt.Errorf("bmc: reading the algebraic number %s: %w", s, err)
+	}
+	return f, nil
 }

@@ -98,15 +98,28 @@ func (s *session) checkGroups(stages []smt.Stage, extra *z3.Term, incremental bo
 	if extra == nil || enc.BeyondLIA() || enc.Bound() < oneShotBound {
 		return s.checkUnderAssumption(stages, extra)
 	}
-	solver, err := enc.Ctx().NewDefaultSolver(s.arithParams()...)
+	return s.checkOneShot(stages, extra)
+}
+
+// checkOneShot asserts the groups of stages, and extra when not nil, into
+// a solver of their own and checks with no assumption: Z3 then
+// preprocesses the whole formula and picks a procedure for its logic. A
+// non-linear formula always goes this way, since under an assumption (or
+// after a push) Z3 runs its incremental core, which on one sqrt in a
+// during block did not answer in 215 s where the non-linear procedure
+// answers in 4 s (docs/fcstm.md, Known gaps, "Non-linear arithmetic").
+func (s *session) checkOneShot(stages []smt.Stage, extra *z3.Term) (checkResult, error) {
+	solver, err := s.p.enc.Ctx().NewDefaultSolver(s.arithParams()...)
 	if err != nil {
 		return checkResult{}, fmt.Errorf("bmc: creating a solver: %w", err)
 	}
-	if err := assertStages(solver, enc.Groups, stages); err != nil {
+	if err := assertStages(solver, s.p.enc.Groups, stages); err != nil {
 		return checkResult{}, err
 	}
-	if err := solver.Assert(extra); err != nil {
-		return checkResult{}, fmt.Errorf("bmc: asserting the objective: %w", err)
+	if extra != nil {
+		if err := solver.Assert(extra); err != nil {
+			return checkResult{}, fmt.Errorf("bmc: asserting the objective: %w", err)
+		}
 	}
 	return s.check(solver, nil)
 }
@@ -125,6 +138,9 @@ func (s *session) checkUnderAssumption(stages []smt.Stage, extra *z3.Term) (chec
 		return checkResult{}, nil // the Z3 context is gone (see session.abandoned)
 	}
 	enc := s.p.enc
+	if enc.NonLinear() {
+		return s.checkOneShot(stages, extra)
+	}
 	all := slices.Equal(stages, allStages())
 	solver := s.full
 	if !all || solver == nil || s.fullGroups != len(enc.Groups) {
@@ -184,6 +200,9 @@ func (s *session) arithParams() []z3.Param {
 // incremental solver.
 func (s *session) checkIncremental(extra *z3.Term) (checkResult, error) {
 	enc := s.p.enc
+	if enc.NonLinear() {
+		return s.checkOneShot(allStages(), extra)
+	}
 	if s.inc == nil {
 		var err error
 		if s.inc, err = enc.Ctx().NewSolver(s.arithParams()...); err != nil {

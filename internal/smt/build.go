@@ -17,6 +17,9 @@ type builder struct {
 	// a conversion between the sorts), so an engine can keep such
 	// formulas away from solver paths that are only safe for linear ones.
 	beyondLIA bool
+	// nonlinear records a product of two non-numerals or a division by
+	// a non-numeral: Z3's incremental core is weak there (see NonLinear).
+	nonlinear bool
 }
 
 // isNumeral reports whether t is a numeral.
@@ -199,9 +202,11 @@ func (b *builder) arith(op string, x, y *z3.Term) *z3.Term {
 	}
 	switch op {
 	case "*":
-		b.beyondLIA = b.beyondLIA || (!isNumeral(x) && !isNumeral(y))
+		nl := !isNumeral(x) && !isNumeral(y)
+		b.nonlinear, b.beyondLIA = b.nonlinear || nl, b.beyondLIA || nl
 	case "div", "mod", "/":
-		b.beyondLIA = b.beyondLIA || !isNumeral(y)
+		nl := !isNumeral(y)
+		b.nonlinear, b.beyondLIA = b.nonlinear || nl, b.beyondLIA || nl
 	}
 	switch op {
 	case "+":

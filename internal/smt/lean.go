@@ -238,8 +238,7 @@ func (enc *Encoding) extendLean() error {
 	if err := enc.leanRaises(i, st, evUnits); err != nil {
 		return err
 	}
-	units = append(units, enc.axioms...)
-	enc.axioms = nil
+	units = append(units, enc.takeAxioms()...)
 	enc.AddGroup(&Group{ID: fmt.Sprintf("transition.step.%04d", i), Stage: Kernel, Role: "transition_rule", Frame: i, Formula: b.and(units...)})
 	return b.err
 }

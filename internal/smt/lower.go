@@ -282,11 +282,8 @@ func (l *lowerer) call(n *expr.FuncCall) Value {
 		}
 		return Value{T: l.roundHalfEven(x.T), Def: x.Def}
 	case expr.Sqrt:
-		r := l.enc.fresh("sqrt")
 		xr := b.toReal(x.T)
-		zero := b.realFromString("0")
-		l.enc.axioms = append(l.enc.axioms, b.implies(b.arith(">=", xr, zero), b.and(b.arith(">=", r, zero), b.eq(b.arith("*", r, r), xr))))
-		return Value{T: r, Def: b.and(x.Def, b.arith(">=", xr, zero))}
+		return Value{T: l.enc.sqrtOf(xr), Def: b.and(x.Def, b.arith(">=", xr, b.realFromString("0")))}
 	}
 	return l.fail(&Unsupported{Form: n.Fn.String(), Span: n.Loc})
 }
