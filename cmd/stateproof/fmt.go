@@ -181,14 +181,25 @@ func (r *fmtRun) result(path string, src, out []byte) {
 	}
 }
 
-// writeKeepingMode replaces path by data atomically (a temporary file in
-// the same directory, then a rename), with path's permission bits.
+// writeKeepingMode replaces the file at path by data, as gofmt -w does: a
+// symbolic link is followed and its target rewritten (the link stays a
+// link), and a file with other hard links is rewritten in place so every
+// name keeps seeing one file. A file with one name is replaced atomically
+// (a temporary file in the same directory, then a rename), with its
+// permission bits.
 func writeKeepingMode(path string, data []byte) error {
-	st, err := os.Stat(path)
+	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return err
 	}
-	tmp, err := createSibling(path)
+	st, err := os.Stat(target)
+	if err != nil {
+		return err
+	}
+	if hardLinks(st) > 1 {
+		return writeInPlace(target, data)
+	}
+	tmp, err := createSibling(target)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -204,10 +215,44 @@ func writeKeepingMode(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), path)
+		err = os.Rename(tmp.Name(), target)
 	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// writeInPlace truncates and rewrites a file that has several names. A
+// copy of the old contents is kept beside it until the write succeeds,
+// so a failed write (a full disk) leaves the old text recoverable; the
+// error names the copy.
+func writeInPlace(path string, data []byte) error {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	backup, err := createSibling(path)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	_, err = backup.Write(old)
+	if cerr := backup.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(backup.Name())
+		return fmt.Errorf("writing %s: keeping a copy: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err == nil {
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w (the previous contents are in %s)", path, err, backup.Name())
+	}
+	return os.Remove(backup.Name())
 }

@@ -96,6 +96,46 @@ func TestFmtWrite(t *testing.T) {
 	}
 }
 
+// TestFmtWriteThroughLinks: -w on a symbolic link formats the target and
+// leaves the link a link; a file with two hard links is rewritten in place,
+// so both names see the formatted text (issue 38 item 8.12: the link was
+// replaced by a regular file and the target left as it was).
+func TestFmtWriteThroughLinks(t *testing.T) {
+	dir := fmtDir(t, map[string]string{"target.fcstm": fmtMessy, "hard.fcstm": fmtMessy})
+	link := filepath.Join(dir, "link.fcstm")
+	if err := os.Symlink("target.fcstm", link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	other := filepath.Join(dir, "other-name.fcstm")
+	if err := os.Link(filepath.Join(dir, "hard.fcstm"), other); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	for _, name := range []string{link, other} {
+		if _, errOut, code := runCLI(t, "fmt", "-w", name); code != 0 || errOut != "" {
+			t.Fatalf("fmt -w %s: code %d, stderr %q", name, code, errOut)
+		}
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("link.fcstm is no longer a symbolic link (%v)", err)
+	}
+	for _, name := range []string{"target.fcstm", "link.fcstm", "hard.fcstm", "other-name.fcstm"} {
+		if b, _ := os.ReadFile(filepath.Join(dir, name)); string(b) != fmtClean {
+			t.Errorf("%s = %q, want the formatted text", name, b)
+		}
+	}
+	a, _ := os.Stat(filepath.Join(dir, "hard.fcstm"))
+	b, _ := os.Stat(other)
+	if !os.SameFile(a, b) {
+		t.Errorf("the two hard links were split into two files")
+	}
+	if st, _ := os.Stat(other); st.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640", st.Mode().Perm())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 4 {
+		t.Errorf("files left in the directory: %v", entries)
+	}
+}
+
 // TestFmtErrors: a file that does not parse is reported at its position
 // and exits 2 (the other files are still formatted); unknown extensions
 // and -w on standard input are refused.
