@@ -146,6 +146,11 @@ func TestVersionFlag(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "stateproof ") || !strings.Contains(out, version) {
 		t.Errorf("exit %d, %q", code, out)
 	}
+	// A build without a revision says why instead of silently printing
+	// less than the README promises (issue 38 item 9).
+	if strings.Contains(out, "(revision ") == strings.Contains(out, "no VCS revision recorded") {
+		t.Errorf("--version neither shows a revision nor says why it has none: %q", out)
+	}
 }
 
 func TestBOMAccepted(t *testing.T) {

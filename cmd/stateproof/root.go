@@ -110,7 +110,7 @@ cap says "not decided", never "pass".`,
 			return nil
 		},
 	}
-	root.SetVersionTemplate("stateproof {{.Version}}\n")
+	root.SetVersionTemplate("stateproof {{.Version}}\n" + versionNote(buildVersion()))
 	root.PersistentFlags().Int64(maxInputFlag, input.DefaultMaxBytes, "refuse any input file larger than `N` bytes")
 	root.PersistentFlags().String(importRootFlag, "", "FCSTM imports must resolve inside `DIR` (default: the directory of the model; under mcp, a directory under --root)")
 	root.SetOut(stdout)
@@ -217,4 +217,15 @@ func buildVersion() string {
 		return v
 	}
 	return fmt.Sprintf("%s (revision %s%s)", v, rev, modified)
+}
+
+// versionNote explains, under --version, a build version without a
+// revision: the README promises one, and the Go toolchain records none
+// when told not to (-buildvcs=false, also through GOFLAGS) or when the
+// source is not a git clone.
+func versionNote(v string) string {
+	if strings.Contains(v, "(revision ") {
+		return ""
+	}
+	return "no VCS revision recorded: built outside a git clone or with -buildvcs=false (check GOFLAGS)\n"
 }
