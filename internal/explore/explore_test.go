@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	goruntime "runtime"
 	"strings"
 	"testing"
 
@@ -226,5 +227,30 @@ func TestWordsAreTheUnpackedWords(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A machine with wide states stores them in memory in proportion to what
+// is stored: a chunk of 2^16 nodes was allocated whole, so a model with
+// 100,000 variables and one state asked for tens of gigabytes and died
+// with Go's fatal out-of-memory error (issue 38 item 8.2). Here 4,000
+// unbounded integers (a chunk of 2 GiB before) must take a few megabytes.
+func TestWideNodesSizedByWhatIsStored(t *testing.T) {
+	var vars []string
+	for i := range 4000 {
+		vars = append(vars, fmt.Sprintf(`{"name":"v%d","kind":"integer","init":%d}`, i, i))
+	}
+	mc := machine(t, `{"schemaVersion":1,"init":"A","states":[{"id":"A"},{"id":"B","terminal":true}],
+		"transitions":[{"from":"A","event":"go","to":"B","updates":[{"variable":"v0","op":"inc"}]}],
+		"variables":[`+strings.Join(vars, ",")+`]}`)
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	g := Explore(mc, 1000)
+	goruntime.ReadMemStats(&after)
+	if g.Len() != 2 || g.Truncated {
+		t.Fatalf("%d nodes, truncated %v; want 2 and false", g.Len(), g.Truncated)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("the search allocated %d MiB to store two states of %d words", got>>20, g.Width())
 	}
 }

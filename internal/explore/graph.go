@@ -13,8 +13,9 @@ type Graph struct {
 	Extra  int // bookkeeping words after the runtime words
 	lay    layout
 	stride int           // packed words per node
-	arena  chunks[int64] // the nodes' packed words, 2^chunkBits nodes per chunk
+	arena  chunks[int64] // the nodes' packed words, 2^bits nodes per chunk
 	links  chunks[link]  // parent links, chunked like the arena
+	bits   int           // log2 of the nodes per chunk (see chunkBitsFor)
 	n      int           // stored nodes
 	// shards partition the visited set by hash, so that parallel workers
 	// intern disjoint parts of one batch without locks.
@@ -62,8 +63,9 @@ func shardOf(h uint64) int { return int(h >> (64 - shardBits)) }
 func newGraph(m *runtime.Machine, extra, capHint int) *Graph {
 	g := &Graph{M: m, Extra: extra, lay: newLayout(m, extra)}
 	g.stride = g.lay.packed
-	g.arena = newChunks[int64](g.stride << chunkBits)
-	g.links = newChunks[link](1 << chunkBits)
+	g.bits = chunkBitsFor(g.stride)
+	g.arena = newChunks[int64](g.stride << g.bits)
+	g.links = newChunks[link](1 << g.bits)
 	// Small tables: one sized for a large cap would map pages the search
 	// may never use (see newTable).
 	size := 64
@@ -79,28 +81,45 @@ func newGraph(m *runtime.Machine, extra, capHint int) *Graph {
 // Len is the number of stored nodes.
 func (g *Graph) Len() int { return g.n }
 
-// chunkBits sets the arena chunk size: 2^16 nodes per chunk.
-const chunkBits = 16
+// maxChunkBits and maxChunkWords set the arena's chunk size: 2^16 nodes
+// per chunk, fewer when the nodes are so wide that a chunk would pass 2^20
+// words (8 MiB). A chunk is allocated whole when the first of its nodes is
+// stored, so a fixed 2^16 nodes of a model with 100,000 variables asked
+// for tens of gigabytes to store one state.
+const (
+	maxChunkBits  = 16
+	maxChunkWords = 1 << 20
+)
+
+// chunkBitsFor is the log2 of the nodes per chunk for nodes of stride
+// packed words.
+func chunkBitsFor(stride int) int {
+	b := maxChunkBits
+	for b > 0 && stride<<b > maxChunkWords {
+		b--
+	}
+	return b
+}
 
 // packedNode returns the stored words of node i; the arena never moves.
 func (g *Graph) packedNode(i int) []int64 {
-	off := (i & (1<<chunkBits - 1)) * g.stride
-	return g.arena.chunk(i >> chunkBits)[off : off+g.stride : off+g.stride]
+	off := (i & (1<<g.bits - 1)) * g.stride
+	return g.arena.chunk(i >> g.bits)[off : off+g.stride : off+g.stride]
 }
 
-func (g *Graph) link(i int) *link { return &g.links.chunk(i >> chunkBits)[i&(1<<chunkBits-1)] }
+func (g *Graph) link(i int) *link { return &g.links.chunk(i >> g.bits)[i&(1<<g.bits-1)] }
 
 // store writes node i, which the search has just added (its chunk is
 // fresh: see chunks.fresh), with its parent link.
 func (g *Graph) store(i int, packed []int64, l link) {
-	off := (i & (1<<chunkBits - 1)) * g.stride
-	copy(g.arena.fresh(i >> chunkBits)[off:off+g.stride], packed)
-	g.links.fresh(i >> chunkBits)[i&(1<<chunkBits-1)] = l
+	off := (i & (1<<g.bits - 1)) * g.stride
+	copy(g.arena.fresh(i >> g.bits)[off:off+g.stride], packed)
+	g.links.fresh(i >> g.bits)[i&(1<<g.bits-1)] = l
 }
 
 // grow makes room for nodes up to index n-1.
 func (g *Graph) grow(n int) {
-	for g.arena.n<<chunkBits < n {
+	for g.arena.n<<g.bits < n {
 		g.arena.add()
 		g.links.add()
 		for k := range g.mon {
@@ -112,7 +131,7 @@ func (g *Graph) grow(n int) {
 // reserve makes room in the chunk directories for nodes up to index n-1,
 // so that growing up to there moves no directory.
 func (g *Graph) reserve(n int) {
-	k := (n + 1<<chunkBits - 1) >> chunkBits
+	k := (n + 1<<g.bits - 1) >> g.bits
 	g.arena.reserve(k)
 	g.links.reserve(k)
 	for i := range g.mon {
@@ -148,9 +167,9 @@ func (g *Graph) Words(p, lo int, dst []int64) {
 	l, stride := &g.lay, g.stride
 	for k := 0; k < len(dst); {
 		i := lo + k
-		at := i & (1<<chunkBits - 1)
-		c := g.arena.chunk(i >> chunkBits)[at*stride:]
-		part := dst[k:min(len(dst), k+1<<chunkBits-at)]
+		at := i & (1<<g.bits - 1)
+		c := g.arena.chunk(i >> g.bits)[at*stride:]
+		part := dst[k:min(len(dst), k+1<<g.bits-at)]
 		switch {
 		case p == 0:
 			for j := range part {

@@ -128,8 +128,8 @@ func (s *Search) runLevels() *Graph {
 	g.Cap = s.Cap
 	g.spill = &spilled{sp: *s.Spill}
 	var err error
-	if g.arena.disk, err = newChunkDisk[int64](s.Spill.Dir, "nodes", g.stride<<chunkBits); err == nil {
-		g.links.disk, err = newChunkDisk[link](s.Spill.Dir, "links", 1<<chunkBits)
+	if g.arena.disk, err = newChunkDisk[int64](s.Spill.Dir, "nodes", g.stride<<g.bits); err == nil {
+		g.links.disk, err = newChunkDisk[link](s.Spill.Dir, "links", 1<<g.bits)
 	}
 	set := newSpillSet(s.Spill.Dir, g.stride)
 	g.spill.set, g.spill.vis = set, set
@@ -420,7 +420,7 @@ func (lv *level) store() bool {
 func (lv *level) budget(frontier int) error {
 	g, sp := lv.g, &lv.g.spill.sp
 	set := g.spill.set
-	chunkBytes := int64(g.stride*8+8) << chunkBits
+	chunkBytes := int64(g.stride*8+8) << g.bits
 	table := 2 * set.memBytes() // its sorted copy is made when it spills
 	held := table + set.runs.MemoryBytes() +
 		int64(g.arena.n-lv.evicted)*chunkBytes + int64(cap(lv.words))*8 + int64(cap(lv.cands))*32
@@ -429,7 +429,7 @@ func (lv *level) budget(frontier int) error {
 		over = len(set.idx) > sp.MemoryNodes
 	}
 	if held > sp.Memory || over {
-		for ; lv.evicted < frontier>>chunkBits; lv.evicted++ {
+		for ; lv.evicted < frontier>>g.bits; lv.evicted++ {
 			k := lv.evicted
 			if err := g.arena.evict(k); err != nil {
 				return err
@@ -516,7 +516,7 @@ func (g *Graph) Shrink() int64 {
 			g.fail(err)
 		}
 	}
-	for k := 0; k < g.n>>chunkBits && g.spill.err == nil; k++ {
+	for k := 0; k < g.n>>g.bits && g.spill.err == nil; k++ {
 		if err := g.arena.evict(k); err != nil {
 			g.fail(err)
 		} else if err := g.links.evict(k); err != nil {

@@ -125,6 +125,7 @@ type column struct {
 	wide    chunks[int64]
 	isSmall bool
 	done    int64
+	bits    int // log2 of the nodes per chunk, as the graph's
 }
 
 func (c *column) add() {
@@ -152,13 +153,13 @@ func (c *column) bytes() int {
 
 func (c *column) get(i int) int64 {
 	if c.isSmall {
-		v := c.small.chunk(i >> chunkBits)[i&(1<<chunkBits-1)]
+		v := c.small.chunk(i >> c.bits)[i&(1<<c.bits-1)]
 		if v == 255 {
 			return c.done
 		}
 		return int64(v)
 	}
-	return c.wide.chunk(i >> chunkBits)[i&(1<<chunkBits-1)]
+	return c.wide.chunk(i >> c.bits)[i&(1<<c.bits-1)]
 }
 
 func (c *column) set(i int, v int64) {
@@ -166,10 +167,10 @@ func (c *column) set(i int, v int64) {
 		if v == c.done {
 			v = 255
 		}
-		c.small.chunk(i >> chunkBits)[i&(1<<chunkBits-1)] = uint8(v)
+		c.small.chunk(i >> c.bits)[i&(1<<c.bits-1)] = uint8(v)
 		return
 	}
-	c.wide.chunk(i >> chunkBits)[i&(1<<chunkBits-1)] = v
+	c.wide.chunk(i >> c.bits)[i&(1<<c.bits-1)] = v
 }
 
 // fill sets the values of nodes lo up to hi-1 to v.
@@ -184,8 +185,8 @@ func (c *column) fill(lo, hi int, v int64) {
 	c.small.fill(lo, hi, uint8(v))
 }
 
-func newColumn(m Monitor) column {
-	return column{small: newChunks[uint8](1 << chunkBits), wide: newChunks[int64](1 << chunkBits), isSmall: m.Small, done: m.Done}
+func newColumn(m Monitor, bits int) column {
+	return column{small: newChunks[uint8](1 << bits), wide: newChunks[int64](1 << bits), isSmall: m.Small, done: m.Done, bits: bits}
 }
 
 // MonitorValue returns monitor k's value at node i.

@@ -101,7 +101,7 @@ func (s Search) Run() *Graph {
 	g := newGraph(m, s.Extra, s.Cap)
 	g.Cap = s.Cap
 	for _, mon := range s.Monitors {
-		g.mon = append(g.mon, newColumn(mon))
+		g.mon = append(g.mon, newColumn(mon, g.bits))
 		g.Monitors = append(g.Monitors, &MonitorResult{Conflict: NoKey, Overflow: NoKey, Horizon: NoKey})
 	}
 	w := m.Width()
