@@ -71,3 +71,29 @@ func TestImportBindsHostVariables(t *testing.T) {
 		}
 	}
 }
+
+// Two instances of one unit imported without a def mapping each have
+// their own counter (A_p, B_p) in every engine: simulate counts them
+// apart, bmc finds them apart and proves B's still while A counts, and
+// prove agrees.
+func TestImportInstancesIndependent(t *testing.T) {
+	const dir = "../../internal/fcstm/model/testdata/instances/"
+	model := dir + "two.fcstm"
+	out, stderr, code := runCLI(t, "simulate", model, "--events", ";/A.Bump;/A.Bump;/A.Stop;/B.Bump")
+	if code != 0 || !strings.Contains(out, "starts at Plant with A_p = 0, B_p = 0\n") ||
+		!strings.Contains(out, "changed: A_p 1 → 2") || !strings.Contains(out, "changed: B_p 0 → 1") {
+		t.Errorf("simulate: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, code = runCLI(t, "bmc", model, "--check", "check reach <= 5: A_p == 2 && B_p == 1;", "--json")
+	if code != 0 || !strings.Contains(out, `"ok": true`) {
+		t.Errorf("bmc reach: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, code = runCLI(t, "bmc", model, "--check", `check forbid <= 6: active("Plant.A") && B_p != 0;`, "--explain", "proof")
+	if code != 0 || !strings.Contains(out, "PROPERTY GUARANTEED WITHIN BOUND") {
+		t.Errorf("bmc forbid: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, code = runCLI(t, "prove", model, "--rsc", dir+"two.rsc")
+	if code != 0 || !strings.Contains(out, "PROVED") {
+		t.Errorf("prove: exit %d\n%s%s", code, out, stderr)
+	}
+}

@@ -174,10 +174,17 @@ func TestRenameUnitVariable(t *testing.T) {
 		t.Errorf("host def edit %+v", h)
 	}
 	// A set keeps the names it selects (its target is "*" or a
-	// template): the host's k would become level, refused.
-	fileURI(t, dir, "host.fcstm", "def int j = 1;\nstate H {\n    import \"unit.fcstm\" as U {\n        def {j, k} -> *;\n    }\n    [*] -> U;\n}\n")
-	if err := s.call("textDocument/rename", p, &we); err == nil || !strings.Contains(err.Message, "lose the variables {k} and gain {level}") {
+	// template): the host's k would become u_level, by the fallback
+	// mapping, refused.
+	fileURI(t, dir, "host.fcstm", "def int j = 1;\nstate H {\n    import \"unit.fcstm\" as U {\n        def {j, k} -> *;\n        def * -> u_$0;\n    }\n    [*] -> U;\n}\n")
+	if err := s.call("textDocument/rename", p, &we); err == nil || !strings.Contains(err.Message, "lose the variables {k} and gain {u_level}") {
 		t.Fatalf("a set selector: %+v", err)
+	}
+	// Without the fallback, no mapping would match level: the host
+	// would not load.
+	fileURI(t, dir, "host.fcstm", "def int j = 1;\nstate H {\n    import \"unit.fcstm\" as U {\n        def {j, k} -> *;\n    }\n    [*] -> U;\n}\n")
+	if err := s.call("textDocument/rename", p, &we); err == nil || !strings.Contains(err.Message, `no def mapping of import U matches variable "level"`) {
+		t.Fatalf("a set selector that would miss the variable: %+v", err)
 	}
 	// By pattern: the host's variable would become u_level.
 	fileURI(t, dir, "host.fcstm", "state H {\n    import \"unit.fcstm\" as U {\n        def * -> u_$0;\n    }\n    [*] -> U;\n}\n")

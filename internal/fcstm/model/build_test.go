@@ -54,7 +54,7 @@ func TestBuildErrors(t *testing.T) {
 		{"duplicate event", "state R { event Go; event Go; }", "E_DUPLICATE_EVENT", "1:27", "declared twice"},
 		{"import missing", `state R { import "nope.fcstm" as U; [*] -> U; }`, "E_IMPORT", "1:18", "cannot read the imported file nope.fcstm"},
 		{"import cycle", `state R { import "self.fcstm" as U; [*] -> U; }`, "E_IMPORT_CYCLE", "1:18", "import cycle"},
-		{"import type conflict", `def float n = 0.0; state R { import "unit.fcstm" as U; [*] -> U; }`, "E_IMPORT_CONFLICT", "1:9", `"n" is int in the imported file but the host declares it float`},
+		{"import type conflict", `def float n = 0.0; state R { import "unit.fcstm" as U { def n -> n; } [*] -> U; }`, "E_IMPORT_CONFLICT", "1:9", `"n" is int in the imported file but the host declares it float`},
 		{"import syntax", `state R { import "bad.fcstm" as U; [*] -> U; }`, "E_SYNTAX", "1:12", `closing the state, found end of file`},
 		{"plain target for pattern", `state R { import "unit.fcstm" as U { def * -> k; } [*] -> U; }`, "E_IMPORT_MAP", "1:47", "same name"},
 		{"capture out of range", `state R { import "unit.fcstm" as U { def n -> k_$2; } [*] -> U; }`, "E_IMPORT_MAP", "1:47", "placeholder $2 is out of range"},

@@ -24,15 +24,15 @@ func TestImportCaptures(t *testing.T) {
 	ok := []struct{ maps, vars string }{
 		{`def * -> pump_$0;`, "pump_a_b_c pump_a_x pump_level"},
 		{`def * -> pump_${0};`, "pump_a_b_c pump_a_x pump_level"},
-		{`def level -> x_$0;`, "a_b_c a_x x_level"},
-		{`def {a_x, level} -> k_$0;`, "a_b_c k_a_x k_level"},
-		{`def a_* -> q_$1_$0;`, "level q_b_c_a_b_c q_x_a_x"},
-		{`def a_*_* -> m_$2_$1;`, "a_x level m_c_b"},
-		{`def *_* -> m_$1;`, "level m_a"}, // a_b_c: $1 = "a" (shortest), a_x: $1 = "a" too
+		{`def level -> x_$0; def * -> *;`, "a_b_c a_x x_level"},
+		{`def {a_x, level} -> k_$0; def * -> *;`, "a_b_c k_a_x k_level"},
+		{`def a_* -> q_$1_$0; def * -> *;`, "level q_b_c_a_b_c q_x_a_x"},
+		{`def a_*_* -> m_$2_$1; def * -> *;`, "a_x level m_c_b"},
+		{`def *_* -> m_$1; def * -> *;`, "level m_a"}, // a_b_c: $1 = "a" (shortest), a_x: $1 = "a" too
 	}
 	for _, tc := range ok {
 		m, err := Parse("h.fcstm", captureHost(tc.maps), Options{ReadFile: captureFS.read})
-		if tc.maps == `def *_* -> m_$1;` {
+		if tc.maps == `def *_* -> m_$1; def * -> *;` {
 			// a_b_c and a_x both become m_a: one file, one name twice.
 			if e := firstError(err); e == nil || e.Code != "E_IMPORT_CONFLICT" || !strings.Contains(e.Msg, `"m_a" is defined twice`) {
 				t.Errorf("%s: got %v, want E_IMPORT_CONFLICT for m_a", tc.maps, err)
@@ -54,8 +54,8 @@ func TestImportCaptures(t *testing.T) {
 	}
 	bad := []struct{ maps, pos, msg string }{
 		{`def * -> pump_$1;`, "1:72", "placeholder $1 is out of range: selector * has no capture (use $0 for the whole name)"},
-		{`def level -> x_${1};`, "1:76", "placeholder $1 is out of range: selector level has no capture"},
-		{`def a_* -> q_$2;`, "1:74", "placeholder $2 is out of range: selector a_* has 1 capture"},
+		{`def level -> x_${1}; def * -> *;`, "1:76", "placeholder $1 is out of range: selector level has no capture"},
+		{`def a_* -> q_$2; def * -> *;`, "1:74", "placeholder $2 is out of range: selector a_* has 1 capture"},
 	}
 	for _, tc := range bad {
 		_, err := Parse("h.fcstm", captureHost(tc.maps), Options{ReadFile: captureFS.read})

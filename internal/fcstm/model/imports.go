@@ -12,15 +12,22 @@ import (
 	"github.com/stateproof/stateproof/internal/input"
 )
 
-// applyDefs renames a variable by the first def mapping whose selector
-// matches it; an unmatched name is kept.
-func applyDefs(defs []ast.DefMap, name string) string {
-	for _, d := range defs {
+// mapName is the name the importing file gives variable name of the
+// unit im mounts (docs/fcstm.md, "Imports"): by the first def mapping
+// whose selector matches it; with no def mapping at all, the alias, an
+// underscore and the name, so that each instance of a unit has its own
+// variables. ok is false when im has def mappings and none matches.
+// byDef says whether a def mapping chose the name.
+func mapName(im *ast.Import, name string) (to string, byDef, ok bool) {
+	if len(im.Defs) == 0 {
+		return im.Alias.Name + "_" + name, false, true
+	}
+	for _, d := range im.Defs {
 		if caps, ok := matchSelector(d, name); ok {
-			return expandTemplate(d.Target, name, caps)
+			return expandTemplate(d.Target, name, caps), true, true
 		}
 	}
-	return name
+	return "", false, false
 }
 
 // matchSelector reports whether d selects name and returns the captures:
@@ -272,7 +279,7 @@ func (b *builder) readImport(path string) (string, error) {
 // recorded; the result says whether d is bound to prev.
 func (b *builder) bind(u *unit, d *ast.VarDef, prev *Variable) bool {
 	origin := b.varUnit[prev]
-	at := fmt.Sprintf("%s:%d:%d", prev.Pos.File, prev.Pos.Line, prev.Pos.Col)
+	at := where(prev.Pos)
 	if u.imp == nil || origin == u {
 		code := "E_DUPLICATE_VAR"
 		if u.imp != nil {
@@ -303,3 +310,6 @@ func (b *builder) bind(u *unit, d *ast.VarDef, prev *Variable) bool {
 	}
 	return false
 }
+
+// where is p as file:line:col, for messages.
+func where(p Pos) string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }

@@ -93,12 +93,28 @@ func (b *builder) mount(im *ast.Import, s *State, u *unit) *State {
 	return b.buildState(f.Root, s, sub, im.Alias.Name, im.Display)
 }
 
+// A naming is how the imports on the way up name a variable of a file.
+type naming struct {
+	final string // the model name
+	// fresh: the outermost import has no def mapping, so the name is
+	// one the loader made up and must not exist already.
+	fresh bool
+	// miss is the unit whose import has def mappings of which none
+	// matches the variable, then called missed; nil when all matched.
+	miss   *unit
+	missed string
+}
+
 // finalName is the model name of a variable that file u writes as local:
 // the def mappings of every import on the way up applied in turn.
-func (u *unit) finalName(local string) string {
-	n := local
+func (u *unit) finalName(local string) naming {
+	n := naming{final: local}
 	for x := u; x.imp != nil; x = x.importer {
-		n = applyDefs(x.imp.Defs, n)
+		to, byDef, ok := mapName(x.imp, n.final)
+		if !ok {
+			return naming{miss: x, missed: n.final}
+		}
+		n.final, n.fresh = to, !byDef
 	}
 	return n
 }
@@ -112,15 +128,27 @@ func (b *builder) addVars(u *unit, defs []*ast.VarDef) {
 			continue
 		}
 		local[d.Name.Name] = true
-		final := u.finalName(d.Name.Name)
+		n := u.finalName(d.Name.Name)
+		if x := n.miss; x != nil {
+			// Known under its own name, so that its uses do not add
+			// "unknown variable" errors.
+			u.vars[d.Name.Name] = d.Name.Name
+			b.errorf(x.importer, "E_IMPORT_MAP", x.imp.Alias.Pos, "no def mapping of import %s matches variable %q (%s); map it, e.g. with def %s -> *; or def * -> %s_$0; (docs/fcstm.md#imports)", x.imp.Alias.Name, n.missed, where(u.pos(d.Name.Pos)), n.missed, x.imp.Alias.Name)
+			continue
+		}
+		final := n.final
 		if !isName(final) {
 			b.errorf(u, "E_IMPORT_MAP", d.Name.Pos, "the import mapping renames variable %q to %q, which is not a valid variable name", d.Name.Name, final)
 			continue
 		}
 		if prev, dup := b.m.VarByName[final]; dup {
+			if n.fresh {
+				b.errorf(u, "E_IMPORT_CONFLICT", d.Name.Pos, "variable %q of the import is named %q by default (alias, underscore, name), but %q already exists (at %s); rename one, or map the variable with a def mapping (docs/fcstm.md#imports)", d.Name.Name, final, final, where(prev.Pos))
+			} else {
+				b.bind(u, d, prev)
+			}
 			// Named even when refused, so that its uses do not add
 			// "unknown variable" errors to the conflict.
-			b.bind(u, d, prev)
 			b.nameVar(u, d.Name.Name, final)
 			continue
 		}
@@ -137,12 +165,17 @@ func (b *builder) addVars(u *unit, defs []*ast.VarDef) {
 }
 
 // nameVar records that file u writes the model variable final as local.
+// Every file that imports u, directly or through others, may read the
+// variable under the name its def mappings give it, as when the unit's
+// declarations were merged into it.
 func (b *builder) nameVar(u *unit, local, final string) {
 	u.vars[local] = final
-	// The importing file may read the variable under the name its own
-	// def mappings gave it.
-	if u.imp != nil {
-		u.importer.vars[applyDefs(u.imp.Defs, local)] = final
+	for x, n := u, local; x.imp != nil; x = x.importer {
+		to, _, ok := mapName(x.imp, n)
+		if !ok {
+			return
+		}
+		x.importer.vars[to], n = final, to
 	}
 }
 

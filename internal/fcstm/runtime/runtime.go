@@ -189,8 +189,9 @@ func (r *Runtime) varMap(vals []expr.Value) map[string]expr.Value {
 // "The runtime cycle"). On an error the runtime is unchanged and the
 // returned Cycle holds the resolved events when resolution succeeded. Once
 // the machine has ended, Cycle does nothing, as pyfcstm's: it never
-// raises, and reports the inputs that name an event, as canonical paths
-// resolved from the root, as unconsumed (an input naming none is dropped).
+// raises, reports the inputs that name an event as canonical paths
+// resolved from the root (an input naming none is dropped), and none as
+// unconsumed: no state is left to consume them, so pyfcstm reports [].
 func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
 	if r.ended {
 		out := &Cycle{Ended: true}
@@ -199,7 +200,6 @@ func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
 				out.Events = append(out.Events, r.ix.events[i].Path)
 			}
 		}
-		out.Unconsumed = slices.Clone(out.Events)
 		return out, nil
 	}
 	resolved, err := r.resolveEvents(inputs)
