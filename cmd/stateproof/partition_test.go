@@ -159,8 +159,12 @@ func bigModel(t *testing.T) string {
 
 // TestLocalPartitionDies: a worker killed mid-run, or stopped (it never
 // answers again), or worker 0 killed, ends the run undecided (exit 3) on
-// every surviving worker within 10 s, and the parent exits 3.
+// every surviving worker, and the parent exits 3. On an idle machine that
+// takes the peer timeout (3 s) and the one second a child is waited for
+// past it; the test allows three times that (it failed in CI at 10.03 s
+// against a 10 s limit, issue 38 item 7).
 func TestLocalPartitionDies(t *testing.T) {
+	const deathLimit = 3 * (3*time.Second + time.Second)
 	for _, tc := range []struct {
 		victim    int
 		sig       syscall.Signal
@@ -185,8 +189,8 @@ func TestLocalPartitionDies(t *testing.T) {
 			go func() { waited <- c.Wait() }()
 			select {
 			case <-waited:
-			case <-time.After(15 * time.Second):
-				t.Fatal("the run did not end within 15 s of the worker's death")
+			case <-time.After(2 * deathLimit):
+				t.Fatalf("the run did not end within %s of the worker's death", 2*deathLimit)
 			}
 			took := time.Since(killed)
 			stderrMu.Lock()
@@ -200,8 +204,8 @@ func TestLocalPartitionDies(t *testing.T) {
 					t.Errorf("no %q in:\n%s", w, text)
 				}
 			}
-			if took > 10*time.Second {
-				t.Errorf("the survivors took %s to end", took)
+			if took > deathLimit {
+				t.Errorf("the survivors took %s to end (idle: about %s)", took, deathLimit/3)
 			}
 			if strings.Contains(text, "partitioned search:") {
 				t.Errorf("a report was made:\n%s", text)
