@@ -2,13 +2,17 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/report"
 	"github.com/stateproof/stateproof/internal/swarm"
@@ -69,6 +73,9 @@ func swarmText(rep *swarm.Report) []byte {
 	}
 	for _, v := range rep.Violations {
 		fmt.Fprintf(&b, "  %s %s (%d steps)\n", v.Code, v.Message, len(v.Path))
+		if v.ShortenStopped != "" {
+			fmt.Fprintf(&b, "    not fully shortened: %s\n", v.ShortenStopped)
+		}
 		for _, s := range v.Path {
 			fmt.Fprintf(&b, "    %s --%s--> %s\n", s.From, s.Event, s.To)
 		}
@@ -79,17 +86,21 @@ func swarmText(rep *swarm.Report) []byte {
 func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
 	var out outputFlags
 	var model string
-	maxStates := 100000
+	maxStates, timeoutMS := 100000, 10000
 	cmd := &cobra.Command{
 		Use:   "merge SWARM-REPORT.json...",
 		Short: "Combine swarm reports (verify --swarm --json): replay, shorten and deduplicate their violations",
 		Long: `merge reads the reports of swarm members (stateproof verify MODEL --swarm I/N
 --json) and combines them. Every violation is replayed on the model's runtime
 first: a path that does not replay, or does not end in a violation of its
-invariant, is refused as an error (exit 2), never reported. Each violation is
-then shortened (breadth-first from the initial runtime, up to --max-states,
-and failing that from the runtimes along the path) and the shortest per
-invariant is kept.
+invariant, is refused as an error (exit 2), never reported. Copies of one
+violation are merged, then the shortest path found per invariant is shortened
+(breadth-first from the initial runtime, up to --max-states, and failing that
+from the runtimes along the path) within --timeout-ms; when that runs out, the
+rest of the path is kept as found and the report says so (shortenStopped).
+
+The model is --model, or else the one the first report names, which must be a
+relative path inside that report's folder.
 
 A swarm never decides a pass: with no violation the verdict is undecided
 (exit 3); with one, fail (exit 1). See docs/scale.md#swarm.`,
@@ -97,10 +108,14 @@ A swarm never decides a pass: with no violation the verdict is undecided
   stateproof merge s0.json s1.json s2.json s3.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			start := time.Now()
 			if err := out.resolve(); err != nil || out.format == "sarif" || out.format == "html" {
 				return refuse(out, stdout, stderr, "BAD_OPTION", "merge writes --format text or json")
 			}
 			if err := report.CheckMaxStates(maxStates); err != nil {
+				return refuse(out, stdout, stderr, "BAD_OPTION", optionMessage(err))
+			}
+			if err := report.CheckRange("timeoutMs", timeoutMS, 0, -1); err != nil {
 				return refuse(out, stdout, stderr, "BAD_OPTION", optionMessage(err))
 			}
 			rd := inputReader(cmd)
@@ -116,10 +131,13 @@ A swarm never decides a pass: with no violation the verdict is undecided
 				}
 				inputs = append(inputs, swarm.Input{Name: name, Report: r})
 			}
-			if model == "" {
-				model = inputs[0].Report.Model
+			var res *jsonmodel.Result
+			var ref *refusal
+			if model != "" {
+				res, ref = readModel(rd, model, "model ")
+			} else {
+				model, res, ref = reportModel(rd, inputs[0])
 			}
-			res, ref := readModel(rd, model, "model ")
 			if ref != nil {
 				return refuse(out, stdout, stderr, ref.code, ref.msg)
 			}
@@ -127,7 +145,8 @@ A swarm never decides a pass: with no violation the verdict is undecided
 				return refuse(out, stdout, stderr, "MODEL_INVALID", fmt.Sprintf("%s is not a valid model (run stateproof verify on it)", model))
 			}
 			hash, _ := jsonmodel.Hash(res.Model.Raw, "v1")
-			merged, err := swarm.Merge(res.Model, model, hash, inputs, maxStates)
+			opt := swarm.Options{Cap: maxStates, Deadline: start.Add(time.Duration(timeoutMS) * time.Millisecond)}
+			merged, err := swarm.Merge(res.Model, model, hash, inputs, opt)
 			if err != nil {
 				return refuse(out, stdout, stderr, "SWARM_PATH_REFUSED", err.Error())
 			}
@@ -135,7 +154,35 @@ A swarm never decides a pass: with no violation the verdict is undecided
 		},
 	}
 	out.register(cmd)
-	cmd.Flags().StringVar(&model, "model", "", "the model the reports are about (default: the model the first report names)")
+	cmd.Flags().StringVar(&model, "model", "", "the model the reports are about (default: the model the first report names, inside that report's folder)")
 	cmd.Flags().IntVar(&maxStates, "max-states", maxStates, "cap of each breadth-first search that shortens a violation")
+	cmd.Flags().IntVar(&timeoutMS, "timeout-ms", timeoutMS, "budget in milliseconds for shortening; at it the rest of each path is kept as found (0: none shortened)")
 	return cmd
+}
+
+// reportModel reads the model a report names, which must be a relative
+// path inside the report's folder: the report is untrusted input, so it
+// cannot make merge read a file the user did not name (an absolute path,
+// a ".." or a symbolic link out of the folder), and no refusal quotes the
+// file's bytes.
+func reportModel(rd input.Reader, in swarm.Input) (string, *jsonmodel.Result, *refusal) {
+	named := in.Report.Model
+	const hint = "pass the model with --model (docs/scale.md#swarm)"
+	if named == "" || !filepath.IsLocal(named) {
+		return named, nil, &refusal{"INPUT_UNREADABLE", fmt.Sprintf("%s: $.model %q is not a relative path inside the report's folder: %s", in.Name, named, hint)}
+	}
+	dir := filepath.Dir(in.Name)
+	path := filepath.Join(dir, named)
+	data, err := rd.ReadFileIn(dir, path)
+	switch {
+	case errors.Is(err, input.ErrOutsideRoot):
+		return path, nil, &refusal{"INPUT_UNREADABLE", fmt.Sprintf("%s: $.model %q leads out of the report's folder through a symbolic link: %s", in.Name, named, hint)}
+	case err != nil:
+		return path, nil, &refusal{"INPUT_UNREADABLE", fmt.Sprintf("%s: cannot read the model %s it names: %v; %s", in.Name, path, err, hint)}
+	}
+	res, err := jsonmodel.Decode(data)
+	if err != nil {
+		return path, nil, &refusal{"INPUT_NOT_JSON", fmt.Sprintf("%s: the model %s it names is not a JSON model: %s", in.Name, path, hint)}
+	}
+	return path, res, nil
 }

@@ -31,13 +31,13 @@ func TestSwarmAndMergeCommands(t *testing.T) {
 			t.Fatalf("member %s: exit %d %s", share, code, errb.String())
 		}
 	}
-	text := runOK(1, append([]string{"merge"}, reports...)...)
+	text := runOK(1, append([]string{"merge", "--model", broken}, reports...)...)
 	if !strings.Contains(text, "FAIL") || !strings.Contains(text, "(6 steps)") {
 		t.Errorf("merge output:\n%s", text)
 	}
 	clean := filepath.Join(dir, "clean.json")
 	runOK(3, "verify", "../../examples/order.json", "--swarm", "1/2", "--json", "-o", clean)
-	if text := runOK(3, "merge", clean, "--json"); !strings.Contains(text, `"verdict": "undecided"`) || !strings.Contains(text, `"exit_code": 3`) {
+	if text := runOK(3, "merge", clean, "--json", "--model", "../../examples/order.json"); !strings.Contains(text, `"verdict": "undecided"`) || !strings.Contains(text, `"exit_code": 3`) {
 		t.Errorf("clean merge:\n%s", text)
 	}
 	data, err := os.ReadFile(reports[0])
@@ -54,7 +54,7 @@ func TestSwarmAndMergeCommands(t *testing.T) {
 	if err := os.WriteFile(forged, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if text := runOK(2, "merge", reports[1], forged); !strings.Contains(text, "does not replay") {
+	if text := runOK(2, "merge", "--model", broken, reports[1], forged); !strings.Contains(text, "does not replay") {
 		t.Errorf("forged merge said:\n%s", text)
 	}
 	runOK(2, "verify", broken, "--swarm", "3/3")

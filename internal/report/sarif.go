@@ -1,12 +1,18 @@
 package report
 
-import "fmt"
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"unicode"
+)
 
 // Location places a finding in a source file for SARIF: a region from
 // Line:Col to EndLine:EndCol (exclusive; zero when only the start is
 // known).
 type Location struct {
-	URI             string
+	URI             string // the file's path, as typed (SARIF gets it as a URI)
 	Line, Col       int
 	EndLine, EndCol int
 }
@@ -90,12 +96,53 @@ func sarifRule(checkID, checkName, code string) Obj {
 		title = checkID + " " + name
 	}
 	help := fmt.Sprintf("**%s** (`%s`): %s\n\nSee [the manual](%s) for what the check decides, a tiny model that triggers it, and how to fix or accept a finding.", title, code, what, uri)
-	return O("id", code, "name", code,
+	rule := O("id", code)
+	// SARIF wants name to be an identifier a user understands, and not
+	// the id (SARIF1001): the check's title in PascalCase.
+	if n := pascalCase(name); n != code {
+		rule = append(rule, KV{"name", n})
+	}
+	return append(rule, O(
 		"shortDescription", O("text", title),
 		"fullDescription", O("text", what),
 		"help", O("text", what+" See "+uri, "markdown", help),
 		"helpUri", uri,
-		"properties", O("check", checkID))
+		"properties", O("check", checkID))...)
+}
+
+// pascalCase joins the words of title, each capitalised: "Deadlock/Liveness
+// Regression" is "DeadlockLivenessRegression", "MODEL_INVALID" is
+// "ModelInvalid".
+func pascalCase(title string) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(title, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if strings.ToUpper(w) == w {
+			w = strings.ToLower(w) // an upper-case word: only its first letter stays
+		}
+		r := []rune(w)
+		b.WriteString(string(unicode.ToUpper(r[0])) + string(r[1:]))
+	}
+	return b.String()
+}
+
+// sarifURI is path as the URI reference SARIF requires (RFC 3986): an
+// absolute path a file:// URI, a relative one with forward slashes and
+// percent-encoded (spaces, '#', '%', non-ASCII), which code scanning
+// resolves against the repository root.
+func sarifURI(path string) string {
+	if path == "" {
+		return ""
+	}
+	slashed := filepath.ToSlash(path)
+	if filepath.IsAbs(path) {
+		if !strings.HasPrefix(slashed, "/") {
+			slashed = "/" + slashed // a Windows drive: file:///C:/...
+		}
+		return (&url.URL{Scheme: "file", Path: slashed}).String()
+	}
+	// url.URL writes "./" before a first segment with a colon, which
+	// would otherwise read as a scheme.
+	return (&url.URL{Path: slashed}).String()
 }
 
 // sarifLocation is a physical location with a region that has both ends.
@@ -106,7 +153,7 @@ func sarifLocation(l Location) Obj {
 		endLine, endCol = line, col+1
 	}
 	region := O("startLine", line, "startColumn", col, "endLine", endLine, "endColumn", endCol)
-	return O("physicalLocation", O("artifactLocation", O("uri", l.URI), "region", region))
+	return O("physicalLocation", O("artifactLocation", O("uri", sarifURI(l.URI)), "region", region))
 }
 
 // sarifCodeFlow is a finding's counterexample path as one thread flow: a

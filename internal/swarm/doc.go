@@ -15,8 +15,9 @@
 // finds carries its path with the model transition of each step, so that
 // Merge can replay it on the runtime before believing it: a path that does
 // not replay, or does not end in a violation, is refused as an error,
-// never reported as a finding. Merge then shortens each violation
-// (breadth-first from the initial runtime, and failing that from each
-// runtime along the path towards a later one) and keeps the shortest per
-// invariant.
+// never reported as a finding. Merge replays each distinct path once,
+// keeps the shortest per invariant and shortens it (breadth-first from the
+// initial runtime, and failing that from each runtime along the path
+// towards a later one) within a time budget, past which the rest of the
+// path is kept as found and the violation says so.
 package swarm

@@ -41,6 +41,10 @@ type Violation struct {
 	FoundBy        []string `json:"foundBy,omitempty"`
 	FoundLength    *int     `json:"foundLength,omitempty"`
 	ProvedShortest *bool    `json:"provedShortest,omitempty"`
+	// ShortenStopped says, when set, that the merge's time budget ran out
+	// before the shortening finished: the path from where it stopped on is
+	// as found, not shortened.
+	ShortenStopped string `json:"shortenStopped,omitempty"`
 }
 
 // Report is a member's report (MemberSchema) or a merge's (MergeSchema).

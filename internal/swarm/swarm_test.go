@@ -76,7 +76,7 @@ func TestSwarmFindsBrokenExamples(t *testing.T) {
 			if found == 0 {
 				t.Fatal("no member found the violation")
 			}
-			out, err := Merge(m, name, "h", in, 10000)
+			out, err := Merge(m, name, "h", in, Options{Cap: 10000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +106,7 @@ func TestSwarmNeverPasses(t *testing.T) {
 				t.Errorf("%s %s: %s exit %d", name, x.Name, x.Report.Verdict, x.Report.ExitCode)
 			}
 		}
-		out, err := Merge(m, name, "h", in, 10000)
+		out, err := Merge(m, name, "h", in, Options{Cap: 10000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,14 +141,14 @@ func TestMergeRefusesForgedPaths(t *testing.T) {
 		bad := *good
 		bad.Violations = []Violation{good.Violations[0]}
 		bad.Violations[0].Path = f(append([]Step(nil), good.Violations[0].Path...))
-		_, err := Merge(m, "x", "h", []Input{{Name: "forged.json", Report: &bad}}, 10000)
+		_, err := Merge(m, "x", "h", []Input{{Name: "forged.json", Report: &bad}}, Options{Cap: 10000})
 		if err == nil || !strings.Contains(err.Error(), "forged.json: $.violations[0]") {
 			t.Errorf("%s: merge accepted the path or said %v", what, err)
 		}
 	}
 	other := *good
 	other.ModelHash = "other"
-	if _, err := Merge(m, "x", "h", []Input{{Name: "o.json", Report: &other}}, 10000); err == nil {
+	if _, err := Merge(m, "x", "h", []Input{{Name: "o.json", Report: &other}}, Options{Cap: 10000}); err == nil {
 		t.Error("a report of another model was merged")
 	}
 }
@@ -179,7 +179,7 @@ func TestShortenAlongPath(t *testing.T) {
 		cap    int
 		proved bool
 	}{{1, false}, {1000, true}} {
-		out, err := Merge(res.Model, "x", "h", []Input{{Name: "a", Report: rep}}, tc.cap)
+		out, err := Merge(res.Model, "x", "h", []Input{{Name: "a", Report: rep}}, Options{Cap: tc.cap})
 		if err != nil {
 			t.Fatal(err)
 		}
