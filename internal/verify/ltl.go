@@ -24,12 +24,16 @@ func (e *env) a15LTL() report.Check {
 // replayed on the runtime before it is reported. On a truncated
 // exploration runs stop at the runtimes never expanded: a lasso among the
 // expanded ones is still a counterexample, and finding none decides
-// nothing.
+// nothing. The product needs the whole graph's edges: when a spilled
+// graph's do not fit in memory the invariant is undecided.
 func (e *env) decideLTL(inv *jsonmodel.Invariant) invariantOutcome {
 	g := e.explored()
 	prop, err := ltl.Compile(inv.LTL)
 	if err != nil {
 		return invariantOutcome{undecided: true, capKind: "ltlAutomaton", cap: ltl.MaxAutomaton}
+	}
+	if out, ok := e.tooLarge(); ok {
+		return out
 	}
 	sys := e.ltlSystem(g)
 	limit := 20 * e.opts.MaxStates
