@@ -1,9 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -130,4 +134,114 @@ func TestMaxStatesBeyondHundredMillion(t *testing.T) {
 	if _, stderr, code := runCLI(t, "verify", model, "--max-states", "2147483647"); code != 2 || !strings.Contains(stderr, "max-states") {
 		t.Fatalf("--max-states 2^31-1: exit %d, %s", code, stderr)
 	}
+}
+
+// Every example (JSON, rsc, FCSTM, compose parts), broken example and
+// gen family verifies under a memory
+// budget of 1 KiB, 64 KiB and 1 MiB without an internal error: the
+// report is the in-memory one, or the checks that differ are undecided
+// for want of memory ("graph larger than --memory") and keep only
+// findings of the in-memory report besides. The cap keeps the slow
+// 1 KiB runs (a spill every few nodes) short.
+func TestSpilledNeverCrashes(t *testing.T) {
+	models := examples(t)
+	for _, pat := range []string{"../../examples/*.rsc", "../../examples/fcstm/*.fcstm", "../../examples/compose/*.json"} {
+		m, _ := filepath.Glob(pat)
+		models = append(models, m...)
+	}
+	for _, family := range genFamilies(t) {
+		src, stderr, code := runCLI(t, "gen", family, "4")
+		if code != 0 {
+			t.Fatalf("gen %s 4: exit %d, %s", family, code, stderr)
+		}
+		models = append(models, writeModel(t, src))
+	}
+	for _, model := range models {
+		want, _, wantCode := runCLI(t, "verify", model, "--json", "--max-states", "500")
+		for _, memory := range []string{"1KiB", "64KiB", "1MiB"} {
+			got, stderr, code := runCLI(t, "verify", model, "--json", "--max-states", "500", "--memory", memory, "--spill-dir", t.TempDir())
+			if code == 4 || strings.Contains(stderr, "internal error") {
+				t.Errorf("%s, --memory %s: exit %d, %s", model, memory, code, stderr)
+				continue
+			}
+			if got == want {
+				if code != wantCode {
+					t.Errorf("%s, --memory %s: same report, exit %d, in memory %d", model, memory, code, wantCode)
+				}
+				continue
+			}
+			if code == 0 || (code != 3 && code != wantCode) {
+				t.Errorf("%s, --memory %s: the report differs, exit %d, in memory %d", model, memory, code, wantCode)
+			}
+			if err := undecidedForMemory(want, got); err != nil {
+				t.Errorf("%s, --memory %s: %v", model, memory, err)
+			}
+		}
+	}
+}
+
+// genFamilies reads the families from gen's usage line, so that a new
+// family is covered without a change here.
+func genFamilies(t *testing.T) []string {
+	t.Helper()
+	out, _, _ := runCLI(t, "gen", "--help")
+	_, usage, ok := strings.Cut(out, "Usage:\n")
+	line, _, _ := strings.Cut(usage, "\n")
+	var families []string
+	for _, alt := range strings.Split(line, "|") {
+		if f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(alt), "stateproof")); len(f) > 1 && f[0] == "gen" {
+			families = append(families, f[1])
+		}
+	}
+	if !ok || len(families) < 5 {
+		t.Fatalf("gen families %v from %q", families, line)
+	}
+	return families
+}
+
+type jsonCheck struct {
+	ID       string           `json:"id"`
+	Findings []map[string]any `json:"findings"`
+}
+
+// undecidedForMemory reports how the spilled JSON report got differs from
+// the in-memory one want beyond checks left undecided for memory: every
+// check that differs has an undecided finding naming the memory budget,
+// and its other findings are the in-memory check's.
+func undecidedForMemory(want, got string) error {
+	var w, g struct{ Checks []jsonCheck }
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		return err
+	}
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		return err
+	}
+	if len(w.Checks) != len(g.Checks) {
+		return fmt.Errorf("%d checks, in memory %d", len(g.Checks), len(w.Checks))
+	}
+	for i, gc := range g.Checks {
+		wc := w.Checks[i]
+		if gc.ID != wc.ID {
+			return fmt.Errorf("check %s where in memory %s", gc.ID, wc.ID)
+		}
+		if reflect.DeepEqual(gc, wc) {
+			continue
+		}
+		undecided := 0
+		for _, f := range gc.Findings {
+			code, _ := f["code"].(string)
+			msg, _ := f["message"].(string)
+			ev, _ := f["evidence"].(map[string]any)
+			switch {
+			case strings.HasSuffix(code, "_UNDECIDED") && ev["capKind"] == "memory" && strings.Contains(msg, "graph larger than --memory"):
+				undecided++
+			case !slices.ContainsFunc(wc.Findings, func(x map[string]any) bool { return reflect.DeepEqual(x, f) }):
+				return fmt.Errorf("%s: finding %s %q not in the in-memory report", gc.ID, code, msg)
+			}
+		}
+		if undecided == 0 {
+			return fmt.Errorf("%s differs from the in-memory report with no finding undecided for memory", gc.ID)
+		}
+	}
+	return nil
 }

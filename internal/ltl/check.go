@@ -38,6 +38,11 @@ type Result struct {
 	// stutter step in a dead end); Word is the same run as positions.
 	Prefix, Cycle []int
 	Word          *Word
+	// BadPrefix: the counterexample is the finite run Prefix (Cycle is
+	// empty, Word has no loop), every continuation of which violates the
+	// formula. It is given only where the product or the system was cut
+	// off (Capped or Unexpanded) and no lasso was found.
+	BadPrefix bool
 }
 
 // stutter is the event of a stutter step, outside every fairness flag.
@@ -78,6 +83,9 @@ func (prop *Property) Check(sys *System, maxProduct int) (Result, error) {
 	f, a := prop.f, prop.a
 	p := newProduct(a, sys)
 	if !p.build(maxProduct) {
+		if res, ok := p.badPrefix(f); ok {
+			return res, nil
+		}
 		return Result{Capped: true, ProductNodes: len(p.node)}, nil
 	}
 	prob := &fair.Problem{G: &fair.Graph{Off: p.off, To: p.to, Event: p.event}, Acc: p.acc, NAcc: a.NAcc, Starts: p.starts}
@@ -88,6 +96,11 @@ func (prop *Property) Check(sys *System, maxProduct int) (Result, error) {
 	l, found := fair.Find(prob)
 	res := Result{Holds: !found, ProductNodes: len(p.node)}
 	if !found {
+		if sys.Unexpanded != nil {
+			if bad, ok := p.badPrefix(f); ok {
+				return bad, nil
+			}
+		}
 		return res, nil
 	}
 	for _, k := range l.Prefix {
@@ -158,10 +171,14 @@ type product struct {
 	dense []int32
 	state []int32 // automaton state of each product node
 	node  []int32 // system node of each product node
-	off   []int
-	to    []int32
-	event []int32
-	acc   []uint64
+	// parent and parentEdge are the product node and system edge each
+	// product node was first reached by (-1 at a start): the
+	// breadth-first tree a bad prefix is read from.
+	parent, parentEdge []int32
+	off                []int
+	to                 []int32
+	event              []int32
+	acc                []uint64
 	// sysEdge is the system edge of each product edge, -1 for a stutter.
 	sysEdge []int32
 	starts  []int
@@ -227,9 +244,9 @@ func (p *product) fits(q, node, event int) bool {
 	return true
 }
 
-// intern returns the product node (q, v), adding it if new; false when
-// that would pass the cap.
-func (p *product) intern(q, v int, cap int) (int32, bool) {
+// intern returns the product node (q, v), adding it if new, reached from
+// product node from by system edge via; false when that would pass the cap.
+func (p *product) intern(q, v int, from, via int32, cap int) (int32, bool) {
 	key := int64(q)*int64(len(p.sys.Off)-1) + int64(v)
 	if p.dense != nil {
 		if i := p.dense[key]; i >= 0 {
@@ -248,6 +265,7 @@ func (p *product) intern(q, v int, cap int) (int32, bool) {
 		p.index[key] = i
 	}
 	p.state, p.node = append(p.state, int32(q)), append(p.node, int32(v))
+	p.parent, p.parentEdge = append(p.parent, from), append(p.parentEdge, via)
 	p.acc = append(p.acc, p.a.States[q].Acc)
 	return i, true
 }
@@ -261,7 +279,7 @@ func (p *product) build(cap int) bool {
 	p.to, p.event, p.sysEdge = make([]int32, 0, hint), make([]int32, 0, hint), make([]int32, 0, hint)
 	for _, q := range p.a.Initial {
 		if p.fits(q, sys.Init, -1) {
-			i, ok := p.intern(q, sys.Init, cap)
+			i, ok := p.intern(q, sys.Init, -1, -1, cap)
 			if !ok {
 				return false
 			}
@@ -278,7 +296,7 @@ func (p *product) build(cap int) bool {
 		lo, hi := sys.Off[v], sys.Off[v+1]
 		if lo == hi { // a dead end stutters
 			for _, q2 := range succ {
-				if p.fits(q2, v, -1) && !p.edge(q2, v, -1, sys.stutter(), cap) {
+				if p.fits(q2, v, -1) && !p.edge(int32(x), q2, v, -1, sys.stutter(), cap) {
 					return false
 				}
 			}
@@ -290,7 +308,7 @@ func (p *product) build(cap int) bool {
 				continue
 			}
 			for _, q2 := range succ {
-				if p.fits(q2, w, ev) && !p.edge(q2, w, int32(k), int32(ev), cap) {
+				if p.fits(q2, w, ev) && !p.edge(int32(x), q2, w, int32(k), int32(ev), cap) {
 					return false
 				}
 			}
@@ -300,8 +318,8 @@ func (p *product) build(cap int) bool {
 	return true
 }
 
-func (p *product) edge(q, w int, sysEdge, ev int32, cap int) bool {
-	j, ok := p.intern(q, w, cap)
+func (p *product) edge(from int32, q, w int, sysEdge, ev int32, cap int) bool {
+	j, ok := p.intern(q, w, from, sysEdge, cap)
 	if !ok {
 		return false
 	}

@@ -3,7 +3,8 @@ package ltl
 // Word is an ultimately periodic run: positions 0 … len-1, after which the
 // run continues at position Loop (Loop < len). Position i is system node
 // Nodes[i] entered by event Events[i] (-1: none, at the start and while
-// stuttering in a dead end).
+// stuttering in a dead end). The word of a bad prefix (Result.BadPrefix)
+// is finite: Loop is len, and what follows is unknown.
 type Word struct {
 	Nodes, Events []int
 	Loop          int
@@ -93,3 +94,95 @@ func fixpoint(out []bool, init bool, step func(int) bool) {
 		}
 	}
 }
+
+// Three truth values of a formula on a finite prefix: a known value holds
+// on every run that starts with the prefix.
+const (
+	no = iota
+	yes
+	unknown
+)
+
+// Violated reports whether f is false at position 0 of every run that
+// starts with the positions of w (its loop is ignored): the textbook
+// semantics unrolled backwards over the prefix in Kleene's three-valued
+// logic, with nothing known past its end. It confirms a bad prefix before
+// it is reported.
+func Violated(f *Formula, w *Word, atom func(a *Atom, node, event int) bool) bool {
+	return eval3(f, w, atom)[0] == no
+}
+
+func eval3(f *Formula, w *Word, atom func(a *Atom, node, event int) bool) []uint8 {
+	n := len(w.Nodes)
+	out := make([]uint8, n)
+	switch f.Op {
+	case OpTrue, OpFalse, OpAtom:
+		for i := range out {
+			out[i] = known(f.Op == OpTrue || f.Op == OpAtom && atom(f.Atom, w.Nodes[i], w.Events[i]))
+		}
+		return out
+	case OpNot:
+		for i, v := range eval3(f.L, w, atom) {
+			out[i] = not3(v)
+		}
+		return out
+	}
+	l := eval3(f.L, w, atom)
+	r := l
+	if f.R != nil {
+		r = eval3(f.R, w, atom)
+	}
+	next := uint8(unknown) // the value at the position after i
+	for i := n - 1; i >= 0; i-- {
+		switch f.Op {
+		case OpAnd:
+			out[i] = and3(l[i], r[i])
+		case OpOr:
+			out[i] = or3(l[i], r[i])
+		case OpImplies:
+			out[i] = or3(not3(l[i]), r[i])
+		case OpIff:
+			out[i] = or3(and3(l[i], r[i]), and3(not3(l[i]), not3(r[i])))
+		case OpNext:
+			out[i] = next
+			next = l[i]
+			continue
+		case OpGlobally:
+			out[i] = and3(l[i], next)
+		case OpFinally:
+			out[i] = or3(l[i], next)
+		case OpUntil, OpWeakUntil:
+			out[i] = or3(r[i], and3(l[i], next))
+		case OpRelease:
+			out[i] = and3(r[i], or3(l[i], next))
+		}
+		next = out[i]
+	}
+	return out
+}
+
+func known(b bool) uint8 {
+	if b {
+		return yes
+	}
+	return no
+}
+
+func not3(a uint8) uint8 {
+	if a == unknown {
+		return unknown
+	}
+	return 1 - a
+}
+
+func and3(a, b uint8) uint8 {
+	switch {
+	case a == no || b == no:
+		return no
+	case a == yes && b == yes:
+		return yes
+	}
+	return unknown
+}
+
+func or3(a, b uint8) uint8 { return not3(and3(not3(a), not3(b))) }

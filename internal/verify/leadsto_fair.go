@@ -73,9 +73,13 @@ func transitionEvents(mc *runtime.Machine) []int32 {
 // is infinite and fair (docs/liveness.md). On a truncated exploration
 // paths stop at the runtimes never expanded (their edges are unknown): a
 // counterexample among the expanded ones is still one, and finding none
-// leaves the invariant undecided.
+// leaves the invariant undecided. Fair paths need the whole graph's edges:
+// when a spilled graph's do not fit in memory the invariant is undecided.
 func (e *env) decideFairLeadsTo(inv *jsonmodel.Invariant, isTarget []bool) invariantOutcome {
 	mc, g := e.mc, e.explored()
+	if out, ok := e.tooLarge(); ok {
+		return out
+	}
 	open := invariantOutcome{explored: g.Len()}
 	if g.Truncated {
 		open = invariantOutcome{undecided: true, capKind: "maxStates", cap: g.Cap, explored: g.Len()}

@@ -24,12 +24,18 @@ func (e *env) a15LTL() report.Check {
 // replayed on the runtime before it is reported. On a truncated
 // exploration runs stop at the runtimes never expanded: a lasso among the
 // expanded ones is still a counterexample, and finding none decides
-// nothing.
+// nothing but a safety violation: a finite run every continuation of
+// which violates the formula (a bad prefix: G (x < 30) once x is 30) is a
+// counterexample whatever lies past the cap. The product needs the whole graph's edges: when a spilled
+// graph's do not fit in memory the invariant is undecided.
 func (e *env) decideLTL(inv *jsonmodel.Invariant) invariantOutcome {
 	g := e.explored()
 	prop, err := ltl.Compile(inv.LTL)
 	if err != nil {
 		return invariantOutcome{undecided: true, capKind: "ltlAutomaton", cap: ltl.MaxAutomaton}
+	}
+	if out, ok := e.tooLarge(); ok {
+		return out
 	}
 	sys := e.ltlSystem(g)
 	limit := 20 * e.opts.MaxStates
@@ -47,6 +53,10 @@ func (e *env) decideLTL(inv *jsonmodel.Invariant) invariantOutcome {
 	path, cycleStart, dead := e.lassoPath(g, res)
 	if err := e.replayLasso(g, res); err != nil {
 		return invariantOutcome{undecided: true, capKind: "ltlUnconfirmed", explored: res.ProductNodes}
+	}
+	if res.BadPrefix {
+		what := fmt.Sprintf("the run reaches state %q and violates %s whatever it does next", e.mc.States[g.StateOf(e.lassoEnd(g, res))], inv.Formula)
+		return invariantOutcome{violated: true, path: path, what: what, explored: res.ProductNodes, evidence: report.O("invariant", inv.Raw)}
 	}
 	what := fmt.Sprintf("the run repeats its last %s forever and violates %s", plural(len(path)-cycleStart, "step", "steps"), inv.Formula)
 	if dead {
@@ -116,8 +126,9 @@ func (e *env) lassoEnd(g *explore.Graph, res ltl.Result) int {
 
 // replayLasso re-executes the counterexample's edges on the runtime from
 // the initial runtime: every step must be its transition firing, reach the
-// runtime the graph holds for its node, the cycle must return to the
-// runtime it started from, and a dead end must enable no event.
+// runtime the graph holds for its node, the cycle (a bad prefix has none)
+// must return to the runtime it started from, and a dead end must enable
+// no event.
 func (e *env) replayLasso(g *explore.Graph, res ltl.Result) error {
 	mc, adj := e.mc, e.adjacency()
 	r := mc.Initial(make([]int64, mc.Width()))
@@ -146,7 +157,7 @@ func (e *env) replayLasso(g *explore.Graph, res ltl.Result) error {
 		}
 		r = append(r[:0:0], next...)
 	}
-	if !equalRuntime(loop, r) {
+	if !res.BadPrefix && !equalRuntime(loop, r) {
 		return fmt.Errorf("the cycle does not return to the runtime it starts from")
 	}
 	return nil

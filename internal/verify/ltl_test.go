@@ -151,6 +151,43 @@ func TestLTLCheckPresenceAndCap(t *testing.T) {
 	}
 }
 
+// Under a state cap a safety formula's bad prefix is a counterexample:
+// G (x < 30) is violated by the 30 increments the capped exploration
+// holds, a finite path with no cycle, which replays to x = 30. A
+// violation that would depend on what lies past the cap (x reaching 1000,
+// a disjunct F not yet fulfilled, a liveness formula) stays undecided.
+func TestLTLBadPrefixUnderCap(t *testing.T) {
+	const src = `{"schemaVersion": 1, "init": "A", "states": [{"id": "A"}],
+	  "transitions": [{"from": "A", "event": "up", "to": "A", "updates": [{"variable": "x", "op": "inc"}]}],
+	  "variables": [{"name": "x", "kind": "integer", "init": 0}],
+	  "invariants": [{"id": "small", "description": "", "kind": "ltl", "formula": "G (x < 30)"}]}`
+	fs := check(run(t, src, 100), "A15").Findings
+	if len(fs) != 1 || fs[0].Code != "A15_LTL_VIOLATION" || len(fs[0].Path) != 30 || fs[0].Evidence.Get("cycleStart") != nil ||
+		!strings.Contains(fs[0].Message, "violates G (x < 30) whatever it does next") {
+		t.Fatalf("A15 = %+v", fs)
+	}
+	res, _ := jsonmodel.Decode([]byte(src))
+	mc := runtime.Compile(res.Model)
+	r := mc.Initial(make([]int64, mc.Width()))
+	var buf runtime.StepBuffer
+	for i, st := range fs[0].Path {
+		outs := mc.Fire(r, mc.EventIndex(st.Event), &buf)
+		if len(outs) != 1 {
+			t.Fatalf("step %d (%+v) does not fire", i, st)
+		}
+		r = append(r[:0:0], outs[0].Next...)
+	}
+	if x := mc.Int(r[1+mc.VarIndex("x")]); x.Int64() != 30 {
+		t.Fatalf("the path ends with x = %v", x)
+	}
+	for _, formula := range []string{"G (x < 1000)", "G (x < 30) || F (x == 200)", "F (x < 0)", "G F (x == 0)"} {
+		open := strings.Replace(src, `"G (x < 30)"`, fmt.Sprintf("%q", formula), 1)
+		if fs := check(run(t, open, 100), "A15").Findings; len(fs) != 1 || fs[0].Code != "A15_LTL_UNDECIDED" {
+			t.Errorf("%s under a cap: %+v", formula, fs)
+		}
+	}
+}
+
 // D2 re-decides a BEFORE ltl invariant in AFTER with its states mapped:
 // BEFORE's DONE is AFTER's FINISHED, and AFTER can loop in A forever.
 func TestLTLContinuity(t *testing.T) {

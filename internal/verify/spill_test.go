@@ -81,8 +81,8 @@ func findingOf(r *report.VerifyReport, check, code string) *report.Finding {
 	return nil
 }
 
-// The checks that need the whole graph's edges (A9 leads-to, A12 budget,
-// A13 probability) report undecided, with the reason, when a spilled
+// The checks that need the whole graph's edges (A9 leads-to, fair or
+// not, A12 budget, A13 probability, A15 LTL) report undecided, with the reason, when a spilled
 // graph's edges do not fit in the memory budget; S3 and D4 read the
 // declared state graph, not the explored one, and are decided.
 func TestWholeGraphChecksBeyondMemory(t *testing.T) {
@@ -90,6 +90,8 @@ func TestWholeGraphChecksBeyondMemory(t *testing.T) {
 		{"../../examples/traffic-light.json", "A9", "A9_LEADS_TO_UNDECIDED"},
 		{"../../examples/dispatcher.json", "A12", "A12_UNDECIDED"},
 		{"../../examples/gamblers-ruin.json", "A13", "A13_UNDECIDED"},
+		{"../../examples/traffic-light-fair.json", "A9", "A9_LEADS_TO_UNDECIDED"},
+		{"../../examples/traffic-light-fair.json", "A15", "A15_LTL_UNDECIDED"},
 	} {
 		opts := DefaultOptions()
 		in := runWith(t, tc.path, opts)
