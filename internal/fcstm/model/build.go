@@ -233,6 +233,9 @@ func (b *builder) numberStates() {
 
 // child returns the written (non-combo) child of s called name.
 func child(s *State, name string) *State {
+	if s.byName != nil {
+		return s.byName[name]
+	}
 	for _, c := range s.Children {
 		if c.Name == name && !c.Combo {
 			return c

@@ -84,6 +84,12 @@ type State struct {
 	AspectAfter  []*Action // `>> during after`
 
 	Pos Pos
+
+	// byName indexes the written children by name, so that resolving a
+	// path is not a scan of its parent's children (a flat model with
+	// 50,000 states and a transition each loaded in quadratic time); nil
+	// for a state built without the loader, which child then scans.
+	byName map[string]*State
 }
 
 // IsLeaf reports whether s has no children.

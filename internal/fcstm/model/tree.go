@@ -35,6 +35,10 @@ func (b *builder) buildState(d *ast.StateDecl, parent *State, u *unit, name, dis
 		}
 		seen[c.Name] = pos
 		s.Children = append(s.Children, c)
+		if s.byName == nil {
+			s.byName = map[string]*State{}
+		}
+		s.byName[c.Name] = c
 	}
 	for _, it := range d.Items {
 		switch it := it.(type) {
