@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/expr"
@@ -86,8 +87,8 @@ func (p *parser) defMap() ast.DefMap {
 		case word == "*":
 			m.Kind = ast.SelectAll
 		case strings.Contains(word, "*"):
-			if !validPattern(word) {
-				p.failAt(t.Span.Start, "invalid selector pattern %q: use letters, digits, _ and * (at most 9 *)", expr.Clip(word))
+			if msg := patternProblem(word); msg != "" {
+				p.failAt(t.Span.Start, "invalid selector pattern %q: %s", expr.Clip(word), msg)
 			}
 			m.Kind, m.Names = ast.SelectPattern, []string{word}
 		default:
@@ -142,11 +143,20 @@ func isIdent(s string) bool {
 	return true
 }
 
-func validPattern(s string) bool {
-	if s[0] >= '0' && s[0] <= '9' {
-		return false
+// patternProblem says what is wrong with a selector pattern (letters,
+// digits, _ and *), or "" when nothing is: each * is a capture $1-$9, so
+// there are at most nine, and two in a row would split one text between
+// two captures in no particular way.
+func patternProblem(s string) string {
+	switch n := strings.Count(s, "*"); {
+	case s[0] >= '0' && s[0] <= '9':
+		return "a variable name cannot start with a digit"
+	case strings.Contains(s, "**"):
+		return `two "*" in a row; write one`
+	case n > 9:
+		return fmt.Sprintf(`%d "*", at most 9 (one per placeholder $1-$9)`, n)
 	}
-	return strings.Count(s, "*") <= 9 && !strings.Contains(s, "**")
+	return ""
 }
 
 // checkTemplate validates a def target: "*", or letters, digits, _ and
