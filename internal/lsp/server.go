@@ -127,15 +127,21 @@ func (s *server) stop() {
 }
 
 func (s *server) loop(ctx context.Context, r *bufio.Reader) error {
+	frames := &frameReader{r: r, limit: s.frameLimit()}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		body, err := readFrame(r, s.frameLimit())
+		body, err := frames.read()
 		var big *errFrameTooLarge
+		var bad *errBadFrame
 		switch {
 		case errors.As(err, &big):
 			s.showError(big.Error())
+			continue
+		case errors.As(err, &bad):
+			// No id to answer: the message's own framing is what broke.
+			s.logf("a bad message header (%v): skipped to the next Content-Length header (docs/lsp.md#limits)", bad)
 			continue
 		case err == io.EOF:
 			return io.ErrUnexpectedEOF
@@ -193,6 +199,9 @@ func (s *server) dispatch(ctx context.Context, m *message) {
 	init, down := s.initialized, s.shutdown
 	s.mu.Unlock()
 	switch {
+	case m.Method == "initialize" && (init || down):
+		s.conn.reply(m.ID, nil, errorf(codeInvalidRequest, "the server is already initialized"))
+		return
 	case m.Method == "initialize":
 		s.conn.reply(m.ID, s.initialize(m.Params), nil)
 		return
