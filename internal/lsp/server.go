@@ -79,6 +79,7 @@ type server struct {
 	timers      map[string]*time.Timer        // debounced diagnostics by uri
 	seq         map[string]uint64             // latest diagnostics run per uri
 	published   map[string]bool               // uris with diagnostics shown
+	runs        map[string]run                // running diagnostics per uri
 	handlers    map[string]handler
 	stopped     bool
 	wg          sync.WaitGroup
@@ -98,6 +99,7 @@ func newServer(opts Options, w io.Writer) *server {
 		timers:    map[string]*time.Timer{},
 		seq:       map[string]uint64{},
 		published: map[string]bool{},
+		runs:      map[string]run{},
 	}
 	s.handlers = s.requestHandlers()
 	s.base, s.cancelBase = context.WithCancel(context.Background())
