@@ -201,7 +201,7 @@ func (s *server) dispatch(ctx context.Context, m *message) {
 	init, down := s.initialized, s.shutdown
 	s.mu.Unlock()
 	switch {
-	case m.Method == "initialize" && (init || down):
+	case m.Method == "initialize" && init:
 		s.conn.reply(m.ID, nil, errorf(codeInvalidRequest, "the server is already initialized"))
 		return
 	case m.Method == "initialize":
