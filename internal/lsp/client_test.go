@@ -32,7 +32,7 @@ func newClient(t testing.TB, r io.Reader, w io.Writer) *client {
 	go func() {
 		br := bufio.NewReader(r)
 		for {
-			body, err := readFrame(br, 1<<30)
+			body, err := readFrame(br, 1<<30, "")
 			if err != nil {
 				c.mu.Lock()
 				c.done = true

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/stateproof/stateproof/internal/fcstm/lint"
@@ -27,7 +28,9 @@ const verifyMaxStates = 10000
 // diagnose computes a document's diagnostics within ctx's budget. A panic
 // in an analysis, or a budget that runs out, is itself a diagnostic: the
 // document is then not known to be clean, and the editor must not show it
-// as if it were.
+// as if it were. The analysis gets ctx too, and stops soon after it ends
+// (the budget, a newer version, the document closed): an answer given at
+// the budget must not leave the work behind it running.
 func (w *workspace) diagnose(ctx context.Context, d *document) []Diagnostic {
 	if w.tooLarge(d.text) {
 		return []Diagnostic{{
@@ -36,21 +39,74 @@ func (w *workspace) diagnose(ctx context.Context, d *document) []Diagnostic {
 			Message:         fmt.Sprintf("not checked: the document has %d bytes, more than --max-input-bytes (%d)", len(d.text.src), w.opts.limit()),
 		}}
 	}
+	notChecked := []Diagnostic{internalDiag("not checked: the analysis did not finish within its time budget (docs/lsp.md#limits)")}
+	release, ok := w.analyses.acquire(ctx, d.uri)
+	if !ok {
+		return notChecked
+	}
 	done := make(chan []Diagnostic, 1)
 	go func() {
+		defer release()
 		defer func() {
 			if r := recover(); r != nil {
 				done <- []Diagnostic{internalDiag(fmt.Sprintf("not checked: internal error: %v", r))}
 			}
 		}()
-		done <- w.analyze(d)
+		done <- w.analyze(ctx, d)
 	}()
 	select {
 	case ds := <-done:
+		if ctx.Err() != nil {
+			return notChecked // an engine that stopped early answered in part
+		}
 		return ds
 	case <-ctx.Done():
-		return []Diagnostic{internalDiag("not checked: the analysis did not finish within its time budget (docs/lsp.md#limits)")}
+		return notChecked
 	}
+}
+
+// analyses are the analysis goroutines of a workspace. At most one runs
+// per document: edits that come faster than an analysis ends must not
+// pile analyses up, each on a core.
+type analyses struct {
+	mu      sync.Mutex
+	running map[string]chan struct{} // by uri, closed when that analysis returns
+}
+
+// acquire waits until no analysis of uri runs and claims the slot until
+// release; ok is false when ctx ends first.
+func (a *analyses) acquire(ctx context.Context, uri string) (release func(), ok bool) {
+	for {
+		a.mu.Lock()
+		prev := a.running[uri]
+		if prev == nil {
+			if a.running == nil {
+				a.running = map[string]chan struct{}{}
+			}
+			mine := make(chan struct{})
+			a.running[uri] = mine
+			a.mu.Unlock()
+			return func() {
+				a.mu.Lock()
+				delete(a.running, uri)
+				a.mu.Unlock()
+				close(mine)
+			}, true
+		}
+		a.mu.Unlock()
+		select {
+		case <-prev:
+		case <-ctx.Done():
+			return nil, false
+		}
+	}
+}
+
+// count is how many analyses run (a test's view of the goroutines).
+func (a *analyses) count() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.running)
 }
 
 func internalDiag(msg string) Diagnostic {
@@ -58,12 +114,12 @@ func internalDiag(msg string) Diagnostic {
 		CodeDescription: &CodeDescription{Href: docsBase + "docs/lsp.md#limits"}, Message: msg}
 }
 
-func (w *workspace) analyze(d *document) []Diagnostic {
+func (w *workspace) analyze(ctx context.Context, d *document) []Diagnostic {
 	switch d.lang {
 	case langFCSTM:
-		return w.fcstmDiagnostics(d)
+		return w.fcstmDiagnostics(ctx, d)
 	case langJSON:
-		return w.jsonDiagnostics(d)
+		return w.jsonDiagnostics(ctx, d)
 	case langFBMCQ:
 		return w.queryDiagnostics(d)
 	case langRSC:
@@ -75,9 +131,12 @@ func (w *workspace) analyze(d *document) []Diagnostic {
 // fcstmDiagnostics are verify's answer for an FCSTM file: every parse and
 // construction error, the initial-value check and the lints L1–L4.
 // A finding in an imported file is shown at the import that reads it.
-func (w *workspace) fcstmDiagnostics(d *document) []Diagnostic {
-	res := lint.CheckSource(d.path, []byte(d.text.src), w.modelOptions())
+func (w *workspace) fcstmDiagnostics(ctx context.Context, d *document) []Diagnostic {
 	out := []Diagnostic{}
+	res, err := lint.CheckSourceContext(ctx, d.path, []byte(d.text.src), w.modelOptions())
+	if err != nil {
+		return out // ctx ended: diagnose answers "not checked"
+	}
 	for _, c := range res.Report.Checks {
 		for _, f := range c.Findings {
 			file, _ := f.Evidence.Get("file").(string)
@@ -182,7 +241,7 @@ func fcstmHref(check string) string {
 // the syntax error, every schema error at the element its path names, and
 // the findings of the checks that name a state, transition, variable or
 // invariant.
-func (w *workspace) jsonDiagnostics(d *document) []Diagnostic {
+func (w *workspace) jsonDiagnostics(ctx context.Context, d *document) []Diagnostic {
 	out := []Diagnostic{}
 	raw, err := jsonvalue.Parse([]byte(d.text.src))
 	if err != nil {
@@ -199,6 +258,7 @@ func (w *workspace) jsonDiagnostics(d *document) []Diagnostic {
 	res := jsonmodel.Validate(raw)
 	opts := verify.DefaultOptions()
 	opts.MaxStates, opts.Workers = verifyMaxStates, 1
+	opts.Done = ctx.Done() // its searches stop as at their cap; diagnose discards the report
 	rep := verify.Run(res, opts)
 	for _, c := range rep.Checks {
 		for i := range c.Findings {

@@ -52,26 +52,115 @@ func errorf(code int, format string, args ...any) *rpcError {
 	return &rpcError{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// errFrameTooLarge is returned by readFrame for a body over the limit;
-// the body has been skipped, so the stream stays in step.
+// errFrameTooLarge is a header announcing a body over the limit; the
+// body is not read into memory but skipped as a bad frame's is.
 type errFrameTooLarge struct{ size, limit int64 }
 
 func (e *errFrameTooLarge) Error() string {
 	return fmt.Sprintf("a message of %d bytes exceeds the limit of %d bytes (--max-input-bytes; docs/lsp.md#limits)", e.size, e.limit)
 }
 
-// readFrame reads one Content-Length framed body. A body longer than
-// limit is read past without being kept (errFrameTooLarge); a malformed
-// header is an error that ends the stream, since its framing is lost.
-func readFrame(r *bufio.Reader, limit int64) ([]byte, error) {
-	length := int64(-1)
-	seen := 0
+// errBadFrame is a header block no message can be framed by: no
+// Content-Length, a length that is not a number or is negative, a line
+// that is not a header, or more than maxHeaderBytes. next, when not "",
+// is a Content-Length header found inside the bad line (a body sent
+// without a header runs into the next message's header line).
+type errBadFrame struct{ msg, next string }
+
+func (e *errBadFrame) Error() string { return e.msg }
+
+func badFrame(format string, args ...any) *errBadFrame {
+	return &errBadFrame{msg: fmt.Sprintf(format, args...)}
+}
+
+// contentLength is the header every frame has; after a bad frame the
+// reader looks for it to find where the next message starts.
+const contentLength = "content-length:"
+
+// frameReader reads Content-Length framed bodies. A bad or oversized
+// header loses the framing; rather than ending the session, the next
+// read skips to the next "Content-Length:" and goes on from there, so
+// one broken message costs that message only.
+type frameReader struct {
+	r     *bufio.Reader
+	limit int64
+	lost  bool   // the last header was bad: resynchronise first
+	next  string // a first header line already read
+}
+
+// read returns the next body. An *errBadFrame or *errFrameTooLarge
+// leaves the reader usable; any other error is the stream's end.
+func (f *frameReader) read() ([]byte, error) {
+	first := f.next
+	f.next = ""
+	if f.lost {
+		if err := skipTo(f.r, contentLength); err != nil {
+			return nil, err
+		}
+		rest, err := f.r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return nil, badFrame("header longer than %d bytes", maxHeaderBytes)
+		} else if err != nil {
+			return nil, err
+		}
+		f.lost = false
+		first = "Content-Length:" + string(rest)
+	}
+	body, err := readFrame(f.r, f.limit, first)
+	var bad *errBadFrame
+	var big *errFrameTooLarge
+	switch {
+	case errors.As(err, &bad) && bad.next != "":
+		f.next = bad.next
+	case bad != nil || errors.As(err, &big):
+		f.lost = true
+	}
+	return body, err
+}
+
+// skipTo discards input up to and including the first occurrence of
+// marker (ASCII, matched without regard to case), which may straddle
+// the reader's buffer.
+func skipTo(r *bufio.Reader, marker string) error {
+	last := marker[len(marker)-1]
+	var tail []byte // the last len(marker) bytes discarded
 	for {
-		line, err := r.ReadSlice('\n')
-		seen += len(line)
+		chunk, err := r.ReadSlice(last)
+		if len(chunk) >= len(marker) {
+			tail = append(tail[:0], chunk[len(chunk)-len(marker):]...)
+		} else {
+			tail = append(tail, chunk...)
+			if len(tail) > len(marker) {
+				tail = tail[len(tail)-len(marker):]
+			}
+		}
+		switch {
+		case err == nil && len(tail) == len(marker) && strings.EqualFold(string(tail), marker):
+			return nil
+		case err != nil && !errors.Is(err, bufio.ErrBufferFull):
+			return err
+		}
+	}
+}
+
+// readFrame reads one Content-Length framed body; first, when not "",
+// is its first header line, already read. A header
+// announcing more than limit bytes is an *errFrameTooLarge and one
+// without a usable length an *errBadFrame; the stream is then out of
+// step (frameReader resynchronises it).
+func readFrame(r *bufio.Reader, limit int64, first string) ([]byte, error) {
+	length := int64(-1)
+	seen := len(first)
+	for {
+		line, err := []byte(first), error(nil)
+		if first == "" {
+			line, err = r.ReadSlice('\n')
+			seen += len(line)
+		}
+		first = ""
 		if err != nil {
 			if errors.Is(err, bufio.ErrBufferFull) || seen > maxHeaderBytes {
-				return nil, fmt.Errorf("header longer than %d bytes", maxHeaderBytes)
+				return nil, badFrame("header longer than %d bytes", maxHeaderBytes)
 			}
 			if err == io.EOF && seen == 0 {
 				return nil, io.EOF
@@ -79,31 +168,32 @@ func readFrame(r *bufio.Reader, limit int64) ([]byte, error) {
 			return nil, err
 		}
 		if seen > maxHeaderBytes {
-			return nil, fmt.Errorf("header longer than %d bytes", maxHeaderBytes)
+			return nil, badFrame("header longer than %d bytes", maxHeaderBytes)
 		}
 		s := strings.TrimRight(string(line), "\r\n")
 		if s == "" {
 			break
 		}
 		name, value, ok := strings.Cut(s, ":")
-		if !ok {
-			return nil, fmt.Errorf("malformed header line %q", clip(s))
+		if !ok || !isToken(strings.TrimSpace(name)) {
+			bad := badFrame("malformed header line %q", clip(s))
+			if i := indexFold(s, contentLength); i > 0 {
+				bad.next = s[i:]
+			}
+			return nil, bad
 		}
 		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
 			n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
 			if err != nil || n < 0 {
-				return nil, fmt.Errorf("bad Content-Length %q", clip(value))
+				return nil, badFrame("bad Content-Length %q", clip(value))
 			}
 			length = n
 		}
 	}
 	if length < 0 {
-		return nil, errors.New("message without Content-Length")
+		return nil, badFrame("message without Content-Length")
 	}
 	if length > limit {
-		if _, err := io.CopyN(io.Discard, r, length); err != nil {
-			return nil, err
-		}
 		return nil, &errFrameTooLarge{length, limit}
 	}
 	body := make([]byte, length)
@@ -111,6 +201,28 @@ func readFrame(r *bufio.Reader, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	return body, nil
+}
+
+// indexFold is the index of ASCII marker in s, matched without regard
+// to case, or -1.
+func indexFold(s, marker string) int {
+	for i := 0; i+len(marker) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(marker)], marker) {
+			return i
+		}
+	}
+	return -1
+}
+
+// isToken reports whether s can name a header (RFC 9110's token).
+func isToken(s string) bool {
+	for _, c := range []byte(s) {
+		ok := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func clip(s string) string {

@@ -79,6 +79,7 @@ type server struct {
 	timers      map[string]*time.Timer        // debounced diagnostics by uri
 	seq         map[string]uint64             // latest diagnostics run per uri
 	published   map[string]bool               // uris with diagnostics shown
+	runs        map[string]run                // running diagnostics per uri
 	handlers    map[string]handler
 	stopped     bool
 	wg          sync.WaitGroup
@@ -98,6 +99,7 @@ func newServer(opts Options, w io.Writer) *server {
 		timers:    map[string]*time.Timer{},
 		seq:       map[string]uint64{},
 		published: map[string]bool{},
+		runs:      map[string]run{},
 	}
 	s.handlers = s.requestHandlers()
 	s.base, s.cancelBase = context.WithCancel(context.Background())
@@ -127,15 +129,21 @@ func (s *server) stop() {
 }
 
 func (s *server) loop(ctx context.Context, r *bufio.Reader) error {
+	frames := &frameReader{r: r, limit: s.frameLimit()}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		body, err := readFrame(r, s.frameLimit())
+		body, err := frames.read()
 		var big *errFrameTooLarge
+		var bad *errBadFrame
 		switch {
 		case errors.As(err, &big):
 			s.showError(big.Error())
+			continue
+		case errors.As(err, &bad):
+			// No id to answer: the message's own framing is what broke.
+			s.logf("a bad message header (%v): skipped to the next Content-Length header (docs/lsp.md#limits)", bad)
 			continue
 		case err == io.EOF:
 			return io.ErrUnexpectedEOF
@@ -193,6 +201,9 @@ func (s *server) dispatch(ctx context.Context, m *message) {
 	init, down := s.initialized, s.shutdown
 	s.mu.Unlock()
 	switch {
+	case m.Method == "initialize" && init:
+		s.conn.reply(m.ID, nil, errorf(codeInvalidRequest, "the server is already initialized"))
+		return
 	case m.Method == "initialize":
 		s.conn.reply(m.ID, s.initialize(m.Params), nil)
 		return

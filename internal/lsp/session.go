@@ -104,9 +104,25 @@ func (s *server) schedule(uri string, after time.Duration) {
 	if t := s.timers[uri]; t != nil {
 		t.Stop()
 	}
-	s.seq[uri]++
+	s.supersede(uri)
 	seq := s.seq[uri]
 	s.timers[uri] = time.AfterFunc(after, func() { s.runDiagnostics(uri, seq) })
+}
+
+// run is a diagnostics run in progress: cancel stops its analysis.
+type run struct {
+	seq    uint64
+	cancel context.CancelFunc
+}
+
+// supersede numbers a new run of uri and stops the one running, whose
+// answer could no longer be published. s.mu is held.
+func (s *server) supersede(uri string) {
+	s.seq[uri]++
+	if r, ok := s.runs[uri]; ok {
+		r.cancel()
+		delete(s.runs, uri)
+	}
 }
 
 func (s *server) current(uri string, seq uint64) bool {
@@ -130,6 +146,20 @@ func (s *server) runDiagnostics(uri string, seq uint64) {
 	}
 	ctx, cancel := context.WithTimeout(s.base, s.opts.timeout())
 	defer cancel()
+	s.mu.Lock()
+	if s.seq[uri] != seq {
+		s.mu.Unlock()
+		return
+	}
+	s.runs[uri] = run{seq, cancel}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if r, ok := s.runs[uri]; ok && r.seq == seq {
+			delete(s.runs, uri)
+		}
+		s.mu.Unlock()
+	}()
 	diags := s.ws.diagnose(ctx, doc)
 	if !s.current(uri, seq) {
 		return
@@ -154,7 +184,7 @@ func (s *server) clearDiagnostics(uri string) {
 		t.Stop()
 		delete(s.timers, uri)
 	}
-	s.seq[uri]++
+	s.supersede(uri)
 	shown := s.published[uri]
 	delete(s.published, uri)
 	s.mu.Unlock()

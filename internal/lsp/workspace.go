@@ -41,7 +41,8 @@ type workspace struct {
 	cache map[string]*cached // the last navigation index that parsed, per document
 	// folders are the workspace folders of initialize, searched for the
 	// files that import a unit being renamed.
-	folders []string
+	folders  []string
+	analyses analyses
 }
 
 func newWorkspace(opts Options) *workspace {

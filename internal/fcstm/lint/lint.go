@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -55,6 +56,21 @@ func Check(path string, opts model.Options) (*Result, error) {
 // CheckSource lints FCSTM source text; path names it in positions and
 // anchors relative imports.
 func CheckSource(path string, src []byte, opts model.Options) *Result {
+	return checkSource(context.Background(), path, src, opts)
+}
+
+// CheckSourceContext is CheckSource that gives up when ctx ends (an
+// editor's budget, or newer text to check): the error is then ctx's and
+// there is no result, since a lint cut short is not known to be clean.
+func CheckSourceContext(ctx context.Context, path string, src []byte, opts model.Options) (*Result, error) {
+	res := checkSource(ctx, path, src, opts)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func checkSource(ctx context.Context, path string, src []byte, opts model.Options) *Result {
 	sum := sha256.Sum256(src)
 	rep := &report.VerifyReport{Valid: true, HashSpec: HashSpec, ModelHash: hex.EncodeToString(sum[:]), FinalStep: nextStepFCSTM}
 	res := &Result{Report: rep, File: path}
@@ -65,12 +81,15 @@ func CheckSource(path string, src []byte, opts model.Options) *Result {
 		return res
 	}
 	res.Model = m
+	if ctx.Err() != nil {
+		return res
+	}
 	rep.States, rep.Transitions = countStates(m)
 	rep.Checks = []report.Check{
 		{ID: CheckModel, Name: "Model Construction", Detail: "The model parses and constructs"},
 		initCheck(m),
-		reachCheck(m),
-		parentCheck(m),
+		reachCheck(ctx, m),
+		parentCheck(ctx, m),
 		warningCheck(m, CheckCombo, "Combo Triggers", "W_COMBO_", "No duplicate event or constant guard term in a combo"),
 		warningCheck(m, CheckActions, "Actions", "", "Every abstract action has a name; every aspect has leaves below it"),
 	}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
@@ -20,9 +21,12 @@ type reach struct {
 	dead     map[*model.Transition]string // transitions that never fire, with the reason
 }
 
-func analyse(m *model.Model) *reach {
+// analyse stops early, leaving r partial, when ctx ends: each round of
+// the fixpoint walks every live state, and a long chain of states takes
+// as many rounds as it has states.
+func analyse(ctx context.Context, m *model.Model) *reach {
 	r := &reach{live: map[*model.State]bool{m.Root: true}, exitable: map[*model.State]bool{}, dead: deadTransitions(m)}
-	for changed := true; changed; {
+	for changed := true; changed && ctx.Err() == nil; {
 		changed = false
 		mark := func(s *model.State) {
 			if s != nil && !r.live[s] {
@@ -52,8 +56,8 @@ func analyse(m *model.Model) *reach {
 }
 
 // reachCheck warns about written states no run can enter.
-func reachCheck(m *model.Model) report.Check {
-	r := analyse(m)
+func reachCheck(ctx context.Context, m *model.Model) report.Check {
+	r := analyse(ctx, m)
 	c := report.Check{ID: CheckReach, Name: "Structural Reachability", Detail: "Every state can be entered (by structure, guards ignored)"}
 	var walk func(s *model.State, depth int)
 	walk = func(s *model.State, depth int) {
@@ -87,8 +91,8 @@ func reachCheck(m *model.Model) report.Check {
 // exit to [*] (docs/fcstm.md, "Transitions"), transitions with a
 // constantly false guard, and transitions shadowed by an earlier
 // unconditional one.
-func parentCheck(m *model.Model) report.Check {
-	r := analyse(m)
+func parentCheck(ctx context.Context, m *model.Model) report.Check {
+	r := analyse(ctx, m)
 	c := report.Check{ID: CheckParent, Name: "Never-Firing Transitions", Detail: "No transition is dead by structure (parent-level without a child exit, constant false guard, shadowed)"}
 	seen := map[*model.Transition]bool{}
 	var walk func(s *model.State)
