@@ -1,44 +1,24 @@
 package lsp
 
 import (
-	"fmt"
-	"strings"
+	"context"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/stateproof/stateproof/internal/fcstm/model"
 )
 
-// chainModel is a chain of n states, written so that each transition
-// comes before the one that leads to its source: the lints' fixpoint then
-// takes about n rounds over the live states, seconds for a few thousand,
-// while parsing and construction take a fraction of that.
-func chainModel(n int) string {
-	var b strings.Builder
-	b.WriteString("state R {\n    [*] -> S0;\n")
-	for i := range n {
-		fmt.Fprintf(&b, "    state S%d;\n", i)
-	}
-	for i := n - 1; i > 0; i-- {
-		fmt.Fprintf(&b, "    S%d -> S%d;\n", i-1, i)
-	}
-	b.WriteString("}\n")
-	return b.String()
+// slowAnalyses makes every analysis of the session's workspace take until
+// its context ends, as a long lint or search that honours its context
+// does (the real ones finish in milliseconds on anything small enough to
+// open), and returns the bound within which one must stop once its
+// context has ended: the few milliseconds of the real analysis after it,
+// with a wide margin.
+func slowAnalyses(s *session) time.Duration {
+	s.srv.ws.prelude = func(ctx context.Context) { <-ctx.Done() }
+	return 3 * time.Second
 }
 
-const chainStates = 8000
-
-// stopBound is how long an analysis of src may go on after its context
-// ends: what cannot be cut short (parse and construction, timed here),
-// with a 3x margin, and a second of slack.
-func stopBound(t *testing.T, src string, budget time.Duration) time.Duration {
-	start := time.Now()
-	if _, err := model.Parse("/tmp/chain.fcstm", src, model.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	return 3*(time.Since(start)+budget) + time.Second
-}
+const slowSource = "state R { state A; [*] -> A; }\n"
 
 // waitIdle waits until no analysis runs, failing the test after bound.
 func waitIdle(t *testing.T, s *session, bound time.Duration, what string) {
@@ -61,10 +41,10 @@ func notChecked(p publishDiagnosticsParams) bool {
 // on using a core for the seconds it would take.
 func TestAnalysisStopsAtBudget(t *testing.T) {
 	const budget = 200 * time.Millisecond
-	src := chainModel(chainStates)
-	bound := stopBound(t, src, budget)
 	s := startSession(t, Options{RequestTimeout: budget})
-	uri := "file:///tmp/chain.fcstm"
+	bound := slowAnalyses(s)
+	src := slowSource
+	uri := "file:///tmp/slow.fcstm"
 	s.open(uri, "fcstm", src)
 	s.diagnostics(uri, notChecked)
 	waitIdle(t, s, bound, "after the budget")
@@ -75,9 +55,9 @@ func TestAnalysisStopsAtBudget(t *testing.T) {
 // once the last has answered.
 func TestRapidEditsOneAnalysis(t *testing.T) {
 	const budget = 300 * time.Millisecond
-	src := chainModel(chainStates)
-	bound := stopBound(t, src, budget)
 	s := startSession(t, Options{RequestTimeout: budget, Debounce: 5 * time.Millisecond})
+	bound := slowAnalyses(s)
+	src := slowSource
 	var most atomic.Int64
 	stop := make(chan struct{})
 	sampled := make(chan struct{})
@@ -94,7 +74,7 @@ func TestRapidEditsOneAnalysis(t *testing.T) {
 			}
 		}
 	}()
-	uri := "file:///tmp/chain.fcstm"
+	uri := "file:///tmp/slow.fcstm"
 	s.open(uri, "fcstm", src)
 	for v := 2; v <= 11; v++ {
 		time.Sleep(50 * time.Millisecond) // past the debounce: an analysis starts

@@ -52,6 +52,9 @@ func (w *workspace) diagnose(ctx context.Context, d *document) []Diagnostic {
 				done <- []Diagnostic{internalDiag(fmt.Sprintf("not checked: internal error: %v", r))}
 			}
 		}()
+		if w.prelude != nil {
+			w.prelude(ctx)
+		}
 		done <- w.analyze(ctx, d)
 	}()
 	select {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -43,6 +44,10 @@ type workspace struct {
 	// files that import a unit being renamed.
 	folders  []string
 	analyses analyses
+	// prelude, when set (by tests), runs at the start of every analysis
+	// with its context: a stand-in for an analysis that takes long and
+	// stops when its context ends, since the real ones are now fast.
+	prelude func(ctx context.Context)
 }
 
 func newWorkspace(opts Options) *workspace {
