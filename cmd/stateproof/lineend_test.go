@@ -37,3 +37,14 @@ func TestLoneCRDoesNotHideFBMCQCode(t *testing.T) {
 		t.Fatalf("bmc: exit %d, result %v", code, doc["result"])
 	}
 }
+
+// An error located after a lone CR is shown with the line an editor shows
+// at that line number, under the caret.
+func TestLoneCRInitErrorSnippet(t *testing.T) {
+	p := writeTemp(t, "init.fcstm", "def int x = 1; // one\rdef int y = 1 / 0;\rstate R {\r  state A;\r  [*] -> A;\r}\r")
+	_, errs, code := runCLI(t, "simulate", p, "--events", "")
+	want := p + ":2:13: cannot start: the initial value of 'y' cannot be computed: division by zero\n    def int y = 1 / 0;\n                ^\n"
+	if code != 2 || !strings.HasSuffix(errs, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant the suffix:\n%s", code, errs, want)
+	}
+}

@@ -1,10 +1,10 @@
 // Package lineend is the one definition of a line end in the project's
-// source languages (FCSTM, .rsc, FBMCQ, LTL) and in the language server:
-// "\n", "\r\n" and a lone "\r" each end a line, as the Language Server
-// Protocol and pyfcstm's grammar read them. Every scanner that ends a line
-// comment or counts lines uses these functions, so that no tool reads code
-// after a lone carriage return as part of a comment that an editor shows
-// ended (docs/fcstm.md, "Lexical rules").
+// source languages (FCSTM, .rsc, FBMCQ, LTL), in JSON positions and in the
+// language server: "\n", "\r\n" and a lone "\r" each end a line, as the
+// Language Server Protocol and pyfcstm's grammar read them. Every scanner
+// that ends a line comment or counts lines uses these functions, so that
+// no tool reads code after a lone carriage return as part of a comment
+// that an editor shows ended (docs/fcstm.md, "Lexical rules").
 package lineend
 
 import "strings"
