@@ -201,9 +201,11 @@ const (
 )
 
 // Scanner splits source text into tokens. Comments "// ..." and "# ..." run
-// to the end of the line ("\n", "\r\n" or a lone "\r") and are skipped; /* ... */ is skipped or returned
-// as DOC; with ScanComments all of them are returned (see Mode). Lexical errors come back as ILLEGAL tokens, so a parser
-// that never needs the bad token never reports it.
+// to the end of the line ("\n", "\r\n" or a lone "\r", package lineend)
+// and are skipped; /* ... */ is skipped or returned as DOC; with
+// ScanComments all of them are returned (see Mode). Lexical errors come
+// back as ILLEGAL tokens, so a parser that never needs the bad token never
+// reports it.
 type Scanner struct {
 	src       string
 	mode      Mode
