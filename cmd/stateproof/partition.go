@@ -15,6 +15,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/cluster"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/lineend"
 	"github.com/stateproof/stateproof/internal/runtime"
 	"github.com/stateproof/stateproof/internal/verify"
 )
@@ -94,8 +95,10 @@ func (p *partitionFlags) peerList(rd func(string) ([]byte, error)) ([]string, er
 		if err != nil {
 			return nil, fmt.Errorf("--peers-file: %v", err)
 		}
-		for n, line := range strings.Split(string(data), "\n") {
-			line, _, _ = strings.Cut(line, "#")
+		text := string(data)
+		for n, start := 0, 0; start < len(text); n, start = n+1, lineend.Next(text, start) {
+			// A lone "\r" ends a line (and its "#" comment) too, as an editor shows it.
+			line, _, _ := strings.Cut(text[start:lineend.LineEnd(text, start)], "#")
 			if line = strings.TrimSpace(line); line == "" {
 				continue
 			}

@@ -19,6 +19,8 @@ func TestPartitionConfig(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "short"), []byte("abc"), 0o600)                                               //nolint:errcheck
 	os.WriteFile(filepath.Join(dir, "peers"), []byte("# workers\nh0:7070\nh1:7070 # second\n\nh2:7070\n"), 0o600) //nolint:errcheck
 	os.WriteFile(filepath.Join(dir, "bad"), []byte("h0:7070\nnoport\n"), 0o600)                                   //nolint:errcheck
+	os.WriteFile(filepath.Join(dir, "peers-cr"), []byte("# workers\rh0:7070 # first\rh1:7070\r\nh2:7070"), 0o600) //nolint:errcheck
+	os.WriteFile(filepath.Join(dir, "bad-cr"), []byte("h0:7070 # first\rnoport\n"), 0o600)                        //nolint:errcheck
 	t.Setenv("JOB_COMPLETION_INDEX", "")
 	t.Setenv("SLURM_PROCID", "")
 	t.Setenv("SLURM_NTASKS", "")
@@ -45,6 +47,8 @@ func TestPartitionConfig(t *testing.T) {
 	}
 	ok(partitionFlags{share: "1/2", peers: "a:1, b:2"}, 1, "a:1", "b:2")
 	ok(partitionFlags{share: "2/auto", peersFile: filepath.Join(dir, "peers")}, 2, "h0:7070", "h1:7070", "h2:7070")
+	// A lone CR ends a line and its comment (issue 38 item 8.1).
+	ok(partitionFlags{share: "2/auto", peersFile: filepath.Join(dir, "peers-cr")}, 2, "h0:7070", "h1:7070", "h2:7070")
 	t.Setenv("JOB_COMPLETION_INDEX", "3")
 	ok(partitionFlags{share: "auto/4", peersDNS: "sp-{i}.sp:7070"}, 3, "sp-0.sp:7070", "sp-1.sp:7070", "sp-2.sp:7070", "sp-3.sp:7070")
 	t.Setenv("JOB_COMPLETION_INDEX", "")
@@ -56,6 +60,7 @@ func TestPartitionConfig(t *testing.T) {
 	bad(partitionFlags{share: "0/3", peers: "a:1,b:2"}, "needs 3 peers")
 	bad(partitionFlags{share: "0/2", peers: "a:1,b"}, `entry 1 "b" is not HOST:PORT`)
 	bad(partitionFlags{share: "0/2", peersFile: filepath.Join(dir, "bad")}, "bad:2:")
+	bad(partitionFlags{share: "0/2", peersFile: filepath.Join(dir, "bad-cr")}, "bad-cr:2:")
 	bad(partitionFlags{share: "0/2", peersDNS: "sp.sp:7070"}, "has no {i}")
 	bad(partitionFlags{share: "0/1", peers: "a:1", tokenFile: filepath.Join(dir, "short")}, "at least 16")
 	bad(partitionFlags{share: "2/2", peers: "a:1,b:2"}, "0 <= I < N")

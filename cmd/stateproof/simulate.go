@@ -16,6 +16,7 @@ import (
 	"github.com/stateproof/stateproof/internal/fcstm/simulate"
 	"github.com/stateproof/stateproof/internal/frontend/fcstmfront"
 	"github.com/stateproof/stateproof/internal/input"
+	"github.com/stateproof/stateproof/internal/lineend"
 	"github.com/stateproof/stateproof/internal/progress"
 )
 
@@ -326,11 +327,15 @@ func initErrorText(rd input.Reader, path string, e *simulate.ErrorReport) string
 	if err != nil {
 		return text
 	}
-	lines := strings.Split(string(data), "\n")
-	if e.Line > len(lines) {
-		return text
+	src, start := string(data), 0
+	for range e.Line - 1 { // lines end as the JSON parser counts them
+		end := lineend.LineEnd(src, start)
+		if end == len(src) {
+			return text
+		}
+		start = end + lineend.Len(src, end)
 	}
-	line := strings.TrimRight(lines[e.Line-1], "\r")
+	line := src[start:lineend.LineEnd(src, start)]
 	pad := ""
 	for i, r := range []rune(line) {
 		if i >= e.Col-1 {

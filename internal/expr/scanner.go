@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // Pos is a position in source text. Line and Col are 1-based; Col counts
@@ -199,9 +201,11 @@ const (
 )
 
 // Scanner splits source text into tokens. Comments "// ..." and "# ..." run
-// to the end of the line and are skipped; /* ... */ is skipped or returned
-// as DOC; with ScanComments all of them are returned (see Mode). Lexical errors come back as ILLEGAL tokens, so a parser
-// that never needs the bad token never reports it.
+// to the end of the line ("\n", "\r\n" or a lone "\r", package lineend)
+// and are skipped; /* ... */ is skipped or returned as DOC; with
+// ScanComments all of them are returned (see Mode). Lexical errors come
+// back as ILLEGAL tokens, so a parser that never needs the bad token never
+// reports it.
 type Scanner struct {
 	src       string
 	mode      Mode
@@ -223,8 +227,8 @@ func NewScanner(src string, mode Mode) *Scanner {
 func NewScannerAt(src string, off int, mode Mode) *Scanner {
 	off = max(0, min(off, len(src)))
 	s := NewScanner(src, mode)
-	s.line = 1 + strings.Count(src[:off], "\n")
-	s.lineStart = strings.LastIndexByte(src[:off], '\n') + 1
+	s.line = 1 + lineend.Count(src[:off])
+	s.lineStart = lineend.LineStart(src, off)
 	s.colOff = s.lineStart
 	s.off = off
 	return s
@@ -239,7 +243,7 @@ func NewScannerAtLine(src string, off, line int, mode Mode) *Scanner {
 	off = max(0, min(off, len(src)))
 	s := NewScanner(src, mode)
 	s.line = max(line, 1)
-	s.lineStart = strings.LastIndexByte(src[:off], '\n') + 1
+	s.lineStart = lineend.LineStart(src, off)
 	s.colOff = s.lineStart
 	s.off = off
 	return s
@@ -266,10 +270,11 @@ func (s *Scanner) peek(i int) byte {
 	return 0
 }
 
-// advance moves n bytes forward, keeping track of lines.
+// advance moves n bytes forward, keeping track of lines: "\n", "\r\n"
+// and a lone "\r" each end one (package lineend), a "\r\n" at its "\n".
 func (s *Scanner) advance(n int) {
 	for ; n > 0 && s.off < len(s.src); n-- {
-		if s.src[s.off] == '\n' {
+		if c := s.src[s.off]; c == '\n' || c == '\r' && s.peek(1) != '\n' {
 			s.line++
 			s.lineStart = s.off + 1
 		}
@@ -334,7 +339,7 @@ func (s *Scanner) skipSpace() (Token, bool) {
 			s.advance(1)
 		case c == '#' || (c == '/' && s.peek(1) == '/'):
 			start := s.pos()
-			end := strings.IndexByte(s.src[s.off:], '\n')
+			end := lineend.Index(s.src[s.off:]) // a lone "\r" ends it too, as editors show
 			if end < 0 {
 				end = len(s.src) - s.off
 			}
@@ -431,7 +436,7 @@ func (s *Scanner) stringLit(quote byte) (Kind, string, string) {
 	for {
 		c := s.peek(0)
 		switch {
-		case s.off >= len(s.src) || c == '\n':
+		case s.off >= len(s.src) || lineend.Is(c):
 			return ILLEGAL, "", "unterminated string literal"
 		case c == quote:
 			s.advance(1)
@@ -451,7 +456,7 @@ func (s *Scanner) stringLit(quote byte) (Kind, string, string) {
 // skipString moves past the rest of a bad string literal, so that the
 // scanner resumes after it.
 func (s *Scanner) skipString(quote byte) {
-	for s.off < len(s.src) && s.peek(0) != '\n' {
+	for s.off < len(s.src) && !lineend.Is(s.peek(0)) {
 		c := s.peek(0)
 		s.advance(1)
 		if c == '\\' {

@@ -207,3 +207,30 @@ func TestScanComments(t *testing.T) {
 		{IDENT, "x", "1:1"}, {COMMENT, "// end", "1:3"}, {EOF, "", "1:9"},
 	})
 }
+
+// TestScanLoneCR: "\n", "\r\n" and a lone "\r" each end a line (package
+// lineend), so a line comment stops at a lone "\r" and the code after it
+// is scanned, at the line and column an editor shows (issue 38 item 8.1:
+// "x = x + 1; // count" CR "x = 100;" made "x = 100;" comment text).
+func TestScanLoneCR(t *testing.T) {
+	checkTokens(t, "a // c\rb # d\r\ne /* f\rg */ h\n\ri", 0, []tokWant{
+		{IDENT, "a", "1:1"}, {IDENT, "b", "2:1"}, {IDENT, "e", "3:1"},
+		{IDENT, "h", "4:6"}, {IDENT, "i", "6:1"}, {EOF, "", "6:2"},
+	})
+	checkTokens(t, "a // c\rb", ScanComments, []tokWant{
+		{IDENT, "a", "1:1"}, {COMMENT, "// c", "1:3"}, {IDENT, "b", "2:1"}, {EOF, "", "2:2"},
+	})
+	// A string literal ends at a line end of any kind.
+	if got := scanAll("\"a\rb\"", 0); got[0].Kind != ILLEGAL || got[0].Err != "unterminated string literal" {
+		t.Errorf("string across a lone CR: %+v", got[0])
+	}
+	// Restarting inside the text counts the lines before the same way.
+	src := "x\ry\r\nz"
+	off := strings.IndexByte(src, 'z')
+	if tok := NewScannerAt(src, off, 0).Scan(); tok.Span.Start != (Pos{Offset: off, Line: 3, Col: 1}) {
+		t.Errorf("NewScannerAt after CR and CRLF: %+v", tok.Span.Start)
+	}
+	if tok := NewScannerAtLine(src, off, 3, 0).Scan(); tok.Span.Start.Col != 1 {
+		t.Errorf("NewScannerAtLine column after CRLF: %+v", tok.Span.Start)
+	}
+}

@@ -114,6 +114,18 @@ func repoFiles(t *testing.T, ext string) []string {
 	return files
 }
 
+// TestFCSTMLoneCR: a file whose lines end in lone CRs (and a CRLF) formats
+// to the same model, with the statement after the line comment kept as
+// code on a line of its own (issue 38 item 8.1).
+func TestFCSTMLoneCR(t *testing.T) {
+	src := "def int x = 0;\rstate M {\r    state A {\r        during {\r" +
+		"            x = x + 1; // count\r            x = 100;\r\n        }\r    }\r    [*] -> A;\r}\r"
+	out := checkFCSTM(t, "cr.fcstm", src)
+	if !strings.Contains(out, "// count\n            x = 100;\n") || meaning(t, "cr.fcstm", out) != meaning(t, "cr.fcstm", strings.ReplaceAll(src, "\r", "\n")) {
+		t.Fatalf("formatted:\n%s", out)
+	}
+}
+
 // TestFCSTMRepoFiles: every .fcstm file of the repository that parses
 // formats idempotently to the same model with the same comments; one that
 // does not parse is refused with a located error.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // FuzzSource: the formatter never panics; on input that parses, in any
@@ -26,6 +28,8 @@ func FuzzSource(f *testing.F) {
 		"check reach <= 2: (x > 0) ? 1 : -x == 1; // c",
 		"init state(\"W\") havoc { a } where a > 0; assume at 1: called(\"A\", *, step=-1..+2); check reach <= 2: true;",
 		"// c\nrsc \"A.B\": # h\n x > -1 && var(\"y\") == 2; // t\nrsc \"C\" : /* b */ (x > 0) ? 1 : 2 == 1;",
+		"def int x = 0; // c\r\nstate R { state A { during { x = x + 1; // n\r x = 100; } } [*] -> A; }\r",
+		"check invariant <= 3: x >= 0 // first\r&& x < 50 # second\n;\r\n/* a\rb */",
 	} {
 		f.Add(s)
 	}
@@ -50,5 +54,49 @@ func FuzzSource(f *testing.F) {
 				t.Fatalf("%s: not idempotent (%v):\n--- once\n%s\n--- twice\n%s", lang, err, out, again)
 			}
 		}
+		checkLineEnds(t, src)
 	})
+}
+
+// checkLineEnds: the kind of line end does not change what a file says
+// (docs/fcstm.md, "Lexical rules"). With every line end of src written
+// as "\n", "\r" or "\r\n", each language parses all three or none, and
+// formats them alike but for the line ends kept inside block comments
+// (issue 38 item 8.1: a lone "\r" did not end a line comment).
+func checkLineEnds(t *testing.T, src string) {
+	for _, lang := range Languages() {
+		l := languages[lang]
+		var want string
+		var wantErr error
+		for i, eol := range []string{"\n", "\r", "\r\n"} {
+			text := withLineEnds(src, eol)
+			out, err := SourceAs(lang, "f", []byte(text))
+			perr := l.parse(l, "f", text)
+			if i == 0 {
+				want, wantErr = withLineEnds(string(out), "\n"), perr
+				continue
+			}
+			if (perr == nil) != (wantErr == nil) || perr != nil && perr.Error() != wantErr.Error() {
+				t.Fatalf("%s: line ends %q: parse error %v, with \\n %v", lang, eol, perr, wantErr)
+			}
+			if got := withLineEnds(string(out), "\n"); err == nil && got != want {
+				t.Fatalf("%s: line ends %q format differently:\n%s\n--- with \\n:\n%s", lang, eol, got, want)
+			}
+		}
+	}
+}
+
+// withLineEnds returns s with each of its line ends written as eol.
+func withLineEnds(s, eol string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if n := lineend.Len(s, i); n > 0 {
+			b.WriteString(eol)
+			i += n
+		} else {
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // indentUnit is one level of indentation (docs/fmt.md).
@@ -91,13 +92,13 @@ func align(text string, trails []trail) string {
 
 // indentOf returns the leading blanks of the line of text holding off.
 func indentOf(text string, off int) string {
-	line := text[strings.LastIndexByte(text[:off], '\n')+1 : off]
+	line := text[lineend.LineStart(text, off):off]
 	return line[:len(line)-len(strings.TrimLeft(line, " "))]
 }
 
 // codeWidth is the width in runes of the line of text up to off.
 func codeWidth(text string, off int) int {
-	start := strings.LastIndexByte(text[:off], '\n') + 1
+	start := lineend.LineStart(text, off)
 	return utf8.RuneCountInString(text[start:off])
 }
 
@@ -157,7 +158,7 @@ func (p *printer) gap(a *elem, comments []*elem, b *elem) {
 			p.newline(false, cont)
 		}
 		p.out.WriteString(c.text)
-		p.line += strings.Count(c.text, "\n")
+		p.line += lineend.Count(c.text)
 		p.started = true
 		afterLine = !block
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // blockKind says what a pair of braces encloses, which decides its layout.
@@ -77,7 +78,7 @@ func lex(lang *language, src string) ([]elem, error) {
 			break
 		}
 		start, end := base+t.Span.Start.Offset, base+t.Span.End.Offset
-		nl := strings.Count(src[prevEnd:start], "\n")
+		nl := lineend.Count(src[prevEnd:start])
 		line += nl
 		e := elem{kind: t.Kind, text: t.Text, line: int32(line), nl: int32(nl)}
 		switch {
@@ -96,7 +97,7 @@ func lex(lang *language, src string) ([]elem, error) {
 		case t.Kind == expr.ILLEGAL:
 			return nil, fmt.Errorf("%d: %s", line, t.Err)
 		}
-		line += strings.Count(src[start:end], "\n")
+		line += lineend.Count(src[start:end])
 		prevEnd = end
 		lx.els = append(lx.els, e)
 		if !e.comment {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // An RSC file (docs/rsc.md) has a grammar of its own around the
@@ -45,7 +46,7 @@ type rscLexer struct {
 
 // add appends the element src[start:end].
 func (r *rscLexer) add(kind expr.Kind, start, end int, raw bool) {
-	nl := strings.Count(r.src[r.prevEnd:start], "\n")
+	nl := lineend.Count(r.src[r.prevEnd:start])
 	r.line += nl
 	e := elem{kind: kind, text: r.src[start:end], line: int32(r.line), nl: int32(nl), raw: raw}
 	if kind == expr.COMMENT {
@@ -54,7 +55,7 @@ func (r *rscLexer) add(kind expr.Kind, start, end int, raw bool) {
 			e.text = strings.TrimRight(e.text, " \t\r")
 		}
 	}
-	r.line += strings.Count(r.src[start:end], "\n")
+	r.line += lineend.Count(r.src[start:end])
 	r.prevEnd = end
 	r.lx.els = append(r.lx.els, e)
 	if !e.comment {
@@ -69,12 +70,9 @@ func (r *rscLexer) space(off int) int {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			off++
 		case strings.HasPrefix(r.src[off:], "//"):
-			end := strings.IndexByte(r.src[off:], '\n')
-			if end < 0 {
-				end = len(r.src) - off
-			}
-			r.add(expr.COMMENT, off, off+end, false)
-			off += end
+			end := lineend.LineEnd(r.src, off) // a lone "\r" ends it too
+			r.add(expr.COMMENT, off, end, false)
+			off = end
 		default:
 			return off
 		}
@@ -138,7 +136,7 @@ func (r *rscLexer) expression(start, end int) error {
 // fail returns a syntax error at byte offset off, "line:col: msg".
 func (r *rscLexer) fail(off int, format string, args ...any) error {
 	off = min(off, len(r.src))
-	line := 1 + strings.Count(r.src[:off], "\n")
-	col := 1 + len([]rune(r.src[strings.LastIndexByte(r.src[:off], '\n')+1:off]))
+	line := 1 + lineend.Count(r.src[:off])
+	col := 1 + len([]rune(r.src[lineend.LineStart(r.src, off):off]))
 	return fmt.Errorf("%d:%d: %s", line, col, fmt.Sprintf(format, args...))
 }

@@ -92,6 +92,8 @@ func TestParseErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{`{"a":1,}`, "1:8:"},
 		{"{\n  \"a\": tru\n}", "2:8:"},
+		{"{\r  \"a\": tru\r}", "2:8:"},     // a lone CR ends a line (package lineend)
+		{"{\r\n\r  \"a\": tru\n}", "3:8:"}, // CRLF counts once
 		{`[1 2]`, "1:4:"},
 		{`{"a":"\ud800"}`, "lone UTF-16 surrogate"},
 		{`{"a":"\udc00\ud800"}`, "lone UTF-16 surrogate"},

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // SyntaxError is input that is not JSON, with the position of the problem.
@@ -67,11 +69,13 @@ func (p *parser) advance(n int) {
 func (p *parser) skipSpace() {
 	for p.off < len(p.data) {
 		switch p.data[p.off] {
-		case ' ', '\t', '\r':
+		case ' ', '\t':
 			p.off++
 			p.col++
-		case '\n':
-			p.off++
+		case '\r', '\n':
+			// "\n", "\r\n" and a lone "\r" each end a line, as editors and
+			// the language server count them (package lineend).
+			p.off += lineend.Len(string(p.data[p.off:min(p.off+2, len(p.data))]), 0)
 			p.line++
 			p.col = 1
 		default:

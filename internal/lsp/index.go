@@ -7,6 +7,7 @@ import (
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/fcstm/parser"
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // kind is what a name in a source file refers to.
@@ -327,7 +328,7 @@ func blockEnd(src string, off int) int {
 			i = stringEnd(src, i) - 1
 		case '/':
 			if i+1 < len(src) && src[i+1] == '/' {
-				i = lineEnd(src, i)
+				i = lineend.LineEnd(src, i)
 			} else if i+1 < len(src) && src[i+1] == '*' {
 				if j := strings.Index(src[i+2:], "*/"); j >= 0 {
 					i += j + 3
@@ -336,7 +337,7 @@ func blockEnd(src string, off int) int {
 				}
 			}
 		case '#':
-			i = lineEnd(src, i)
+			i = lineend.LineEnd(src, i)
 		case '{':
 			depth++
 		case '}':
@@ -353,13 +354,6 @@ func blockEnd(src string, off int) int {
 	return len(src)
 }
 
-func lineEnd(src string, i int) int {
-	if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
-		return i + j
-	}
-	return len(src)
-}
-
 // stringEnd returns the offset after the quoted string starting at off.
 func stringEnd(src string, off int) int {
 	if off >= len(src) {
@@ -372,7 +366,7 @@ func stringEnd(src string, off int) int {
 			i++
 		case q:
 			return i + 1
-		case '\n':
+		case '\n', '\r':
 			return i
 		}
 	}

@@ -15,14 +15,28 @@ import (
 	"github.com/stateproof/stateproof/internal/frontend/fcstmfront"
 	"github.com/stateproof/stateproof/internal/frontend/jsonfront"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/lineend"
 	"github.com/stateproof/stateproof/internal/prove"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/sts"
 )
 
 // modelLine is the comment that names a query's model: `// model: PATH`,
-// PATH relative to the query file.
-var modelLine = regexp.MustCompile(`(?m)^[ \t]*//[ \t]*model:[ \t]*(\S+)[ \t]*\r?$`)
+// PATH relative to the query file. It is matched line by line, lines
+// ending as package lineend says, because the (?m) anchors of package
+// regexp know only "\n".
+var modelLine = regexp.MustCompile(`^[ \t]*//[ \t]*model:[ \t]*(\S+)[ \t]*$`)
+
+// findModelLine returns the byte range of PATH in the first `// model:`
+// line of src.
+func findModelLine(src string) (start, end int, ok bool) {
+	for off := 0; off < len(src); off = lineend.Next(src, off) {
+		if m := modelLine.FindStringSubmatchIndex(src[off:lineend.LineEnd(src, off)]); m != nil {
+			return off + m[2], off + m[3], true
+		}
+	}
+	return 0, 0, false
+}
 
 // queryModel finds the model a query or RSC file is checked against: the
 // file its `// model:` line names, or else the .fcstm or .json file beside
@@ -30,12 +44,12 @@ var modelLine = regexp.MustCompile(`(?m)^[ \t]*//[ \t]*model:[ \t]*(\S+)[ \t]*\r
 // about it); ok is false when the query names no model and none is beside
 // it.
 func (w *workspace) queryModel(d *document) (path string, at int, ok bool) {
-	if m := modelLine.FindStringSubmatchIndex(d.text.src); m != nil {
-		rel := d.text.src[m[2]:m[3]]
+	if start, end, ok := findModelLine(d.text.src); ok {
+		rel := d.text.src[start:end]
 		if !filepath.IsAbs(rel) {
 			rel = filepath.Join(filepath.Dir(d.path), rel)
 		}
-		return rel, m[2], true
+		return rel, start, true
 	}
 	stem := strings.TrimSuffix(d.path, filepath.Ext(d.path))
 	for _, ext := range []string{".fcstm", ".json"} {

@@ -3,6 +3,8 @@ package lsp
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // text is a document's content with its line starts, so that positions
@@ -16,16 +18,20 @@ type text struct {
 
 func newText(src string) *text {
 	t := &text{src: src, lines: []int{0}}
-	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
-			t.lines = append(t.lines, i+1)
+	for i := 0; i < len(src); {
+		if n := lineend.Len(src, i); n > 0 {
+			i += n
+			t.lines = append(t.lines, i)
+		} else {
+			i++
 		}
 	}
 	return t
 }
 
 // lineBounds returns the byte range of line (0-based) without its line
-// break; a line past the end is the empty end of the text.
+// break; a line past the end is the empty end of the text. Lines end at
+// "\n", "\r\n" or a lone "\r", as the protocol says.
 func (t *text) lineBounds(line int) (start, end int) {
 	if line < 0 {
 		return 0, 0
@@ -34,14 +40,7 @@ func (t *text) lineBounds(line int) (start, end int) {
 		return len(t.src), len(t.src)
 	}
 	start = t.lines[line]
-	end = len(t.src)
-	if line+1 < len(t.lines) {
-		end = t.lines[line+1] - 1
-	}
-	if end > start && t.src[end-1] == '\r' {
-		end--
-	}
-	return start, end
+	return start, lineend.LineEnd(t.src, start)
 }
 
 // offset converts a protocol position to a byte offset, clamping a

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // Vocabulary is what a formula may name: the model's states and events,
@@ -140,14 +142,9 @@ func (p *parser) lex() error {
 }
 
 func (p *parser) errAt(pos int, format string, args ...any) *Error {
-	line, col := 1, 1
-	for _, r := range p.src[:pos] {
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
+	pos = max(0, min(pos, len(p.src)))
+	line := 1 + lineend.Count(p.src[:pos])
+	col := 1 + utf8.RuneCountInString(p.src[lineend.LineStart(p.src, pos):pos])
 	return &Error{Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 }
 

@@ -54,6 +54,8 @@ func TestParseErrorsAreLocated(t *testing.T) {
 		`x == true`:                     `1:6: expected an integer after "==", found "true"`,
 		`x == 99999999999999999999`:     `1:6: 99999999999999999999 is outside the exact integer range`,
 		"G\n  S0 # S1":                  `2:6: unexpected character '#'`,
+		"G\r  S0 # S1":                  `2:6: unexpected character '#'`, // a lone CR ends a line (package lineend)
+		"G\r\n\r S0 # S1":               `3:5: unexpected character '#'`,
 		`"S0`:                           `1:1: unterminated or malformed quoted name`,
 		`@`:                             `1:2: expected an event name after "@", found end of formula`,
 		`U S0`:                          `1:1: expected a proposition, found "U"`,

@@ -230,6 +230,31 @@ func TestRSCFileErrors(t *testing.T) {
 	}
 }
 
+// A lone "\r" ends a "//" comment and a line, as "\n" and "\r\n" do
+// (docs/rsc.md): the constraint after it is read and proved or refuted,
+// not hidden in the comment (issue 38 item 8.1: prove said PROVED of a
+// file whose false constraint an editor showed on its own line).
+func TestRSCLoneCR(t *testing.T) {
+	p := chcProblem(t, counter)
+	props, err := ParseRSC("f.rsc", "rsc \"c\": x0 >= 0; // first\rrsc \"c\": x0 < 0;\r\n", p.Graph)
+	if err != nil || len(props) != 2 || props[1].Source != "f.rsc:2:1" {
+		t.Fatalf("props %+v, err %v", props, err)
+	}
+	p.Props = props
+	if r := mustProve(t, p, Options{}); r.Verdict == "proved" {
+		t.Errorf("verdict %s with the false constraint x0 < 0", r.Verdict)
+	}
+	for src, want := range map[string]string{
+		"rsc \"c\": x0 >= 0;\rrsc \"nope\": true;":   "f.rsc:2:5: unknown state",
+		"rsc \"c\": x0 >= 0;\r\nrsc \"nope\": true;": "f.rsc:2:5: unknown state",
+		"// c\r\r\n\rrsc \"c\": x0 >= ;":             "f.rsc:4:",
+	} {
+		if _, err := ParseRSC("f.rsc", src, p.Graph); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", src, err, want)
+		}
+	}
+}
+
 // An RSC printed by expr.Format reads back as itself, also for a
 // variable whose name is not a plain identifier (printed var("…")).
 func TestRSCReadsVarAtoms(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/lineend"
 	"github.com/stateproof/stateproof/internal/sts"
 )
 
@@ -110,11 +111,7 @@ func skipSpace(src string, off int) int {
 		case src[off] == ' ' || src[off] == '\t' || src[off] == '\n' || src[off] == '\r':
 			off++
 		case strings.HasPrefix(src[off:], "//"):
-			if nl := strings.IndexByte(src[off:], '\n'); nl >= 0 {
-				off += nl + 1
-			} else {
-				off = len(src)
-			}
+			off = lineend.LineEnd(src, off) // a lone "\r" ends it too (docs/rsc.md)
 		default:
 			return off
 		}
@@ -125,8 +122,8 @@ func skipSpace(src string, off int) int {
 // lineCol converts a byte offset to a 1-based line and column.
 func lineCol(src string, off int) (int, int) {
 	off = min(off, len(src))
-	line := 1 + strings.Count(src[:off], "\n")
-	col := off - strings.LastIndexByte(src[:off], '\n')
+	line := 1 + lineend.Count(src[:off])
+	col := 1 + off - lineend.LineStart(src, off)
 	return line, col
 }
 

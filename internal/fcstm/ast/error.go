@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // Error is a located diagnostic with a stable code (E_SYNTAX,
@@ -40,12 +42,8 @@ func (e *Error) Snippet() string {
 	if e.Src == "" || !e.Pos.IsValid() || off < 0 || off > len(e.Src) {
 		return ""
 	}
-	start := strings.LastIndexByte(e.Src[:off], '\n') + 1
-	end := len(e.Src)
-	if i := strings.IndexByte(e.Src[off:], '\n'); i >= 0 {
-		end = off + i
-	}
-	line := strings.TrimRight(e.Src[start:end], "\r")
+	start, end := lineend.LineStart(e.Src, off), lineend.LineEnd(e.Src, off)
+	line := e.Src[start:end]
 	var pad strings.Builder
 	for _, r := range e.Src[start:off] {
 		if r == '\t' {

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // FuzzParse: the parser never panics, and every error it returns is an
@@ -31,8 +33,10 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	f.Add("def int x = 0; // c\rstate R { state A { during { x = 100; # d\r\n } } [*] -> A; }")
 	f.Fuzz(func(t *testing.T, src string) {
 		_, err := Parse("f.fcstm", src)
+		checkLineEnds(t, src, err)
 		if err == nil {
 			return
 		}
@@ -45,4 +49,45 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = e.Detail()
 	})
+}
+
+// checkLineEnds: with every line end of src written as "\r" or "\r\n"
+// instead, src parses as it does with "\n" (err is that parse's error):
+// both or neither, and an error at the same line and column (docs/fcstm.md,
+// "Lexical rules"; issue 38 item 8.1: a lone "\r" did not end a comment).
+func checkLineEnds(t *testing.T, src string, err error) {
+	base := withLineEnds(src, "\n")
+	if base != src {
+		_, err = Parse("f.fcstm", base)
+	}
+	for _, eol := range []string{"\r", "\r\n"} {
+		_, got := Parse("f.fcstm", withLineEnds(src, eol))
+		if (got == nil) != (err == nil) || got != nil && at(got) != at(err) {
+			t.Fatalf("line ends %q: error %v; with \\n: %v", eol, got, err)
+		}
+	}
+}
+
+// at is the "line:col" of a parse error.
+func at(err error) string {
+	var e *ast.Error
+	if errors.As(err, &e) {
+		return e.Pos.String()
+	}
+	return err.Error()
+}
+
+// withLineEnds returns s with each of its line ends written as eol.
+func withLineEnds(s, eol string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if n := lineend.Len(s, i); n > 0 {
+			b.WriteString(eol)
+			i += n
+		} else {
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
 }

@@ -8,8 +8,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // ParseEvents reads the --events syntax: cycles separated by ";", the
@@ -101,7 +103,6 @@ func jsonNumberValue(x any) (expr.Value, error) {
 // lineCol converts a byte offset into a 1-based line and rune column.
 func lineCol(data []byte, off int) (int, int) {
 	off = min(max(off, 0), len(data))
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	start := bytes.LastIndexByte(data[:off], '\n') + 1
-	return line, 1 + len([]rune(string(data[start:off])))
+	head := string(data[:off])
+	return 1 + lineend.Count(head), 1 + utf8.RuneCountInString(head[lineend.LineStart(head, off):])
 }

@@ -129,6 +129,7 @@ func TestParseSteps(t *testing.T) {
 	for src, want := range map[string]string{
 		`{"a": 1}`:         "1:1: $: want an array",
 		"[[\"a\"],\n [1]]": "2:3: $[1][0]: want an event path",
+		"[[\"a\"],\r [1]]": "2:3: $[1][0]: want an event path", // a lone CR ends a line (package lineend)
 		`["a"]`:            "1:2: $[0]: want an array",
 		`[["a"]`:           "1:",
 	} {
@@ -149,6 +150,7 @@ func TestParseInitVars(t *testing.T) {
 	for src, want := range map[string]string{
 		`{"a": "x"}`:  `$.a: want a number, got the string "x"`,
 		"{\n\"a\" 1}": "2:5:",
+		"{\r\"a\" 1}": "2:5:",
 		`[1]`:         "want a JSON object",
 		`{} {}`:       "found more",
 		`null`:        "got null",
