@@ -1,6 +1,9 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -109,5 +112,42 @@ func TestFlagsThatCombine(t *testing.T) {
 		if _, stderr, code := runCLI(t, args...); code == exitInput {
 			t.Errorf("%v: refused: %s", args, stderr)
 		}
+	}
+}
+
+// TestUsageTexts: the smaller findings of issue 38 item 8.13 — a
+// negative size is named as such, merge --help offers only the formats
+// merge writes, and verify --help names every probe the report can hold.
+func TestUsageTexts(t *testing.T) {
+	for _, args := range [][]string{
+		{"verify", "../../examples/retry.json", "--memory", "-1"},
+		{"verify", "../../examples/retry.json", "--max-disk=-5GiB"},
+	} {
+		_, stderr, code := runCLI(t, args...)
+		if code != exitInput || !strings.Contains(stderr, "must not be negative") || strings.Contains(stderr, "unknown unit") {
+			t.Errorf("%v: exit %d, %q", args, code, stderr)
+		}
+	}
+	help, _, _ := runCLI(t, "merge", "--help")
+	for _, line := range strings.Split(help, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "--format string") && (strings.Contains(line, "sarif") || strings.Contains(line, "html")) {
+			t.Errorf("merge --help offers a format merge refuses: %q", line)
+		}
+	}
+	// the highest probe a report holds (A15 needs an ltl invariant)
+	out, _, _ := runCLI(t, "verify", "../../examples/traffic-light-fair.json", "--json")
+	var rep struct{ Checks []struct{ ID string } }
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	top := 0
+	for _, c := range rep.Checks {
+		if n, err := strconv.Atoi(strings.TrimPrefix(c.ID, "A")); err == nil && c.ID[0] == 'A' {
+			top = max(top, n)
+		}
+	}
+	help, _, _ = runCLI(t, "verify", "--help")
+	if want := fmt.Sprintf("A1-A%d", top); top < 15 || !strings.Contains(help, want) {
+		t.Errorf("verify --help does not name %s (report's probes up to A%d)", want, top)
 	}
 }
