@@ -48,7 +48,8 @@ decided (--allow-undecided makes that 0), 4 for an internal error.
 
 A flag that would have no effect is refused (exit 2): --json with another
 --format, --color with a --format other than text or with -o, --import-root
-(a JSON model imports nothing).`,
+(a JSON model imports nothing), --allow-undecided with --baseline (the diff
+exits 0 or 1).`,
 		Example: `  stateproof compose examples/compose/producer.json examples/compose/consumer.json --rendezvous put
   stateproof compose examples/compose/handshake-*.json --rendezvous req,ack --json
   stateproof compose machines/*.json --rendezvous req,ack --max-states 1000000`,
@@ -59,6 +60,9 @@ A flag that would have no effect is refused (exit 2): --json with another
 			}
 			if err := out.resolve(cmd); err != nil {
 				return fail("BAD_OPTION", err.Error())
+			}
+			if msg := baselineIgnored(cmd); msg != "" {
+				return fail("BAD_OPTION", msg)
 			}
 			if (out.format == "html" || out.format == "sarif") && baselinePath != "" {
 				return fail("BAD_OPTION", fmt.Sprintf("--format %s reports findings; it cannot be combined with --baseline", out.format))

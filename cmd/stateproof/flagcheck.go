@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -34,6 +33,9 @@ var peerFlagNames = []string{"peers", "peers-file", "peers-dns", "token-file", "
 func verifyIgnored(cmd *cobra.Command, sc *scaleFlags, out outputFlags) string {
 	part := setFlag(cmd, "partition", "local-partitions")
 	swarm := setFlag(cmd, "swarm")
+	if msg := baselineIgnored(cmd); msg != "" {
+		return msg
+	}
 	if f := setFlag(cmd, "seed"); f != "" && swarm == "" {
 		return f + " is the seed of --swarm: it has no effect without --swarm"
 	}
@@ -118,7 +120,11 @@ func persistentIgnored(cmd *cobra.Command, args []string) string {
 	return ""
 }
 
-// joinFlags renders names as "--a, --b".
-func joinFlags(names []string) string {
-	return "--" + strings.Join(names, ", --")
+// baselineIgnored is the refusal of --allow-undecided with --baseline:
+// a baseline diff exits 0 or 1, never 3 (docs/reports.md#exit-codes).
+func baselineIgnored(cmd *cobra.Command) string {
+	if setFlag(cmd, "baseline") != "" && setFlag(cmd, "allow-undecided") != "" {
+		return "--allow-undecided has no effect with --baseline: the diff exits 0 or 1, never 3"
+	}
+	return ""
 }

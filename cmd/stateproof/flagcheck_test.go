@@ -64,6 +64,8 @@ func TestIgnoredFlagsRefused(t *testing.T) {
 		{[]string{"compose", model, model, "--json", "--format", "html"}, []string{"--json", "--format html"}},
 		{[]string{"compose", model, model, "--color", "never", "--format", "sarif"}, []string{"--color", "--format sarif"}},
 		{[]string{"compose", model, model, "--import-root", "."}, []string{"--import-root", "compose"}},
+		{[]string{"compose", model, model, "--baseline", "b.json", "--allow-undecided"}, []string{"--allow-undecided", "--baseline"}},
+		{[]string{"verify", model, "--baseline", "b.json", "--allow-undecided"}, []string{"--allow-undecided", "--baseline"}},
 		{[]string{"bmc", model, "--bound", "2", "--json", "--format", "sarif"}, []string{"--json", "--format sarif"}},
 		{[]string{"bmc", model, "--bound", "2", "--color", "always"}, []string{"--color", "bmc"}},
 		{[]string{"bmc", model, "--bound", "2", "--no-incomplete-check"}, []string{"--no-incomplete-check", "--bound"}},

@@ -139,7 +139,8 @@ A flag that would have no effect is refused (exit 2), never ignored:
 the spill flags, --allow-undecided, --legacy-exit-codes, --progress and --color
 with --swarm; the check options with --hash-check; the exploration options
 with an FCSTM model; --import-root with a JSON model; --json with another
---format; --color with a --format other than text, or with -o.
+--format; --color with a --format other than text, or with -o;
+--allow-undecided with --baseline (the diff exits 0 or 1).
 
 Exit status (docs/reports.md#exit-codes): 0 for pass or pass_with_findings, 1
 for fail (an error finding; with --baseline, a delta verdict of fail), 2 for an
