@@ -153,7 +153,7 @@ carries its exit_code.`,
   stateproof verify examples/order.json --json -o report.json
   stateproof verify examples/compare/rename-after.json --before-model examples/compare/rename-before.json --state-mapping examples/compare/rename-mapping.json
   stateproof verify examples/order.json --baseline report.json
-  stateproof verify examples/order.json --hash-spec v0 --hash-check HEX
+  stateproof verify examples/order.json --hash-check HEX
   stateproof verify examples/fcstm/door.fcstm --format sarif`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
