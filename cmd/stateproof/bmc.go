@@ -59,6 +59,10 @@ declares none, so --bound is refused for it.
 --timeout-ms (default 30000) is one budget for loading, encoding and solving:
 at it the answer is timeout, never a verdict (docs/queries.md).
 
+A flag that would have no effect is refused (exit 2): --color (the text is
+not coloured), --json with another --format, --no-incomplete-check with
+--bound (it concerns response queries only).
+
 Exit status: 0 property holds / witness found, 1 negative verdict, 2 usage or
 input error, 3 inconclusive (unknown, timeout, infeasible scenario, incomplete
 response horizon), 4 replay mismatch (result untrusted).`,
@@ -104,8 +108,11 @@ func usageError(stderr io.Writer, format string, args ...any) error {
 
 func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 	f.stderr = stderr
-	if err := f.out.resolve(); err != nil {
+	if err := f.out.resolve(cmd); err != nil {
 		return usageError(stderr, "%v", err)
+	}
+	if msg := noColor(cmd); msg != "" {
+		return usageError(stderr, "%s", msg)
 	}
 	given := 0
 	for _, s := range []bool{f.queryFile != "", f.check != "", cmd.Flags().Changed("bound")} {
@@ -120,6 +127,8 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		return usageError(stderr, "give exactly one of -q FILE, --check TEXT or --bound N")
 	case cmd.Flags().Changed("bound") && f.bound < 1:
 		return usageError(stderr, "--bound must be an integer >= 1")
+	case f.noIncomplete && f.bound > 0:
+		return usageError(stderr, "--no-incomplete-check has no effect with --bound: it skips the tail check of a response query, and --bound checks invariants")
 	case report.CheckRange("timeoutMs", f.timeoutMS, 1, -1) != nil:
 		return usageError(stderr, "%s", optionMessage(report.CheckRange("timeoutMs", f.timeoutMS, 1, -1)))
 	case f.maxBound < 1:

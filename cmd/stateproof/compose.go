@@ -44,7 +44,12 @@ Exit status (docs/reports.md#exit-codes): 0 for pass or pass_with_findings, 1
 for fail (with --baseline: a delta verdict of fail), 2 for an invalid model, a
 refused input or a usage error, 3 when no error finding exists but C1 was not
 decided (--allow-undecided makes that 0), 4 for an internal error.
---legacy-exit-codes exits 2 instead of 1 for fail, as before.`,
+--legacy-exit-codes exits 2 instead of 1 for fail, as before.
+
+A flag that would have no effect is refused (exit 2): --json with another
+--format, --color with a --format other than text or with -o, --import-root
+(a JSON model imports nothing), --allow-undecided with --baseline (the diff
+exits 0 or 1).`,
 		Example: `  stateproof compose examples/compose/producer.json examples/compose/consumer.json --rendezvous put
   stateproof compose examples/compose/handshake-*.json --rendezvous req,ack --json
   stateproof compose machines/*.json --rendezvous req,ack --max-states 1000000`,
@@ -53,8 +58,11 @@ decided (--allow-undecided makes that 0), 4 for an internal error.
 			fail := func(code, msg string) error {
 				return refuseAs(report.ComposeSchema, out, stdout, stderr, code, msg)
 			}
-			if err := out.resolve(); err != nil {
+			if err := out.resolve(cmd); err != nil {
 				return fail("BAD_OPTION", err.Error())
+			}
+			if msg := baselineIgnored(cmd); msg != "" {
+				return fail("BAD_OPTION", msg)
 			}
 			if (out.format == "html" || out.format == "sarif") && baselinePath != "" {
 				return fail("BAD_OPTION", fmt.Sprintf("--format %s reports findings; it cannot be combined with --baseline", out.format))

@@ -37,7 +37,10 @@ A directory stands for the .fcstm, .fbmcq and .rsc files below it. Without a fil
 fmt reads standard input (--lang says which language). Without -w, -l or -d
 it prints the formatted text. Exit status: 0 done; 1 with -l or -d when a file
 is not formatted; 2 when a file does not parse (the error is located
-file:line:col) or cannot be read or written.`,
+file:line:col) or cannot be read or written.
+
+--lang with file arguments is refused (exit 2): it names the language of
+standard input, and a file's extension names its own.`,
 		Example: `  stateproof fmt examples/fcstm/door.fcstm
   stateproof fmt -l examples/
   stateproof fmt -d model.fcstm
@@ -49,6 +52,9 @@ file:line:col) or cannot be read or written.`,
 			}
 			if !slices.Contains(format.Languages(), o.lang) {
 				return fmt.Errorf("--lang must be fcstm, fbmcq or rsc (got %q)", o.lang)
+			}
+			if cmd.Flags().Changed("lang") && len(args) > 0 {
+				return errors.New("--lang has no effect with files: it names the language of standard input, and a file's extension names its own")
 			}
 			r := &fmtRun{opts: o, stdout: stdout, stderr: stderr, limit: inputReader(cmd).Limit(), read: inputReader(cmd).ReadFile}
 			if len(args) == 0 {

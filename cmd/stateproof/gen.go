@@ -30,7 +30,9 @@ func newGenCmd(stdout io.Writer) *cobra.Command {
               states; three rings of L=10 compose into 10^6 composite states
   pause-counter L
               the BMC benchmark family: Run with an inc self-loop, dec to
-              Pause, and Pause back to Run while c < L`,
+              Pause, and Pause back to Run while c < L
+
+gen reads no file: --max-input-bytes and --import-root are refused (exit 2).`,
 		Example: `  stateproof gen toggles 20 > toggles20.json
   stateproof verify toggles20.json --max-states 2000000
   stateproof gen ring 10 > ring.json

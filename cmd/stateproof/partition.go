@@ -102,8 +102,8 @@ func (p *partitionFlags) peerList(rd func(string) ([]byte, error)) ([]string, er
 			if line = strings.TrimSpace(line); line == "" {
 				continue
 			}
-			if _, _, err := net.SplitHostPort(line); err != nil {
-				return nil, fmt.Errorf("%s:%d: %q is not HOST:PORT", p.peersFile, n+1, line)
+			if err := checkHostPort(line); err != nil {
+				return nil, fmt.Errorf("%s:%d: %q is not HOST:PORT: %v", p.peersFile, n+1, line, err)
 			}
 			list = append(list, line)
 		}
@@ -112,12 +112,26 @@ func (p *partitionFlags) peerList(rd func(string) ([]byte, error)) ([]string, er
 		return nil, nil // expanded once N is known
 	}
 	for k, a := range list {
-		if _, _, err := net.SplitHostPort(strings.TrimSpace(a)); err != nil {
-			return nil, fmt.Errorf("--peers: entry %d %q is not HOST:PORT", k, a)
+		if err := checkHostPort(strings.TrimSpace(a)); err != nil {
+			return nil, fmt.Errorf("--peers: entry %d %q is not HOST:PORT: %v", k, a, err)
 		}
 		list[k] = strings.TrimSpace(a)
 	}
 	return list, nil
+}
+
+// checkHostPort checks a peer address now: a port that is not a number
+// from 1 to 65535 would otherwise fail only when the workers dial each
+// other, after --start-timeout.
+func checkHostPort(a string) error {
+	_, port, err := net.SplitHostPort(a)
+	if err != nil {
+		return err
+	}
+	if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 {
+		return fmt.Errorf("the port must be a number from 1 to 65535 (got %q)", port)
+	}
+	return nil
 }
 
 // dnsPeers expands --peers-dns for n workers.
@@ -128,8 +142,8 @@ func (p *partitionFlags) dnsPeers(n int) ([]string, error) {
 	var list []string
 	for i := range n {
 		a := strings.ReplaceAll(p.peersDNS, "{i}", strconv.Itoa(i))
-		if _, _, err := net.SplitHostPort(a); err != nil {
-			return nil, fmt.Errorf("--peers-dns: %q is not HOST:PORT", a)
+		if err := checkHostPort(a); err != nil {
+			return nil, fmt.Errorf("--peers-dns: %q is not HOST:PORT: %v", a, err)
 		}
 		list = append(list, a)
 	}

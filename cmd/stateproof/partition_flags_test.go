@@ -62,6 +62,13 @@ func TestPartitionConfig(t *testing.T) {
 	bad(partitionFlags{share: "0/2", peersFile: filepath.Join(dir, "bad")}, "bad:2:")
 	bad(partitionFlags{share: "0/2", peersFile: filepath.Join(dir, "bad-cr")}, "bad-cr:2:")
 	bad(partitionFlags{share: "0/2", peersDNS: "sp.sp:7070"}, "has no {i}")
+	// a port that cannot be dialled is refused now, not after --start-timeout
+	bad(partitionFlags{share: "0/2", peers: "a:1,b:99999"}, `entry 1 "b:99999" is not HOST:PORT: the port must be a number from 1 to 65535`)
+	bad(partitionFlags{share: "0/2", peers: "a:notaport,b:2"}, `entry 0 "a:notaport" is not HOST:PORT: the port must be`)
+	bad(partitionFlags{share: "0/2", peers: "a:0,b:2"}, `"0"`)
+	bad(partitionFlags{share: "0/2", peersDNS: "sp-{i}:70700"}, `"sp-0:70700" is not HOST:PORT: the port must be`)
+	os.WriteFile(filepath.Join(dir, "badport"), []byte("h0:7070\nh1:http\n"), 0o600) //nolint:errcheck
+	bad(partitionFlags{share: "0/2", peersFile: filepath.Join(dir, "badport")}, "badport:2:")
 	bad(partitionFlags{share: "0/1", peers: "a:1", tokenFile: filepath.Join(dir, "short")}, "at least 16")
 	bad(partitionFlags{share: "2/2", peers: "a:1,b:2"}, "0 <= I < N")
 	bad(partitionFlags{share: "0/2", peers: "a:1,b:2", peersDNS: "x{i}:1"}, "exactly one of")

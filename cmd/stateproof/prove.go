@@ -59,6 +59,11 @@ it for another solver); every violation is a trace from the start (for a
 model found again by bmc and replayed on the model's runtime). Frame
 semantics: an unassigned variable keeps its value.
 
+A flag that would have no effect is refused (exit 2): --color (the text is
+not coloured), --json with another --format, --stats with a --format other
+than text (the JSON report always carries the statistics), --workers with a
+single --layers entry.
+
 Exit status: 0 all proved, 1 a confirmed violation, 2 usage or input error,
 3 unknown.`,
 		Example: `  stateproof prove examples/retry.json
@@ -94,8 +99,11 @@ func proveUsage(stderr io.Writer, format string, args ...any) error {
 }
 
 func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io.Writer) error {
-	if err := f.out.resolve(); err != nil {
+	if err := f.out.resolve(cmd); err != nil {
 		return proveUsage(stderr, "%v", err)
+	}
+	if msg := proveIgnored(cmd, f); msg != "" {
+		return proveUsage(stderr, "%s", msg)
 	}
 	if f.maxK < 1 || f.bmcDepth < 1 || f.timeoutMS < 1 || f.workers < 0 {
 		return proveUsage(stderr, "--k, --bmc-depth and --timeout-ms must be integers >= 1, --workers >= 0")
@@ -216,4 +224,21 @@ func loadProblem(ctx *z3.Context, rd input.Reader, input, rscFile string) (p *pr
 		return nil, nil, err
 	}
 	return p, m, nil
+}
+
+// proveIgnored is the refusal of a prove flag that would have no effect.
+func proveIgnored(cmd *cobra.Command, f *proveFlags) string {
+	if msg := noColor(cmd); msg != "" {
+		return msg
+	}
+	if f.stats && f.out.format != "text" {
+		if f.out.format == "json" {
+			return "--stats has no effect with --format json: the JSON report always carries the layer statistics"
+		}
+		return "--stats has no effect with --format " + f.out.format + ": the statistics are printed after the text report only"
+	}
+	if cmd.Flags().Changed("workers") && len(strings.Split(f.layers, ",")) < 2 {
+		return "--workers has no effect with --layers " + f.layers + ": one layer runs alone"
+	}
+	return ""
 }

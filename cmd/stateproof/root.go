@@ -103,9 +103,12 @@ cap says "not decided", never "pass".`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       buildVersion(),
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			if n, err := cmd.Flags().GetInt64(maxInputFlag); err == nil && n < 1 {
 				return fmt.Errorf("--%s must be an integer >= 1 (got %d)", maxInputFlag, n)
+			}
+			if msg := persistentIgnored(cmd, args); msg != "" {
+				return errors.New(msg)
 			}
 			return nil
 		},

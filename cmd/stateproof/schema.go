@@ -20,7 +20,9 @@ or the contract of a report: verify (logicprobe/verify/v1), compose
 (logicprobe/compose/v1), baseline (logicprobe/baseline/v1), bmc
 (stateproof/bmc/v1), prove (stateproof/prove/v1), simulate
 (stateproof/simulate/v1). Without NAME it lists the names. docs/reports.md
-describes every field.`,
+describes every field.
+
+schema reads no file: --max-input-bytes and --import-root are refused (exit 2).`,
 		Example: `  stateproof schema
   stateproof schema model > model.schema.json
   stateproof schema verify`,

@@ -39,7 +39,10 @@ columns (CJK characters count 2), and no line of A or C is wider than --width.
 Form A falls back to form C when a row would not fit even shortened, and says
 so. --form is read in any case (a, B, Auto). The labels are Chinese when the
 narrative is. A state, event or scenario the narrative does not describe is
-shown by its bare id.`,
+shown by its bare id.
+
+--detail with a --form other than auto is refused (exit 2): it only chooses
+among the forms of --form auto.`,
 		Example: `  stateproof show examples/order.json
   stateproof show examples/order.json --form B
   stateproof show examples/order.json --form auto --width 50`,
@@ -47,6 +50,9 @@ shown by its bare id.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("width") {
 				opt.Width = terminalWidth(stdout)
+			}
+			if opt.Detail && opt.Form != "" && !strings.EqualFold(opt.Form, show.FormAuto) {
+				return showUsage(stderr, "--detail has no effect with --form %s: it chooses between the forms of --form auto", opt.Form)
 			}
 			if opt.Width < 1 {
 				return showUsage(stderr, "--width must be an integer >= 1")

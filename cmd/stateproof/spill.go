@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/pflag"
@@ -37,7 +38,7 @@ func (f *spillFlags) setup(opts *verify.Options, stderr io.Writer) (func(), erro
 	memory := spill.DefaultMemory()
 	limit := debug.SetMemoryLimit(-1)
 	if f.memory != "" {
-		m, err := spill.ParseSize(f.memory)
+		m, err := parseSize(f.memory)
 		if err != nil {
 			return nil, fmt.Errorf("--memory: %w", err)
 		}
@@ -48,7 +49,7 @@ func (f *spillFlags) setup(opts *verify.Options, stderr io.Writer) (func(), erro
 	}
 	var maxDisk int64
 	if f.maxDisk != "" {
-		m, err := spill.ParseSize(f.maxDisk)
+		m, err := parseSize(f.maxDisk)
 		if err != nil {
 			return nil, fmt.Errorf("--max-disk: %w", err)
 		}
@@ -81,6 +82,15 @@ func (f *spillFlags) setup(opts *verify.Options, stderr io.Writer) (func(), erro
 		d.Close()
 		debug.SetMemoryLimit(limit)
 	}, nil
+}
+
+// parseSize is spill.ParseSize, with a negative size named as such
+// rather than as a size whose unit is "-1".
+func parseSize(s string) (int64, error) {
+	if strings.HasPrefix(strings.TrimSpace(s), "-") {
+		return 0, fmt.Errorf("size %q must not be negative: give a size such as 512MiB or 1.5GB", s)
+	}
+	return spill.ParseSize(s)
 }
 
 // reportSpill prints what a spilled exploration wrote, on stderr: the

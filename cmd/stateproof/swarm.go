@@ -103,14 +103,24 @@ The model is --model, or else the one the first report names, which must be a
 relative path inside that report's folder.
 
 A swarm never decides a pass: with no violation the verdict is undecided
-(exit 3); with one, fail (exit 1). See docs/scale.md#swarm.`,
+(exit 3); with one, fail (exit 1). See docs/scale.md#swarm.
+
+merge writes text or json: --format sarif or html is refused (exit 2), and
+so are --color (the text is not coloured), --json with another --format and
+--import-root.`,
 		Example: `  stateproof verify model.json --swarm 0/4 --json -o s0.json   # ... up to 3/4
   stateproof merge s0.json s1.json s2.json s3.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			start := time.Now()
-			if err := out.resolve(); err != nil || out.format == "sarif" || out.format == "html" {
+			if err := out.resolve(cmd); err != nil {
+				return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
+			}
+			if out.format == "sarif" || out.format == "html" {
 				return refuse(out, stdout, stderr, "BAD_OPTION", "merge writes --format text or json")
+			}
+			if msg := noColor(cmd); msg != "" {
+				return refuse(out, stdout, stderr, "BAD_OPTION", msg)
 			}
 			if err := report.CheckMaxStates(maxStates); err != nil {
 				return refuse(out, stdout, stderr, "BAD_OPTION", optionMessage(err))
@@ -154,6 +164,8 @@ A swarm never decides a pass: with no violation the verdict is undecided
 		},
 	}
 	out.register(cmd)
+	// a swarm report has no findings to locate or page to draw
+	cmd.Flags().Lookup("format").Usage = "output format: text or json"
 	cmd.Flags().StringVar(&model, "model", "", "the model the reports are about (default: the model the first report names, inside that report's folder)")
 	cmd.Flags().IntVar(&maxStates, "max-states", maxStates, "cap of each breadth-first search that shortens a violation")
 	cmd.Flags().IntVar(&timeoutMS, "timeout-ms", timeoutMS, "budget in milliseconds for shortening; at it the rest of each path is kept as found (0: none shortened)")

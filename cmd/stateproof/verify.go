@@ -76,8 +76,13 @@ func exitWith(code int) error {
 	return &exitError{code}
 }
 
-func (o *outputFlags) resolve() error {
+// resolve applies --json and checks the values; --json with another
+// --format, and --color where nothing is coloured, are refused.
+func (o *outputFlags) resolve(cmd *cobra.Command) error {
 	if o.json {
+		if cmd.Flags().Changed("format") && o.format != "json" {
+			return fmt.Errorf("--json is --format json: it cannot be combined with --format %s", o.format)
+		}
 		o.format = "json"
 	}
 	if o.format != "text" && o.format != "json" && o.format != "sarif" && o.format != "html" {
@@ -85,6 +90,9 @@ func (o *outputFlags) resolve() error {
 	}
 	if o.color != "auto" && o.color != "always" && o.color != "never" {
 		return fmt.Errorf("--color must be auto, always or never (got %q)", o.color)
+	}
+	if msg := o.colorIgnored(cmd); msg != "" {
+		return errors.New(msg)
 	}
 	return nil
 }
@@ -100,8 +108,8 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "verify MODEL.json | MODEL.fcstm",
 		Short: "Run the explicit-state checks on a JSON model (schema v1), or lint an FCSTM model",
 		Long: `verify validates a JSON state-machine model (schema v1) and runs the structural
-checks S1-S8 and the adversarial probes A1-A14 over its reachable runtime
-states. The report follows the logicprobe/verify/v1 contract (--json).
+checks S1-S8 and the adversarial probes A1-A15 over its reachable runtime
+states (A15, LTL, when the model declares an ltl invariant). The report follows the logicprobe/verify/v1 contract (--json).
 
 With --before-model the model is AFTER and is compared with BEFORE: D1
 behavioural preservation, D2 invariant continuity (every BEFORE invariant
@@ -122,6 +130,18 @@ worker 0 writes it; --local-partitions N starts the workers on this host);
 --swarm I/N runs a bug-hunting swarm member whose reports stateproof merge
 combines; see docs/scale.md.
 
+A flag that would have no effect is refused (exit 2), never ignored:
+--memory, --spill-dir and --max-disk with --partition or --local-partitions
+(no worker spills yet); the peer flags (--peers, --peers-file, --peers-dns,
+--token-file, --tls-*) without --partition or with --local-partitions;
+--peer-timeout and --start-timeout without either; --progress with either;
+--seed without --swarm; --workers, --max-findings, --max-permutation-events,
+the spill flags, --allow-undecided, --legacy-exit-codes, --progress and --color
+with --swarm; the check options with --hash-check; the exploration options
+with an FCSTM model; --import-root with a JSON model; --json with another
+--format; --color with a --format other than text, or with -o;
+--allow-undecided with --baseline (the diff exits 0 or 1).
+
 Exit status (docs/reports.md#exit-codes): 0 for pass or pass_with_findings, 1
 for fail (an error finding; with --baseline, a delta verdict of fail), 2 for an
 invalid model, a refused input or a usage error, 3 when no error finding exists
@@ -133,12 +153,15 @@ carries its exit_code.`,
   stateproof verify examples/order.json --json -o report.json
   stateproof verify examples/compare/rename-after.json --before-model examples/compare/rename-before.json --state-mapping examples/compare/rename-mapping.json
   stateproof verify examples/order.json --baseline report.json
-  stateproof verify examples/order.json --hash-spec v0 --hash-check HEX
+  stateproof verify examples/order.json --hash-check HEX
   stateproof verify examples/fcstm/door.fcstm --format sarif`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := out.resolve(); err != nil {
+			if err := out.resolve(cmd); err != nil {
 				return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
+			}
+			if msg := verifyIgnored(cmd, &sc, out); msg != "" {
+				return refuse(out, stdout, stderr, "BAD_OPTION", msg)
 			}
 			if (out.format == "sarif" || out.format == "html") && (cmd.Flags().Changed("hash-check") || cmpf.baseline != "") {
 				return refuse(out, stdout, stderr, "BAD_OPTION", "--format "+out.format+" reports findings; it cannot be combined with --hash-check or --baseline")

@@ -15,8 +15,10 @@ import (
 // isFCSTM reports whether a model file is FCSTM (by its extension).
 func isFCSTM(path string) bool { return strings.EqualFold(filepath.Ext(path), ".fcstm") }
 
-// jsonOnlyFlags are the verify flags that only make sense for JSON models.
-var jsonOnlyFlags = []string{"before-model", "state-mapping", "baseline", "hash-check", "prove", "max-states", "max-permutation-events", "hash-spec"}
+// jsonOnlyFlags are the verify flags that only make sense for JSON models:
+// an FCSTM model is linted, not explored.
+var jsonOnlyFlags = []string{"before-model", "state-mapping", "baseline", "hash-check", "prove", "max-states", "max-permutation-events", "hash-spec",
+	"workers", "max-findings", "memory", "spill-dir", "max-disk", "progress"}
 
 // verifyFCSTM lints an FCSTM model and writes the report.
 func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, path string) error {
