@@ -62,18 +62,21 @@ func (a *analysis) comboDuplicates(w *model.Transition, hops []*model.Transition
 }
 
 // triggerTerms returns the terms of the root-file transition written at
-// w's position, or nil.
+// w's position, or nil. The index of the file's triggers is built on the
+// first call.
 func (a *analysis) triggerTerms(w *model.Transition) []ast.Term {
 	if a.tree == nil || a.tree.Root == nil || w.Pos.File != a.file {
 		return nil
 	}
-	var terms []ast.Term
-	declStates(a.tree.Root, "", func(_ string, d *ast.StateDecl) {
-		for _, it := range d.Items {
-			if t, ok := it.(*ast.Transition); ok && t.Pos.Line == w.Pos.Line && t.Pos.Col == w.Pos.Col && t.Trigger != nil {
-				terms = t.Trigger.Terms
+	if a.triggers == nil {
+		a.triggers = map[[2]int][]ast.Term{}
+		declStates(a.tree.Root, "", func(_ string, d *ast.StateDecl) {
+			for _, it := range d.Items {
+				if t, ok := it.(*ast.Transition); ok && t.Trigger != nil {
+					a.triggers[[2]int{t.Pos.Line, t.Pos.Col}] = t.Trigger.Terms
+				}
 			}
-		}
-	})
-	return terms
+		})
+	}
+	return a.triggers[[2]int{w.Pos.Line, w.Pos.Col}]
 }

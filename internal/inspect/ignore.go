@@ -123,32 +123,40 @@ func (a *analysis) commentCovers(comments []ignoreComment, d Diagnostic) bool {
 		if !contains(c.codes, d.Code) {
 			continue
 		}
-		if c.line == d.Span.Line || a.stateAround(c.line, d.Span.Line) {
+		if end, ok := a.extents[c.line]; c.line == d.Span.Line || ok && c.line <= d.Span.Line && d.Span.Line <= end {
 			return true
 		}
 	}
 	return false
 }
 
-// stateAround reports whether a state declared on line decl encloses line.
-func (a *analysis) stateAround(decl, line int) bool {
-	if a.tree == nil || a.tree.Root == nil || line < decl {
-		return false
+// stateExtents maps the declaration line of every root-file state to
+// the last line of its declaration (the longest, when several states
+// start on one line).
+func (a *analysis) stateExtents() map[int]int {
+	ext := map[int]int{}
+	if a.tree == nil || a.tree.Root == nil {
+		return ext
 	}
-	found := false
 	declStates(a.tree.Root, "", func(_ string, d *ast.StateDecl) {
-		if found || d.Pos.Line != decl {
-			return
-		}
 		sp := a.src.statement(model.Pos{File: a.file, Line: d.Pos.Line, Col: d.Pos.Col})
-		found = line <= sp.EndLine
+		ext[d.Pos.Line] = max(ext[d.Pos.Line], sp.EndLine)
 	})
-	return found
+	return ext
+}
+
+// canonicalCode maps a deprecated pyfcstm alias onto the code it stands
+// for, so that a suppression written with the alias keeps working.
+func canonicalCode(c string) string {
+	if c == "W_DEADLOCK_LEAF" {
+		return "W_LEAF_NO_OUTGOING_TRANSITION"
+	}
+	return c
 }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
-		if x == s {
+		if canonicalCode(x) == s {
 			return true
 		}
 	}

@@ -79,11 +79,18 @@ func File(path string, opts Options) (*Result, error) {
 // anchors relative imports.
 func Source(path string, src []byte, opts Options) *Result {
 	res := &Result{Schema: Schema, File: path, Diagnostics: []Diagnostic{}}
-	a := &analysis{file: path, src: newSource(string(src)), out: res}
-	if f, err := parser.Parse(path, string(src)); err == nil {
-		a.tree = f
+	a := &analysis{file: path, src: newSource(string(src)), out: res, codes: map[string]Code{}}
+	for _, c := range Codes() {
+		a.codes[c.Name] = c
 	}
-	m, err := model.Parse(path, string(src), opts.Model)
+	// One parse: the tree gives the analyzers the root file's declarations
+	// as written, and construction builds the model from it.
+	f, err := parser.Parse(path, string(src))
+	var m *model.Model
+	if err == nil {
+		a.tree = f
+		m, err = model.Build(f, opts.Model)
+	}
 	if err != nil {
 		a.loadErrors(err)
 	} else {
@@ -103,6 +110,10 @@ type analysis struct {
 	tree *ast.File // the root file's syntax tree; nil when it does not parse
 	m    *model.Model
 	out  *Result
+
+	codes    map[string]Code       // the registry, by name
+	extents  map[int]int           // declaration line of a root-file state -> its last line (suppression only)
+	triggers map[[2]int][]ast.Term // root-file transition position -> its trigger terms (combos only)
 }
 
 // run runs every analyzer over the loaded model.
@@ -117,7 +128,7 @@ func (a *analysis) run() {
 
 // emit adds a diagnostic of a registry code.
 func (a *analysis) emit(code, file string, span Span, refs map[string]any, format string, args ...any) {
-	c, ok := Lookup(code)
+	c, ok := a.codes[code]
 	if !ok {
 		panic("inspect: code " + code + " is not in the registry") // a bug in this package, caught by the tests
 	}
@@ -135,9 +146,12 @@ func (a *analysis) emit(code, file string, span Span, refs map[string]any, forma
 func (a *analysis) suppress(ignore []string) {
 	skip := map[string]bool{}
 	for _, c := range ignore {
-		skip[c] = true
+		skip[canonicalCode(c)] = true
 	}
 	comments := a.src.ignoreComments()
+	if len(comments) > 0 {
+		a.extents = a.stateExtents()
+	}
 	kept := a.out.Diagnostics[:0]
 	for _, d := range a.out.Diagnostics {
 		if skip[d.Code] || d.File == a.file && a.commentCovers(comments, d) {

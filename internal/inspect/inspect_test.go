@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -38,6 +39,7 @@ func TestIgnoreComments(t *testing.T) {
 	}{
 		{"on the line", strings.Replace(leafModel, "state B;", "state B; // stateproof:ignore W_LEAF_NO_OUTGOING_TRANSITION B is final by design", 1), "W_LEAF_NO_OUTGOING_TRANSITION", 1},
 		{"hash comment", strings.Replace(leafModel, "state B;", "state B; # stateproof:ignore W_LEAF_NO_OUTGOING_TRANSITION,W_UNUSED_EVENT final", 1), "W_LEAF_NO_OUTGOING_TRANSITION", 1},
+		{"deprecated alias", strings.Replace(leafModel, "state B;", "state B; // stateproof:ignore W_DEADLOCK_LEAF pyfcstm's old name", 1), "W_LEAF_NO_OUTGOING_TRANSITION", 1},
 		{"enclosing state", strings.Replace(leafModel, "state Root {", "state Root { // stateproof:ignore W_GUARD_VARS_NEVER_CHANGE config flag", 1), "W_GUARD_VARS_NEVER_CHANGE", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -179,4 +181,49 @@ func FuzzSource(f *testing.F) {
 		}
 		_ = newSource(src).ignoreComments()
 	})
+}
+
+// TestIgnoreAlias: --ignore with pyfcstm's deprecated alias drops the
+// code it stands for.
+func TestIgnoreAlias(t *testing.T) {
+	res := Source("m.fcstm", []byte(leafModel), Options{Ignore: []string{"W_DEADLOCK_LEAF"}})
+	if slices.Contains(codesOf(res), "W_LEAF_NO_OUTGOING_TRANSITION") || res.Suppressed != 1 {
+		t.Errorf("got %v, %d suppressed", codesOf(res), res.Suppressed)
+	}
+}
+
+// bigModel writes a model of about n lines: a chain of composites, each
+// with leaves, guarded transitions, effects, actions and suppression
+// comments, so that every analyzer has work.
+func bigModel(n int) string {
+	var b strings.Builder
+	b.WriteString("def int x = 0;\ndef float g = 1.5;\ndef int unused = 0;\nstate Root {\n")
+	k := 0
+	for lines := 4; lines < n; lines += 9 {
+		fmt.Fprintf(&b, "    state S%d { // stateproof:ignore W_UNUSED_EVENT generated\n", k)
+		fmt.Fprintf(&b, "        event Spare;\n        state A { during { x = x + 1; } }\n        state B;\n")
+		fmt.Fprintf(&b, "        [*] -> A;\n        A -> B : if [x %% 7 == %d] effect { x = x / (1 - 1); };\n", k%7)
+		fmt.Fprintf(&b, "        B -> A :: Go + Go;\n        B -> [*] : if [1 > 2];\n    }\n")
+		k++
+	}
+	b.WriteString("    [*] -> S0;\n")
+	for i := 0; i+1 < k; i++ {
+		fmt.Fprintf(&b, "    S%d -> S%d;\n", i, i+1)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// BenchmarkSource2000 inspects a 2,000-line model (issue 41 asks for
+// under 200 ms).
+func BenchmarkSource2000(b *testing.B) {
+	src := []byte(bigModel(2000))
+	res := Source("big.fcstm", src, Options{})
+	if !res.Loaded || len(res.Diagnostics) == 0 || res.Suppressed == 0 {
+		b.Fatalf("the generated model: loaded %v, %d diagnostics, %d suppressed", res.Loaded, len(res.Diagnostics), res.Suppressed)
+	}
+	b.ResetTimer()
+	for range b.N {
+		Source("big.fcstm", src, Options{})
+	}
 }

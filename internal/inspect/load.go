@@ -43,7 +43,7 @@ func (a *analysis) loadErrors(err error) {
 			span = a.src.word(e.Pos.Line, e.Pos.Col)
 		}
 		refs := map[string]any{}
-		if _, shared := Lookup(e.Code); shared {
+		if _, shared := a.codes[e.Code]; shared {
 			refs = a.loadRefs(e)
 			if e.Code == "E_DUPLICATE_VAR" && file == a.file {
 				span = a.declSpanAt(e.Pos.Line, e.Pos.Col)
