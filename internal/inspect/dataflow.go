@@ -124,6 +124,11 @@ func (a *analysis) dataFlow() {
 		span := a.varSpan(v)
 		init := a.initText(v)
 		read, wrote := len(fl.reads[v.Name]) > 0, len(fl.writes[v.Name]) > 0
+		if !in[v.Name] && fl.abstract {
+			a.emit("I_UNREFERENCED_VAR_MAYBE_ABSTRACT", v.Pos.File, span,
+				map[string]any{"var_name": v.Name, "abstract_actions_in_scope": a.abstractOwners()},
+				"variable %s influences no transition guard within the model; an abstract action may still use it", v.Name)
+		}
 		if !in[v.Name] && !fl.abstract {
 			refs := map[string]any{"var_name": v.Name, "init_value": init}
 			if !read && !wrote {

@@ -124,6 +124,7 @@ func (a *analysis) run() {
 	a.guards()
 	a.numeric()
 	a.combos()
+	a.lifecycle()
 }
 
 // emit adds a diagnostic of a registry code.

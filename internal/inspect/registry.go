@@ -44,6 +44,11 @@ func Codes() []Code {
 		{"W_GUARD_CONST_FALSE", SeverityWarning, BasisStructural, "The guard reads no variable and is always false: the transition never fires.", []string{"folded_value"}},
 		{"W_DEAD_NAMED_ACTION", SeverityWarning, BasisStructural, "A named action belongs to a state no run enters and no action of an enterable state refers to it.", []string{"function_name", "defined_in"}},
 		{"I_TRANSITION_TO_SELF_VIA_PARENT", SeverityInfo, BasisStructural, "A composite state transitions to itself: it exits and re-enters, running its initial transition again.", []string{"state_path", "crosses_composite"}},
+		{"I_UNREFERENCED_VAR_MAYBE_ABSTRACT", SeverityInfo, BasisStructural, "The variable influences no transition guard within the model, but the model has abstract actions, which may use it.", []string{"var_name", "abstract_actions_in_scope"}},
+		{"W_INITIAL_UNCONDITIONAL_MISSING", SeverityWarning, BasisStructural, "Every initial transition of the composite has an event or a guard; none is guaranteed to fire.", []string{"composite_path", "existing_conditional_count"}},
+		{"W_SELF_TRANSITION_NOP", SeverityWarning, BasisStructural, "A leaf's self transition has no event, guard, effect or action to run.", []string{"state_path"}},
+		{"W_ASPECT_NO_DESCENDANT_LEAF", SeverityWarning, BasisStructural, "A >> during aspect is on a state with no non-pseudo leaf below it, so it never runs.", []string{"composite_path", "aspect"}},
+		{"W_DURING_CONST_ASSIGN", SeverityWarning, BasisStructural, "A leaf's during action assigns a variable the same constant every cycle.", []string{"state_path", "var_name", "value"}},
 	}
 	cs = append(cs, loadCodes()...)
 	sort.Slice(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })

@@ -168,6 +168,50 @@ state Root {
     Active -> Idle;
     Idle -> Idle;
 }`,
+	"I_UNREFERENCED_VAR_MAYBE_ABSTRACT": `def int used = 0;
+state Root {
+    state A { enter abstract ExternalHook; during { used = used + 1; } }
+    state B;
+    [*] -> A;
+    A -> B : if [used > 2];
+    B -> A;
+}`,
+	"W_INITIAL_UNCONDITIONAL_MISSING": `def int ready = 0;
+state Root {
+    state A { during { ready = ready + 1; } }
+    state B;
+    [*] -> A : if [ready > 0];
+    [*] -> B;
+    A -> B;
+    B -> A;
+}`,
+	"W_SELF_TRANSITION_NOP": `def int n = 0;
+state Root {
+    state A { enter { n = n + 1; } }
+    state B;
+    state C;
+    [*] -> A;
+    A -> A : if [n < 3];
+    A -> B;
+    B -> B :: Tick;
+    B -> C;
+    C -> C effect { n = 0; }
+}`,
+	"W_ASPECT_NO_DESCENDANT_LEAF": `state Root {
+    pseudo state Marker;
+    state Work;
+    [*] -> Marker;
+    Marker -> Work;
+    >> during before { }
+}`,
+	"W_DURING_CONST_ASSIGN": `def int counter = 0;
+state Root {
+    state Idle {
+        enter { counter = (2 + 3) * 4; }
+        during { counter = counter + 1; if [counter > 9] { counter = 0; } }
+    }
+    [*] -> Idle;
+}`,
 	"E_DUPLICATE_STATE": `state Root { state A; state B { state A; [*] -> A; } [*] -> A; A -> B; }`,
 	"E_DUPLICATE_VAR":   "def int x = 0;\ndef int y = 1;\nstate Root { state A; [*] -> A; }",
 	"E_PSEUDO_NOT_LEAF": `state Root {
@@ -283,6 +327,10 @@ func checkDiagnostic(t *testing.T, py pyCode, d Diagnostic, src string) {
 		ok = strings.HasPrefix(text, str("var_name")) && strings.HasSuffix(text, ";")
 	case "transition":
 		ok = strings.Contains(text, "->")
+	case "lifecycle_action":
+		ok = strings.Contains(text, "during") || strings.Contains(text, "enter") || strings.Contains(text, "exit") || strings.Contains(text, str("var_name")+" =")
+	case "composite_block":
+		ok = (strings.HasPrefix(text, "state ") || strings.HasPrefix(text, "pseudo ")) && strings.HasSuffix(strings.TrimSuffix(text, ";"), "}")
 	case "named_action_declaration":
 		ok = strings.Contains(text, str("function_name"))
 	default:
@@ -307,6 +355,12 @@ func checkRefType(t *testing.T, f string, r pyRef, v any) {
 	case "int":
 		if _, ok := v.(int); !ok {
 			t.Errorf("refs.%s = %#v, want an int", f, v)
+		}
+	case "number":
+		switch v.(type) {
+		case int64, float64:
+		default:
+			t.Errorf("refs.%s = %#v, want a number", f, v)
 		}
 	case "bool":
 		if _, ok := v.(bool); !ok {
