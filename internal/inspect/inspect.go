@@ -125,6 +125,7 @@ func (a *analysis) run() {
 	a.numeric()
 	a.combos()
 	a.lifecycle()
+	a.redundancy()
 }
 
 // emit adds a diagnostic of a registry code.

@@ -49,6 +49,9 @@ func Codes() []Code {
 		{"W_SELF_TRANSITION_NOP", SeverityWarning, BasisStructural, "A leaf's self transition has no event, guard, effect or action to run.", []string{"state_path"}},
 		{"W_ASPECT_NO_DESCENDANT_LEAF", SeverityWarning, BasisStructural, "A >> during aspect is on a state with no non-pseudo leaf below it, so it never runs.", []string{"composite_path", "aspect"}},
 		{"W_DURING_CONST_ASSIGN", SeverityWarning, BasisStructural, "A leaf's during action assigns a variable the same constant every cycle.", []string{"state_path", "var_name", "value"}},
+		{"W_REDUNDANT_TRANSITION", SeverityWarning, BasisStructural, "A transition repeats an earlier one of the same composite: same source, target, event, guard and effect.", []string{"from_path", "to_path", "duplicate_spans"}},
+		{"W_FORCED_NEVER_EXPANDS", SeverityWarning, BasisStructural, "A `!* ->` forced transition is declared in a state without child states, so it applies to nothing.", []string{"state_path", "original_raw"}},
+		{"W_NAMED_ACTION_SHADOWS_ANCESTOR", SeverityWarning, BasisStructural, "A named action has the name of a named action of an enclosing state.", []string{"function_name", "inner_state_path", "outer_state_path"}},
 	}
 	cs = append(cs, loadCodes()...)
 	sort.Slice(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })

@@ -212,6 +212,33 @@ state Root {
     }
     [*] -> Idle;
 }`,
+	"W_REDUNDANT_TRANSITION": `def int n = 0;
+state Root {
+    state A { during { n = n + 1; } }
+    state B;
+    [*] -> A;
+    A -> B :: Go;
+    A -> B :: Stop;
+    A -> B :: Go effect { n = 0; }
+    A -> B : if [n > 1];
+    A -> B : if [n > 2];
+    B -> A;
+}`,
+	"W_FORCED_NEVER_EXPANDS": `state Root {
+    state A {
+        state Inner;
+        !* -> [*] :: Abort;
+        [*] -> Inner;
+    }
+    [*] -> A;
+}`,
+	"W_NAMED_ACTION_SHADOWS_ANCESTOR": `state Root {
+    enter Sync { }
+    state Child { enter Setup { } exit Sync2 { } }
+    state Other { enter Setup { } }
+    [*] -> Child;
+    Child -> Other;
+}`,
 	"E_DUPLICATE_STATE": `state Root { state A; state B { state A; [*] -> A; } [*] -> A; A -> B; }`,
 	"E_DUPLICATE_VAR":   "def int x = 0;\ndef int y = 1;\nstate Root { state A; [*] -> A; }",
 	"E_PSEUDO_NOT_LEAF": `state Root {
@@ -362,6 +389,10 @@ func checkRefType(t *testing.T, f string, r pyRef, v any) {
 		default:
 			t.Errorf("refs.%s = %#v, want a number", f, v)
 		}
+	case "list[Span]":
+		if _, ok := v.([]Span); !ok {
+			t.Errorf("refs.%s = %#v, want a list of spans", f, v)
+		}
 	case "bool":
 		if _, ok := v.(bool); !ok {
 			t.Errorf("refs.%s = %#v, want a bool", f, v)
@@ -389,14 +420,36 @@ func checkRefType(t *testing.T, f string, r pyRef, v any) {
 }
 
 // spanText is the source text a span covers.
-func spanText(src string, sp Span) string {
-	s := newSource(src)
-	from, to := s.offset(sp.Line, sp.Column), s.offset(sp.EndLine, sp.EndColumn)
-	if to < 0 && sp.EndLine == len(s.lines) {
-		to = len(src)
+func spanText(src string, sp Span) string { return spanSource(newSource(src), sp) }
+
+// TestDocsListEveryCode: docs/inspect.md describes every code stateproof
+// emits under a heading (or in the load-error table), and names every code
+// of pyfcstm's registry, reported or not.
+func TestDocsListEveryCode(t *testing.T) {
+	data, err := os.ReadFile("../../docs/inspect.md")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if from < 0 || to < from {
-		return ""
+	described := map[string]bool{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "### ") || strings.HasPrefix(line, "| `") {
+			for _, w := range strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ',' || r == '`' || r == '|' }) {
+				described[w] = true
+			}
+		}
 	}
-	return src[from:to]
+	for _, c := range Codes() {
+		if !described[c.Name] {
+			t.Errorf("docs/inspect.md has no section for %s", c.Name)
+		}
+	}
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(string(data), func(r rune) bool { return !(r == '_' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') }) {
+		words[w] = true
+	}
+	for name, py := range pyRegistry(t) {
+		if py.AliasOf == "" && !words[name] {
+			t.Errorf("docs/inspect.md does not name pyfcstm's code %s (reported or not yet implemented)", name)
+		}
+	}
 }
