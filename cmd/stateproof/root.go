@@ -122,6 +122,7 @@ cap says "not decided", never "pass".`,
 	root.AddCommand(newLSPCmd(stderr)) // the language server (docs/lsp.md)
 	addPresentationCmds(root, stdout, stderr)
 	root.AddCommand(newFmtCmd(stdout, stderr))
+	root.AddCommand(newInspectCmd(stdout, stderr))
 	root.AddCommand(newMergeCmd(stdout, stderr)) // swarm reports (swarm.go)
 	return root
 }

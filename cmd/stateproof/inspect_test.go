@@ -1,0 +1,99 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const inspectModel = `def int unused = 0;
+state Root {
+    state A;
+    state B;
+    state Orphan;
+    [*] -> A;
+    A -> B :: Go;
+    B -> A :: Back;
+}
+`
+
+// TestInspectExitCodes: 0 when no error-severity diagnostic, 2 when the
+// model does not load or the usage is wrong (with the message naming the
+// flag).
+func TestInspectExitCodes(t *testing.T) {
+	dir := fmtDir(t, map[string]string{
+		"ok.fcstm":  inspectModel,
+		"bad.fcstm": "state Root { state A; state A; [*] -> A; }\n",
+	})
+	ok, bad := filepath.Join(dir, "ok.fcstm"), filepath.Join(dir, "bad.fcstm")
+	out, errOut, code := runCLI(t, "inspect", ok)
+	if code != 0 || !strings.Contains(out, "ok.fcstm:5:11: warning W_UNREACHABLE_STATE:") || !strings.Contains(out, "W_UNREFERENCED_VAR") || errOut != "" {
+		t.Errorf("clean model: exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, code = runCLI(t, "inspect", bad)
+	if code != exitInput || !strings.Contains(out, "error E_DUPLICATE_STATE") || !strings.Contains(out, "does not load") {
+		t.Errorf("model that does not load: exit %d\n%s", code, out)
+	}
+	for _, args := range [][]string{
+		{"inspect", "--format", "yaml", ok},
+		{"inspect", "--ignore", "unused", ok},
+		{"inspect", filepath.Join(dir, "missing.fcstm")},
+		{"inspect"},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		if code != exitInput || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+	_, errOut, _ = runCLI(t, "inspect", "--ignore", "W_OK,nope", ok)
+	if !strings.Contains(errOut, "--ignore") || !strings.Contains(errOut, `"nope"`) {
+		t.Errorf("--ignore refusal does not name the flag and entry: %q", errOut)
+	}
+}
+
+// TestInspectJSON pins the JSON document: schema, diagnostics with span
+// and refs, and the suppressed count.
+func TestInspectJSON(t *testing.T) {
+	dir := fmtDir(t, map[string]string{"m.fcstm": inspectModel})
+	out, _, code := runCLI(t, "inspect", "--format", "json", "--ignore", "W_LEAF_NO_OUTGOING_TRANSITION", filepath.Join(dir, "m.fcstm"))
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	var doc struct {
+		Schema      string `json:"schema"`
+		Loaded      bool   `json:"loaded"`
+		Suppressed  int    `json:"suppressed"`
+		Diagnostics []struct {
+			Code, Severity, Message, Basis string
+			Span                           struct {
+				Line      int `json:"line"`
+				Column    int `json:"column"`
+				EndLine   int `json:"end_line"`
+				EndColumn int `json:"end_column"`
+			}
+			Refs map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if doc.Schema != "stateproof/inspect/v1" || !doc.Loaded || doc.Suppressed != 1 {
+		t.Errorf("document %s", out)
+	}
+	found := false
+	for _, d := range doc.Diagnostics {
+		if d.Code == "W_UNREACHABLE_STATE" {
+			found = true
+			if d.Severity != "warning" || d.Basis != "structural" || d.Refs["state_path"] != "Root.Orphan" || d.Span.Line != 5 || d.Span.Column != 11 || d.Span.EndColumn != 17 {
+				t.Errorf("W_UNREACHABLE_STATE: %+v", d)
+			}
+		}
+		if d.Code == "W_LEAF_NO_OUTGOING_TRANSITION" {
+			t.Errorf("ignored code reported: %+v", d)
+		}
+	}
+	if !found {
+		t.Errorf("no W_UNREACHABLE_STATE in %s", out)
+	}
+}

@@ -1,0 +1,164 @@
+package inspect
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stateproof/stateproof/internal/fcstm/ast"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+)
+
+// ignoreMarker starts a suppression comment:
+// `// stateproof:ignore CODE[,CODE…] reason`.
+const ignoreMarker = "stateproof:ignore"
+
+// ParseIgnore parses a comma-separated list of codes (the --ignore flag).
+// Every entry must look like a code (E_, W_ or I_ and capitals, digits,
+// underscores); a code stateproof does not emit yet is accepted, so that
+// a filter written for pyfcstm keeps working.
+func ParseIgnore(list string) ([]string, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, nil
+	}
+	var out []string
+	for i, f := range strings.Split(list, ",") {
+		c := strings.TrimSpace(f)
+		if !IsCodeName(c) {
+			return nil, fmt.Errorf("entry %d %q is not a diagnostic code (codes look like W_UNUSED_EVENT; see docs/inspect.md)", i+1, c)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// IsCodeName reports whether s has the shape of a diagnostic code.
+func IsCodeName(s string) bool {
+	if len(s) < 3 || len(s) > 64 || s[1] != '_' || s[0] != 'E' && s[0] != 'W' && s[0] != 'I' {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// ignoreComment is one suppression comment: its line and codes.
+type ignoreComment struct {
+	line  int
+	codes []string
+}
+
+// ignoreComments finds the suppression comments of the source (in // and
+// # comments, never inside a string).
+func (s *source) ignoreComments() []ignoreComment {
+	var out []ignoreComment
+	t := s.text
+	for i := 0; i < len(t); {
+		c := t[i]
+		switch {
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < len(t) && t[j] != c && t[j] != '\n' {
+				if t[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			i = j + 1
+		case c == '#' || strings.HasPrefix(t[i:], "//"):
+			end := strings.IndexByte(t[i:], '\n')
+			if end < 0 {
+				end = len(t) - i
+			}
+			line, _ := s.at(i)
+			if codes := ParseIgnoreComment(t[i : i+end]); len(codes) > 0 {
+				out = append(out, ignoreComment{line: line, codes: codes})
+			}
+			i += end
+		case strings.HasPrefix(t[i:], "/*"):
+			j := strings.Index(t[i+2:], "*/")
+			if j < 0 {
+				return out
+			}
+			i += j + 4
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// ParseIgnoreComment returns the codes a line comment suppresses: the
+// comma-separated codes after "stateproof:ignore" (the rest of the
+// comment is the reason). A comment without the marker, or whose code
+// list is malformed, suppresses nothing.
+func ParseIgnoreComment(comment string) []string {
+	c := strings.TrimLeft(comment, "/# \t")
+	if !strings.HasPrefix(c, ignoreMarker) {
+		return nil
+	}
+	rest := strings.TrimPrefix(c, ignoreMarker)
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return nil
+	}
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return nil
+	}
+	codes, err := ParseIgnore(fields[0])
+	if err != nil {
+		return nil
+	}
+	return codes
+}
+
+// commentCovers reports whether a suppression comment covers d: one on
+// d's first line, or one on the declaration line of a state whose
+// declaration contains d.
+func (a *analysis) commentCovers(comments []ignoreComment, d Diagnostic) bool {
+	for _, c := range comments {
+		if !contains(c.codes, d.Code) {
+			continue
+		}
+		if end, ok := a.extents[c.line]; c.line == d.Span.Line || ok && c.line <= d.Span.Line && d.Span.Line <= end {
+			return true
+		}
+	}
+	return false
+}
+
+// stateExtents maps the declaration line of every root-file state to
+// the last line of its declaration (the longest, when several states
+// start on one line).
+func (a *analysis) stateExtents() map[int]int {
+	ext := map[int]int{}
+	if a.tree == nil || a.tree.Root == nil {
+		return ext
+	}
+	declStates(a.tree.Root, "", func(_ string, d *ast.StateDecl) {
+		sp := a.src.statement(model.Pos{File: a.file, Line: d.Pos.Line, Col: d.Pos.Col})
+		ext[d.Pos.Line] = max(ext[d.Pos.Line], sp.EndLine)
+	})
+	return ext
+}
+
+// canonicalCode maps a deprecated pyfcstm alias onto the code it stands
+// for, so that a suppression written with the alias keeps working.
+func canonicalCode(c string) string {
+	if c == "W_DEADLOCK_LEAF" {
+		return "W_LEAF_NO_OUTGOING_TRANSITION"
+	}
+	return c
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if canonicalCode(x) == s {
+			return true
+		}
+	}
+	return false
+}

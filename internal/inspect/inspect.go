@@ -1,0 +1,182 @@
+package inspect
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/stateproof/stateproof/internal/fcstm/ast"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/fcstm/parser"
+)
+
+// Schema names the JSON document Result marshals to.
+const Schema = "stateproof/inspect/v1"
+
+// Span is a source range: 1-based line and column (columns in runes) of
+// the first character, and of the position just after the last one.
+type Span struct {
+	Line      int `json:"line"`
+	Column    int `json:"column"`
+	EndLine   int `json:"end_line"`
+	EndColumn int `json:"end_column"`
+}
+
+// Diagnostic is one finding.
+type Diagnostic struct {
+	Code     string         `json:"code"`
+	Severity string         `json:"severity"`
+	Message  string         `json:"message"`
+	File     string         `json:"file"`
+	Span     Span           `json:"span"`
+	Basis    string         `json:"basis"`
+	Refs     map[string]any `json:"refs"`
+}
+
+// Result is the outcome of inspecting one model.
+type Result struct {
+	Schema      string       `json:"schema"`
+	File        string       `json:"file"`
+	Loaded      bool         `json:"loaded"` // false: the model did not load; Diagnostics are its load errors
+	Diagnostics []Diagnostic `json:"diagnostics"`
+	Suppressed  int          `json:"suppressed"` // diagnostics dropped by Options.Ignore or a stateproof:ignore comment
+}
+
+// HasError reports whether some diagnostic has error severity.
+func (r *Result) HasError() bool {
+	for _, d := range r.Diagnostics {
+		if d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// Options tune an inspection.
+type Options struct {
+	Model  model.Options // how the model and its imports are read
+	Ignore []string      // codes never reported (counted as suppressed)
+}
+
+// ErrUnreadable wraps a failure to read the model file itself.
+var ErrUnreadable = errors.New("cannot read the model file")
+
+// File inspects the FCSTM model at path.
+func File(path string, opts Options) (*Result, error) {
+	read := opts.Model.ReadFile
+	if read == nil {
+		read = os.ReadFile
+	}
+	src, err := read(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w %s: %v", ErrUnreadable, path, err)
+	}
+	return Source(path, src, opts), nil
+}
+
+// Source inspects FCSTM source text; path names it in diagnostics and
+// anchors relative imports.
+func Source(path string, src []byte, opts Options) *Result {
+	res := &Result{Schema: Schema, File: path, Diagnostics: []Diagnostic{}}
+	a := &analysis{file: path, src: newSource(string(src)), out: res, codes: map[string]Code{}}
+	for _, c := range Codes() {
+		a.codes[c.Name] = c
+	}
+	// One parse: the tree gives the analyzers the root file's declarations
+	// as written, and construction builds the model from it.
+	f, err := parser.Parse(path, string(src))
+	var m *model.Model
+	if err == nil {
+		a.tree = f
+		m, err = model.Build(f, opts.Model)
+	}
+	if err != nil {
+		a.loadErrors(err)
+	} else {
+		res.Loaded = true
+		a.m = m
+		a.run()
+	}
+	a.suppress(opts.Ignore)
+	sortDiagnostics(res.Diagnostics)
+	return res
+}
+
+// analysis is the state of one inspection.
+type analysis struct {
+	file string
+	src  *source
+	tree *ast.File // the root file's syntax tree; nil when it does not parse
+	m    *model.Model
+	out  *Result
+
+	codes    map[string]Code       // the registry, by name
+	extents  map[int]int           // declaration line of a root-file state -> its last line (suppression only)
+	triggers map[[2]int][]ast.Term // root-file transition position -> its trigger terms (combos only)
+}
+
+// run runs every analyzer over the loaded model.
+func (a *analysis) run() {
+	a.structure()
+	a.events()
+	a.dataFlow()
+	a.guards()
+	a.numeric()
+	a.combos()
+	a.lifecycle()
+	a.redundancy()
+}
+
+// emit adds a diagnostic of a registry code.
+func (a *analysis) emit(code, file string, span Span, refs map[string]any, format string, args ...any) {
+	c, ok := a.codes[code]
+	if !ok {
+		panic("inspect: code " + code + " is not in the registry") // a bug in this package, caught by the tests
+	}
+	if file == "" {
+		file = a.file
+	}
+	a.out.Diagnostics = append(a.out.Diagnostics, Diagnostic{
+		Code: code, Severity: c.Severity, Basis: c.Basis, File: file, Span: span, Refs: refs,
+		Message: fmt.Sprintf(format, args...),
+	})
+}
+
+// suppress drops the diagnostics whose code is ignored, or that a
+// stateproof:ignore comment covers, and counts them.
+func (a *analysis) suppress(ignore []string) {
+	skip := map[string]bool{}
+	for _, c := range ignore {
+		skip[canonicalCode(c)] = true
+	}
+	comments := a.src.ignoreComments()
+	if len(comments) > 0 {
+		a.extents = a.stateExtents()
+	}
+	kept := a.out.Diagnostics[:0]
+	for _, d := range a.out.Diagnostics {
+		if skip[d.Code] || d.File == a.file && a.commentCovers(comments, d) {
+			a.out.Suppressed++
+			continue
+		}
+		kept = append(kept, d)
+	}
+	a.out.Diagnostics = kept
+}
+
+func sortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		x, y := ds[i], ds[j]
+		if x.File != y.File {
+			return x.File < y.File
+		}
+		if x.Span.Line != y.Span.Line {
+			return x.Span.Line < y.Span.Line
+		}
+		if x.Span.Column != y.Span.Column {
+			return x.Span.Column < y.Span.Column
+		}
+		return x.Code < y.Code
+	})
+}
