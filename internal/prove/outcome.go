@@ -116,6 +116,14 @@ func (a *attempt) violation(open []int, out *bmcOutcome) ([]int, error) {
 			return nil, err
 		}
 		if !o.Found {
+			if o.Reason != "" {
+				// Some open property fails at this depth; whether this
+				// one does is not known, and it must say why (a loaded
+				// machine ran this search out of its budget, and the
+				// property was left unknown with no reason at all).
+				res := &a.r.Props[i]
+				res.Status, res.Reason = Unknown, fmt.Sprintf("the open properties together fail within depth %d, but the search for this one alone stopped early: %s", out.Depth, o.Reason)
+			}
 			continue
 		}
 		res := &a.r.Props[i]

@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"context"
+
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 )
@@ -10,7 +12,7 @@ import (
 // that other analyzers (stateproof inspect) share one notion of
 // "unreachable" rather than a second one that could disagree.
 func Enterable(m *model.Model) map[*model.State]bool {
-	live := analyse(m).live
+	live := analyse(context.Background(), m).live
 	out := make(map[*model.State]bool, len(live))
 	for s, ok := range live {
 		out[s] = ok
