@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -34,6 +36,7 @@ type bmcFlags struct {
 	formatIn     string
 	skipped      []string // --bound: invariants not checked, and why
 	loaded       *frontend.Model
+	start        time.Time // when the budget began: the program's start
 	stderr       io.Writer
 }
 
@@ -139,7 +142,14 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 		return usageError(stderr, "--%v", bmc.CheckExplain(f.explain))
 	}
 	rd := inputReader(cmd)
-	m, err := formats.Registry().Load(rd, f.model, f.formatIn)
+	f.start = processOf(cmd).start
+	deadline := f.start.Add(time.Duration(f.timeoutMS) * time.Millisecond)
+	m, err := withinBudget(deadline, f.timeoutMS, "loading "+f.model, func() (*frontend.Model, error) {
+		return formats.Registry().Load(rd, f.model, f.formatIn)
+	})
+	if pt := (*phaseTimeout)(nil); errors.As(err, &pt) {
+		return undecidedPhase(stderr, "bmc", pt)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
 		return &exitError{2}
@@ -197,7 +207,7 @@ func (f *bmcFlags) loadQuery(rd input.Reader, sys *sts.System) ([]*query.Query, 
 func checkAll(ctx *z3.Context, m *frontend.Model, qs []*query.Query, f *bmcFlags) ([]*bmc.Report, error) {
 	var reports []*bmc.Report
 	err := f.out.progress.run(f.stderr, "solving "+f.model, func(rep progress.Reporter) (err error) {
-		reports, err = frontend.CheckAll(ctx, m, qs, bmc.Options{TimeoutMS: f.timeoutMS, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
+		reports, err = frontend.CheckAll(ctx, m, qs, bmc.Options{TimeoutMS: f.timeoutMS, Start: f.start, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
 			Explain: f.explain, Explainer: explain.Explain, Progress: rep}, f.queryFile)
 		return err
 	})

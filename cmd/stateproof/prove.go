@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -129,9 +131,29 @@ func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io
 		if ctx, err = z3.NewContext(); err != nil {
 			return err
 		}
-		defer release(cmd, ctx)
+		defer func() {
+			if ctx != nil {
+				release(cmd, ctx)
+			}
+		}()
 	}
-	p, model, err := loadProblem(ctx, f.rd, input, f.rsc)
+	deadline := proc.start.Add(time.Duration(f.timeoutMS) * time.Millisecond)
+	type loaded struct {
+		p     *prove.Problem
+		model *frontend.Model
+	}
+	l, err := withinBudget(deadline, f.timeoutMS, "loading "+input, func() (loaded, error) {
+		p, model, err := loadProblem(ctx, f.rd, input, f.rsc)
+		return loaded{p, model}, err
+	})
+	if pt := (*phaseTimeout)(nil); errors.As(err, &pt) {
+		if ctx != nil {
+			ctx.Abandon() // the abandoned load may still be using it
+			ctx = nil
+		}
+		return undecidedPhase(stderr, "prove", pt)
+	}
+	p, model := l.p, l.model
 	if err != nil {
 		return proveUsage(stderr, "%v", err)
 	}

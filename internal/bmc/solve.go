@@ -21,6 +21,11 @@ type Options struct {
 	// TimeoutMS is one monotonic budget for the whole solve (encoding,
 	// primary, feasibility, tail); 0 installs no timeout.
 	TimeoutMS int
+	// Start is when the budget began (zero: when the solve is called):
+	// the CLI counts it from the program's start, so that loading and
+	// lowering the model are inside it. It is the first query's start;
+	// every later query of SolveAll begins its own budget.
+	Start time.Time
 	// Context, when not nil, cancels the solve: it is checked between
 	// frames while the encoding is unrolled and interrupts the solver. A
 	// cancelled or expired solve ends with the outcome timeout.
@@ -245,13 +250,21 @@ func (s *session) check(solver *z3.Solver, lits []*z3.Term) (checkResult, error)
 // Solve checks query q on sys within the query's bound. The Z3 context is
 // the caller's (one per solve keeps solves independent).
 func Solve(ctx *z3.Context, sys *sts.System, q *query.Query, opts Options) (*Result, error) {
-	start := time.Now()
+	start := opts.begin()
 	p, err := compile(ctx, sys, q, opts.Explain != "" && opts.Explain != "none")
 	if err != nil {
 		return nil, err
 	}
 	p.meter = newMeter(opts.Progress, q, 1, 1)
 	return run(p, opts, start)
+}
+
+// begin is when the budget began: Start, or now.
+func (o Options) begin() time.Time {
+	if o.Start.IsZero() {
+		return time.Now()
+	}
+	return o.Start
 }
 
 // budgetContext is the caller's Context under the budget that began at
@@ -329,8 +342,10 @@ func (s *session) solveAt(r *Result, n int, opts Options, final bool) (done bool
 		phi, omega, err = p.objective()
 	}
 	if errors.Is(err, errCancelled) {
-		// The budget ran out (or the caller cancelled) while encoding.
-		r.Status, r.Reason, r.SolvedBound = "timeout", "timeout", p.n
+		// The budget ran out (or the caller cancelled) while encoding:
+		// the reason names the step, so that a bound too large for the
+		// budget reads as such.
+		r.Status, r.Reason, r.SolvedBound = "timeout", fmt.Sprintf("timeout while encoding step %d", p.n+1), p.n
 		r.Diagnostics = append(r.Diagnostics, "timeout:deadline_exhausted_while_encoding")
 		s.finish(r)
 		return true, nil

@@ -26,7 +26,7 @@ func SolveAll(ctx *z3.Context, sys *sts.System, qs []*query.Query, opts Options)
 	if !shareable(qs, opts) {
 		return solveEach(ctx, sys, qs, opts)
 	}
-	start := time.Now()
+	start := opts.begin()
 	p, err := compile(ctx, sys, qs[0], false)
 	if err != nil {
 		return nil, err
@@ -73,6 +73,9 @@ func solveEach(ctx *z3.Context, sys *sts.System, qs []*query.Query, opts Options
 			continue
 		}
 		one := opts
+		if i > 0 {
+			one.Start = time.Time{} // a later query's budget begins with it
+		}
 		if opts.Progress != nil {
 			one.Progress = numbered{opts.Progress, i + 1, len(qs)}
 		}

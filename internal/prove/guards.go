@@ -51,7 +51,10 @@ type guardMining struct {
 // graph): the atoms, their propagation along the edges between distinct
 // nodes, the bounds around them, and the equalities between two integer
 // arguments.
-func mineGuards(g *Graph) *guardMining {
+//
+// stop is asked between clauses and rows of candidates; once it says so
+// mining ends with what it has (the caller looks at its deadline).
+func mineGuards(g *Graph, stop func() bool) *guardMining {
 	m := &guardMining{cands: make([][]expr.Expr, len(g.Nodes)), atoms: make([][]linAtom, len(g.Nodes))}
 	if g.Ctx == nil {
 		return m
@@ -87,17 +90,23 @@ func mineGuards(g *Graph) *guardMining {
 		return ca
 	}
 	for _, s := range g.Starts {
-		if s.Clause != nil {
+		if s.Clause != nil && !stop() {
 			mineClause(s.Clause, reading(s.Clause), -1, s.Node, add)
 		}
 	}
 	for _, e := range g.Edges {
-		if e.Clause != nil {
+		if e.Clause != nil && !stop() {
 			mineClause(e.Clause, reading(e.Clause), e.From, e.To, add)
 		}
 	}
+	if stop() {
+		return m
+	}
 	propagateAtoms(g, atoms, reading, add)
 	for n := range g.Nodes {
+		if stop() {
+			break
+		}
 		m.cands[n] = atomCandidates(&g.Nodes[n], atoms[n], intArgs(g, n))
 	}
 	return m
@@ -377,14 +386,29 @@ func atomCandidates(node *Node, atoms []linAtom, ints []int) []expr.Expr {
 			out = append(out, linear(f.coef, node.Names, expr.Le, k), linear(f.coef, node.Names, expr.Ge, k))
 		}
 	}
+	out = dedupe(out)
+	// The pairs are made only up to the cap: a node of n arguments has
+	// n(n−1)/2 of them, and a 2,000-ary predicate's two million
+	// candidates, each a sum over every argument, took minutes and
+	// gigabytes to be cut to the cap (issue 38 item 8.14).
+	seen := map[string]bool{}
+	for _, f := range out {
+		seen[expr.Format(f)] = true
+	}
 	for x, i := range ints {
 		for _, j := range ints[x+1:] {
+			if len(out) >= maxGuardCandidates {
+				return out[:maxGuardCandidates]
+			}
 			v := make([]int64, len(node.Names))
 			v[i], v[j] = 1, -1
-			out = append(out, linear(v, node.Names, expr.Eq, 0))
+			f := linear(v, node.Names, expr.Eq, 0)
+			if k := expr.Format(f); !seen[k] {
+				seen[k] = true
+				out = append(out, f)
+			}
 		}
 	}
-	out = dedupe(out)
 	return out[:min(len(out), maxGuardCandidates)]
 }
 

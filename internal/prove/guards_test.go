@@ -55,7 +55,7 @@ func TestGuardCandidatesOfClauses(t *testing.T) {
 (assert (forall ((a Int) (b Int) (c Int)) (=> (and (Q a b c) (> b (* 7 a))) false)))
 `)
 	got := map[string][]string{}
-	for n, fs := range mineGuards(p.Graph).cands {
+	for n, fs := range mineGuards(p.Graph, func() bool { return false }).cands {
 		for _, f := range fs {
 			got[p.Graph.Nodes[n].Name] = append(got[p.Graph.Nodes[n].Name], expr.Format(f))
 		}
@@ -144,7 +144,7 @@ func TestGuardCandidatesStayOnTheirNode(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := chcProblem(t, string(src))
-		for n, fs := range mineGuards(p.Graph).cands {
+		for n, fs := range mineGuards(p.Graph, func() bool { return false }).cands {
 			own := map[string]bool{}
 			for _, j := range intArgs(p.Graph, n) {
 				own[p.Graph.Nodes[n].Names[j]] = true

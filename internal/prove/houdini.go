@@ -136,6 +136,9 @@ type facts struct {
 // differences between variables, the linear relation b·x − a·y = k of two
 // variables that a self-loop increments by a and b, parity, Boolean
 // literals, false (for unreachable nodes), and the property's conjuncts.
+// errCandidatesTimeout: the deadline passed while candidates were made.
+var errCandidatesTimeout = errors.New("timeout while making candidates")
+
 func mineCandidates(c *checker, prop []expr.Expr) ([][]expr.Expr, error) {
 	fx, err := mineFacts(c)
 	if err != nil {
@@ -144,13 +147,19 @@ func mineCandidates(c *checker, prop []expr.Expr) ([][]expr.Expr, error) {
 	out := make([][]expr.Expr, len(c.g.Nodes))
 	for n := range c.g.Nodes {
 		out[n] = append(out[n], &expr.BoolLit{Value: false})
-		out[n] = append(out[n], nodeCandidates(c.g, n, fx)...)
+		out[n] = append(out[n], nodeCandidates(c.g, n, fx, c.expired)...)
 		out[n] = append(out[n], splitAnd(prop[n])...)
+	}
+	if c.expired() {
+		return nil, errCandidatesTimeout
 	}
 	return out, nil
 }
 
-func nodeCandidates(g *Graph, n int, fx *facts) []expr.Expr {
+// A node of n integer arguments has n(n−1)/2 pairs: stop is asked before
+// each row of them (a 2,000-ary predicate has two million, minutes of
+// work), and once it says so the candidates so far are returned.
+func nodeCandidates(g *Graph, n int, fx *facts, stop func() bool) []expr.Expr {
 	node := &g.Nodes[n]
 	var out []expr.Expr
 	var ints []int
@@ -173,7 +182,7 @@ func nodeCandidates(g *Graph, n int, fx *facts) []expr.Expr {
 		}
 		out = append(out, bin(expr.Eq, bin(expr.Mod, x, lit(2)), lit(0)), bin(expr.Eq, bin(expr.Mod, x, lit(2)), lit(1)))
 	}
-	for a := 0; a < len(ints); a++ {
+	for a := 0; a < len(ints) && !stop(); a++ {
 		for b := a + 1; b < len(ints); b++ {
 			i, j := ints[a], ints[b]
 			x, y := ident(node.Names[i]), ident(node.Names[j])
@@ -238,6 +247,10 @@ func (a *attempt) infer() error {
 	}
 	none := make([]expr.Expr, len(a.p.Graph.Nodes))
 	cands, err := mineCandidates(c, none)
+	if errors.Is(err, errCandidatesTimeout) {
+		a.r.InferReason = err.Error()
+		return nil
+	}
 	if err != nil {
 		return err
 	}

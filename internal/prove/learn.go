@@ -36,14 +36,14 @@ func (a *attempt) learnLayer(open []int, phi []expr.Expr) (bool, error) {
 		return false, err
 	}
 	cands := make([][]expr.Expr, len(c.g.Nodes))
-	mined := mineGuards(c.g)
+	mined := mineGuards(c.g, c.expired)
 	total, dropped := 0, 0
 	for n := range c.g.Nodes {
 		cands[n] = append(cands[n], &expr.BoolLit{Value: false})
 		cands[n] = append(cands[n], splitAnd(phi[n])...)
 		cands[n] = append(cands[n], mined.cands[n]...) // few: kept whatever the cap, like the property
 		first := len(cands[n])
-		cands[n] = append(cands[n], nodeCandidates(c.g, n, fx)...)
+		cands[n] = append(cands[n], nodeCandidates(c.g, n, fx, c.expired)...)
 		cands[n] = append(cands[n], learnedCandidates(c.g, n, s, fx)...)
 		cands[n] = append(cands[n], mined.splits(c.g, n, s)...)
 		cands[n] = s.filter(c.g, n, dedupe(cands[n]))
@@ -51,6 +51,12 @@ func (a *attempt) learnLayer(open []int, phi []expr.Expr) (bool, error) {
 		cands[n], d = capCandidates(cands[n], min(first, len(cands[n])), maxCandidatesPerNode)
 		dropped += d
 		total += len(s.pts[n])
+	}
+	if c.expired() {
+		// Cut short, the candidates are not the layer's: Houdini over
+		// them would only be answered unknown.
+		a.log("learn", "unknown", t0, errCandidatesTimeout.Error())
+		return false, nil
 	}
 	what := fmt.Sprintf("%d samples, %d candidates", total, countAll(cands))
 	if dropped > 0 {

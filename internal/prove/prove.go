@@ -557,6 +557,10 @@ func (a *attempt) houdiniLayer(open []int, phi []expr.Expr) (bool, error) {
 		return false, err
 	}
 	cands, err := mineCandidates(c, phi)
+	if errors.Is(err, errCandidatesTimeout) {
+		a.log("houdini", "unknown", t0, err.Error())
+		return false, nil
+	}
 	if err != nil {
 		return false, err
 	}
