@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # stability.sh [STATEPROOF]: how much the time of one query varies from run
-# to run of the same binary. For each case of CASES (default "fixture 1 2 3
-# 4 5") it runs `stateproof bmc` on the case's model and query N times
-# (default 20) with BUDGET_MS (default 30000) and prints min, median, max
-# and max/min (the target is at most 2) of the wall time and of the CPU
-# time (user+sys): on a loaded machine the wall time varies with the load,
-# the CPU time with the solver. VERBOSE=1 prints every run too.
+# to run of the same binary. For each case of CASES (default "fixture
+# 1@40 2@40 4@30 5@50") it runs `stateproof bmc` on the case's model and
+# query N times (default 20) with BUDGET_MS (default 30000) and prints
+# min, median, max and max/min (the target is at most 2) of the wall time
+# and of the CPU time (user+sys): on a loaded machine the wall time varies
+# with the load, the CPU time with the solver. VERBOSE=1 prints every run.
 #
 # A case "fixture" is ../shared/fixtures/bmc-stability (a random model on
-# which the same query took 0.4 s or ran out of 30 s, issue 38); a number
-# is the SEED of a random FCSTM model written here (a machine of a few
+# which the same query took 0.4 s or ran out of 30 s, issue 38); SEED or
+# SEED@BOUND is a random FCSTM model written here (a machine of a few
 # states with guarded transitions, a chain of pseudo states and int
-# variables) with one random bmc query on it. CMD=prove runs prove on a
-# random RSC of the seed's model instead (the fixture has none); BOUND sets
-# the random query's bound (default 6 to 11); ARGS are more flags (e.g.
-# ARGS="--workers 1" runs prove's layers in turn).
+# variables) with one random bmc query on it, of bound BOUND (the default
+# cases take 0.5-2 s of CPU each; at small bounds a query takes
+# milliseconds, where the 10 ms resolution of the CPU time makes max/min
+# meaningless). BOUND sets the bound of a SEED without @ (default 6 to
+# 11). CMD=prove runs prove on a random RSC of the seed's model instead
+# (the fixture has none); ARGS are more flags (e.g. ARGS="--workers 1"
+# runs prove's layers in turn).
 #
 # STATEPROOF defaults to a build of this checkout.
 set -euo pipefail
@@ -27,6 +30,7 @@ if [ -z "$sp" ]; then
   sp=$dir/stateproof
 fi
 n=${N:-20}
+bound0=${BOUND:-}
 budget=${BUDGET_MS:-30000}
 # pick N sets R to a random number below N. It runs in this shell, never
 # in $(...): a subshell's RANDOM is seeded anew, and the model would not
@@ -87,12 +91,13 @@ summary() {
 fixture=$root/../shared/fixtures/bmc-stability
 echo "# ${CMD:-bmc}, $n runs each, budget $budget ms: times in s"
 printf '%-8s %5s  %-32s  %-31s  %s\n' case exits "     min  median    max max/min" "    min  median    max max/min" "first answer"
-for name in ${CASES:-fixture 1 2 3 4 5}; do
+for name in ${CASES:-fixture 1@40 2@40 4@30 5@50}; do
   if [ "$name" = fixture ]; then
     [ -d "$fixture" ] || { echo "stability.sh: no $fixture" >&2; continue; }
     args=(bmc "$fixture/model.fcstm" -q "$fixture/query.fbmcq" ${ARGS:-})
   else
-    generate "$name"
+    BOUND=${name#*@} && [ "$BOUND" = "$name" ] && BOUND=${bound0:-}
+    generate "${name%@*}"
   fi
   [ -n "${VERBOSE:-}" ] && echo "# $name: ${args[*]:1}"
   times=() cpus=() codes=()
