@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/stateproof/stateproof/internal/progress"
@@ -45,6 +46,11 @@ type Options struct {
 	// Progress, when set, is told the query, the bound and the stage as
 	// the solve moves on (see progress.Reporter); nil costs nothing.
 	Progress progress.Reporter
+	// onCheck, when set, is given the text of every check before it runs:
+	// the solver's assertions in SMT-LIB and the assumed literals. Tests
+	// read it to show that the solver's input does not change from run to
+	// run (TestSolverInputIsDeterministic).
+	onCheck func(text string)
 }
 
 // Stage is the feasibility record of one stage (docs/queries.md).
@@ -156,7 +162,8 @@ type session struct {
 	// until first used.
 	full       *z3.Solver
 	fullGroups int
-	nlits      int // literals made for checks on full so far
+	nlits      int               // literals made for checks on full so far
+	onCheck    func(text string) // Options.onCheck
 
 	// abandoned is set when a check did not stop at its interrupt and was
 	// left running (z3.ErrAbandoned): the Z3 context is retired, so the
@@ -211,6 +218,9 @@ func (s *session) check(solver *z3.Solver, lits []*z3.Term) (checkResult, error)
 	if s.ctx.Err() != nil {
 		return checkResult{}, nil
 	}
+	if s.onCheck != nil {
+		s.onCheck(checkText(solver, lits))
+	}
 	// CheckContext interrupts the check when the budget runs out and
 	// gives it abandonGrace more before abandoning it (Z3 does not always
 	// stop when interrupted, notably on non-linear real arithmetic); the
@@ -247,10 +257,26 @@ func (s *session) check(solver *z3.Solver, lits []*z3.Term) (checkResult, error)
 	return cr, nil
 }
 
+// checkText is the solver's assertions in SMT-LIB followed by one line
+// naming the assumed literals.
+func checkText(solver *z3.Solver, lits []*z3.Term) string {
+	var b strings.Builder
+	b.WriteString(solver.String())
+	b.WriteString("; assuming")
+	for _, l := range lits {
+		b.WriteString(" " + l.String())
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
 // Solve checks query q on sys within the query's bound. The Z3 context is
 // the caller's (one per solve keeps solves independent).
 func Solve(ctx *z3.Context, sys *sts.System, q *query.Query, opts Options) (*Result, error) {
 	start := opts.begin()
+	// No term dies during the solve, so Z3 numbers the terms in the order
+	// they are built, the same on every run, and does the same work.
+	defer ctx.Hold()()
 	p, err := compile(ctx, sys, q, opts.Explain != "" && opts.Explain != "none")
 	if err != nil {
 		return nil, err
@@ -285,7 +311,7 @@ func budgetContext(opts Options, start time.Time) (ctx context.Context, deadline
 // run solves the query of p, whose budget began at start.
 func run(p *problem, opts Options, start time.Time) (*Result, error) {
 	q := p.q
-	s := &session{p: p, start: start, budget: opts.TimeoutMS > 0}
+	s := &session{p: p, start: start, budget: opts.TimeoutMS > 0, onCheck: opts.onCheck}
 	var cancel context.CancelFunc
 	s.ctx, s.deadline, cancel = budgetContext(opts, start)
 	defer cancel()

@@ -23,6 +23,9 @@ import (
 // charged to the first query, and every later query's budget begins when
 // its check does.
 func SolveAll(ctx *z3.Context, sys *sts.System, qs []*query.Query, opts Options) ([]*Result, error) {
+	// As in Solve, and across the queries so that each query's terms are
+	// numbered the same on every run.
+	defer ctx.Hold()()
 	if !shareable(qs, opts) {
 		return solveEach(ctx, sys, qs, opts)
 	}

@@ -13,6 +13,7 @@ type Context struct {
 	z      z3_context
 	life   *lifeline
 	closed bool // only read and written by the owning goroutine
+	holds  int  // open Hold calls; only the owning goroutine touches it
 
 	boolSort, intSort, realSort *Sort
 }
@@ -147,10 +148,31 @@ func (c *Context) begin(op string) error {
 	if c.closed {
 		return closedError(op)
 	}
-	if c.life.npending.Load() > 0 {
+	if c.holds == 0 && c.life.npending.Load() > 0 {
 		c.drain()
 	}
 	return nil
+}
+
+// Hold keeps every reference the Context's cleanups queue until the
+// returned function is called (holds nest; the last one to end lets the
+// next call give them all back), so that no term dies meanwhile.
+//
+// Z3 numbers terms with IDs it recycles from dead ones, and orders terms
+// by ID inside its simplifier and search. When references go back at the
+// moments the garbage collector happens to pick, the same sequence of
+// calls builds terms with different IDs from run to run, and Z3 takes a
+// different path through the same formula: one bmc query took 0.4 s or
+// more than 100 s (docs/fcstm.md, "Run-to-run time"). Under Hold the IDs,
+// and so Z3's work, depend only on the calls made. The price is memory:
+// the terms dropped while holding live until the hold ends.
+func (c *Context) Hold() (end func()) {
+	if c == nil || c.closed {
+		return func() {}
+	}
+	c.holds++
+	var once sync.Once
+	return func() { once.Do(func() { c.holds-- }) }
 }
 
 // drain gives back to Z3 every reference queued by cleanups. It runs on the

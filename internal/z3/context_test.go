@@ -269,3 +269,43 @@ func TestErrorMessages(t *testing.T) {
 		}
 	}
 }
+
+// Under Hold a term dropped and built again keeps its ID, whatever the
+// garbage collector did meanwhile: Z3 reuses the IDs of dead terms, so
+// without the hold a term built after the release takes the dropped
+// term's ID, and the rebuilt term another.
+func TestHoldKeepsIDs(t *testing.T) {
+	c := newTestContext(t)
+	end := c.Hold()
+	x := termOK(t)(c.IntConst("x"))
+	id := termOK(t)(c.Add(x, termOK(t)(c.IntVal(41)))).ID()
+	// Only the wrapper of x+41 (and of 41) is unreachable now; wait for
+	// its cleanup to queue the release.
+	deadline := time.Now().Add(5 * time.Second)
+	for c.life.npending.Load() == 0 && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if c.life.npending.Load() == 0 {
+		t.Fatal("no cleanup ran after GC")
+	}
+	// Without the hold these two would take the freed IDs of 41 and x+41.
+	y, z := termOK(t)(c.IntConst("y")), termOK(t)(c.IntConst("z"))
+	if again := termOK(t)(c.Add(x, termOK(t)(c.IntVal(41)))).ID(); again != id {
+		t.Errorf("x+41 rebuilt under Hold has ID %d, was %d", again, id)
+	}
+	runtime.KeepAlive(y)
+	runtime.KeepAlive(z)
+	if c.life.released.Load() != 0 {
+		t.Errorf("%d references given back under Hold", c.life.released.Load())
+	}
+	end()
+	end() // a second call is a no-op
+	termOK(t)(c.True())
+	if c.life.released.Load() == 0 {
+		t.Error("the held references were not given back after the hold ended")
+	}
+	if c.holds != 0 {
+		t.Errorf("holds = %d after end, want 0", c.holds)
+	}
+}
