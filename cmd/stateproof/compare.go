@@ -176,7 +176,7 @@ func emitBaseline(out outputFlags, stdout, stderr io.Writer, schema, name string
 	} else if err := baseline.WriteText(&buf, name, d, report.Style{Color: textColor(out, stdout)}); err != nil {
 		return err
 	}
-	if err := writeOutput(out.out, stdout, buf.Bytes()); err != nil {
+	if err := out.write(stdout, buf.Bytes()); err != nil {
 		return err
 	}
 	return exitWith(code)

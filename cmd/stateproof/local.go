@@ -60,7 +60,11 @@ func (p *partitionFlags) runLocal(cmd *cobra.Command, stdout, stderr io.Writer, 
 		fmt.Fprintf(k.in, "PEERS %s TOKEN %s\n", strings.Join(peers, ","), hex.EncodeToString(secret))
 		k.in.Close()
 	}
-	return p.waitChildren(stdout, stderr, kids)
+	err := p.waitChildren(stdout, stderr, kids)
+	if cmd.Context().Err() != nil {
+		return &exitError{exitInterrupted} // stopped, not undecided
+	}
+	return err
 }
 
 // startChildren starts the workers and reads each one's address.
@@ -73,6 +77,12 @@ func startChildren(cmd *cobra.Command, stderr io.Writer, model string, kids []*c
 	for i := range kids {
 		c := exec.CommandContext(cmd.Context(), exe, append(args, "--partition", fmt.Sprintf("%d/%d", i, len(kids)), "--local-child")...)
 		c.Stderr = stderr
+		// A stopped run passes its signal on and waits for the workers
+		// (each removes its spill files and writes no report); the
+		// kernel stops them when the parent dies without doing so.
+		c.Cancel = func() error { return c.Process.Signal(signalOf(cmd.Context())) }
+		c.WaitDelay = stopGrace / 2
+		c.SysProcAttr = childAttr()
 		in, err := c.StdinPipe()
 		if err != nil {
 			return err

@@ -208,6 +208,8 @@ func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdou
 	r, err := cluster.Run(cmd.Context(), cfg, mc, opts.MaxStates)
 	var ce *cluster.Error
 	switch {
+	case cmd.Context().Err() != nil:
+		return &exitError{exitInterrupted} // stopped, not undecided
 	case errors.As(err, &ce):
 		fmt.Fprintf(stderr, "stateproof: worker %d of %d: undecided: %s (PARTITION_UNDECIDED)\n", cfg.Index, len(cfg.Peers), ce.Reason)
 		return &exitError{exitUndecided}

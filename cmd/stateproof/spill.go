@@ -4,11 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/pflag"
 
@@ -20,6 +17,7 @@ import (
 // spillFlags are verify's memory budget and spill flags (docs/scale.md).
 type spillFlags struct {
 	memory, dir, maxDisk string
+	halt                 *halt // the run's, when it can be stopped by a signal
 }
 
 func (f *spillFlags) register(fs *pflag.FlagSet) {
@@ -32,9 +30,9 @@ func (f *spillFlags) register(fs *pflag.FlagSet) {
 var errSpillDir = errors.New("unusable --spill-dir")
 
 // setup parses the flags into opts.Spill and returns what undoes it (the
-// spill directory removed, Ctrl-C no longer caught). A bad size is an
+// spill directory removed, the memory limit restored). A bad size is an
 // option error; an unusable --spill-dir is errSpillDir.
-func (f *spillFlags) setup(opts *verify.Options, stderr io.Writer) (func(), error) {
+func (f *spillFlags) setup(opts *verify.Options) (func(), error) {
 	memory := spill.DefaultMemory()
 	limit := debug.SetMemoryLimit(-1)
 	if f.memory != "" {
@@ -64,21 +62,11 @@ func (f *spillFlags) setup(opts *verify.Options, stderr io.Writer) (func(), erro
 		}
 	}
 	opts.Spill = &verify.Spilling{Spill: explore.Spill{Memory: memory, Dir: d}}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	stop := make(chan struct{})
-	go func() {
-		select {
-		case s := <-sig:
-			d.Close()
-			fmt.Fprintf(stderr, "stateproof: %v: stopped; spill files removed\n", s)
-			os.Exit(130)
-		case <-stop:
-		}
-	}()
+	// a run stopped by a signal removes the files once its search has
+	// returned (the deferred undo); only one that does not unwind in
+	// time has them removed under it, as the process exits
+	f.halt.onForce(func() { d.Close() })
 	return func() {
-		signal.Stop(sig)
-		close(stop)
 		d.Close()
 		debug.SetMemoryLimit(limit)
 	}, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -46,4 +47,11 @@ func processStart(now time.Time) time.Time {
 		return now // not this process's start as expected: do not guess
 	}
 	return now.Add(-age)
+}
+
+// childAttr makes a --local-partitions worker get SIGTERM when the parent
+// dies (even by SIGKILL), so that no worker outlives it: the worker then
+// stops as on any SIGTERM, without a report.
+func childAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 }

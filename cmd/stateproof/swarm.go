@@ -59,7 +59,7 @@ func emitSwarm(out outputFlags, stdout io.Writer, rep *swarm.Report) error {
 	} else {
 		data = swarmText(rep)
 	}
-	if err := writeOutput(out.out, stdout, data); err != nil {
+	if err := out.write(stdout, data); err != nil {
 		return err
 	}
 	return exitWith(rep.ExitCode)

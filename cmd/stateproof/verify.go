@@ -30,6 +30,8 @@ type outputFlags struct {
 	// progress (verify, compose, bmc, prove) shows the run's progress on
 	// stderr.
 	progress progressFlags
+	// halt (verify) withholds the report of a run stopped by a signal.
+	halt *halt
 }
 
 func (o *outputFlags) register(c *cobra.Command) {
@@ -172,7 +174,7 @@ carries its exit_code.`,
 				}
 				return verifyFCSTM(cmd, out, stdout, stderr, args[0])
 			}
-			undo, err := spf.setup(&opts, stderr)
+			undo, err := spf.setup(&opts)
 			if err != nil {
 				code := "BAD_OPTION"
 				if errors.Is(err, errSpillDir) {
@@ -222,6 +224,7 @@ carries its exit_code.`,
 	f.BoolVar(&cmpf.prove, "prove", false, "prove by induction the S7 invariants the capped search left undecided (S7_PROVED_BY_INDUCTION)")
 	f.StringVar(&hashCheck, "hash-check", "", "report which published hash spec reproduces `HEX`, instead of verifying")
 	sc.register(cmd)
+	cmd.RunE = interruptible(cmd.RunE, &opts, &out, &spf, stderr)
 	return cmd
 }
 
@@ -260,7 +263,7 @@ func emitVerifyAt(out outputFlags, stdout io.Writer, name string, rep *report.Ve
 			return err
 		}
 	}
-	if err := writeOutput(out.out, stdout, buf.Bytes()); err != nil {
+	if err := out.write(stdout, buf.Bytes()); err != nil {
 		return err
 	}
 	return exitWith(code)
@@ -287,7 +290,7 @@ func runHashCheck(out outputFlags, stdout io.Writer, res *jsonmodel.Result, dige
 		}
 		data = []byte(b.String())
 	}
-	if err := writeOutput(out.out, stdout, data); err != nil {
+	if err := out.write(stdout, data); err != nil {
 		return err
 	}
 	if len(hc.Matches()) == 0 {
@@ -321,7 +324,7 @@ func refuseAs(schema string, out outputFlags, stdout, stderr io.Writer, code, ms
 		if err != nil {
 			return err
 		}
-		if err := writeOutput(out.out, stdout, data); err != nil {
+		if err := out.write(stdout, data); err != nil {
 			return err
 		}
 	} else {

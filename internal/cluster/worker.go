@@ -315,8 +315,11 @@ func (w *worker) expand(level int, frontier []int32) error {
 // firstSend reports whether this worker never sent the runtime to its
 // owner (as far as sentTo remembers), and remembers it.
 func (w *worker) firstSend(r []int64) bool {
-	if w.sentTo == nil || w.sentTo.Len() >= sentToMax {
+	switch {
+	case w.sentTo == nil:
 		w.sentTo = explore.NewStore(w.mc, 0, 1024)
+	case w.sentTo.Len() >= sentToMax:
+		w.sentTo.Reset()
 	}
 	_, fresh := w.sentTo.Intern(r, -1, -1)
 	return fresh
@@ -451,7 +454,10 @@ func (w *worker) onAssign(d *dec) error {
 		w.via = append(w.via, w.pendVia[p])
 		w.frontier = append(w.frontier, int32(li))
 	}
-	w.pend, w.pendKey, w.pendVia, w.order = nil, nil, nil, nil
+	if w.pend != nil {
+		w.pend.Reset() // kept: a store a level cost a layout and a chunk each
+	}
+	w.pendKey, w.pendVia, w.order = w.pendKey[:0], w.pendVia[:0], nil
 	w.level++
 	w.newLevel()
 	early := w.early

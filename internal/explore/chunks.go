@@ -49,6 +49,23 @@ func (c *chunks[T]) add() {
 	c.n++
 }
 
+// stretch makes chunk 0, the only chunk, hold at least n elements (at
+// most size): it is allocated small and doubled as it fills, moving, so
+// that a store holding a few wide nodes takes memory for those few. Only
+// a graph that nothing reads while it grows may stretch (see NewStore).
+func (c *chunks[T]) stretch(n int) {
+	if c.n == 0 {
+		c.reserve(1)
+		c.dir[0] = make([]T, min(c.size, n))
+		c.n = 1
+		return
+	}
+	if old := c.dir[0]; len(old) < n {
+		c.dir[0] = make([]T, min(c.size, max(n, 2*len(old))))
+		copy(c.dir[0], old)
+	}
+}
+
 // fill sets elements lo up to hi-1 to v, a chunk at a time.
 func (c *chunks[T]) fill(lo, hi int, v T) {
 	for lo < hi {

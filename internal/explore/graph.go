@@ -31,6 +31,10 @@ type Graph struct {
 	Monitors []*MonitorResult
 	mon      []column // per monitor, the value of every stored node
 	spill    *spilled // nil unless a spilling search built the graph
+	// stretch (a store: see NewStore) grows the first chunk with the
+	// nodes stored rather than allocating it whole
+	stretch bool
+	packBuf []int64 // Intern's packed node (stores only: one writer)
 }
 
 // link is a node's parent and the transition that produced it (-1, -1
@@ -119,6 +123,12 @@ func (g *Graph) store(i int, packed []int64, l link) {
 
 // grow makes room for nodes up to index n-1.
 func (g *Graph) grow(n int) {
+	if g.stretch && g.arena.n <= 1 {
+		// the first chunk is stretched, and whole before a second comes
+		k := min(n, 1<<g.bits)
+		g.arena.stretch(k * g.stride)
+		g.links.stretch(k)
+	}
 	for g.arena.n<<g.bits < n {
 		g.arena.add()
 		g.links.add()

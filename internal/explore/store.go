@@ -4,10 +4,14 @@ import "github.com/stateproof/stateproof/internal/runtime"
 
 // NewStore returns an empty node store for searches that are not
 // breadth-first (the leads-to walk): nodes are interned with Intern and
-// unpacked with Node, exactly as in a Graph built by Search.
+// unpacked with Node, exactly as in a Graph built by Search. A store's
+// memory follows the nodes it holds: its first chunk grows with them
+// (a partitioned search makes a store per level, most holding a few
+// nodes), so a store must not be read while it grows.
 func NewStore(m *runtime.Machine, extra, capHint int) *Graph {
 	g := newGraph(m, extra, capHint)
 	g.Cap = capHint
+	g.stretch = true
 	return g
 }
 
@@ -15,9 +19,24 @@ func NewStore(m *runtime.Machine, extra, capHint int) *Graph {
 // unless it is present, and returns its index and whether it is new.
 // parent and via are recorded for new nodes only.
 func (g *Graph) Intern(node []int64, parent, via int) (int, bool) {
-	p := make([]int64, g.stride)
+	if g.packBuf == nil {
+		g.packBuf = make([]int64, g.stride)
+	}
+	p := g.packBuf
 	g.lay.pack(p, node)
 	return g.intern(p, HashWords(p), parent, via)
+}
+
+// Reset empties a store, keeping its layout and the room it made for
+// the nodes it held (the arena is written before it is read, so it is
+// not cleared): a partitioned search's worker collects every level in
+// one store instead of making one a level.
+func (g *Graph) Reset() {
+	g.n, g.Expanded, g.Truncated = 0, 0, false
+	for i := range g.shards {
+		clear(g.shards[i].table)
+		g.shards[i].count = 0
+	}
 }
 
 // Adjacency is the successor relation of a graph's expanded nodes in
