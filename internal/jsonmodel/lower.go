@@ -30,16 +30,20 @@ func (m *Model) Lower(file string) *sts.System {
 	for _, e := range m.Alphabet() {
 		sys.Events = append(sys.Events, sts.Event{Name: e})
 	}
+	// The transitions of each state, in declaration order: looked up once,
+	// since scanning every transition per state (and per transition, for
+	// its siblings) made lowering a model of 30,000 states take a minute.
+	from := map[string][]*Transition{}
+	for i := range m.Transitions {
+		t := &m.Transitions[i]
+		from[t.From] = append(from[t.From], t)
+	}
 	ordinals := map[[2]string]int{}
 	for si, s := range m.States {
 		var enabled []expr.Expr
-		for i := range m.Transitions {
-			t := &m.Transitions[i]
-			if t.From != s.ID {
-				continue
-			}
+		for _, t := range from[s.ID] {
 			key := [2]string{t.From, t.To}
-			c := m.transitionCase(sys, file, t, ordinals[key])
+			c := m.transitionCase(sys, file, idx, t, from[s.ID], ordinals[key])
 			ordinals[key]++
 			sys.Cases[si] = append(sys.Cases[si], c)
 			if c.Guard == nil {
@@ -61,13 +65,14 @@ func (m *Model) Lower(file string) *sts.System {
 	return sys
 }
 
-func (m *Model) transitionCase(sys *sts.System, file string, t *Transition, ordinal int) sts.Case {
-	idx := m.StateIndex()
+// transitionCase lowers t; idx is StateIndex, siblings the transitions
+// from t's source.
+func (m *Model) transitionCase(sys *sts.System, file string, idx map[string]int, t *Transition, siblings []*Transition, ordinal int) sts.Case {
 	path := fmt.Sprintf("transitions[%d]", t.Index)
 	c := sts.Case{
 		Kind: sts.Transition, Label: fmt.Sprintf("%s::transition::%s::%d", t.From, t.To, ordinal),
 		Source: idx[t.From], Target: idx[t.To], Origin: t.Index,
-		Guard:  m.enabling(t),
+		Guard:  m.enabling(t, siblings),
 		Events: []sts.EventLit{{Event: sys.EventIndex(t.Event), Present: true}},
 		Src:    m.source(file, path, "transitions", t.Index),
 	}
@@ -90,21 +95,20 @@ func (m *Model) transitionCase(sys *sts.System, file string, t *Transition, ordi
 
 // enabling is A' of docs/architecture.md: the guard of a guarded transition, and for
 // a default branch the negation of every guard of its group.
-func (m *Model) enabling(t *Transition) expr.Expr {
+func (m *Model) enabling(t *Transition, siblings []*Transition) expr.Expr {
 	if t.Guard != nil {
 		return GuardExpr(t.Guard, m)
 	}
-	var siblings []expr.Expr
-	for i := range m.Transitions {
-		o := &m.Transitions[i]
+	var guards []expr.Expr
+	for _, o := range siblings {
 		if o.From == t.From && o.Event == t.Event && o.Guard != nil {
-			siblings = append(siblings, GuardExpr(o.Guard, m))
+			guards = append(guards, GuardExpr(o.Guard, m))
 		}
 	}
-	if len(siblings) == 0 {
+	if len(guards) == 0 {
 		return nil
 	}
-	return &expr.Unary{Op: expr.Not, X: disjunction(siblings)}
+	return &expr.Unary{Op: expr.Not, X: disjunction(guards)}
 }
 
 // GuardExpr translates a guard node into the shared expression language.
