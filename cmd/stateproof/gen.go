@@ -14,6 +14,7 @@ import (
 // README are reproduced with `stateproof gen ... > m.json` and
 // `stateproof verify m.json --max-states N`.
 func newGenCmd(stdout io.Writer) *cobra.Command {
+	var lang string
 	cmd := &cobra.Command{
 		Use:   "gen counter N | gen toggles K | gen probes K | gen ring L | gen pause-counter L",
 		Short: "Write a generated benchmark model to stdout",
@@ -32,9 +33,14 @@ func newGenCmd(stdout io.Writer) *cobra.Command {
               the BMC benchmark family: Run with an inc self-loop, dec to
               Pause, and Pause back to Run while c < L
 
+--format fcstm writes counter and toggles as FCSTM models with the same
+reachable runtime states (counter steps on empty cycles; toggle i flips on
+the event Toggles.On.FlipI), to compare the two languages on one space.
+
 gen reads no file: --max-input-bytes and --import-root are refused (exit 2).`,
 		Example: `  stateproof gen toggles 20 > toggles20.json
   stateproof verify toggles20.json --max-states 2000000
+  stateproof gen toggles 12 --format fcstm > toggles12.fcstm
   stateproof gen ring 10 > ring.json
   stateproof compose ring.json ring.json ring.json --max-states 1100000`,
 		Args: cobra.ExactArgs(2),
@@ -42,6 +48,19 @@ gen reads no file: --max-input-bytes and --import-root are refused (exit 2).`,
 			n, err := strconv.Atoi(args[1])
 			if err != nil || n < 1 {
 				return fmt.Errorf("gen %s: size must be a positive integer (got %q)", args[0], args[1])
+			}
+			switch {
+			case lang == "json":
+			case lang != "fcstm":
+				return fmt.Errorf("gen: --format is json or fcstm (got %q)", lang)
+			case args[0] == "counter":
+				_, err = io.WriteString(stdout, gen.CounterFCSTM(n))
+				return err
+			case args[0] == "toggles" && n <= 30:
+				_, err = io.WriteString(stdout, gen.TogglesFCSTM(n))
+				return err
+			case args[0] != "toggles":
+				return fmt.Errorf("gen %s: no FCSTM version; --format fcstm writes counter and toggles", args[0])
 			}
 			switch args[0] {
 			case "counter":
@@ -63,5 +82,6 @@ gen reads no file: --max-input-bytes and --import-root are refused (exit 2).`,
 			return err
 		},
 	}
+	cmd.Flags().StringVar(&lang, "format", "json", "model language: json, or fcstm for counter and toggles (the same state spaces in FCSTM)")
 	return cmd
 }
