@@ -328,7 +328,7 @@ func jsonHref(check string) string {
 	case strings.HasPrefix(check, "S"):
 		return docsBase + "docs/models.md#structural-checks-s1s8"
 	case strings.HasPrefix(check, "A"):
-		return docsBase + "docs/models.md#adversarial-probes-a1a14"
+		return docsBase + "docs/models.md#adversarial-probes-a1a15"
 	}
 	return docsBase + "docs/models.md"
 }

@@ -19,7 +19,7 @@ type ToolInfo struct {
 // Tools lists the tools New registers, in the order it registers them.
 func Tools() []ToolInfo {
 	return []ToolInfo{
-		{"verify", "logicprobe/verify/v1", "S1-S8, A1-A14; D1-D4 with beforeModel"},
+		{"verify", "logicprobe/verify/v1", "S1-S8, A1-A15 (A15 with an ltl invariant); D1-D4 with beforeModel"},
 		{"compose", "logicprobe/compose/v1", "C1, C2 over two or more models"},
 		{"simulate", "stateproof/simulate/v1", "an FCSTM model run cycle by cycle"},
 		{"draw", "", "a Mermaid stateDiagram-v2 of a JSON model"},

@@ -2,12 +2,16 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/verify"
 	"github.com/stateproof/stateproof/schemas"
 )
 
@@ -107,4 +111,74 @@ func TestSimulateNoCycles(t *testing.T) {
 	if out["schema"] != "stateproof/simulate/v1" {
 		t.Errorf("report %v", out)
 	}
+}
+
+// TestVerifyTextsNameEveryCheck: the texts that tell an agent what verify
+// runs (Tools(), the instructions, the verify tool's description) name
+// every family of checks by its range, and the ranges are those of the
+// checks verify really runs on a model that triggers all of them (an ltl
+// invariant for A15, a BEFORE model for D1–D4): a check the texts leave
+// out fails here.
+func TestVerifyTextsNameEveryCheck(t *testing.T) {
+	res, err := jsonmodel.Decode([]byte(`{"schemaVersion":1,"init":"IDLE","states":[{"id":"IDLE"},{"id":"BUSY"}],
+	"transitions":[{"from":"IDLE","event":"req","to":"BUSY"},{"from":"BUSY","event":"ack","to":"IDLE"}],
+	"invariants":[{"id":"answered","description":"d","kind":"ltl","formula":"G (@req -> F @ack)"}]}`))
+	if err != nil || !res.Valid() {
+		t.Fatalf("model: %v %v", err, res.Errors)
+	}
+	ranges := checkRanges(t, verify.RunComparison(res, res, nil, verify.DefaultOptions()).Checks)
+	if len(ranges) < 3 {
+		t.Fatalf("check ranges %v: want S, A and D", ranges)
+	}
+	cs := connect(t)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{"instructions": instructions}
+	for _, tool := range tools.Tools {
+		if tool.Name == "verify" {
+			texts["verify tool description"] = tool.Description
+		}
+	}
+	for _, info := range Tools() {
+		if info.Name == "verify" {
+			texts["Tools() summary"] = info.Summary
+		}
+	}
+	if len(texts) != 3 {
+		t.Fatalf("texts %v: want instructions, the verify description and its summary", texts)
+	}
+	for name, text := range texts {
+		for _, r := range ranges {
+			if !strings.Contains(text, r) {
+				t.Errorf("%s does not name %s: %q", name, r, text)
+			}
+		}
+	}
+}
+
+// checkRanges returns "S1-S8", "A1-A15", … for the checks of a report, in
+// order, each family numbered from 1 without a gap.
+func checkRanges(t *testing.T, checks []report.Check) []string {
+	var ranges []string
+	prefix, n := "", 0
+	flush := func() {
+		if n > 0 {
+			ranges = append(ranges, fmt.Sprintf("%s1-%s%d", prefix, prefix, n))
+		}
+	}
+	for _, c := range checks {
+		p := strings.TrimRight(c.ID, "0123456789")
+		if p != prefix {
+			flush()
+			prefix, n = p, 0
+		}
+		n++
+		if c.ID != fmt.Sprintf("%s%d", p, n) {
+			t.Fatalf("check %s out of order (want %s%d)", c.ID, p, n)
+		}
+	}
+	flush()
+	return ranges
 }

@@ -9,7 +9,7 @@ import (
 
 // instructions tell an agent which tool answers which question.
 const instructions = `stateproof checks state machines and answers with evidence. Pick the tool by the question:
-- "Is this model well-formed, live, deterministic, safe?" -> verify (S1-S8, A1-A14; findings carry the shortest path). With beforeModel: "did my change break behaviour?" (D1-D4).
+- "Is this model well-formed, live, deterministic, safe?" -> verify (S1-S8, A1-A15, A15 only with an ltl invariant; findings carry the shortest path). With beforeModel: "did my change break behaviour?" (D1-D4).
 - "Do these machines deadlock when run together?" -> compose (C1, C2).
 - "Can X happen within N steps? Must it?" -> bmc with an FBMCQ query (reach, cover, exists_always, forbid, invariant, must_reach, response); "do the model's own invariants hold to depth N?" -> bmc with bound. The model is JSON or FCSTM (path .fcstm, or source text with format fcstm); a witness is replayed on the model's own runtime (replay.ok).
 - "Does this per-state invariant hold on every execution, however long?" -> prove (the model's never-states/var-in-range invariants, or rsc statements); a proof comes with a re-checked certificate.

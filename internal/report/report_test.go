@@ -142,3 +142,41 @@ func TestCycleLine(t *testing.T) {
 		}
 	}
 }
+
+// Undecided findings are grouped by the flag that would decide them, read
+// off their evidence's capKind, and the header names what stopped the
+// searches: a disk or memory stop is not blamed on maxStates.
+func TestNextStepsAndHeaderNameTheLimit(t *testing.T) {
+	und := func(code, kind string) Finding {
+		return Finding{Code: code, Severity: Warning, Evidence: O("cap", 1, "explored", 1, "capKind", kind)}
+	}
+	r := &VerifyReport{Valid: true, MaxStates: 9, Truncated: true, StoppedBy: []string{"maxDisk", "memory", "pairGraph"}, Checks: []Check{
+		{ID: "S1", Findings: []Finding{und("S1_UNDECIDED", "maxDisk")}},
+		{ID: "A4", Findings: []Finding{und("A4_UNDECIDED", "pairGraph")}},
+		{ID: "A9", Findings: []Finding{und("A9_LEADS_TO_UNDECIDED", "leadsToWalk"), und("A9_LEADS_TO_UNDECIDED", "memory")}},
+	}}
+	steps := strings.Join(r.NextSteps(), "\n")
+	for _, want := range []string{
+		"Raise maxStates (now 9) and re-run: A9_LEADS_TO_UNDECIDED were not decided",
+		"Raise --max-disk and re-run: S1_UNDECIDED were not decided",
+		"Raise --memory and re-run: A9_LEADS_TO_UNDECIDED were not decided",
+		"Follow the advice of the undecided findings (A4_UNDECIDED): raising maxStates would not decide them",
+	} {
+		if !strings.Contains(steps, want) {
+			t.Errorf("next steps lack %q:\n%s", want, steps)
+		}
+	}
+	var b strings.Builder
+	if err := WriteVerifyText(&b, "m", r, Style{}); err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := strings.Cut(b.String(), "\n\n")
+	for _, want := range []string{"--max-disk", "--memory", "built-in limit"} {
+		if !strings.Contains(header, want) {
+			t.Errorf("header lacks %q:\n%s", want, header)
+		}
+	}
+	if strings.Contains(header, "cap of 9") {
+		t.Errorf("header blames the state cap:\n%s", header)
+	}
+}

@@ -255,17 +255,3 @@ func Counts(checks []Check) (errs, warns int) {
 	}
 	return errs, warns
 }
-
-// undecidedCodes returns the sorted distinct codes of undecided findings.
-func undecidedCodes(checks []Check) []string {
-	var codes []string
-	for i := range checks {
-		for _, f := range checks[i].Findings {
-			if f.Undecided() && !slices.Contains(codes, f.Code) {
-				codes = append(codes, f.Code)
-			}
-		}
-	}
-	slices.Sort(codes)
-	return codes
-}

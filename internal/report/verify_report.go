@@ -21,14 +21,19 @@ type VerifyReport struct {
 	States            int
 	Transitions       int
 	Truncated         bool
-	MaxStates         int
-	MaxFindings       int // findings listed per check (0: all)
-	Checks            []Check
-	Findings          []Finding // outside any check (NARRATIVE_PARTIAL)
-	Narrative         *jsonvalue.Value
-	Comparison        Obj
-	CoverageNotes     []string
-	HasBefore         bool
+	// StoppedBy names the limits that stopped the searches of a truncated
+	// report, as capKinds ("maxStates", "maxDisk", "memory", …) in the
+	// order met; the text header names them. Not in the JSON: each
+	// undecided finding's evidence already carries its capKind.
+	StoppedBy     []string
+	MaxStates     int
+	MaxFindings   int // findings listed per check (0: all)
+	Checks        []Check
+	Findings      []Finding // outside any check (NARRATIVE_PARTIAL)
+	Narrative     *jsonvalue.Value
+	Comparison    Obj
+	CoverageNotes []string
+	HasBefore     bool
 	// BeforeInvalid: the BEFORE model failed validation, so ok is
 	// false although the AFTER checks ran.
 	BeforeInvalid bool
@@ -100,9 +105,7 @@ func (r *VerifyReport) NextSteps() []string {
 		slices.Sort(warnCodes)
 		out = append(out, fmt.Sprintf("Review the warning findings (%s) and fix the model or record why each is acceptable", strings.Join(warnCodes, ", ")))
 	}
-	if codes := undecidedCodes(r.Checks); len(codes) > 0 {
-		out = append(out, fmt.Sprintf("Raise maxStates (now %d) and re-run: %s were not decided", r.MaxStates, strings.Join(codes, ", ")))
-	}
+	out = append(out, undecidedSteps(r.Checks, r.MaxStates)...)
 	if r.NarrativeCoverage != nil && !coverageComplete(r.NarrativeCoverage) {
 		out = append(out, "Complete the narrative ("+coverageText(r.NarrativeCoverage)+")")
 	}

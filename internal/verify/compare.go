@@ -37,7 +37,7 @@ func runComparison(after, before *jsonmodel.Result, mapping map[string]string, o
 	}
 	c := newComparison(before.Model, after.Model, mapping)
 	r.Checks = append(r.Checks, c.d1Preservation(), e.d2Continuity(c), c.d3Delta(), c.d4Regression())
-	r.Truncated = r.Truncated || e.truncated
+	r.Truncated, r.StoppedBy = len(e.stops) > 0, e.stops
 	beforeHash, _ := jsonmodel.Hash(before.Model.Raw, "v1")
 	afterHash, _ := jsonmodel.Hash(after.Model.Raw, "v1")
 	r.ExtraHashes = report.O("beforeModelHash", beforeHash, "afterModelHash", afterHash)

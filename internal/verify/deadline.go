@@ -45,8 +45,8 @@ func (e *env) a14Deadline() report.Check {
 		}
 	}
 	var open []string
-	if ds.truncated {
-		e.truncated = true
+	if ds.stop != "" {
+		e.stopped(ds.stop)
 		for _, i := range bounded {
 			if _, ok := misses[i]; !ok {
 				open = append(open, e.m.States[i].ID)
@@ -54,7 +54,7 @@ func (e *env) a14Deadline() report.Check {
 		}
 	}
 	if len(open) > 0 {
-		f := undecided("A14_UNDECIDED", "the deadlines of "+quoteIDs(open), ds.cap, ds.explored, "maxStates", "")
+		f := undecided("A14_UNDECIDED", "the deadlines of "+quoteIDs(open), ds.cap, ds.explored, ds.stop, "")
 		f.Evidence = append(f.Evidence, report.KV{Key: "states", Value: open})
 		c.Findings = append(c.Findings, f)
 	}
@@ -128,8 +128,10 @@ func (d *deadlineSpec) miss(g *explore.Graph, f explore.Flag) report.Finding {
 
 // deadlineResult is what the (runtime, ticks) search found.
 type deadlineResult struct {
-	misses        map[int]report.Finding // the shortest miss per state
-	truncated     bool
+	misses map[int]report.Finding // the shortest miss per state
+	// stop is the capKind of the limit that stopped the search, "" when
+	// none did.
+	stop          string
 	cap, explored int
 }
 
@@ -159,7 +161,11 @@ func (e *env) deadlineSearch() deadlineResult {
 			return explore.Prune
 		}, Spill: e.spillNow()}
 	g := e.note(s.Run())
-	return deadlineResult{misses: misses, truncated: g.Truncated, cap: g.Cap, explored: g.Len()}
+	out := deadlineResult{misses: misses, cap: g.Cap, explored: g.Len()}
+	if g.Truncated {
+		out.stop = capKindOf(g)
+	}
+	return out
 }
 
 // riddenDeadlines reads the deadline search's result off the plain
@@ -181,7 +187,7 @@ func (e *env) riddenDeadlines(d *deadlineSpec) (deadlineResult, bool) {
 	case len(out.misses) == d.bounded:
 		return out, true
 	case res.Overflow != explore.NoKey && res.Exact(res.Overflow):
-		out.truncated, out.explored = true, e.opts.MaxStates+1
+		out.stop, out.explored = "maxStates", e.opts.MaxStates+1
 		return out, true
 	case res.Complete() && !g.Truncated:
 		out.explored = res.Live

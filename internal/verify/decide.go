@@ -60,9 +60,11 @@ func (e *env) decideInvariant(inv *jsonmodel.Invariant) invariantOutcome {
 	if out.undecided {
 		// A probability bracket that holds the bound hit no cap; every
 		// other undecided search did.
-		e.truncated = e.truncated || out.capKind != "probabilityBracket"
 		if out.capKind == "" {
 			out.capKind, out.cap = "maxStates", e.opts.MaxStates
+		}
+		if out.capKind != "probabilityBracket" {
+			e.stopped(out.capKind)
 		}
 	}
 	if e.decided != nil {

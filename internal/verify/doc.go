@@ -1,7 +1,8 @@
 // Package verify runs the single-model checks of `stateproof verify` over a
-// validated JSON model: the structural checks S1–S8 (and, as they land, the
-// adversarial probes A1–A14 and the before/after checks D1–D4), and
-// assembles the logicprobe/verify/v1 report.
+// validated JSON model: the structural checks S1–S8, the adversarial probes
+// A1–A15 (A15, the LTL check, only with an ltl invariant) and, in
+// RunComparison, the before/after checks D1–D4; and it assembles the
+// logicprobe/verify/v1 report.
 //
 // Every guard-aware check explores the concrete runtime of package runtime
 // through package explore. A search that stops at its cap yields an

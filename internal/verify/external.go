@@ -28,6 +28,8 @@ func StateViolation(m *jsonmodel.Model, mc *runtime.Machine, inv *jsonmodel.Inva
 func (e *env) explorationFrom(g *explore.Graph) {
 	e.mc = g.M
 	e.graph = g
-	e.truncated = g.Truncated
+	if g.Truncated {
+		e.stopped(capKindOf(g))
+	}
 	e.opts.alone = true
 }

@@ -82,7 +82,7 @@ func (e *env) decideFairLeadsTo(inv *jsonmodel.Invariant, isTarget []bool) invar
 	}
 	open := invariantOutcome{explored: g.Len()}
 	if g.Truncated {
-		open = invariantOutcome{undecided: true, capKind: "maxStates", cap: g.Cap, explored: g.Len()}
+		open = invariantOutcome{undecided: true, capKind: capKindOf(g), cap: g.Cap, explored: g.Len()}
 	}
 	adj := e.adjacency()
 	from := mc.StateIndex(inv.From)

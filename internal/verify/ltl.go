@@ -46,7 +46,7 @@ func (e *env) decideLTL(inv *jsonmodel.Invariant) invariantOutcome {
 	case res.Capped:
 		return invariantOutcome{undecided: true, capKind: "ltlProduct", cap: limit, explored: res.ProductNodes}
 	case res.Holds && g.Truncated:
-		return invariantOutcome{undecided: true, capKind: "maxStates", cap: g.Cap, explored: g.Len()}
+		return invariantOutcome{undecided: true, capKind: capKindOf(g), cap: g.Cap, explored: g.Len()}
 	case res.Holds:
 		return invariantOutcome{explored: res.ProductNodes}
 	}

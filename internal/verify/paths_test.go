@@ -297,7 +297,7 @@ func TestProbabilityViolationEvidence(t *testing.T) {
 	src := strings.Replace(gamblersRuin(5, "1", "1"), `"op":">=","p":0`, `"op":"<=","p":0.75`, 1)
 	r := run(t, src, 0)
 	f := check(r, "A13").Findings
-	if len(f) != 1 || f[0].Message != `P(reach "BROKE") = 0.800000 violates <= 0.750000 — d` {
+	if len(f) != 1 || f[0].Message != `P(reach "BROKE") = 0.800000 violates <= 0.75 — d` {
 		t.Fatalf("%+v", f)
 	}
 	ev := f[0].Evidence

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/explore"
@@ -158,7 +159,9 @@ func (e *env) decideProbability(inv *jsonmodel.Invariant) invariantOutcome {
 	case violated:
 		upper := inv.Op == "<=" || inv.Op == "<"
 		out.violated = true
-		out.what = fmt.Sprintf("P(reach %q) %s violates %s %.6f", inv.Target, pr.text(), inv.Op, inv.P)
+		// the bound as the model gives it: six decimals would print 1e-10
+		// as 0.000000 and 0.4999999999 as 0.500000
+		out.what = fmt.Sprintf("P(reach %q) %s violates %s %s", inv.Target, pr.text(), inv.Op, strconv.FormatFloat(inv.P, 'g', -1, 64))
 		out.path = probabilityWitness(g, pr, e.mc.StateIndex(inv.Target), upper)
 	case !holds && !pr.converged:
 		out.undecided, out.capKind, out.cap, out.explored = true, "valueIteration", maxSweeps, pr.sweeps

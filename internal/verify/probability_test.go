@@ -207,3 +207,22 @@ func TestProbabilityConvergedBracketHoldsBound(t *testing.T) {
 		t.Error("a bracket that holds the bound marked the run truncated")
 	}
 }
+
+// A violated bound is printed as the model gives it: 1e-10 is not
+// "0.000000", and 0.4999999999 is not "0.500000".
+func TestProbabilityBoundPrintedAsGiven(t *testing.T) {
+	coin := func(op, p string) string {
+		return `{"schemaVersion":1,"init":"A","states":[{"id":"A"},{"id":"B"},{"id":"C","terminal":true}],
+		"transitions":[{"from":"A","event":"heads","to":"C"},{"from":"A","event":"tails","to":"B"},{"from":"B","event":"stay","to":"B"}],
+		"invariants":[{"id":"p","description":"d","kind":"probability","target":"C","op":"` + op + `","p":` + p + `}]}`
+	}
+	for _, p := range []string{"1e-10", "0.4999999999", "0.25"} {
+		out := decideProb(t, coin("<=", p))
+		if !out.violated {
+			t.Fatalf("1/2 <= %s: %s, want violated", p, verdict(out))
+		}
+		if want := "violates <= " + p; !strings.HasSuffix(out.what, want) {
+			t.Errorf("1/2 <= %s: %q does not end with %q", p, out.what, want)
+		}
+	}
+}

@@ -133,7 +133,7 @@ func (e *env) pairSymmetry(rp jsonmodel.ResourcePair) []report.Finding {
 		}
 	}
 	if truncated {
-		e.truncated = true
+		e.stopped("pairGraph")
 		f := undecided("A4_UNDECIDED", fmt.Sprintf("the release of %q", rp.Resource), pairGraphCap, len(nodes), "pairGraph", "")
 		f.Target = rp.Resource
 		return append(out, f)

@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,5 +144,35 @@ func TestDiskBudgetUndecided(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("no undecided finding names the disk budget")
+	}
+}
+
+// The report of a search the disk budget stopped says so where a person
+// reads first, the header and the next steps, and blames no other limit:
+// raising --max-states would change nothing.
+func TestDiskBudgetNamedInHeaderAndNextSteps(t *testing.T) {
+	opts := DefaultOptions()
+	opts.MaxStates = 100000
+	opts.Spill = spilling(t, 1<<30, 50, 2048)
+	res, err := jsonmodel.Decode([]byte(gen.Probes(30)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Run(res, opts)
+	if !slices.Contains(r.StoppedBy, "maxDisk") || slices.Contains(r.StoppedBy, "maxStates") {
+		t.Fatalf("StoppedBy = %q, want maxDisk and not maxStates", r.StoppedBy)
+	}
+	var b strings.Builder
+	if err := report.WriteVerifyText(&b, "probes", r, report.Style{}); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	header, _, _ := strings.Cut(text, "\n\n")
+	if !strings.Contains(header, "--max-disk") || strings.Contains(header, "cap of 100000 runtime states") {
+		t.Errorf("header does not name --max-disk alone:\n%s", header)
+	}
+	steps := strings.Join(r.NextSteps(), "\n")
+	if !strings.Contains(steps, "Raise --max-disk and re-run") || strings.Contains(steps, "Raise maxStates") {
+		t.Errorf("next steps do not name --max-disk alone:\n%s", steps)
 	}
 }

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	goruntime "runtime"
+	"slices"
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/explore"
@@ -82,7 +83,10 @@ type env struct {
 	// the spilled exploration (0: not set yet).
 	besideBudget int64
 	comps        *components // SCCs of the runtime graph (A12), built on first use
-	truncated    bool        // some search hit its cap
+	// stops names the limits that stopped a search of the run (capKind
+	// names: "maxStates", "maxDisk", "memory", …), each once, in the
+	// order met; the report's header and next steps name their flags.
+	stops []string
 	// decided memoises decideInvariant per invariant object: every search
 	// is deterministic, so a second evaluation with a fresh budget would
 	// repeat the first one exactly.
@@ -98,7 +102,7 @@ func (e *env) explored() *explore.Graph {
 		}
 		e.graph = e.note(s.Run())
 		if e.graph.Truncated {
-			e.truncated = true
+			e.stopped(capKindOf(e.graph))
 		}
 		if sp := e.opts.Spill; sp != nil && e.graph.IsSpilled() {
 			sp.Stats = e.graph.SpillStats()
@@ -172,6 +176,13 @@ func (e *env) note(g *explore.Graph) *explore.Graph {
 	return g
 }
 
+// stopped records that a search stopped at the limit kind (a capKind).
+func (e *env) stopped(kind string) {
+	if !slices.Contains(e.stops, kind) {
+		e.stops = append(e.stops, kind)
+	}
+}
+
 // capKindOf names what stopped a search: its cap, or for a spilling
 // search the disk budget.
 func capKindOf(g *explore.Graph) string {
@@ -219,7 +230,7 @@ func runEnv(res *jsonmodel.Result, opts Options) (*report.VerifyReport, *env) {
 		r.Checks = append(r.Checks, e.a15LTL())
 	}
 	r.CoverageNotes = CoverageNotes(m)
-	r.Truncated = e.truncated
+	r.Truncated, r.StoppedBy = len(e.stops) > 0, e.stops
 	if sp := opts.Spill; sp != nil {
 		for _, g := range e.spilled {
 			if err := g.Err(); err != nil && !g.DiskBudgetReached() && sp.Err == nil {
@@ -250,7 +261,8 @@ func newEnv(m *jsonmodel.Model, opts Options) *env {
 	return &env{m: m, mc: runtime.Compile(m), opts: opts, decided: map[*jsonmodel.Invariant]invariantOutcome{}}
 }
 
-// adversarial runs the probes A1-A14, in order.
+// adversarial runs the probes A1–A14, in order (A15, the LTL check,
+// runs only for a model with LTL invariants).
 func (e *env) adversarial() []report.Check {
 	return []report.Check{
 		e.a1Injection(), e.a2Race(), e.a3Permutation(), e.a4PairSymmetry(),
