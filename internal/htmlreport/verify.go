@@ -37,7 +37,9 @@ func Verify(ctx context.Context, name string, rep *report.VerifyReport, pic Pict
 	p := &Page{Kind: "verify", Input: name, Verdict: verdictOf(v, reason), Version: version, Notes: rep.NextSteps()}
 	p.Facts = append(p.Facts, fmt.Sprintf("model %s (hash spec %s), %d states, %d transitions, %d checks run", rep.ModelHash, rep.HashSpec, rep.States, rep.Transitions, rep.ChecksRun()))
 	if rep.Truncated {
-		p.Facts = append(p.Facts, fmt.Sprintf("some searches stopped at the cap of %d runtime states: what they did not decide is reported as not decided", rep.MaxStates))
+		// the same account of the limits as the text report's header
+		// (a search the disk budget stopped is not blamed on the cap)
+		p.Facts = append(p.Facts, fmt.Sprintf("%s: what they did not decide is reported as not decided", rep.StopText()))
 	}
 	g, m := pic.Graph, pic.Model
 	if g != nil {

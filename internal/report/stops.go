@@ -29,9 +29,9 @@ func raisedBy(kind string) string {
 	return ""
 }
 
-// stopText is the header's account of what stopped the searches of a
+// StopText is the header's account of what stopped the searches of a
 // truncated report: one phrase per limit, in the order the run met them.
-func (r *VerifyReport) stopText() string {
+func (r *VerifyReport) StopText() string {
 	kinds := r.StoppedBy
 	if len(kinds) == 0 { // a report built without the record: the cap
 		kinds = []string{"maxStates"}

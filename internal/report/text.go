@@ -66,7 +66,7 @@ func WriteVerifyText(w io.Writer, name string, r *VerifyReport, st Style) error 
 	if r.Valid {
 		fmt.Fprintf(&b, "  model %s (hash spec %s), %d states, %d transitions, %d checks run", r.ModelHash, r.HashSpec, r.States, r.Transitions, r.ChecksRun())
 		if r.Truncated {
-			fmt.Fprintf(&b, ", %s", st.paint("35", r.stopText()))
+			fmt.Fprintf(&b, ", %s", st.paint("35", r.StopText()))
 		}
 		b.WriteString("\n")
 	}
