@@ -4,17 +4,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/inspect"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 func newInspectCmd(stdout, stderr io.Writer) *cobra.Command {
 	var format, ignore string
 	cmd := &cobra.Command{
-		Use:   "inspect MODEL.fcstm [--format text|json] [--ignore CODE,...]",
+		Use:   "inspect MODEL.fcstm [--format text|json|sarif] [--ignore CODE,...]",
 		Short: "Report design-health diagnostics on an FCSTM model, with pyfcstm's codes",
 		Long: `inspect loads an FCSTM model and reports design-health diagnostics: states
 no run can enter, events nothing triggers, variables that never matter, constant
@@ -27,15 +29,19 @@ those not reported yet).
 on its line, or inside the state declared on its line. Dropped diagnostics are
 counted as suppressed.
 
+--format sarif writes a SARIF 2.1.0 log (for code scanning): a rule per code
+reported, with its description and a link to its section of docs/inspect.md.
+
 Exit status: 0 no error-severity diagnostic; 1 there is one; 2 the model does
 not load (its load errors are printed as diagnostics) or the usage is wrong.`,
 		Example: `  stateproof inspect examples/fcstm/door.fcstm
   stateproof inspect --format json model.fcstm
+  stateproof inspect --format sarif model.fcstm > inspect.sarif
   stateproof inspect --ignore W_LEAF_NO_OUTGOING_TRANSITION,W_UNUSED_EVENT model.fcstm`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" {
-				return fmt.Errorf("--format must be text or json (got %q)", format)
+			if format != "text" && format != "json" && format != "sarif" {
+				return fmt.Errorf("--format must be text, json or sarif (got %q)", format)
 			}
 			codes, err := inspect.ParseIgnore(ignore)
 			if err != nil {
@@ -45,13 +51,20 @@ not load (its load errors are printed as diagnostics) or the usage is wrong.`,
 			if err != nil {
 				return err
 			}
-			if format == "json" {
+			switch format {
+			case "json":
 				data, err := json.MarshalIndent(res, "", "  ")
 				if err != nil {
 					return err
 				}
 				fmt.Fprintf(stdout, "%s\n", data)
-			} else {
+			case "sarif":
+				data, err := report.Indent(inspectSARIF(args[0], res))
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "%s\n", data)
+			default:
 				writeInspectText(stdout, res)
 			}
 			switch {
@@ -63,7 +76,7 @@ not load (its load errors are printed as diagnostics) or the usage is wrong.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output `format`: text or json")
+	cmd.Flags().StringVar(&format, "format", "text", "output `format`: text, json or sarif")
 	cmd.Flags().StringVar(&ignore, "ignore", "", "comma-separated `CODES` not to report (counted as suppressed)")
 	return cmd
 }
@@ -82,4 +95,56 @@ func writeInspectText(w io.Writer, res *inspect.Result) {
 	}
 	fmt.Fprintf(w, "%s: %s: %d error(s), %d warning(s), %d info, %d suppressed\n",
 		res.File, status, count[inspect.SeverityError], count[inspect.SeverityWarning], count[inspect.SeverityInfo], res.Suppressed)
+}
+
+// inspectSARIF is an inspection as a SARIF log: a rule per code reported
+// (its description, and its section of docs/inspect.md), a result per
+// diagnostic at its span, with its basis and refs as properties.
+func inspectSARIF(name string, res *inspect.Result) report.Obj {
+	var rules []report.SARIFRule
+	seen := map[string]bool{}
+	var results []report.SARIFResult
+	for _, d := range res.Diagnostics {
+		if !seen[d.Code] {
+			seen[d.Code] = true
+			rules = append(rules, inspectRule(d.Code))
+		}
+		refs, err := json.Marshal(d.Refs)
+		if err != nil {
+			refs = []byte("{}")
+		}
+		s := d.Span
+		results = append(results, report.SARIFResult{
+			RuleID: d.Code, Level: sarifLevelOf(d.Severity), Message: d.Message,
+			Location:   report.Location{URI: d.File, Line: s.Line, Col: s.Column, EndLine: s.EndLine, EndCol: s.EndColumn},
+			Properties: report.O("basis", d.Basis, "refs", json.RawMessage(refs)),
+		})
+	}
+	return report.SARIFLog(sarifTool("inspect", name), rules, results)
+}
+
+// inspectRule documents a code: the registry's description, or for a
+// load error stateproof names its own way, what load errors mean.
+func inspectRule(code string) report.SARIFRule {
+	words := strings.ToLower(strings.ReplaceAll(code[min(2, len(code)):], "_", " "))
+	title := strings.ToUpper(words[:min(1, len(words))]) + words[min(1, len(words)):]
+	what := "The model does not load: " + title + " (a load error; docs/fcstm.md lists them)."
+	if c, ok := inspect.Lookup(code); ok {
+		what = c.Description
+	}
+	return report.SARIFRule{ID: code, Title: title, Description: what, HelpURI: sarifDocsBase + inspect.DocPath(code)}
+}
+
+// sarifDocsBase is where the manual a SARIF rule links to is published.
+const sarifDocsBase = "https://github.com/stateproof/stateproof/blob/main/"
+
+// sarifLevelOf maps an inspect severity onto a SARIF level.
+func sarifLevelOf(severity string) string {
+	switch severity {
+	case inspect.SeverityError:
+		return "error"
+	case inspect.SeverityWarning:
+		return "warning"
+	}
+	return "note"
 }

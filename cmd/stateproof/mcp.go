@@ -29,7 +29,8 @@ same results as the command line, as structured content:
 	}
 	b.WriteString(`
 Each report tool's output schema is the JSON Schema of its contract
-(stateproof schema NAME), every schema is also a resource
+(stateproof schema NAME; inspect's describes the document of inspect
+--format json, docs/inspect.md), every schema is also a resource
 (stateproof://schemas/NAME.schema.json), every tool is annotated read-only,
 idempotent and closed-world, and the server's instructions say which tool
 answers which question.
@@ -45,7 +46,7 @@ func newMCPCmd() *cobra.Command {
 	var rootDir string
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve verify, compose, simulate, draw, show, bmc and prove to coding agents over MCP (stdio)",
+		Short: "Serve verify, compose, simulate, draw, show, bmc, prove and inspect to coding agents over MCP (stdio)",
 		Long:  mcpLong(),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // ignoreMarker starts a suppression comment:
@@ -61,7 +62,7 @@ func (s *source) ignoreComments() []ignoreComment {
 		switch {
 		case c == '"' || c == '\'':
 			j := i + 1
-			for j < len(t) && t[j] != c && t[j] != '\n' {
+			for j < len(t) && t[j] != c && !lineend.Is(t[j]) {
 				if t[j] == '\\' {
 					j++
 				}
@@ -69,7 +70,7 @@ func (s *source) ignoreComments() []ignoreComment {
 			}
 			i = j + 1
 		case c == '#' || strings.HasPrefix(t[i:], "//"):
-			end := strings.IndexByte(t[i:], '\n')
+			end := lineend.Index(t[i:])
 			if end < 0 {
 				end = len(t) - i
 			}

@@ -41,6 +41,12 @@ type Result struct {
 	Loaded      bool         `json:"loaded"` // false: the model did not load; Diagnostics are its load errors
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	Suppressed  int          `json:"suppressed"` // diagnostics dropped by Options.Ignore or a stateproof:ignore comment
+
+	// Dropped are the suppressed diagnostics themselves, for a presenter
+	// that also shows the same problem under another code: the language
+	// server hides verify's lint of a problem inspect decided, reported or
+	// suppressed, so that a suppression does not bring the lint back.
+	Dropped []Diagnostic `json:"-"`
 }
 
 // HasError reports whether some diagnostic has error severity.
@@ -158,6 +164,7 @@ func (a *analysis) suppress(ignore []string) {
 	for _, d := range a.out.Diagnostics {
 		if skip[d.Code] || d.File == a.file && a.commentCovers(comments, d) {
 			a.out.Suppressed++
+			a.out.Dropped = append(a.out.Dropped, d)
 			continue
 		}
 		kept = append(kept, d)

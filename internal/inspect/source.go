@@ -7,6 +7,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // source is the root file's text with its line starts, so that the
@@ -19,8 +20,10 @@ type source struct {
 
 func newSource(text string) *source {
 	s := &source{text: text, lines: []int{0}}
+	// Lines end as the parser reads them: "\n", "\r\n" or a lone "\r".
 	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
+		if n := lineend.Len(text, i); n > 0 {
+			i += n - 1
 			s.lines = append(s.lines, i+1)
 		}
 	}
@@ -34,7 +37,7 @@ func (s *source) offset(line, col int) int {
 	}
 	off := s.lines[line-1]
 	for c := 1; c < col; c++ {
-		if off >= len(s.text) || s.text[off] == '\n' {
+		if off >= len(s.text) || lineend.Is(s.text[off]) {
 			return -1
 		}
 		_, n := utf8.DecodeRuneInString(s.text[off:])
@@ -74,7 +77,7 @@ func (s *source) ident(p model.Pos, name string) Span {
 		return point(p.Line, p.Col)
 	}
 	end := len(s.text)
-	if i := strings.IndexByte(s.text[off:], '\n'); i >= 0 {
+	if i := lineend.Index(s.text[off:]); i >= 0 {
 		end = off + i
 	}
 	for i := off; i+len(name) <= end; i++ {
@@ -129,7 +132,7 @@ func (s *source) statementEnd(i int) int {
 	for i < len(t) {
 		switch c := t[i]; {
 		case strings.HasPrefix(t[i:], "//") || c == '#':
-			for i < len(t) && t[i] != '\n' {
+			for i < len(t) && !lineend.Is(t[i]) {
 				i++
 			}
 			continue
@@ -142,7 +145,7 @@ func (s *source) statementEnd(i int) int {
 			continue
 		case c == '"' || c == '\'':
 			j := i + 1
-			for j < len(t) && t[j] != c && t[j] != '\n' {
+			for j < len(t) && t[j] != c && !lineend.Is(t[j]) {
 				if t[j] == '\\' {
 					j++
 				}

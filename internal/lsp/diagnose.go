@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -132,7 +133,9 @@ func (w *workspace) analyze(ctx context.Context, d *document) []Diagnostic {
 }
 
 // fcstmDiagnostics are verify's answer for an FCSTM file: every parse and
-// construction error, the initial-value check and the lints L1–L4.
+// construction error, the initial-value check and the lints L1–L4; and
+// for a model that loads, inspect's diagnostics, which replace a lint that
+// reports the same problem at the same place (inspectTwin).
 // A finding in an imported file is shown at the import that reads it.
 func (w *workspace) fcstmDiagnostics(ctx context.Context, d *document) []Diagnostic {
 	out := []Diagnostic{}
@@ -140,11 +143,22 @@ func (w *workspace) fcstmDiagnostics(ctx context.Context, d *document) []Diagnos
 	if err != nil {
 		return out // ctx ended: diagnose answers "not checked"
 	}
+	if ctx.Err() != nil {
+		return out
+	}
+	ins := w.inspectDocument(d)
+	done := map[twinKey]bool{}
+	if ins != nil {
+		done = decided(ins)
+	}
 	for _, c := range res.Report.Checks {
 		for _, f := range c.Findings {
 			file, _ := f.Evidence.Get("file").(string)
 			line, _ := f.Evidence.Get("line").(int)
 			col, _ := f.Evidence.Get("col").(int)
+			if twin := inspectTwin(f.Code); twin != "" && done[twinKey{twin, absPath(cmp.Or(file, d.path)), line}] {
+				continue
+			}
 			msg := cleanMessage(f.Message, file, line, col, f.Code)
 			rng := nameRange(d.text, line, col)
 			if file != "" && !samePath(file, d.path) {
@@ -156,6 +170,9 @@ func (w *workspace) fcstmDiagnostics(ctx context.Context, d *document) []Diagnos
 				CodeDescription: &CodeDescription{Href: fcstmHref(c.ID)}, Message: msg,
 			})
 		}
+	}
+	if ins != nil {
+		out = append(out, w.inspectDiagnostics(d, ins)...)
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -34,4 +35,36 @@ func rawSession(t *testing.T) (*client, chan error) {
 	}()
 	t.Cleanup(func() { inW.Close(); <-done })
 	return newClient(t, outR, inW), done
+}
+
+// withoutInspect drops inspect's design diagnostics (W_... and I_...
+// codes): what stays are the load errors and verify's lints.
+func withoutInspect(ds []Diagnostic) []Diagnostic {
+	var out []Diagnostic
+	for _, d := range ds {
+		if !strings.HasPrefix(d.Code, "W_") && !strings.HasPrefix(d.Code, "I_") {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// only returns the one diagnostic of code among ds, failing the test
+// when there is none or more than one, or when a lint that inspect
+// replaces (inspectTwin) is shown too.
+func only(t *testing.T, ds []Diagnostic, code string) Diagnostic {
+	t.Helper()
+	var found []Diagnostic
+	for _, d := range ds {
+		if d.Code == code {
+			found = append(found, d)
+		}
+		if inspectTwin(d.Code) != "" {
+			t.Errorf("lint %s shown beside inspect's diagnostics: %+v", d.Code, ds)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d diagnostics %s among %+v", len(found), code, ds)
+	}
+	return found[0]
 }

@@ -43,7 +43,7 @@ func TestDiagnosticsAfterLoneCR(t *testing.T) {
 	uri, _ := fileURI(t, t.TempDir(), "m.fcstm", "")
 	s.open(uri, "fcstm", "state H { // root\r    state A;\r    state Dead;\r    [*] -> A;\r}\r")
 	p := s.diagnostics(uri, func(p publishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
-	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "FCSTM_UNREACHABLE_STATE" || p.Diagnostics[0].Range != rng(2, 10, 2, 14) {
+	if d := only(t, p.Diagnostics, "W_UNREACHABLE_STATE"); d.Range != rng(2, 10, 2, 14) {
 		t.Fatalf("diagnostics %+v", p.Diagnostics)
 	}
 }

@@ -188,3 +188,17 @@ type CodeLens struct {
 	Range   Range    `json:"range"`
 	Command *Command `json:"command,omitempty"`
 }
+
+type codeActionParams struct {
+	TextDocument textDocumentIdentifier `json:"textDocument"`
+	Range        Range                  `json:"range"`
+}
+
+// CodeAction is a quick fix: an edit that removes a diagnostic's cause.
+type CodeAction struct {
+	Title       string         `json:"title"`
+	Kind        string         `json:"kind"`
+	Diagnostics []Diagnostic   `json:"diagnostics,omitempty"`
+	IsPreferred bool           `json:"isPreferred,omitempty"`
+	Edit        *WorkspaceEdit `json:"edit,omitempty"`
+}

@@ -33,6 +33,9 @@ func (s *server) initialize(params json.RawMessage) any {
 			"triggerCharacters": []string{":", "/", ".", "\""},
 		},
 		"codeLensProvider": map[string]any{},
+		"codeActionProvider": map[string]any{
+			"codeActionKinds": []string{"quickfix"},
+		},
 		// The folders are where the importers of a renamed unit are
 		// looked for; the client tells when they change.
 		"workspace": map[string]any{
@@ -61,6 +64,7 @@ func (s *server) requestHandlers() map[string]handler {
 		"textDocument/rename":         withParams(s.rename),
 		"textDocument/formatting":     withParams(s.formatting),
 		"textDocument/codeLens":       withParams(s.codeLens),
+		"textDocument/codeAction":     withParams(s.codeAction),
 		"workspace/executeCommand":    withParams(s.executeCommand),
 	}
 }

@@ -26,6 +26,7 @@ func Tools() []ToolInfo {
 		{"show", "", "a JSON model presented with its narrative inline"},
 		{"bmc", "stateproof/bmc/v1", "an FBMCQ query, or the invariants to a bound; witnesses replayed"},
 		{"prove", "stateproof/prove/v1", "per-state invariants for every execution"},
+		{"inspect", "stateproof/inspect/v1", "design-health diagnostics of an FCSTM model, pyfcstm's codes"},
 	}
 }
 

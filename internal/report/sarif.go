@@ -61,6 +61,63 @@ func SARIF(tool SARIFTool, checks []Check, extra []Finding, locate func(*Finding
 	for i := range extra {
 		add("-", "", &extra[i])
 	}
+	return sarifEnvelope(tool, rules, results)
+}
+
+// SARIFRule documents a rule of a log SARIFLog builds.
+type SARIFRule struct {
+	ID          string // the code its results carry
+	Title       string // a few words; the rule's name is their PascalCase form
+	Description string // what a result of the rule means, in full sentences
+	HelpURI     string // the manual's section on the rule
+}
+
+// SARIFResult is a result of a log SARIFLog builds.
+type SARIFResult struct {
+	RuleID     string
+	Level      string // "error", "warning" or "note"
+	Message    string
+	Location   Location
+	Properties Obj // nil for none
+}
+
+// SARIFLog renders results of analyses other than the checks of a report
+// (inspect's diagnostics) as a SARIF 2.1.0 log with one run: a rule per
+// entry of rules, the results with their locations. URIs, regions and
+// the run's envelope are the ones SARIF gives the checks' findings.
+func SARIFLog(tool SARIFTool, rules []SARIFRule, results []SARIFResult) Obj {
+	ruleObjs := make([]Obj, 0, len(rules))
+	ruleIndex := map[string]int{}
+	for _, r := range rules {
+		ruleIndex[r.ID] = len(ruleObjs)
+		rule := O("id", r.ID)
+		if n := pascalCase(r.Title); n != r.ID {
+			rule = append(rule, KV{"name", n})
+		}
+		help := fmt.Sprintf("**%s** (`%s`): %s\n\nSee [the manual](%s) for an example and how to suppress it.", r.Title, r.ID, r.Description, r.HelpURI)
+		ruleObjs = append(ruleObjs, append(rule, O(
+			"shortDescription", O("text", r.Title),
+			"fullDescription", O("text", r.Description),
+			"help", O("text", r.Description+" See "+r.HelpURI, "markdown", help),
+			"helpUri", r.HelpURI)...))
+	}
+	resultObjs := make([]Obj, 0, len(results))
+	for _, r := range results {
+		o := O("ruleId", r.RuleID)
+		if i, ok := ruleIndex[r.RuleID]; ok {
+			o = append(o, KV{"ruleIndex", i})
+		}
+		o = append(o, O("level", r.Level, "message", O("text", r.Message), "locations", []Obj{sarifLocation(r.Location)})...)
+		if r.Properties != nil {
+			o = append(o, KV{"properties", r.Properties})
+		}
+		resultObjs = append(resultObjs, o)
+	}
+	return sarifEnvelope(tool, ruleObjs, resultObjs)
+}
+
+// sarifEnvelope is the log of one run of the stateproof driver.
+func sarifEnvelope(tool SARIFTool, rules, results []Obj) Obj {
 	if rules == nil {
 		rules = []Obj{}
 	}
