@@ -289,7 +289,9 @@ func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
 			sg.cur[k] = g.mon[k].get(i)
 		}
 		edge := 0
-		for _, o := range m.Successors(sg.src[:w], &sg.buf) {
+		outs := m.Successors(sg.src[:w], &sg.buf)
+		for j := range outs {
+			o := &outs[j] // not a copy: an outcome is seven words
 			edge++
 			node := o.Next
 			if !bare {

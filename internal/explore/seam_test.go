@@ -37,7 +37,7 @@ func (d dial) Successors(src []int64, buf *concrete.Buffer) []concrete.Outcome {
 		case 2:
 			next[2]++
 		}
-		buf.Keep(label, dialChanged[label])
+		buf.Keep(label, next, dialChanged[label])
 	}
 	return buf.Outcomes()
 }

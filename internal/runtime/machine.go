@@ -281,13 +281,14 @@ func (mc *Machine) apply(r []int64, ti int, buf *StepBuffer, dedup bool, first i
 		}
 	}
 	if dedup {
-		for _, o := range buf.Outcomes()[first:] {
-			if equalWords(o.Next, next) {
+		outs := buf.Outcomes()
+		for k := first; k < len(outs); k++ {
+			if equalWords(outs[k].Next, next) {
 				return
 			}
 		}
 	}
-	buf.Keep(ti, t.changed)
+	buf.Keep(ti, next, t.changed)
 }
 
 func equalWords(a, b []int64) bool {

@@ -69,7 +69,6 @@ type Outcome struct {
 type Buffer struct {
 	words []int64
 	out   []Outcome
-	w     int // the width of the pending outcome (see Next)
 }
 
 // Reset empties the buffer.
@@ -81,7 +80,7 @@ func (b *Buffer) Outcomes() []Outcome { return b.out }
 // Next returns room for the words (w of them) of the outcome after the
 // kept ones; Keep adds it, and a Next without Keep leaves the outcome
 // out. Growing the storage moves the kept outcomes' words and re-points
-// their Next.
+// their Next, so every outcome of one buffer must have the same width.
 func (b *Buffer) Next(w int) []int64 {
 	k := len(b.out)
 	if need := (k + 1) * w; len(b.words) < need {
@@ -92,12 +91,10 @@ func (b *Buffer) Next(w int) []int64 {
 			b.out[i].Next = grown[i*w : (i+1)*w]
 		}
 	}
-	b.w = w
 	return b.words[k*w : (k+1)*w]
 }
 
-// Keep adds the outcome whose words the last Next returned.
-func (b *Buffer) Keep(label int, changed []int) {
-	k, w := len(b.out), b.w
-	b.out = append(b.out, Outcome{Label: label, Next: b.words[k*w : (k+1)*w], Changed: changed})
+// Keep adds next, the words the last Next returned, as an outcome.
+func (b *Buffer) Keep(label int, next []int64, changed []int) {
+	b.out = append(b.out, Outcome{Label: label, Next: next, Changed: changed})
 }
