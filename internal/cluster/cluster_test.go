@@ -75,8 +75,9 @@ func sameGraph(t *testing.T, what string, got, want *explore.Graph) {
 	for i := range want.Len() {
 		a, b := got.Runtime(i, nil), want.Runtime(i, nil)
 		// big integers compare by value: each machine has its own handles
-		if got.M.Key(a) != want.M.Key(b) {
-			t.Fatalf("%s: node %d is %s, want %s", what, i, got.M.Key(a), want.M.Key(b))
+		gm, wm := got.M.(*runtime.Machine), want.M.(*runtime.Machine)
+		if gm.Key(a) != wm.Key(b) {
+			t.Fatalf("%s: node %d is %s, want %s", what, i, gm.Key(a), wm.Key(b))
 		}
 		gp, gv := got.Parent(i)
 		wp, wv := want.Parent(i)

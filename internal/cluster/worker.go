@@ -303,7 +303,7 @@ func (w *worker) expand(level int, frontier []int32) error {
 			for _, o := range mc.Fire(src, e, &sb) {
 				d := owner(mc, o.Next, w.plan.count)
 				if d == w.plan.index || w.firstSend(o.Next) {
-					out.add(d, g, rank, o.Transition, o.Next)
+					out.add(d, g, rank, o.Label, o.Next)
 				}
 				rank++
 			}

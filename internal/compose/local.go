@@ -104,7 +104,7 @@ func (l *local) expand(id uint32) {
 		offs[e] = int32(len(l.edges))
 		for _, o := range l.mc.Step(r, e, &l.buf) {
 			next, _ := l.intern(o.Next)
-			l.edges = append(l.edges, edge{next: next, trans: int32(o.Transition)})
+			l.edges = append(l.edges, edge{next: next, trans: int32(o.Label)})
 		}
 	}
 	offs[l.ne] = int32(len(l.edges))

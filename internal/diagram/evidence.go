@@ -134,8 +134,8 @@ func replayPath(g *Graph, m *jsonmodel.Model, ov *Overlay) {
 				if !slices.ContainsFunc(next, func(x []int64) bool { return slices.Equal(x, o.Next) }) {
 					next = append(next, slices.Clone(o.Next))
 				}
-				if !slices.Contains(fired, o.Transition) {
-					fired = append(fired, o.Transition)
+				if !slices.Contains(fired, o.Label) {
+					fired = append(fired, o.Label)
 				}
 			}
 		}

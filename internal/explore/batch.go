@@ -5,8 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 	"github.com/stateproof/stateproof/internal/progress"
-	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // With three or more workers, a batch of source nodes is searched in
@@ -84,7 +84,7 @@ type segment struct {
 	live    []int
 	sink    uint64
 	// the worker's scratch
-	buf                  runtime.StepBuffer
+	buf                  concrete.Buffer
 	src, node, srcPacked []int64
 	cur                  []int64
 }
@@ -289,45 +289,45 @@ func (r *runner) expand(sg *segment, a, b int, bucketed bool) bool {
 			sg.cur[k] = g.mon[k].get(i)
 		}
 		edge := 0
-		for e := range m.Events {
-			for _, o := range m.Step(sg.src[:w], e, &sg.buf) {
-				edge++
-				node := o.Next
-				if !bare {
-					node = successor(sg.node, o.Next, sg.src)
+		outs := m.Successors(sg.src[:w], &sg.buf)
+		for j := range outs {
+			o := &outs[j] // not a copy: an outcome is seven words
+			edge++
+			node := o.Next
+			if !bare {
+				node = successor(sg.node, o.Next, sg.src)
+			}
+			if s.OnEdge != nil {
+				switch s.OnEdge(g, i, o.Label, node) {
+				case Prune:
+					continue
+				case Stop:
+					return false
 				}
-				if s.OnEdge != nil {
-					switch s.OnEdge(g, i, o.Transition, node) {
-					case Prune:
-						continue
-					case Stop:
-						return false
-					}
+			}
+			// The candidate is the source's packed words patched where
+			// the transition writes, built in place at the end of the
+			// segment's words.
+			at := len(sg.words)
+			sg.words = append(sg.words, sg.srcPacked...)
+			packed := sg.words[at:]
+			g.lay.patch(packed, node, o.Changed)
+			h := HashWords(packed)
+			if bucketed {
+				sh := shardOf(h)
+				sg.pos = append(sg.pos, int32(len(sg.bucket[sh])))
+				sg.bucket[sh] = append(sg.bucket[sh], entry{h, int32(len(sg.trans)), uint32(g.lay.key(packed, h))})
+			}
+			sg.hashes = append(sg.hashes, h)
+			sg.from = append(sg.from, int32(i))
+			sg.trans = append(sg.trans, int32(o.Label))
+			sg.edge = append(sg.edge, int32(edge-1))
+			for k := range s.Monitors {
+				v, f, flagged := s.Monitors[k].over(g, i, edge-1, o.Label, node, sg.cur[k])
+				if flagged {
+					sg.flags = append(sg.flags, segFlag{k, f})
 				}
-				// The candidate is the source's packed words patched where
-				// the transition writes, built in place at the end of the
-				// segment's words.
-				at := len(sg.words)
-				sg.words = append(sg.words, sg.srcPacked...)
-				packed := sg.words[at:]
-				g.lay.patch(packed, node, m.Writes(o.Transition))
-				h := HashWords(packed)
-				if bucketed {
-					sh := shardOf(h)
-					sg.pos = append(sg.pos, int32(len(sg.bucket[sh])))
-					sg.bucket[sh] = append(sg.bucket[sh], entry{h, int32(len(sg.trans)), uint32(g.lay.key(packed, h))})
-				}
-				sg.hashes = append(sg.hashes, h)
-				sg.from = append(sg.from, int32(i))
-				sg.trans = append(sg.trans, int32(o.Transition))
-				sg.edge = append(sg.edge, int32(edge-1))
-				for k := range s.Monitors {
-					v, f, flagged := s.Monitors[k].over(g, i, edge-1, o.Transition, node, sg.cur[k])
-					if flagged {
-						sg.flags = append(sg.flags, segFlag{k, f})
-					}
-					sg.monv = append(sg.monv, v)
-				}
+				sg.monv = append(sg.monv, v)
 			}
 		}
 	}

@@ -1,6 +1,6 @@
 package explore
 
-import rt "github.com/stateproof/stateproof/internal/runtime"
+import "github.com/stateproof/stateproof/internal/frontend/concrete"
 
 // A chain (a counter stepped up to its bound, a timer) has one node per
 // level, so a batch has one source and each level waits for the one before:
@@ -74,7 +74,7 @@ type chain struct {
 	walks  [2]epochWalk
 	// the walker's scratch, and the fold's
 	node, succ, next, cur []int64
-	buf                   rt.StepBuffer
+	buf                   concrete.Buffer
 	sink                  uint64
 	helperSink            uint64
 	off                   int           // batches until the next attempt
@@ -116,25 +116,16 @@ func (r *runner) walk(ew *epochWalk, src int, srcWords []int64, max int) {
 		from := src + k
 		cur := ew.words[k*stride : (k+1)*stride]
 		g.lay.unpack(c.node, cur)
-		next, via := -1, -1
-	events:
-		for e := range m.Events {
-			for _, o := range m.Step(c.node[:w], e, &c.buf) {
-				if next >= 0 {
-					next = -2
-					break events
-				}
-				next, via = len(ew.words), o.Transition
-				successor(c.succ, o.Next, c.node)
-			}
-		}
-		if next < 0 {
+		outs := m.Successors(c.node[:w], &c.buf)
+		if len(outs) != 1 {
 			ew.full = false
 			break
 		}
+		next, via := len(ew.words), outs[0].Label
+		successor(c.succ, outs[0].Next, c.node)
 		ew.words = append(ew.words, cur...)
 		packed := ew.words[next:]
-		g.lay.patch(packed, c.succ, m.Writes(via))
+		g.lay.patch(packed, c.succ, outs[0].Changed)
 		h := HashWords(packed)
 		ew.hashes = append(ew.hashes, h)
 		ew.trans = append(ew.trans, int32(via))

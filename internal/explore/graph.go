@@ -3,13 +3,13 @@ package explore
 import (
 	"slices"
 
-	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 )
 
 // Graph is the result of a breadth-first search: the interned nodes in
 // discovery order with parent links.
 type Graph struct {
-	M      *runtime.Machine
+	M      concrete.Machine
 	Extra  int // bookkeeping words after the runtime words
 	lay    layout
 	stride int           // packed words per node
@@ -64,7 +64,7 @@ const (
 
 func shardOf(h uint64) int { return int(h >> (64 - shardBits)) }
 
-func newGraph(m *runtime.Machine, extra, capHint int) *Graph {
+func newGraph(m concrete.Machine, extra, capHint int) *Graph {
 	g := &Graph{M: m, Extra: extra, lay: newLayout(m, extra)}
 	g.stride = g.lay.packed
 	g.bits = chunkBitsFor(g.stride)
@@ -191,7 +191,7 @@ func (g *Graph) Words(p, lo int, dst []int64) {
 				part[j] = c[j*stride+w]
 			}
 		default:
-			w, b := bitPos(l.boolOf[p-1])
+			w, b := bitPos(l.boolOf[p])
 			for j := range part {
 				part[j] = c[j*stride+w] >> b & 1
 			}
@@ -237,10 +237,11 @@ func (g *Graph) Path(i int) []Step {
 	return path
 }
 
-// StepOf renders model transition t as a path step.
+// StepOf renders step label t (for a JSON model, the model transition) as
+// a path step.
 func (g *Graph) StepOf(t int) Step {
-	tr := g.M.Transition(t)
-	return Step{From: tr.From, Event: tr.Event, To: tr.To}
+	from, event, to := g.M.Describe(t)
+	return Step{From: from, Event: event, To: to}
 }
 
 // Lookup returns the index of the node with the given (unpacked) words,

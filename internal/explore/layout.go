@@ -3,23 +3,23 @@ package explore
 import (
 	"math/bits"
 
-	"github.com/stateproof/stateproof/internal/jsonmodel"
-	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 )
 
-// layout packs a node's words for storage: the state index in the low 32
-// bits of word 0, boolean variables as single bits (32 in the high half of
-// word 0, then 64 per word), and integer variables and extra words one word
-// each. Most models are mostly booleans and a state, so most nodes fit in
+// layout packs a node's words for storage, as the machine's ranges allow
+// (concrete.Machine.Ranges): the location in the low 32 bits of word 0,
+// words whose range is a bit (boolean variables) as single bits (32 in the
+// high half of word 0, then 64 per word), and every other word, extra
+// words included, one word each. Most models are mostly booleans and a state, so most nodes fit in
 // one or two words — which is what makes a million-state search cheap in
 // both memory and cache misses.
 type layout struct {
 	width    int   // unpacked words: runtime then extra
-	bools    []int // unpacked positions of boolean variables
+	bools    []int // unpacked positions of bit words
 	wide     []int // unpacked positions stored one word each
-	boolBase int   // number of words holding state and booleans
+	boolBase int   // number of words holding the location and bits
 	packed   int   // packed words per node
-	boolOf   []int // per variable: its boolean rank, or -1
+	boolOf   []int // per unpacked position: its bit rank, or -1
 	wideOf   []int // per unpacked position: its rank among the wide words, or -1
 	// compact says a node's information fits in 32 bits: one packed
 	// word whose state needs stateBits bits and whose booleans sit
@@ -29,33 +29,29 @@ type layout struct {
 	stateBits int
 }
 
-func newLayout(m *runtime.Machine, extra int) layout {
-	l := layout{width: m.Width() + extra}
-	for i, v := range m.Vars {
-		l.boolOf = append(l.boolOf, -1)
-		if v.Kind == jsonmodel.Boolean {
-			l.boolOf[i] = len(l.bools)
-			l.bools = append(l.bools, 1+i)
-		} else {
-			l.wide = append(l.wide, 1+i)
-		}
-	}
-	for k := 0; k < extra; k++ {
-		l.wide = append(l.wide, m.Width()+k)
-	}
+func newLayout(m concrete.Machine, extra int) layout {
+	rs := m.Ranges()
+	l := layout{width: len(rs) + extra}
+	l.boolOf = make([]int, l.width)
 	l.wideOf = make([]int, l.width)
-	for p := range l.wideOf {
-		l.wideOf[p] = -1
-	}
-	for k, p := range l.wide {
-		l.wideOf[p] = k
+	for p := range l.width {
+		l.boolOf[p], l.wideOf[p] = -1, -1
+		switch {
+		case p == 0:
+		case p < len(rs) && rs[p] == concrete.Bit:
+			l.boolOf[p] = len(l.bools)
+			l.bools = append(l.bools, p)
+		default:
+			l.wideOf[p] = len(l.wide)
+			l.wide = append(l.wide, p)
+		}
 	}
 	l.boolBase = 1
 	if n := len(l.bools); n > 32 {
 		l.boolBase += (n - 32 + 63) / 64
 	}
 	l.packed = l.boolBase + len(l.wide)
-	l.stateBits = bits.Len(uint(max(len(m.States), 1) - 1))
+	l.stateBits = bits.Len(uint(max(rs[0].Max, 0)))
 	l.compact = l.packed == 1 && l.stateBits+len(l.bools) <= 32
 	return l
 }
@@ -113,14 +109,15 @@ func (l *layout) unpack(dst, packed []int64) {
 }
 
 // patch turns dst, the packed form of a node's source, into the packed form
-// of node, a successor in which only the state, the variables in writes and
-// the wide words can differ. It saves repacking every boolean per edge.
-func (l *layout) patch(dst, node []int64, writes []int) {
+// of node, a successor in which only the location, the words in changed
+// (concrete.Outcome.Changed) and the wide words can differ. It saves
+// repacking every bit per edge.
+func (l *layout) patch(dst, node []int64, changed []int) {
 	dst[0] = dst[0]&^0xFFFFFFFF | int64(uint32(node[0]))
-	for _, v := range writes {
-		if k := l.boolOf[v]; k >= 0 {
+	for _, p := range changed {
+		if k := l.boolOf[p]; k >= 0 {
 			w, b := bitPos(k)
-			dst[w] = dst[w]&^(1<<b) | (node[1+v]&1)<<b
+			dst[w] = dst[w]&^(1<<b) | (node[p]&1)<<b
 		}
 	}
 	for k, p := range l.wide {

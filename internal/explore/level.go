@@ -4,7 +4,7 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 	"github.com/stateproof/stateproof/internal/spill"
 )
 
@@ -193,7 +193,7 @@ type level struct {
 	src, srcPacked, cand, newWords, node []int64
 	stopped                              int // the source OnEdge stopped at
 	newHashes                            []uint64
-	buf                                  runtime.StepBuffer
+	buf                                  concrete.Buffer
 }
 
 // expand generates the successors of sources lo..hi-1 (one level). It
@@ -222,41 +222,39 @@ func (lv *level) expand(lo, hi int) bool {
 		}
 		copy(srcPacked, g.packedNode(i))
 		g.lay.unpack(src, srcPacked)
-		for e := range m.Events {
-			for _, o := range m.Step(src[:w], e, buf) {
-				node := o.Next
-				if !bare {
-					node = successor(lv.node, o.Next, src)
-				}
-				if s.OnEdge != nil {
-					switch s.OnEdge(g, i, o.Transition, node) {
-					case Prune:
-						continue
-					case Stop:
-						lv.stopped = i
-						k := len(lv.cands)
-						for k > 0 && int(lv.cands[k-1].from) == i {
-							k--
-						}
-						lv.cands, lv.words = lv.cands[:k], lv.words[:k*g.stride]
-						return false
-					}
-				}
-				copy(cand, srcPacked)
-				g.lay.patch(cand, node, m.Writes(o.Transition))
-				h := HashWords(cand)
-				if lv.seen(cand, h) {
+		for _, o := range m.Successors(src[:w], buf) {
+			node := o.Next
+			if !bare {
+				node = successor(lv.node, o.Next, src)
+			}
+			if s.OnEdge != nil {
+				switch s.OnEdge(g, i, o.Label, node) {
+				case Prune:
 					continue
-				}
-				at := g.spill.vis.Probe(cand, h)
-				if at >= 0 {
-					continue
-				}
-				lv.add(cand, levelCand{h: h, from: int32(i), via: int32(o.Transition), unknown: at == Unknown})
-				if at == Unknown {
-					if lv.unknown++; lv.unknown > lv.flushAt() && !lv.flush() {
-						return false
+				case Stop:
+					lv.stopped = i
+					k := len(lv.cands)
+					for k > 0 && int(lv.cands[k-1].from) == i {
+						k--
 					}
+					lv.cands, lv.words = lv.cands[:k], lv.words[:k*g.stride]
+					return false
+				}
+			}
+			copy(cand, srcPacked)
+			g.lay.patch(cand, node, o.Changed)
+			h := HashWords(cand)
+			if lv.seen(cand, h) {
+				continue
+			}
+			at := g.spill.vis.Probe(cand, h)
+			if at >= 0 {
+				continue
+			}
+			lv.add(cand, levelCand{h: h, from: int32(i), via: int32(o.Label), unknown: at == Unknown})
+			if at == Unknown {
+				if lv.unknown++; lv.unknown > lv.flushAt() && !lv.flush() {
+					return false
 				}
 			}
 		}

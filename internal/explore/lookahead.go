@@ -1,6 +1,6 @@
 package explore
 
-import "github.com/stateproof/stateproof/internal/runtime"
+import "github.com/stateproof/stateproof/internal/frontend/concrete"
 
 // A narrow search (one or two sources per batch: a chain that branches
 // now and then, or one that edge callbacks keep out of epochs, see
@@ -25,7 +25,7 @@ type lookahead struct {
 	succ      []int64 // an unpacked successor
 	packed    []int64
 	hashes    []uint64
-	buf       runtime.StepBuffer
+	buf       concrete.Buffer
 }
 
 func newLookahead(g *Graph) lookahead {
@@ -35,7 +35,7 @@ func newLookahead(g *Graph) lookahead {
 // ahead guesses, every lookDepth calls, the lookDepth levels after the
 // packed candidates words, and touches their slots; it returns the sum
 // of the loads.
-func (la *lookahead) ahead(g *Graph, m *runtime.Machine, words []int64) uint64 {
+func (la *lookahead) ahead(g *Graph, m concrete.Machine, words []int64) uint64 {
 	if la.due--; la.due > 0 {
 		return 0
 	}
@@ -58,19 +58,17 @@ func (la *lookahead) ahead(g *Graph, m *runtime.Machine, words []int64) uint64 {
 
 // guess steps one packed guess and keeps its successors (up to lookNodes
 // guesses in all).
-func (la *lookahead) guess(g *Graph, m *runtime.Machine, src []int64) {
+func (la *lookahead) guess(g *Graph, m concrete.Machine, src []int64) {
 	w := m.Width()
 	g.lay.unpack(la.node, src)
-	for e := range m.Events {
-		for _, o := range m.Step(la.node[:w], e, &la.buf) {
-			if len(la.hashes) == lookNodes {
-				return
-			}
-			successor(la.succ, o.Next, la.node)
-			copy(la.packed, src)
-			g.lay.patch(la.packed, la.succ, m.Writes(o.Transition))
-			la.hashes = append(la.hashes, HashWords(la.packed))
-			la.next = append(la.next, la.packed...)
+	for _, o := range m.Successors(la.node[:w], &la.buf) {
+		if len(la.hashes) == lookNodes {
+			return
 		}
+		successor(la.succ, o.Next, la.node)
+		copy(la.packed, src)
+		g.lay.patch(la.packed, la.succ, o.Changed)
+		la.hashes = append(la.hashes, HashWords(la.packed))
+		la.next = append(la.next, la.packed...)
 	}
 }

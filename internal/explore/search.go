@@ -3,8 +3,8 @@ package explore
 import (
 	"time"
 
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 	"github.com/stateproof/stateproof/internal/progress"
-	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // Edge tells a search what to do with one successor.
@@ -19,7 +19,7 @@ const (
 
 // Search describes a breadth-first search over (runtime, extra words).
 type Search struct {
-	Machine *runtime.Machine
+	Machine concrete.Machine
 	// Extra is the number of bookkeeping words per node; InitExtra gives
 	// their initial values (nil means zeros).
 	Extra     int
@@ -75,7 +75,7 @@ type Search struct {
 const cancelPoll = 1024
 
 // Explore is the plain reachability search.
-func Explore(m *runtime.Machine, cap int) *Graph {
+func Explore(m concrete.Machine, cap int) *Graph {
 	return Search{Machine: m, Cap: cap}.Run()
 }
 

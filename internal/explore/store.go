@@ -1,6 +1,6 @@
 package explore
 
-import "github.com/stateproof/stateproof/internal/runtime"
+import "github.com/stateproof/stateproof/internal/frontend/concrete"
 
 // NewStore returns an empty node store for searches that are not
 // breadth-first (the leads-to walk): nodes are interned with Intern and
@@ -8,7 +8,7 @@ import "github.com/stateproof/stateproof/internal/runtime"
 // memory follows the nodes it holds: its first chunk grows with them
 // (a partitioned search makes a store per level, most holding a few
 // nodes), so a store must not be read while it grows.
-func NewStore(m *runtime.Machine, extra, capHint int) *Graph {
+func NewStore(m concrete.Machine, extra, capHint int) *Graph {
 	g := newGraph(m, extra, capHint)
 	g.Cap = capHint
 	g.stretch = true
@@ -67,20 +67,18 @@ func (g *Graph) Adjacency() *Adjacency {
 	a := &Adjacency{Off: make([]int, n+1)}
 	src := make([]int64, g.lay.width)
 	packed := make([]int64, g.stride)
-	var buf runtime.StepBuffer
+	var buf concrete.Buffer
 	for i := 0; i < n; i++ {
 		a.Off[i] = len(a.To)
 		if i >= g.Expanded {
 			continue
 		}
 		g.lay.unpack(src, g.packedNode(i))
-		for e := range m.Events {
-			for _, o := range m.Fire(src, e, &buf) {
-				g.lay.pack(packed, o.Next)
-				j, _ := g.find(packed, HashWords(packed))
-				a.To = append(a.To, int32(j))
-				a.Via = append(a.Via, int32(o.Transition))
-			}
+		for _, o := range m.Fired(src[:m.Width()], &buf) {
+			g.lay.pack(packed, o.Next)
+			j, _ := g.find(packed, HashWords(packed))
+			a.To = append(a.To, int32(j))
+			a.Via = append(a.Via, int32(o.Label))
 		}
 	}
 	a.Off[n] = len(a.To)
@@ -104,7 +102,7 @@ func (g *Graph) spilledAdjacency() *Adjacency {
 	a := &Adjacency{Off: make([]int, n+1)}
 	src := make([]int64, g.lay.width)
 	packed := make([]int64, g.stride)
-	var buf runtime.StepBuffer
+	var buf concrete.Buffer
 	var qw []int64
 	var qh []uint64
 	var qat []int
@@ -129,19 +127,17 @@ func (g *Graph) spilledAdjacency() *Adjacency {
 			continue
 		}
 		g.lay.unpack(src, g.packedNode(i))
-		for e := range m.Events {
-			for _, o := range m.Fire(src, e, &buf) {
-				g.lay.pack(packed, o.Next)
-				h := HashWords(packed)
-				j := sp.vis.Probe(packed, h)
-				if j == Unknown {
-					qw = append(qw, packed...)
-					qh = append(qh, h)
-					qat = append(qat, len(a.To))
-				}
-				a.To = append(a.To, int32(j))
-				a.Via = append(a.Via, int32(o.Transition))
+		for _, o := range m.Fired(src[:m.Width()], &buf) {
+			g.lay.pack(packed, o.Next)
+			h := HashWords(packed)
+			j := sp.vis.Probe(packed, h)
+			if j == Unknown {
+				qw = append(qw, packed...)
+				qh = append(qh, h)
+				qat = append(qat, len(a.To))
 			}
+			a.To = append(a.To, int32(j))
+			a.Via = append(a.Via, int32(o.Label))
 		}
 		if int64(n+1)*8+int64(cap(a.To))*8+int64(cap(qw))*8+int64(cap(qh))*16 > limit {
 			return nil

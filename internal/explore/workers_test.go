@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/gen"
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // graphPrint is everything a search's result tells: nodes in order with
@@ -18,7 +19,7 @@ func graphPrint(g *Graph) string {
 	fmt.Fprintf(&b, "len %d expanded %d truncated %v\n", g.Len(), g.Expanded, g.Truncated)
 	for i := 0; i < g.Len(); i++ {
 		p, t := g.Parent(i)
-		fmt.Fprintf(&b, "%s %d %d", g.M.Key(g.Runtime(i, nil)), p, t)
+		fmt.Fprintf(&b, "%s %d %d", g.M.(*runtime.Machine).Key(g.Runtime(i, nil)), p, t)
 		for k := range g.mon {
 			fmt.Fprintf(&b, " m%d=%d", k, g.MonitorValue(k, i))
 		}

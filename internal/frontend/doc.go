@@ -9,4 +9,12 @@
 // explicit format name) through a [Registry], so they have no per-format
 // code paths. A third format is a new package implementing [Format] and
 // one line where the registry is built (docs/architecture.md).
+//
+// The concrete side of the seam is concrete.Machine, in the subpackage
+// frontend/concrete: a format's states packed into words, the successors
+// of a state with the label of each step, the packing hints of its words
+// and the printing of labels. explore (and every search built on it)
+// takes a concrete.Machine; it is a package of its own because this one
+// reaches the symbolic engines, which the explicit engines must not
+// import.
 package frontend

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/jsonvalue"
 )
@@ -34,6 +35,7 @@ type compiledTransition struct {
 	guard    *cguard
 	updates  []cupdate
 	writes   []int // variables the updates assign, without repeats
+	changed  []int // their words (1+variable), for Outcome.Changed
 }
 
 type cupdate struct {
@@ -86,6 +88,7 @@ func Compile(m *jsonmodel.Model) *Machine {
 			ct.updates = append(ct.updates, cu)
 			if !slices.Contains(ct.writes, mc.varIdx[u.Variable]) {
 				ct.writes = append(ct.writes, mc.varIdx[u.Variable])
+				ct.changed = append(ct.changed, 1+mc.varIdx[u.Variable])
 			}
 		}
 		mc.trans = append(mc.trans, ct)
@@ -177,45 +180,50 @@ func (mc *Machine) Writes(t int) []int { return mc.trans[t].writes }
 // Transition returns the model transition with the given index.
 func (mc *Machine) Transition(i int) *jsonmodel.Transition { return &mc.Model.Transitions[i] }
 
-// Outcome is one result of a step: the transition that fired and the new
-// runtime (which aliases the buffer passed to Step).
-type Outcome struct {
-	Transition int
-	Next       []int64
-}
+// Outcome is one result of a step: the transition that fired (its Label)
+// and the new runtime (which aliases the buffer passed to Step).
+type Outcome = concrete.Outcome
+
+// StepBuffer holds the outcome storage Step reuses between calls.
+type StepBuffer = concrete.Buffer
 
 // Step applies event e to runtime r and returns its outcomes, deduplicated
 // with first-seen order kept. buf is reused for the outcome runtimes, so a
 // caller that keeps an outcome past the next Step must copy it. An empty
 // result means e is not enabled in r.
 func (mc *Machine) Step(r []int64, e int, buf *StepBuffer) []Outcome {
-	return mc.step(r, e, buf, true)
+	buf.Reset()
+	mc.step(r, e, buf, true)
+	return buf.Outcomes()
 }
 
 // Fire is Step without deduplication: one outcome per transition that
 // fires, in step order, so that two transitions reaching the same runtime
 // both appear (A12 charges each its own cost, A13 pools their weights).
 func (mc *Machine) Fire(r []int64, e int, buf *StepBuffer) []Outcome {
-	return mc.step(r, e, buf, false)
+	buf.Reset()
+	mc.step(r, e, buf, false)
+	return buf.Outcomes()
 }
 
-func (mc *Machine) step(r []int64, e int, buf *StepBuffer, dedup bool) []Outcome {
-	buf.out = buf.out[:0]
+// step appends the outcomes of event e in r to buf; dedup merges an
+// outcome into an identical one of the same event.
+func (mc *Machine) step(r []int64, e int, buf *StepBuffer, dedup bool) {
 	g := &mc.groups[int(r[0])*len(mc.Events)+e]
 	vars := r[1:]
+	first := len(buf.Outcomes())
 	fired := false
 	for _, ti := range g.guarded {
 		if mc.trans[ti].guard.eval(vars) {
-			mc.apply(r, int(ti), buf, dedup)
+			mc.apply(r, int(ti), buf, dedup, first)
 			fired = true
 		}
 	}
 	if !fired {
 		for _, ti := range g.defaults {
-			mc.apply(r, int(ti), buf, dedup)
+			mc.apply(r, int(ti), buf, dedup, first)
 		}
 	}
-	return buf.out
 }
 
 // Fires applies transition t to r if t is one of the branches that fire
@@ -225,7 +233,7 @@ func (mc *Machine) step(r []int64, e int, buf *StepBuffer, dedup bool) []Outcome
 // whose outcome equals an earlier sibling's.
 func (mc *Machine) Fires(r []int64, e, t int, buf *StepBuffer) ([]int64, bool) {
 	for _, o := range mc.Fire(r, e, buf) {
-		if o.Transition == t {
+		if o.Label == t {
 			return o.Next, true
 		}
 	}
@@ -252,18 +260,8 @@ func (mc *Machine) HasGroup(s, e int) bool {
 	return len(g.guarded)+len(g.defaults) > 0
 }
 
-func (mc *Machine) apply(r []int64, ti int, buf *StepBuffer, dedup bool) {
-	w := mc.Width()
-	k := len(buf.out)
-	if need := (k + 1) * w; len(buf.words) < need {
-		grown := make([]int64, 2*need)
-		copy(grown, buf.words)
-		buf.words = grown
-		for i := range buf.out { // re-point earlier outcomes at the new array
-			buf.out[i].Next = grown[i*w : (i+1)*w]
-		}
-	}
-	next := buf.words[k*w : (k+1)*w]
+func (mc *Machine) apply(r []int64, ti int, buf *StepBuffer, dedup bool, first int) {
+	next := buf.Next(mc.Width())
 	copy(next, r)
 	t := &mc.trans[ti]
 	next[0] = int64(t.to)
@@ -282,12 +280,15 @@ func (mc *Machine) apply(r []int64, ti int, buf *StepBuffer, dedup bool) {
 			*x = mc.addBig(*x, u.val)
 		}
 	}
-	for _, o := range buf.out {
-		if dedup && equalWords(o.Next, next) {
-			return
+	if dedup {
+		outs := buf.Outcomes()
+		for k := first; k < len(outs); k++ {
+			if equalWords(outs[k].Next, next) {
+				return
+			}
 		}
 	}
-	buf.out = append(buf.out, Outcome{Transition: ti, Next: next})
+	buf.Keep(ti, next, t.changed)
 }
 
 func equalWords(a, b []int64) bool {
@@ -297,12 +298,6 @@ func equalWords(a, b []int64) bool {
 		}
 	}
 	return true
-}
-
-// StepBuffer holds the outcome storage Step reuses between calls.
-type StepBuffer struct {
-	words []int64
-	out   []Outcome
 }
 
 // Key returns the runtime's identity text, `state|canonical(vars)`, as the

@@ -61,7 +61,7 @@ func TestStepSemantics(t *testing.T) {
 	}
 	// Identical outcomes are merged (first seen kept) ...
 	outs := mc.Step(r, dup, &buf)
-	if len(outs) != 1 || outs[0].Transition != 3 {
+	if len(outs) != 1 || outs[0].Label != 3 {
 		t.Errorf("dup outcomes: %+v", outs)
 	}
 	// ... but Fires can still follow the second branch.

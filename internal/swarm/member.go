@@ -142,7 +142,7 @@ func successors(mc *runtime.Machine, r []int64, shuffle bool, rng *rand.Rand) []
 	var out []succ
 	for e := range mc.Events {
 		for _, o := range mc.Fire(r, e, &buf) {
-			out = append(out, succ{words: append([]int64(nil), o.Next...), trans: o.Transition})
+			out = append(out, succ{words: append([]int64(nil), o.Next...), trans: o.Label})
 		}
 	}
 	if shuffle {

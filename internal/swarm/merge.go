@@ -306,7 +306,7 @@ func bfs(mc *runtime.Machine, root []int64, cap int, c check, stop func(r []int6
 		r := g.Runtime(i, nil)
 		for e := range mc.Events {
 			for _, o := range mc.Fire(r, e, &buf) {
-				j, fresh := g.Intern(o.Next, i, o.Transition)
+				j, fresh := g.Intern(o.Next, i, o.Label)
 				if !fresh {
 					continue
 				}

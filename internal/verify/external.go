@@ -25,11 +25,21 @@ func StateViolation(m *jsonmodel.Model, mc *runtime.Machine, inv *jsonmodel.Inva
 // env's: its machine runs every other search, and the path invariants run
 // their own searches (the graph carries no riding monitors), which the
 // report does not depend on (workers_test.go checks that).
-func (e *env) explorationFrom(g *explore.Graph) {
-	e.mc = g.M
+func (e *env) explorationFrom(g *explore.Graph, mc *runtime.Machine) {
+	e.mc = mc
 	e.graph = g
 	if g.Truncated {
 		e.stopped(capKindOf(g))
 	}
 	e.opts.alone = true
+}
+
+// exploredMachine returns the JSON machine an exploration given in
+// Options.Explored was built over, if there is one.
+func exploredMachine(g *explore.Graph) (*runtime.Machine, bool) {
+	if g == nil {
+		return nil, false
+	}
+	mc, ok := g.M.(*runtime.Machine)
+	return mc, ok
 }

@@ -60,8 +60,8 @@ func (w *storeWalk) successors(v int, to, via []int32) ([]int32, []int32) {
 	w.store.Node(v, w.src)
 	for ev := range w.mc.Events {
 		for _, o := range w.mc.Step(w.src, ev, &w.buf) {
-			j, _ := w.store.Intern(o.Next, v, o.Transition)
-			to, via = append(to, int32(j)), append(via, int32(o.Transition))
+			j, _ := w.store.Intern(o.Next, v, o.Label)
+			to, via = append(to, int32(j)), append(via, int32(o.Label))
 		}
 	}
 	return to, via

@@ -253,9 +253,12 @@ func runEnv(res *jsonmodel.Result, opts Options) (*report.VerifyReport, *env) {
 }
 
 func newEnv(m *jsonmodel.Model, opts Options) *env {
-	if opts.Explored != nil {
+	// The exploration's words are read with the JSON machine that built
+	// it (big integers are handles into its table); one built over another
+	// machine is not used, and verify searches itself.
+	if mc, ok := exploredMachine(opts.Explored); ok {
 		e := &env{m: m, opts: opts, decided: map[*jsonmodel.Invariant]invariantOutcome{}}
-		e.explorationFrom(opts.Explored)
+		e.explorationFrom(opts.Explored, mc)
 		return e
 	}
 	return &env{m: m, mc: runtime.Compile(m), opts: opts, decided: map[*jsonmodel.Invariant]invariantOutcome{}}

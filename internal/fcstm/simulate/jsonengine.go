@@ -103,11 +103,11 @@ func (e *jsonEngine) Cycle(events []string) (*runtime.Cycle, error) {
 	default:
 		var ts []string
 		for _, o := range outs {
-			ts = append(ts, fmt.Sprintf("transitions[%d]", o.Transition))
+			ts = append(ts, fmt.Sprintf("transitions[%d]", o.Label))
 		}
 		return c, &runtime.Error{Class: runtime.ClassEvent, Message: fmt.Sprintf("%s is nondeterministic in %s: %s fire with different results (S4); the simulation cannot choose", events[0], c.State, strings.Join(ts, ", "))}
 	}
-	t := e.mc.Transition(outs[0].Transition)
+	t := e.mc.Transition(outs[0].Label)
 	from, to := e.mc.Model.States[e.r[0]], e.mc.Model.States[outs[0].Next[0]]
 	for _, a := range from.OnExit {
 		c.Actions = append(c.Actions, runtime.Action{Role: model.RoleExit, State: from.ID, Name: a})
