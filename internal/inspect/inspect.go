@@ -9,6 +9,7 @@ import (
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/fcstm/parser"
+	"github.com/stateproof/stateproof/internal/inspect/codes"
 )
 
 // Schema names the JSON document Result marshals to.
@@ -87,7 +88,9 @@ func Source(path string, src []byte, opts Options) *Result {
 	res := &Result{Schema: Schema, File: path, Diagnostics: []Diagnostic{}}
 	a := &analysis{file: path, src: newSource(string(src)), out: res, codes: map[string]Code{}}
 	for _, c := range Codes() {
-		a.codes[c.Name] = c
+		if c.Inspected() {
+			a.codes[c.Name] = c
+		}
 	}
 	// One parse: the tree gives the analyzers the root file's declarations
 	// as written, and construction builds the model from it.
@@ -154,7 +157,7 @@ func (a *analysis) emit(code, file string, span Span, refs map[string]any, forma
 func (a *analysis) suppress(ignore []string) {
 	skip := map[string]bool{}
 	for _, c := range ignore {
-		skip[canonicalCode(c)] = true
+		skip[codes.Canonical(c)] = true
 	}
 	comments := a.src.ignoreComments()
 	if len(comments) > 0 {

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -256,6 +257,9 @@ state Root {
 func TestRegistryExamples(t *testing.T) {
 	reg := pyRegistry(t)
 	for _, c := range Codes() {
+		if !c.Inspected() {
+			continue // a lint of verify alone (package lint tests its examples)
+		}
 		t.Run(c.Name, func(t *testing.T) {
 			py, ok := reg[c.Name]
 			if !ok {
@@ -301,6 +305,38 @@ func TestRegistryExamples(t *testing.T) {
 				t.Errorf("the near-miss model raises %s: %v\n%s", c.Name, res.Diagnostics, miss)
 			}
 		})
+	}
+}
+
+// TestEmittedCodesRegistered walks inspect over the repository's FCSTM
+// examples and pyfcstm's registry examples: every code of a model that
+// loads is an inspect code of the registry, with its severity and basis.
+func TestEmittedCodesRegistered(t *testing.T) {
+	srcs := map[string]string{}
+	files, _ := filepath.Glob("../../examples/fcstm/*.fcstm")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[f] = string(data)
+	}
+	for name, py := range pyRegistry(t) {
+		if py.Example != "" {
+			srcs[name] = py.Example
+		}
+	}
+	for name, src := range srcs {
+		res := Source("m.fcstm", []byte(src), Options{})
+		if !res.Loaded {
+			continue // load errors: the loader's codes (docs/fcstm.md#errors)
+		}
+		for _, d := range res.Diagnostics {
+			c, ok := Lookup(d.Code)
+			if !ok || c.Name != d.Code || !c.Inspected() || c.Severity != d.Severity || c.Basis != d.Basis {
+				t.Errorf("%s: %s (%s, %s) is not an inspect code of the registry with that severity and basis", name, d.Code, d.Severity, d.Basis)
+			}
+		}
 	}
 }
 
@@ -441,6 +477,9 @@ func TestDocsListEveryCode(t *testing.T) {
 	for _, c := range Codes() {
 		if !described[c.Name] {
 			t.Errorf("docs/inspect.md has no section for %s", c.Name)
+		}
+		if c.Verify != "" && !described[c.Verify] {
+			t.Errorf("docs/inspect.md does not list verify's name %s (of %s) in a heading or table", c.Verify, c.Name)
 		}
 	}
 	words := map[string]bool{}
