@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stateproof/stateproof/internal/schematest"
 )
 
 const inspectModel = `def int unused = 0;
@@ -95,5 +97,41 @@ func TestInspectJSON(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no W_UNREACHABLE_STATE in %s", out)
+	}
+}
+
+// TestInspectJSONSatisfiesSchema: the document of `inspect --format json`
+// satisfies schemas/inspect.schema.json, for the examples, a model with
+// diagnostics of every severity, and models that do not load; and the
+// schema is not vacuous: a document without its code, or with a load
+// failure of warning severity, is refused.
+func TestInspectJSONSatisfiesSchema(t *testing.T) {
+	dir := fmtDir(t, map[string]string{
+		"m.fcstm":      inspectModel,
+		"info.fcstm":   "state R {\n state P { state In; [*] -> In; In -> In :: Tick; }\n [*] -> P;\n P -> P :: Again;\n}\n",
+		"syntax.fcstm": "state R {\n state A\n}\n",
+		"dup.fcstm":    "state R { state A; state A; [*] -> A; }\n",
+	})
+	files, _ := filepath.Glob("../../examples/fcstm/*.fcstm")
+	for _, name := range []string{"m", "info", "syntax", "dup"} {
+		files = append(files, filepath.Join(dir, name+".fcstm"))
+	}
+	var last string
+	for _, f := range files {
+		out, errOut, _ := runCLI(t, "inspect", "--format", "json", f)
+		if out == "" {
+			t.Errorf("%s: no document (%s)", f, errOut)
+			continue
+		}
+		schematest.Report(t, "inspect "+f, []byte(out))
+		last = out
+	}
+	for _, bad := range []string{
+		strings.Replace(last, `"code": "E_DUPLICATE_STATE",`, "", 1),
+		strings.Replace(last, `"severity": "error"`, `"severity": "warning"`, 1),
+	} {
+		if bad == last || schematest.Validate(t, "inspect", []byte(bad)) == nil {
+			t.Errorf("the schema accepts a broken document:\n%s", bad)
+		}
 	}
 }
