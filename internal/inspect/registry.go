@@ -16,6 +16,9 @@ const (
 // constant expressions.
 const BasisStructural = codes.BasisStructural
 
+// BasisSMT is the basis of a fact Z3 decided (Options.SMT).
+const BasisSMT = codes.BasisSMT
+
 // DocPage is the manual page that describes every code.
 const DocPage = codes.DocPage
 

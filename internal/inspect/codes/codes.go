@@ -30,6 +30,7 @@ const (
 // that stopped early.
 const (
 	BasisStructural = "structural"
+	BasisSMT        = "smt" // decided by Z3 over the integers (docs/inspect.md#smt-backed-codes); reported with --smt only
 )
 
 // DocPage is the manual page that describes every code.

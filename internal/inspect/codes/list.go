@@ -5,6 +5,7 @@ package codes
 // the same problem.
 func inspectCodes() []Code {
 	w, i, s := SeverityWarning, SeverityInfo, BasisStructural
+	smtRefs := []string{"algorithm_name", "verification_scope", "transition", "transition_summary"}
 	return []Code{
 		{"W_UNREACHABLE_STATE", w, s, "No run can enter the state: no initial transition or firing transition from an enterable state leads to it.", []string{"state_path"}, "FCSTM_UNREACHABLE_STATE", "FCSTM-L1"},
 		{"W_UNUSED_EVENT", w, s, "A declared event triggers no transition.", []string{"event_qualified_name", "scope"}, "", ""},
@@ -28,6 +29,10 @@ func inspectCodes() []Code {
 		{"W_DURING_CONST_ASSIGN", w, s, "A leaf's during action assigns a variable the same constant every cycle.", []string{"state_path", "var_name", "value"}, "", ""},
 		{"W_REDUNDANT_TRANSITION", w, s, "A transition repeats an earlier one of the same composite: same source, target, event, guard and effect.", []string{"from_path", "to_path", "duplicate_spans"}, "", ""},
 		{"W_FORCED_NEVER_EXPANDS", w, s, "A `!* ->` forced transition is declared in a state without child states, so it applies to nothing.", []string{"state_path", "original_raw"}, "", ""},
+		{"W_DEAD_GUARD", w, BasisSMT, "The guard, which reads int variables, is false for every value they can take: the transition never fires.", smtRefs, "", ""},
+		{"W_GUARD_TAUTOLOGY", w, BasisSMT, "The guard, which reads int variables, is true for every value they can take: it constrains nothing.", smtRefs, "", ""},
+		{"W_FORCED_GUARD_UNSAT", w, BasisSMT, "A forced transition's guard is false on the variables' declared initial values.", append(smtRefs[:len(smtRefs):len(smtRefs)], "scope"), "", ""},
+		{"W_EFFECT_SMT_NO_OP", w, BasisSMT, "A transition's effect leaves every variable as it was on every run that takes the transition.", smtRefs, "", ""},
 		{"W_NAMED_ACTION_SHADOWS_ANCESTOR", w, s, "A named action has the name of a named action of an enclosing state.", []string{"function_name", "inner_state_path", "outer_state_path"}, "", ""},
 	}
 }
