@@ -12,7 +12,7 @@ import (
 )
 
 func TestEverySchemaCompiles(t *testing.T) {
-	want := []string{"baseline", "bmc", "compose", "model", "prove", "simulate", "verify"}
+	want := []string{"baseline", "bmc", "compose", "inspect", "model", "prove", "simulate", "verify"}
 	if got := schemas.Names(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
@@ -22,7 +22,7 @@ func TestEverySchemaCompiles(t *testing.T) {
 	if _, ok := schemas.Get("nope"); ok {
 		t.Error("Get(nope) found a schema")
 	}
-	for contract, name := range map[string]string{"logicprobe/verify/v1": "verify", "stateproof/bmc/v1": "bmc", "logicprobe/baseline/v1": "baseline", "stateproof/model/v1": "", "stateproof/bmc/v2": "", "verify": ""} {
+	for contract, name := range map[string]string{"logicprobe/verify/v1": "verify", "stateproof/bmc/v1": "bmc", "logicprobe/baseline/v1": "baseline", "stateproof/inspect/v1": "inspect", "stateproof/model/v1": "", "stateproof/bmc/v2": "", "verify": ""} {
 		if got := schemas.ForContract(contract); got != name {
 			t.Errorf("ForContract(%q) = %q, want %q", contract, got, name)
 		}

@@ -11,12 +11,15 @@ import (
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/inspect"
 	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 func newInspectCmd(stdout, stderr io.Writer) *cobra.Command {
 	var format, ignore string
+	var useSMT bool
+	var timeoutMS int
 	cmd := &cobra.Command{
-		Use:   "inspect MODEL.fcstm [--format text|json|sarif] [--ignore CODE,...]",
+		Use:   "inspect MODEL.fcstm [--format text|json|sarif] [--ignore CODE,...] [--smt [--timeout-ms N]]",
 		Short: "Report design-health diagnostics on an FCSTM model, with pyfcstm's codes",
 		Long: `inspect loads an FCSTM model and reports design-health diagnostics: states
 no run can enter, events nothing triggers, variables that never matter, constant
@@ -28,6 +31,12 @@ those not reported yet).
 --ignore drops codes; a comment "// stateproof:ignore CODE reason" drops a code
 on its line, or inside the state declared on its line. Dropped diagnostics are
 counted as suppressed.
+
+--smt adds the SMT-backed codes (W_DEAD_GUARD, W_GUARD_TAUTOLOGY,
+W_FORCED_GUARD_UNSAT, W_EFFECT_SMT_NO_OP), decided by Z3 over integer
+expressions, each question within --timeout-ms (default 2000); a question
+without an answer is listed as undecided, never reported as a finding. It
+needs libz3.
 
 --format sarif writes a SARIF 2.1.0 log (for code scanning): a rule per code
 reported, with its description and a link to its section of docs/inspect.md.
@@ -47,7 +56,18 @@ not load (its load errors are printed as diagnostics) or the usage is wrong.`,
 			if err != nil {
 				return fmt.Errorf("--ignore: %v", err)
 			}
-			res, err := inspect.File(args[0], inspect.Options{Model: model.ReaderOptions(inputReader(cmd)), Ignore: codes})
+			if cmd.Flags().Changed("timeout-ms") && (!useSMT || timeoutMS < 1) {
+				return fmt.Errorf("--timeout-ms needs --smt and a value >= 1 (got %d)", timeoutMS)
+			}
+			if useSMT {
+				ctx, err := z3.NewContext()
+				if err != nil {
+					fmt.Fprintf(stderr, "stateproof inspect: --smt: %v\n", err)
+					return &exitError{code: exitInput}
+				}
+				ctx.Close()
+			}
+			res, err := inspect.File(args[0], inspect.Options{Model: model.ReaderOptions(inputReader(cmd)), Ignore: codes, SMT: useSMT, TimeoutMS: timeoutMS})
 			if err != nil {
 				return err
 			}
@@ -78,6 +98,8 @@ not load (its load errors are printed as diagnostics) or the usage is wrong.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output `format`: text, json or sarif")
 	cmd.Flags().StringVar(&ignore, "ignore", "", "comma-separated `CODES` not to report (counted as suppressed)")
+	cmd.Flags().BoolVar(&useSMT, "smt", false, "also report the SMT-backed codes, decided by Z3 (needs libz3)")
+	cmd.Flags().IntVar(&timeoutMS, "timeout-ms", inspect.DefaultTimeoutMS, "solver budget of each SMT question, in `milliseconds` (with --smt)")
 	return cmd
 }
 
@@ -89,12 +111,19 @@ func writeInspectText(w io.Writer, res *inspect.Result) {
 		count[d.Severity]++
 		fmt.Fprintf(w, "%s:%d:%d: %s %s: %s\n", d.File, d.Span.Line, d.Span.Column, d.Severity, d.Code, d.Message)
 	}
+	for _, u := range res.Undecided {
+		fmt.Fprintf(w, "%s:%d:%d: undecided %s: %s\n", u.File, u.Span.Line, u.Span.Column, u.Code, u.Reason)
+	}
 	status := "inspected"
 	if !res.Loaded {
 		status = "does not load"
 	}
-	fmt.Fprintf(w, "%s: %s: %d error(s), %d warning(s), %d info, %d suppressed\n",
-		res.File, status, count[inspect.SeverityError], count[inspect.SeverityWarning], count[inspect.SeverityInfo], res.Suppressed)
+	undecided := ""
+	if len(res.Undecided) > 0 {
+		undecided = fmt.Sprintf(", %d undecided", len(res.Undecided))
+	}
+	fmt.Fprintf(w, "%s: %s: %d error(s), %d warning(s), %d info, %d suppressed%s\n",
+		res.File, status, count[inspect.SeverityError], count[inspect.SeverityWarning], count[inspect.SeverityInfo], res.Suppressed, undecided)
 }
 
 // inspectSARIF is an inspection as a SARIF log: a rule per code reported

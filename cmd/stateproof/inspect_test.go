@@ -2,9 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stateproof/stateproof/internal/schematest"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 const inspectModel = `def int unused = 0;
@@ -95,5 +99,81 @@ func TestInspectJSON(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no W_UNREACHABLE_STATE in %s", out)
+	}
+}
+
+// TestInspectJSONSatisfiesSchema: the document of `inspect --format json`
+// satisfies schemas/inspect.schema.json, for the examples, a model with
+// diagnostics of every severity, and models that do not load; and the
+// schema is not vacuous: a document without its code, or with a load
+// failure of warning severity, is refused.
+func TestInspectJSONSatisfiesSchema(t *testing.T) {
+	dir := fmtDir(t, map[string]string{
+		"m.fcstm":      inspectModel,
+		"info.fcstm":   "state R {\n state P { state In; [*] -> In; In -> In :: Tick; }\n [*] -> P;\n P -> P :: Again;\n}\n",
+		"syntax.fcstm": "state R {\n state A\n}\n",
+		"dup.fcstm":    "state R { state A; state A; [*] -> A; }\n",
+	})
+	files, _ := filepath.Glob("../../examples/fcstm/*.fcstm")
+	for _, name := range []string{"m", "info", "syntax", "dup"} {
+		files = append(files, filepath.Join(dir, name+".fcstm"))
+	}
+	var last string // the document of dup.fcstm, a load failure
+	var runs [][]string
+	for _, f := range files {
+		runs = append(runs, []string{f})
+	}
+	smtModel := filepath.Join(dir, "smt.fcstm")
+	if err := os.WriteFile(smtModel, []byte("def int x = 0;\ndef float f = 0.5;\nstate R {\n state A;\n state B;\n [*] -> A;\n A -> B : if [x > 1 && x < 0];\n B -> A : if [f > 1.0];\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ctx, err := z3.NewContext(); err == nil {
+		ctx.Close()
+		runs = append(runs, []string{"--smt", smtModel})
+	}
+	for _, run := range runs {
+		f := run[len(run)-1]
+		out, errOut, _ := runCLI(t, append([]string{"inspect", "--format", "json"}, run...)...)
+		if out == "" {
+			t.Errorf("%s: no document (%s)", f, errOut)
+			continue
+		}
+		schematest.Report(t, "inspect "+strings.Join(run, " "), []byte(out))
+		if strings.HasSuffix(f, "dup.fcstm") {
+			last = out
+		}
+	}
+	for _, bad := range []string{
+		strings.Replace(last, `"code": "E_DUPLICATE_STATE",`, "", 1),
+		strings.Replace(last, `"severity": "error"`, `"severity": "warning"`, 1),
+	} {
+		if bad == last || schematest.Validate(t, "inspect", []byte(bad)) == nil {
+			t.Errorf("the schema accepts a broken document:\n%s", bad)
+		}
+	}
+}
+
+// TestInspectSMTFlags: --smt reports the SMT-backed codes and lists the
+// questions it could not decide; --timeout-ms without --smt, or below 1,
+// is a usage error.
+func TestInspectSMTFlags(t *testing.T) {
+	dir := fmtDir(t, map[string]string{"m.fcstm": "def int x = 0;\ndef float f = 0.5;\nstate R {\n state A;\n state B;\n [*] -> A;\n A -> B : if [x > 1 && x < 0];\n B -> A : if [f > 1.0];\n}\n"})
+	path := filepath.Join(dir, "m.fcstm")
+	for _, args := range [][]string{{"--timeout-ms", "100"}, {"--smt", "--timeout-ms", "0"}} {
+		if _, errOut, code := runCLI(t, append([]string{"inspect", path}, args...)...); code != 2 || !strings.Contains(errOut, "--timeout-ms") {
+			t.Errorf("%v: exit %d, %s", args, code, errOut)
+		}
+	}
+	if out, _, _ := runCLI(t, "inspect", path); strings.Contains(out, "W_DEAD_GUARD") {
+		t.Errorf("without --smt: %s", out)
+	}
+	if ctx, err := z3.NewContext(); err != nil {
+		t.Skip("libz3 is not installed")
+	} else {
+		ctx.Close()
+	}
+	out, _, code := runCLI(t, "inspect", "--smt", "--timeout-ms", "5000", path)
+	if code != 0 || !strings.Contains(out, ":7:15: warning W_DEAD_GUARD:") || !strings.Contains(out, ":8:15: undecided W_DEAD_GUARD: it reads f") || !strings.Contains(out, "1 undecided") {
+		t.Errorf("exit %d\n%s", code, out)
 	}
 }

@@ -19,7 +19,8 @@ the input model (schema v1, closed: an editor pointed at it flags unknown keys),
 or the contract of a report: verify (logicprobe/verify/v1), compose
 (logicprobe/compose/v1), baseline (logicprobe/baseline/v1), bmc
 (stateproof/bmc/v1), prove (stateproof/prove/v1), simulate
-(stateproof/simulate/v1). Without NAME it lists the names. docs/reports.md
+(stateproof/simulate/v1), inspect (stateproof/inspect/v1). Without NAME it
+lists the names. docs/reports.md
 describes every field.
 
 schema reads no file: --max-input-bytes and --import-root are refused (exit 2).`,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/inspect/codes"
 	"github.com/stateproof/stateproof/internal/lineend"
 )
 
@@ -14,8 +15,7 @@ import (
 const ignoreMarker = "stateproof:ignore"
 
 // ParseIgnore parses a comma-separated list of codes (the --ignore flag).
-// Every entry must look like a code (E_, W_ or I_ and capitals, digits,
-// underscores); a code stateproof does not emit yet is accepted, so that
+// Every entry must look like a code (IsCodeName); a code stateproof does not emit yet is accepted, so that
 // a filter written for pyfcstm keeps working.
 func ParseIgnore(list string) ([]string, error) {
 	if strings.TrimSpace(list) == "" {
@@ -32,13 +32,22 @@ func ParseIgnore(list string) ([]string, error) {
 	return out, nil
 }
 
-// IsCodeName reports whether s has the shape of a diagnostic code.
+// IsCodeName reports whether s has the shape of a diagnostic code: E_, W_
+// or I_ (pyfcstm's) or FCSTM_ (verify's lints, whose names match the
+// inspect code of the same problem), then capitals, digits, underscores.
 func IsCodeName(s string) bool {
-	if len(s) < 3 || len(s) > 64 || s[1] != '_' || s[0] != 'E' && s[0] != 'W' && s[0] != 'I' {
+	rest, ok := strings.CutPrefix(s, "FCSTM_")
+	if !ok {
+		if len(s) < 2 || s[1] != '_' || s[0] != 'E' && s[0] != 'W' && s[0] != 'I' {
+			return false
+		}
+		rest = s[2:]
+	}
+	if rest == "" || len(s) > 64 {
 		return false
 	}
-	for i := 2; i < len(s); i++ {
-		c := s[i]
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
 		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
 			return false
 		}
@@ -146,18 +155,9 @@ func (a *analysis) stateExtents() map[int]int {
 	return ext
 }
 
-// canonicalCode maps a deprecated pyfcstm alias onto the code it stands
-// for, so that a suppression written with the alias keeps working.
-func canonicalCode(c string) string {
-	if c == "W_DEADLOCK_LEAF" {
-		return "W_LEAF_NO_OUTGOING_TRANSITION"
-	}
-	return c
-}
-
 func contains(list []string, s string) bool {
 	for _, x := range list {
-		if canonicalCode(x) == s {
+		if codes.Canonical(x) == s {
 			return true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/fcstm/parser"
+	"github.com/stateproof/stateproof/internal/inspect/codes"
 )
 
 // Schema names the JSON document Result marshals to.
@@ -42,6 +43,10 @@ type Result struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	Suppressed  int          `json:"suppressed"` // diagnostics dropped by Options.Ignore or a stateproof:ignore comment
 
+	// Undecided are the questions of the SMT-backed codes (Options.SMT)
+	// that got no answer; absent without --smt.
+	Undecided []Undecided `json:"undecided,omitempty"`
+
 	// Dropped are the suppressed diagnostics themselves, for a presenter
 	// that also shows the same problem under another code: the language
 	// server hides verify's lint of a problem inspect decided, reported or
@@ -63,6 +68,11 @@ func (r *Result) HasError() bool {
 type Options struct {
 	Model  model.Options // how the model and its imports are read
 	Ignore []string      // codes never reported (counted as suppressed)
+
+	// SMT adds the SMT-backed codes (W_DEAD_GUARD, ...), decided by Z3
+	// within TimeoutMS per question (DefaultTimeoutMS when 0).
+	SMT       bool
+	TimeoutMS int
 }
 
 // ErrUnreadable wraps a failure to read the model file itself.
@@ -87,7 +97,9 @@ func Source(path string, src []byte, opts Options) *Result {
 	res := &Result{Schema: Schema, File: path, Diagnostics: []Diagnostic{}}
 	a := &analysis{file: path, src: newSource(string(src)), out: res, codes: map[string]Code{}}
 	for _, c := range Codes() {
-		a.codes[c.Name] = c
+		if c.Inspected() {
+			a.codes[c.Name] = c
+		}
 	}
 	// One parse: the tree gives the analyzers the root file's declarations
 	// as written, and construction builds the model from it.
@@ -103,6 +115,9 @@ func Source(path string, src []byte, opts Options) *Result {
 		res.Loaded = true
 		a.m = m
 		a.run()
+		if opts.SMT {
+			a.smtCodes(opts.TimeoutMS)
+		}
 	}
 	a.suppress(opts.Ignore)
 	sortDiagnostics(res.Diagnostics)
@@ -154,7 +169,7 @@ func (a *analysis) emit(code, file string, span Span, refs map[string]any, forma
 func (a *analysis) suppress(ignore []string) {
 	skip := map[string]bool{}
 	for _, c := range ignore {
-		skip[canonicalCode(c)] = true
+		skip[codes.Canonical(c)] = true
 	}
 	comments := a.src.ignoreComments()
 	if len(comments) > 0 {
@@ -170,6 +185,13 @@ func (a *analysis) suppress(ignore []string) {
 		kept = append(kept, d)
 	}
 	a.out.Diagnostics = kept
+	undecided := a.out.Undecided[:0]
+	for _, u := range a.out.Undecided {
+		if !skip[u.Code] {
+			undecided = append(undecided, u)
+		}
+	}
+	a.out.Undecided = undecided
 }
 
 func sortDiagnostics(ds []Diagnostic) {

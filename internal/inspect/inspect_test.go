@@ -192,6 +192,29 @@ func TestIgnoreAlias(t *testing.T) {
 	}
 }
 
+// TestIgnoreVerifyName: verify's name of a problem inspect reports under
+// pyfcstm's code drops that code, on the command line and in a comment,
+// as a pyfcstm alias does; a verify name of another code drops nothing.
+func TestIgnoreVerifyName(t *testing.T) {
+	src := "state R {\n state A;\n state B;\n [*] -> A;\n A -> B : if [1 > 2];\n B -> A;\n}"
+	for _, tc := range []struct {
+		name, src string
+		ignore    []string
+		gone      bool
+	}{
+		{"flag", src, []string{"FCSTM_DEAD_GUARD"}, true},
+		{"comment", strings.Replace(src, "if [1 > 2];", "if [1 > 2]; // stateproof:ignore FCSTM_DEAD_GUARD kept for a test", 1), nil, true},
+		{"other verify code", src, []string{"FCSTM_SHADOWED_TRANSITION"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := Source("m.fcstm", []byte(tc.src), Options{Ignore: tc.ignore})
+			if got := !slices.Contains(codesOf(res), "W_GUARD_CONST_FALSE"); got != tc.gone || tc.gone != (res.Suppressed == 1) {
+				t.Errorf("got %v with %d suppressed, want W_GUARD_CONST_FALSE gone: %v", codesOf(res), res.Suppressed, tc.gone)
+			}
+		})
+	}
+}
+
 // bigModel writes a model of about n lines: a chain of composites, each
 // with leaves, guarded transitions, effects, actions and suppression
 // comments, so that every analyzer has work.

@@ -7,18 +7,6 @@ import (
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 )
 
-// loadCodes are the load errors whose code stateproof's loader shares
-// with pyfcstm's registry; the refs each carries come from the syntax
-// tree. Every other load error keeps stateproof's own code (docs/fcstm.md
-// lists them) with empty refs.
-func loadCodes() []Code {
-	return []Code{
-		{"E_DUPLICATE_STATE", SeverityError, BasisStructural, "Two states of one composite have the same name.", []string{"state_name", "parent_path"}},
-		{"E_DUPLICATE_VAR", SeverityError, BasisStructural, "A variable is defined twice.", []string{"var_name"}},
-		{"E_PSEUDO_NOT_LEAF", SeverityError, BasisStructural, "A pseudo state has children; pseudo states must be leaves.", []string{"state_path"}},
-	}
-}
-
 // loadErrors turns the errors of a model that does not load into
 // diagnostics, each of error severity.
 func (a *analysis) loadErrors(err error) {

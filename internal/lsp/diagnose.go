@@ -12,6 +12,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/fcstm/lint"
 	"github.com/stateproof/stateproof/internal/fcstm/parser"
+	"github.com/stateproof/stateproof/internal/inspect"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/jsonvalue"
 	"github.com/stateproof/stateproof/internal/report"
@@ -167,7 +168,7 @@ func (w *workspace) fcstmDiagnostics(ctx context.Context, d *document) []Diagnos
 			}
 			out = append(out, Diagnostic{
 				Range: rng, Severity: severity(f.Severity), Code: f.Code, Source: "stateproof",
-				CodeDescription: &CodeDescription{Href: fcstmHref(c.ID)}, Message: msg,
+				CodeDescription: &CodeDescription{Href: fcstmHref(c.ID, f.Code)}, Message: msg,
 			})
 		}
 	}
@@ -249,11 +250,14 @@ func severity(s string) int {
 	return sevInfo
 }
 
-func fcstmHref(check string) string {
+// fcstmHref links an FCSTM finding to the manual: a load error to the
+// list of errors, a lint's code to its section in the registry's page
+// (inspect.DocPath).
+func fcstmHref(check, code string) string {
 	if check == lint.CheckModel {
 		return docsBase + "docs/fcstm.md#errors"
 	}
-	return docsBase + "docs/fcstm.md#stateproof-verify-modelfcstm"
+	return docsBase + inspect.DocPath(code)
 }
 
 // jsonDiagnostics are verify's answer for a JSON model (a .json document

@@ -9,20 +9,15 @@ import (
 )
 
 // inspectTwin is the inspect code that reports the problem an FCSTM lint
-// reports, or "". Where both speak, the language server shows inspect's
-// diagnostic only (docs/lsp.md#inspect-diagnostics): it has pyfcstm's
-// code, the span pyfcstm points at, honours stateproof:ignore comments
-// and may carry a quick fix.
+// reports, or "": the registry's entry whose verify name is lintCode
+// (docs/inspect.md#codes-of-stateproof-verify). Where both speak, the
+// language server shows inspect's diagnostic only
+// (docs/lsp.md#inspect-diagnostics): it has pyfcstm's code, the span
+// pyfcstm points at, honours stateproof:ignore comments and may carry a
+// quick fix.
 func inspectTwin(lintCode string) string {
-	switch lintCode {
-	case "FCSTM_UNREACHABLE_STATE":
-		return "W_UNREACHABLE_STATE"
-	case "FCSTM_DEAD_GUARD":
-		return "W_GUARD_CONST_FALSE"
-	case "FCSTM_COMBO_DUPLICATE_EVENT":
-		return "W_COMBO_DUPLICATE_EVENT"
-	case "FCSTM_ASPECT_ON_LEAF":
-		return "W_ASPECT_NO_DESCENDANT_LEAF"
+	if c, ok := inspect.Lookup(lintCode); ok && c.Verify == lintCode && c.Inspected() {
+		return c.Name
 	}
 	return ""
 }

@@ -159,3 +159,18 @@ func TestInspectQuickFixes(t *testing.T) {
 		t.Errorf("a fix offered on kept's line: %+v", actions)
 	}
 }
+
+// TestLintDiagnosticFromRegistry: a lint only verify reports keeps its
+// code, and takes its severity and its link (its own section of
+// docs/inspect.md) from the registry of codes.
+func TestLintDiagnosticFromRegistry(t *testing.T) {
+	s := startSession(t, Options{})
+	uri, _ := fileURI(t, t.TempDir(), "m.fcstm", "")
+	s.open(uri, "fcstm", "state R {\n    state A;\n    pseudo state P;\n    [*] -> A;\n    A -> P :: Go;\n}\n")
+	p := s.diagnostics(uri, func(p publishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+	d := only(t, p.Diagnostics, "FCSTM_PSEUDO_DEAD_END")
+	c, ok := inspect.Lookup("FCSTM_PSEUDO_DEAD_END")
+	if !ok || d.CodeDescription == nil || d.CodeDescription.Href != docsBase+"docs/inspect.md#fcstm_pseudo_dead_end" || d.Severity != inspectSeverity(c.Severity) {
+		t.Errorf("%+v", d)
+	}
+}

@@ -63,7 +63,7 @@ func servedFiles(t testing.TB, dir string) input.Reader {
 
 // reportTools return a report contract, validated against its schema on
 // every call; draw and show return text.
-var reportTools = map[string]bool{"verify": true, "compose": true, "bmc": true, "prove": true, "simulate": true}
+var reportTools = map[string]bool{"verify": true, "compose": true, "bmc": true, "prove": true, "simulate": true, "inspect": true}
 
 func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (map[string]any, *mcp.CallToolResult) {
 	t.Helper()

@@ -75,10 +75,7 @@ func deadFindings(r *reach) []report.Finding {
 		if t.Forced && code == "FCSTM_SHADOWED_TRANSITION" {
 			why += "; the forced exits below " + t.From.Name + " still run, and then that earlier transition is taken instead (write the forced transition first)"
 		}
-		out = append(out, report.Finding{
-			Code: code, Severity: report.Warning, Target: t.Owner.Path, Evidence: at(t.Pos),
-			Message: fmt.Sprintf("transition %s -> %s in %s never fires: %s", t.From.Name, target, t.Owner.Path, why),
-		})
+		out = append(out, finding(code, t.Owner.Path, t.Pos, fmt.Sprintf("transition %s -> %s in %s never fires: %s", t.From.Name, target, t.Owner.Path, why)))
 	}
 	return out
 }
@@ -96,10 +93,7 @@ func pseudoDeadEnds(m *model.Model) []report.Finding {
 				leaves = leaves || t.From == s
 			}
 			if !leaves {
-				out = append(out, report.Finding{
-					Code: "FCSTM_PSEUDO_DEAD_END", Severity: report.Warning, Target: s.Path, Evidence: at(s.Pos),
-					Message: fmt.Sprintf("pseudo state %s has no outgoing transition: a cycle that enters it cannot come to rest, so every transition into it is rejected", s.Path),
-				})
+				out = append(out, finding("FCSTM_PSEUDO_DEAD_END", s.Path, s.Pos, fmt.Sprintf("pseudo state %s has no outgoing transition: a cycle that enters it cannot come to rest, so every transition into it is rejected", s.Path)))
 			}
 		}
 		for _, c := range s.Children {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/inspect/codes"
 	"github.com/stateproof/stateproof/internal/report"
 )
 
@@ -124,6 +125,20 @@ func locEvidence(file string, line, col int) report.Obj {
 
 func at(p model.Pos) report.Obj { return locEvidence(p.File, p.Line, p.Col) }
 
+// finding is a finding of a lint code, with the severity the registry of
+// codes (package codes) gives it: the registry, not the lint, says how
+// severe a code is, so verify, inspect and the language server agree. A
+// code missing from the registry is a bug of this package
+// (TestRegistryHoldsEveryCode); it is reported as a warning, which
+// neither fails the model nor hides the finding.
+func finding(code string, target any, pos model.Pos, msg string) report.Finding {
+	sev := report.Warning
+	if c, ok := codes.Lookup(code); ok {
+		sev = c.Severity
+	}
+	return report.Finding{Code: code, Severity: sev, Target: target, Evidence: at(pos), Message: msg}
+}
+
 // Locator places findings on the lines of the model files for SARIF.
 func (r *Result) Locator() func(*report.Finding) report.Location {
 	return func(f *report.Finding) report.Location {
@@ -164,10 +179,8 @@ func initCheck(m *model.Model) report.Check {
 	c := report.Check{ID: CheckInit, Name: "Initial Values", Detail: "Every initial value has a value of its type"}
 	for _, v := range m.Vars {
 		if v.InitErr != nil {
-			c.Findings = append(c.Findings, report.Finding{
-				Code: "FCSTM_INIT_INVALID", Severity: report.Error, Target: v.Name, Evidence: at(v.InitErr.Pos),
-				Message: fmt.Sprintf("%s: a cold start raises on it (%s)", v.InitErr.Message, v.InitErr.Code),
-			})
+			c.Findings = append(c.Findings, finding("FCSTM_INIT_INVALID", v.Name, v.InitErr.Pos,
+				fmt.Sprintf("%s: a cold start raises on it (%s)", v.InitErr.Message, v.InitErr.Code)))
 		}
 	}
 	if len(c.Findings) > 0 {
@@ -185,9 +198,7 @@ func warningCheck(m *model.Model, id, name, prefix, clean string) report.Check {
 		if prefix != "" && !combo || prefix == "" && combo {
 			continue
 		}
-		c.Findings = append(c.Findings, report.Finding{
-			Code: "FCSTM_" + strings.TrimPrefix(w.Code, "W_"), Severity: report.Warning, Message: w.Message, Evidence: at(w.Pos),
-		})
+		c.Findings = append(c.Findings, finding("FCSTM_"+strings.TrimPrefix(w.Code, "W_"), nil, w.Pos, w.Message))
 	}
 	if len(c.Findings) > 0 {
 		c.Detail = fmt.Sprintf("%d finding(s)", len(c.Findings))

@@ -82,17 +82,11 @@ func reachCheck(ctx context.Context, m *model.Model) report.Check {
 	var walk func(s *model.State, depth int)
 	walk = func(s *model.State, depth int) {
 		if depth > model.MaxDepth {
-			c.Findings = append(c.Findings, report.Finding{
-				Code: "FCSTM_DEPTH_LIMIT", Severity: report.Error, Target: s.Path, Evidence: at(s.Pos),
-				Message: fmt.Sprintf("state %s is nested %d deep, beyond the runtime's stack-depth limit of %d frames: every cycle that enters it raises a limit error, so it can never be active (docs/fcstm.md, \"Errors leave the machine as it was\")", s.Path, depth, model.MaxDepth),
-			})
+			c.Findings = append(c.Findings, finding("FCSTM_DEPTH_LIMIT", s.Path, s.Pos, fmt.Sprintf("state %s is nested %d deep, beyond the runtime's stack-depth limit of %d frames: every cycle that enters it raises a limit error, so it can never be active (docs/fcstm.md, \"Errors leave the machine as it was\")", s.Path, depth, model.MaxDepth)))
 			return // its descendants are deeper still; one finding is enough
 		}
 		if !r.live[s] && !s.Combo {
-			c.Findings = append(c.Findings, report.Finding{
-				Code: "FCSTM_UNREACHABLE_STATE", Severity: report.Warning, Target: s.Path, Evidence: at(s.Pos),
-				Message: fmt.Sprintf("state %s can never be entered: no initial transition or transition from an enterable state leads to it", s.Path),
-			})
+			c.Findings = append(c.Findings, finding("FCSTM_UNREACHABLE_STATE", s.Path, s.Pos, fmt.Sprintf("state %s can never be entered: no initial transition or transition from an enterable state leads to it", s.Path)))
 			return // its descendants are unreachable too; one finding is enough
 		}
 		for _, ch := range s.Children {
@@ -133,11 +127,8 @@ func parentCheck(ctx context.Context, m *model.Model) report.Check {
 			if written.To != nil {
 				target = written.To.Name
 			}
-			c.Findings = append(c.Findings, report.Finding{
-				Code: "FCSTM_DEAD_PARENT_TRANSITION", Severity: report.Warning, Target: t.From.Path, Evidence: at(written.Pos),
-				Message: fmt.Sprintf("transition %s -> %s never fires: it leaves the composite %s only after a child exits through [*], and no child of %s has a transition to [*]",
-					t.From.Name, target, t.From.Path, t.From.Path),
-			})
+			c.Findings = append(c.Findings, finding("FCSTM_DEAD_PARENT_TRANSITION", t.From.Path, written.Pos, fmt.Sprintf("transition %s -> %s never fires: it leaves the composite %s only after a child exits through [*], and no child of %s has a transition to [*]",
+				t.From.Name, target, t.From.Path, t.From.Path)))
 		}
 		for _, ch := range s.Children {
 			walk(ch)
