@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+)
+
+// genCase is a model and the runs it is checked on.
+type genCase struct {
+	id, model string
+	runs      []genRun
+}
+
+// genRun is one run: its cycles and its start.
+type genRun struct {
+	steps     [][]string
+	initState string
+	initVars  string // JSON; "" for none
+}
+
+// documentedRefusals are the features docs/generate.md lists as
+// unsupported; a refusal for anything else fails the test.
+var documentedRefusals = []string{"float-function", "conditional-temporary"}
+
+// needGo returns the go command, skipping the test without one (failing
+// it under CI=true).
+func needGo(t *testing.T) string {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("the go toolchain is required under CI=true to check generated Go code")
+		}
+		t.Skip("go is not installed: the generated Go code cannot be built; skipping")
+	}
+	return goCmd
+}
+
+// conform generates every case with --driver into one Go workspace,
+// builds all drivers with one go build, runs each through its run script
+// and compares its output byte for byte with simulate --json in-process.
+// It returns the ids of the refused cases.
+func conform(t *testing.T, cases []genCase) (passed int, refused []string) {
+	t.Helper()
+	goCmd := needGo(t)
+	work := t.TempDir()
+	var built []genCase
+	var uses, pkgs []string
+	for i, c := range cases {
+		name := fmt.Sprintf("m%d", i)
+		dir := filepath.Join(work, name)
+		_, stderr, code := runCLI(t, "generate", c.model, "--target", "go", "-o", dir, "--name", name, "--driver")
+		if code != 0 {
+			feature := regexp.MustCompile(`unsupported by stateproof generate: ([a-z-]+)`).FindStringSubmatch(stderr)
+			if code != 2 || feature == nil || !contains(documentedRefusals, feature[1]) {
+				t.Errorf("%s: generate exit %d: %s", c.id, code, stderr)
+				continue
+			}
+			if _, err := os.Stat(dir); err == nil {
+				t.Errorf("%s: generate refused the model but wrote %s", c.id, dir)
+			}
+			refused = append(refused, c.id+" ("+feature[1]+")")
+			continue
+		}
+		built = append(built, c)
+		uses = append(uses, "./"+name)
+		pkgs = append(pkgs, name+"/cmd/"+name)
+	}
+	if len(built) == 0 {
+		return 0, refused
+	}
+	gowork := "go 1.22\n\nuse (\n\t" + strings.Join(uses, "\n\t") + "\n)\n"
+	if err := os.WriteFile(filepath.Join(work, "go.work"), []byte(gowork), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(work, "bin")
+	build := exec.Command(goCmd, append([]string{"build", "-o", bin + string(filepath.Separator)}, pkgs...)...)
+	build.Dir = work
+	build.Env = append(os.Environ(), "GOWORK="+filepath.Join(work, "go.work"), "GOTOOLCHAIN=local", "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build of the generated packages: %v\n%s", err, out)
+	}
+	for i, c := range built {
+		name := strings.TrimPrefix(uses[i], "./")
+		dir := filepath.Join(work, name)
+		if err := os.MkdirAll(filepath.Join(dir, ".bin"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(filepath.Join(bin, name), filepath.Join(dir, ".bin", name)); err != nil {
+			t.Fatal(err)
+		}
+		ok := true
+		for j, r := range c.runs {
+			ok = compareRun(t, fmt.Sprintf("%s run %d", c.id, j+1), c.model, r, dir, filepath.Join(work, fmt.Sprintf("%s.%d.json", name, j))) && ok
+		}
+		if ok {
+			passed++
+		}
+	}
+	return passed, refused
+}
+
+// compareRun runs one case both ways and reports whether they agree.
+func compareRun(t *testing.T, id, model string, c genRun, dir, stepsFile string) bool {
+	t.Helper()
+	data, err := json.Marshal(c.steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(stepsFile, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--steps", stepsFile}
+	if c.initState != "" {
+		args = append(args, "--init-state", c.initState)
+	}
+	if c.initVars != "" {
+		args = append(args, "--init-vars", c.initVars)
+	}
+	cmd := exec.Command(filepath.Join(dir, "run"), args...)
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	var got, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &got, &stderr
+	err = cmd.Run()
+	gotCode := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		gotCode = ee.ExitCode()
+	} else if err != nil {
+		t.Errorf("%s: run: %v", id, err)
+		return false
+	}
+	want, _, wantCode := runCLI(t, append([]string{"simulate", model, "--json"}, args...)...)
+	if got.String() != want || gotCode != wantCode {
+		t.Errorf("%s: generated driver differs from simulate --json (exit %d, want %d; stderr %s)\n%s",
+			id, gotCode, wantCode, stderr.String(), firstDiff(got.String(), want))
+		return false
+	}
+	return true
+}
+
+// firstDiff shows the first differing line of two documents.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var a, b string
+		if i < len(g) {
+			a = g[i]
+		}
+		if i < len(w) {
+			b = w[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\n got: %s\nwant: %s", i+1, a, b)
+		}
+	}
+	return "(identical text)"
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestGenerateGoExamples checks the generated Go code of every example
+// model against simulate on random event sequences over its events.
+func TestGenerateGoExamples(t *testing.T) {
+	models, _ := filepath.Glob("../../examples/fcstm/*.fcstm")
+	if len(models) == 0 {
+		t.Fatal("no example models")
+	}
+	var cases []genCase
+	for _, m := range models {
+		c := genCase{id: filepath.Base(m), model: m}
+		events := modelEvents(t, m)
+		for seed := uint64(1); seed <= 4; seed++ {
+			c.runs = append(c.runs, genRun{steps: randomSteps(seed, events, 40)})
+		}
+		cases = append(cases, c)
+	}
+	passed, refused := conform(t, cases)
+	t.Logf("examples: %d of %d models passed, %d refused %v", passed, len(cases), len(refused), refused)
+}
+
+// modelEvents lists a model's event paths, with an unknown event to
+// exercise event errors.
+func modelEvents(t *testing.T, path string) []string {
+	t.Helper()
+	m, err := model.Load(path)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	events := []string{"NoSuchEvent"}
+	for _, e := range m.Events {
+		events = append(events, e.Path, e.Path, e.Path)
+	}
+	return events
+}
+
+// randomSteps draws n cycles of up to two events each (the same for a
+// seed; the seed is in every failure's run id).
+func randomSteps(seed uint64, events []string, n int) [][]string {
+	r := rand.New(rand.NewPCG(seed, 40))
+	out := make([][]string, n)
+	for i := range out {
+		out[i] = []string{}
+		for k := r.IntN(3); k > 0; k-- {
+			out[i] = append(out[i], events[r.IntN(len(events))])
+		}
+	}
+	return out
+}
