@@ -123,7 +123,7 @@ cap says "not decided", never "pass".`,
 	addPresentationCmds(root, stdout, stderr)
 	root.AddCommand(newFmtCmd(stdout, stderr))
 	root.AddCommand(newMergeCmd(stdout, stderr)) // swarm reports (swarm.go)
-	root.AddCommand(newGenerateCmd(stderr)) // code generation (docs/generate.md)
+	root.AddCommand(newGenerateCmd(stderr))
 	return root
 }
 
