@@ -4,14 +4,20 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/stateproof/stateproof/internal/fcstm/fcstmtest"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 )
 
@@ -222,4 +228,111 @@ func randomSteps(seed uint64, events []string, n int) [][]string {
 		}
 	}
 	return out
+}
+
+// genFixture is what the conformance test reads of a pyfcstm runtime
+// fixture: its start and its cycles (the expectations are simulate's
+// business, checked in internal/fcstm/runtime).
+type genFixture struct {
+	Initial *struct {
+		State *string        `yaml:"state"`
+		Vars  map[string]any `yaml:"vars"`
+	} `yaml:"initial"`
+	Steps []struct {
+		Cycle      any  `yaml:"cycle"`
+		CycleCount *int `yaml:"cycle_count"`
+	} `yaml:"steps"`
+}
+
+// TestGenerateGoFixtures checks the generated Go code of every pyfcstm
+// runtime fixture against simulate, on the fixture's start and cycles.
+func TestGenerateGoFixtures(t *testing.T) {
+	models := fcstmtest.SharedModels(t)
+	var cases []genCase
+	for i, path := range models {
+		if testing.Short() && i%8 != 0 {
+			continue
+		}
+		cases = append(cases, fixtureCase(t, path))
+	}
+	passed, refused := conform(t, cases)
+	t.Logf("pyfcstm fixtures: %d of %d passed, %d refused %v", passed, len(cases), len(refused), refused)
+}
+
+func fixtureCase(t *testing.T, path string) genCase {
+	t.Helper()
+	raw, err := os.ReadFile(strings.TrimSuffix(path, ".fcstm") + ".yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fx genFixture
+	if err := yaml.Unmarshal(raw, &fx); err != nil {
+		t.Fatalf("%s: fixture YAML: %v", path, err)
+	}
+	var r genRun
+	if fx.Initial != nil {
+		if fx.Initial.State != nil {
+			r.initState = *fx.Initial.State
+		}
+		if fx.Initial.Vars != nil {
+			r.initVars = yamlVarsJSON(fx.Initial.Vars)
+		}
+	}
+	r.steps = [][]string{}
+	for _, st := range fx.Steps {
+		n := 1
+		if st.CycleCount != nil {
+			n = *st.CycleCount
+		}
+		events := fixtureEvents(st.Cycle)
+		for range n {
+			r.steps = append(r.steps, events)
+		}
+	}
+	return genCase{id: filepath.Base(path), model: path, runs: []genRun{r}}
+}
+
+func fixtureEvents(v any) []string {
+	out := []string{}
+	switch v := v.(type) {
+	case string:
+		out = append(out, v)
+	case []any:
+		for _, e := range v {
+			out = append(out, fmt.Sprint(e))
+		}
+	}
+	return out
+}
+
+// yamlVarsJSON writes fixture variables as --init-vars JSON: a float
+// stays a float (1.0, not 1), non-finite floats as simulate writes them.
+func yamlVarsJSON(vars map[string]any) string {
+	var parts []string
+	for name, v := range vars {
+		var s string
+		switch v := v.(type) {
+		case float64:
+			switch {
+			case math.IsNaN(v):
+				s = `"nan"`
+			case math.IsInf(v, 1):
+				s = `"inf"`
+			case math.IsInf(v, -1):
+				s = `"-inf"`
+			default:
+				s = strconv.FormatFloat(v, 'g', -1, 64)
+				if !strings.ContainsAny(s, ".eE") {
+					s += ".0"
+				}
+			}
+		default:
+			data, _ := json.Marshal(v)
+			s = string(data)
+		}
+		key, _ := json.Marshal(name)
+		parts = append(parts, string(key)+":"+s)
+	}
+	sort.Strings(parts)
+	return "{" + strings.Join(parts, ",") + "}"
 }
