@@ -336,3 +336,60 @@ func yamlVarsJSON(vars map[string]any) string {
 	sort.Strings(parts)
 	return "{" + strings.Join(parts, ",") + "}"
 }
+
+// TestGenerateGoRandom is the random differential: fcstmtest random
+// models (plain and raising) × random event sequences, generated and
+// compared with simulate; the seed is in every failure's case id.
+func TestGenerateGoRandom(t *testing.T) {
+	n := uint64(40)
+	if testing.Short() {
+		n = 8
+	}
+	dir := t.TempDir()
+	var cases []genCase
+	for seed := uint64(1); seed <= n; seed++ {
+		src := fcstmtest.RandomModel(seed)
+		kind := "random"
+		if seed%2 == 0 {
+			src, kind = fcstmtest.RandomRaisingModel(seed), "raising"
+		}
+		path := filepath.Join(dir, fmt.Sprintf("%s%d.fcstm", kind, seed))
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := genCase{id: fmt.Sprintf("%s model seed %d", kind, seed), model: path}
+		events := modelEvents(t, path)
+		for run := uint64(0); run < 3; run++ {
+			c.runs = append(c.runs, genRun{steps: randomSteps(seed*10+run, events, 30)})
+		}
+		cases = append(cases, c)
+	}
+	passed, refused := conform(t, cases)
+	t.Logf("random models: %d of %d passed, %d refused %v", passed, len(cases), len(refused), refused)
+}
+
+// TestGenerateRefusesUnsupported: a function Go's math does not compute
+// correctly rounded is refused at its position, exit 2, nothing written.
+func TestGenerateRefusesUnsupported(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := runCLI(t, "generate", "testdata/generate/sine.fcstm", "--target", "go", "-o", out)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2 (%s)", code, stderr)
+	}
+	want := "testdata/generate/sine.fcstm:5:17: sin: "
+	if !strings.Contains(stderr, want) || !strings.Contains(stderr, "unsupported by stateproof generate: float-function") {
+		t.Errorf("stderr %q, want the located refusal %q…", stderr, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s was written for a refused model", out)
+	}
+	for _, args := range [][]string{
+		{"generate", "testdata/generate/sine.fcstm", "-o", out},
+		{"generate", "testdata/generate/sine.fcstm", "--target", "rust", "-o", out},
+		{"generate", "testdata/generate/sine.fcstm", "--target", "go"},
+	} {
+		if _, stderr, code := runCLI(t, args...); code != 2 || stderr == "" {
+			t.Errorf("%v: exit %d (%q), want 2 with a message", args, code, stderr)
+		}
+	}
+}
