@@ -36,7 +36,7 @@ type genRun struct {
 
 // documentedRefusals are the features docs/generate.md lists as
 // unsupported; a refusal for anything else fails the test.
-var documentedRefusals = []string{"float-function", "conditional-temporary"}
+var documentedRefusals = []string{"float-function"}
 
 // needGo returns the go command, skipping the test without one (failing
 // it under CI=true).
@@ -182,12 +182,15 @@ func contains(list []string, s string) bool {
 }
 
 // TestGenerateGoExamples checks the generated Go code of every example
-// model against simulate on random event sequences over its events.
+// model, and of the corner cases in testdata/generate, against simulate
+// on random event sequences over its events.
 func TestGenerateGoExamples(t *testing.T) {
 	models, _ := filepath.Glob("../../examples/fcstm/*.fcstm")
 	if len(models) == 0 {
 		t.Fatal("no example models")
 	}
+	corners, _ := filepath.Glob("testdata/generate/*.fcstm")
+	models = append(models, corners...)
 	var cases []genCase
 	for _, m := range models {
 		c := genCase{id: filepath.Base(m), model: m}

@@ -133,7 +133,7 @@ func (g *goGen) expr(e expr.Expr, at model.Pos) (string, error) {
 	case *expr.Binary:
 		return g.binary(n, at)
 	case *expr.Conditional:
-		return g.conditional(n, at, here())
+		return g.conditional(n, at)
 	case *expr.FuncCall:
 		fn, ok := goFuncs[n.Fn]
 		if !ok {
@@ -172,9 +172,11 @@ func (g *goGen) binary(n *expr.Binary, at model.Pos) (string, error) {
 	return fmt.Sprintf("bin(%s, %s, %s, %s)", op, x, y, strconv.Quote(describe(n))), nil
 }
 
-// conditional is c ? a : b. The runtime makes an int result a float when
-// the other branch is statically a float; that type must be known here.
-func (g *goGen) conditional(n *expr.Conditional, at, here model.Pos) (string, error) {
+// conditional is c ? a : b. The runtime makes an int result a float
+// when the other branch's type is float, typed by the variables' current
+// values (a temporary's, or a variable assigned earlier in the block, may
+// differ from a declaration): each branch's type is computed at run time.
+func (g *goGen) conditional(n *expr.Conditional, at model.Pos) (string, error) {
 	c, err := g.expr(n.Cond, at)
 	if err != nil {
 		return "", err
@@ -187,30 +189,51 @@ func (g *goGen) conditional(n *expr.Conditional, at, here model.Pos) (string, er
 	if err != nil {
 		return "", err
 	}
-	env := varTypes{g}
-	ta, errA := expr.Check(n.Then, env)
-	tb, errB := expr.Check(n.Else, env)
-	if errA != nil || errB != nil {
-		return "", &Unsupported{Pos: here, Feature: "conditional-temporary", Message: "a conditional whose branch reads a block-local temporary has a type only known while it runs"}
-	}
-	return fmt.Sprintf("cond(%s, func() Value { return %s }, %t, %s, func() Value { return %s }, %t, %s)",
-		c, a, tb == expr.Real, strconv.Quote(describe(n.Then)), b, ta == expr.Real, strconv.Quote(describe(n.Else))), nil
+	return fmt.Sprintf("cond(%s, func() Value { return %s }, func() Kind { return %s }, %s, func() Value { return %s }, func() Kind { return %s }, %s)",
+		c, a, g.kind(n.Then), strconv.Quote(describe(n.Then)), b, g.kind(n.Else), strconv.Quote(describe(n.Else))), nil
 }
 
-// varTypes types expressions by the persistent variables' declared types.
-type varTypes struct{ g *goGen }
-
-func (t varTypes) VarType(name string) (expr.Type, bool) {
-	i, ok := t.g.varIdx[name]
-	if !ok {
-		return expr.Invalid, false
+// kind is the Go expression (of type Kind) of e's type, as the runtime's
+// checker gives it from the current values; Invalid for a type error.
+func (g *goGen) kind(e expr.Expr) string {
+	switch n := e.(type) {
+	case *expr.IntLit:
+		return "Int"
+	case *expr.FloatLit, *expr.Const:
+		return "Float"
+	case *expr.BoolLit:
+		return "Bool"
+	case *expr.Ident:
+		if i, ok := g.varIdx[n.Name]; ok {
+			return fmt.Sprintf("e.vars[%d].kind", i)
+		}
+		return fmt.Sprintf("e.tempKind(%s)", strconv.Quote(n.Name))
+	case *expr.Unary:
+		if n.Op == expr.Not {
+			return "tNot(" + g.kind(n.X) + ")"
+		}
+		return "tNum(" + g.kind(n.X) + ")"
+	case *expr.Binary:
+		x, y := g.kind(n.X), g.kind(n.Y)
+		switch {
+		case n.Op == expr.Eq || n.Op == expr.Ne:
+			return "tEq(" + x + ", " + y + ")"
+		case n.Op.IsLogical():
+			return "tBoth(" + x + ", " + y + ", Bool, Bool)"
+		case n.Op.IsComparison():
+			return "tBoth(" + x + ", " + y + ", 0, Bool)"
+		case n.Op == expr.Div:
+			return "tBoth(" + x + ", " + y + ", 0, Float)"
+		case n.Op == expr.BitAnd || n.Op == expr.BitOr || n.Op == expr.BitXor || n.Op == expr.Shl || n.Op == expr.Shr:
+			return "tBoth(" + x + ", " + y + ", Int, Int)"
+		}
+		return "tJoin(" + x + ", " + y + ")"
+	case *expr.Conditional:
+		return "tCond(" + g.kind(n.Cond) + ", " + g.kind(n.Then) + ", " + g.kind(n.Else) + ")"
+	case *expr.FuncCall:
+		keep := n.Fn == expr.Abs
+		toInt := n.Fn == expr.Ceil || n.Fn == expr.Floor || n.Fn == expr.Round || n.Fn == expr.Trunc || n.Fn == expr.Sign
+		return fmt.Sprintf("tFunc(%s, %t, %t)", g.kind(n.Arg), keep, toInt)
 	}
-	if t.g.m.Vars[i].Type == model.Float {
-		return expr.Real, true
-	}
-	return expr.Int, true
-}
-
-func (t varTypes) AtomType(c *expr.AtomCall) (expr.Type, error) {
-	return expr.Invalid, fmt.Errorf("unknown function %q", c.Name)
+	return "Invalid"
 }
