@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -52,16 +53,18 @@ func needGo(t *testing.T) string {
 	return goCmd
 }
 
-// conform generates every case with --driver into one Go workspace,
-// builds all drivers with one go build, runs each through its run script
-// and compares its output byte for byte with simulate --json in-process.
-// It returns the ids of the refused cases.
+// conform generates every case with --driver into one Go workspace and
+// builds one program that dispatches to every case's driver package (one
+// link instead of one per case: this is what keeps the test fast), runs
+// each run of each case through it and compares its output byte for byte
+// with simulate --json in-process. It returns the number of cases passed
+// and the refused ones, each with its feature.
 func conform(t *testing.T, cases []genCase) (passed int, refused []string) {
 	t.Helper()
 	goCmd := needGo(t)
 	work := t.TempDir()
 	var built []genCase
-	var uses, pkgs []string
+	var names []string
 	for i, c := range cases {
 		name := fmt.Sprintf("m%d", i)
 		dir := filepath.Join(work, name)
@@ -79,35 +82,17 @@ func conform(t *testing.T, cases []genCase) (passed int, refused []string) {
 			continue
 		}
 		built = append(built, c)
-		uses = append(uses, "./"+name)
-		pkgs = append(pkgs, name+"/cmd/"+name)
+		names = append(names, name)
 	}
 	if len(built) == 0 {
 		return 0, refused
 	}
-	gowork := "go 1.22\n\nuse (\n\t" + strings.Join(uses, "\n\t") + "\n)\n"
-	if err := os.WriteFile(filepath.Join(work, "go.work"), []byte(gowork), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(work, "bin")
-	build := exec.Command(goCmd, append([]string{"build", "-o", bin + string(filepath.Separator)}, pkgs...)...)
-	build.Dir = work
-	build.Env = append(os.Environ(), "GOWORK="+filepath.Join(work, "go.work"), "GOTOOLCHAIN=local", "GOFLAGS=")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build of the generated packages: %v\n%s", err, out)
-	}
+	all := buildAllDrivers(t, goCmd, work, names)
 	for i, c := range built {
-		name := strings.TrimPrefix(uses[i], "./")
-		dir := filepath.Join(work, name)
-		if err := os.MkdirAll(filepath.Join(dir, ".bin"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(filepath.Join(bin, name), filepath.Join(dir, ".bin", name)); err != nil {
-			t.Fatal(err)
-		}
 		ok := true
 		for j, r := range c.runs {
-			ok = compareRun(t, fmt.Sprintf("%s run %d", c.id, j+1), c.model, r, dir, filepath.Join(work, fmt.Sprintf("%s.%d.json", name, j))) && ok
+			id := fmt.Sprintf("%s run %d", c.id, j+1)
+			ok = compareRun(t, id, c.model, r, []string{all, names[i]}, filepath.Join(work, fmt.Sprintf("%s.%d.json", names[i], j))) && ok
 		}
 		if ok {
 			passed++
@@ -116,8 +101,48 @@ func conform(t *testing.T, cases []genCase) (passed int, refused []string) {
 	return passed, refused
 }
 
+// buildAllDrivers writes a program that runs the driver named by its first
+// argument, and builds it with one go build in a workspace of every
+// generated module.
+func buildAllDrivers(t *testing.T, goCmd, work string, names []string) string {
+	t.Helper()
+	var main strings.Builder
+	main.WriteString("package main\n\nimport (\n\t\"os\"\n")
+	for _, n := range names {
+		fmt.Fprintf(&main, "\t%s \"%s/driver\"\n", n, n)
+	}
+	main.WriteString(")\n\nfunc main() {\n\tswitch os.Args[1] {\n")
+	for _, n := range names {
+		fmt.Fprintf(&main, "\tcase %q:\n\t\tos.Exit(%s.Main(os.Args[2:], os.Stdout, os.Stderr))\n", n, n)
+	}
+	main.WriteString("\t}\n\tos.Exit(2)\n}\n")
+	dir := filepath.Join(work, "alldrivers")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for file, data := range map[string]string{"main.go": main.String(), "go.mod": "module alldrivers\n\ngo 1.22\n"} {
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gowork := "go 1.22\n\nuse (\n\t./alldrivers\n\t./" + strings.Join(names, "\n\t./") + "\n)\n"
+	if err := os.WriteFile(filepath.Join(work, "go.work"), []byte(gowork), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(work, "alldrivers.bin")
+	build := exec.Command(goCmd, "build", "-o", bin, "./alldrivers")
+	build.Dir = work
+	build.Env = append(os.Environ(), "GOWORK="+filepath.Join(work, "go.work"), "GOTOOLCHAIN=local", "GOFLAGS=")
+	start := time.Now()
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build of the generated packages: %v\n%s", err, out)
+	}
+	t.Logf("go build of %d generated drivers: %v", len(names), time.Since(start).Round(time.Millisecond))
+	return bin
+}
+
 // compareRun runs one case both ways and reports whether they agree.
-func compareRun(t *testing.T, id, model string, c genRun, dir, stepsFile string) bool {
+func compareRun(t *testing.T, id, model string, c genRun, driver []string, stepsFile string) bool {
 	t.Helper()
 	data, err := json.Marshal(c.steps)
 	if err != nil {
@@ -133,8 +158,7 @@ func compareRun(t *testing.T, id, model string, c genRun, dir, stepsFile string)
 	if c.initVars != "" {
 		args = append(args, "--init-vars", c.initVars)
 	}
-	cmd := exec.Command(filepath.Join(dir, "run"), args...)
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	cmd := exec.Command(driver[0], append(driver[1:], args...)...)
 	var got, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &got, &stderr
 	err = cmd.Run()

@@ -116,7 +116,11 @@ func TestGoAPI(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+		mode := os.FileMode(0o644)
+		if f.Exec {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, f.Data, mode); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -146,6 +150,23 @@ Root.B 101 abstract handler of Root.A.Hello (enter in Root.A) failed: refused
 `
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	// The run script builds the driver once, then runs it.
+	steps := filepath.Join(dir, "steps.json")
+	if err := os.WriteFile(steps, []byte(`[[], ["Root.Go"], []]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		run := exec.Command(filepath.Join(dir, "gen", "run"), "--steps", steps)
+		run.Env = vet.Env
+		out, err := run.Output()
+		if err != nil || !strings.HasPrefix(string(out), "{\n  \"schema\": \"stateproof/simulate/v1\",\n  \"model\": ") ||
+			!strings.Contains(string(out), `"state": "Root.B"`) {
+			t.Fatalf("run: %v\n%s", err, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gen", ".bin", "api")); err != nil {
+		t.Errorf("the run script did not build its driver: %v", err)
 	}
 	if strings.Contains(string(files[0].Data), "\t\n") {
 		t.Error("generated file has trailing whitespace")
