@@ -124,6 +124,7 @@ cap says "not decided", never "pass".`,
 	root.AddCommand(newFmtCmd(stdout, stderr))
 	root.AddCommand(newInspectCmd(stdout, stderr))
 	root.AddCommand(newMergeCmd(stdout, stderr)) // swarm reports (swarm.go)
+	root.AddCommand(newGenerateCmd(stderr))
 	return root
 }
 

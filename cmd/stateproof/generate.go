@@ -1,0 +1,102 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/generate"
+)
+
+// generateFlags are the flags of stateproof generate.
+type generateFlags struct {
+	target, out, name string
+	driver            bool
+}
+
+func newGenerateCmd(stderr io.Writer) *cobra.Command {
+	var f generateFlags
+	cmd := &cobra.Command{
+		Use:   "generate MODEL.fcstm --target go -o DIR",
+		Short: "Generate code that runs an FCSTM model exactly as the runtime does",
+		Long: `generate writes code that runs MODEL cycle for cycle as stateproof's runtime
+does: the machine every verdict was computed on becomes the machine shipped
+(docs/generate.md).
+
+--target go writes one Go package (standard library only) into DIR: New for a
+cold or hot start, Cycle(events), State, Ended, the variables, and a hook for
+every abstract action. --name names the package (by default the model's file
+name). --driver adds a driver program and an executable DIR/run script:
+DIR/run --steps STEPS.json [--init-state S --init-vars JSON] prints exactly the
+document stateproof simulate MODEL --steps STEPS.json --json prints.
+
+A model the target cannot run exactly (a math function the target's library
+does not compute correctly rounded, …) is refused with a located error
+(file:line:col) and exit status 2, and nothing is written; docs/generate.md
+lists what is unsupported. Exit status: 0 written; 2 on a usage error, a model
+that does not load or is unsupported, or a file that cannot be written.`,
+		Example: `  stateproof generate examples/fcstm/door.fcstm --target go -o door
+  stateproof generate door.fcstm --target go -o gen/door --name door --driver
+  gen/door/run --steps steps.json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runGenerate(f, cmd, args[0], stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.target, "target", "", "the target language: `go`")
+	fl.StringVarP(&f.out, "out", "o", "", "the output `DIR` (created if needed)")
+	fl.StringVar(&f.name, "name", "", "the package `NAME` (default: from the model's file name)")
+	fl.BoolVar(&f.driver, "driver", false, "also write a driver program and DIR/run, which print the simulate --json document of a run")
+	return cmd
+}
+
+func runGenerate(f generateFlags, cmd *cobra.Command, path string, stderr io.Writer) error {
+	fail := func(format string, args ...any) error {
+		fmt.Fprintf(stderr, "stateproof generate: "+format+"\n", args...)
+		return &exitError{exitInput}
+	}
+	switch {
+	case f.target == "":
+		return fail("--target is required (targets: %s)", strings.Join(generate.Targets(), ", "))
+	case !slices.Contains(generate.Targets(), f.target):
+		return fail("--target %q is not a target (targets: %s)", f.target, strings.Join(generate.Targets(), ", "))
+	case f.out == "":
+		return fail("-o DIR is required")
+	case !isFCSTM(path):
+		return fail("%s: only FCSTM models (.fcstm) can be generated for now (docs/generate.md)", path)
+	}
+	m, err := model.LoadWith(path, model.ReaderOptions(inputReader(cmd)))
+	if err != nil {
+		return fail("%s", loadErrorText(err))
+	}
+	files, err := generate.Generate(m, f.target, generate.Options{Name: f.name, Driver: f.driver, ModelName: path})
+	if err != nil {
+		var u *generate.Unsupported
+		if errors.As(err, &u) {
+			return fail("%v", u)
+		}
+		return fail("%v", err)
+	}
+	for _, file := range files {
+		dst := filepath.Join(f.out, filepath.FromSlash(file.Path))
+		mode := os.FileMode(0o644)
+		if file.Exec {
+			mode = 0o755
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return fail("%v", err)
+		}
+		if err := os.WriteFile(dst, file.Data, mode); err != nil {
+			return fail("%v", err)
+		}
+	}
+	return nil
+}
