@@ -40,7 +40,6 @@ func (rawCodec) Unmarshal(data []byte, v any) error {
 type enc struct{ b []byte }
 
 func (e *enc) u(x uint64)   { e.b = binary.AppendUvarint(e.b, x) }
-func (e *enc) i(x int64)    { e.b = binary.AppendVarint(e.b, x) }
 func (e *enc) str(s string) { e.u(uint64(len(s))); e.b = append(e.b, s...) }
 
 // runtime appends a runtime's words. An integer word within ±2^62 is
@@ -108,19 +107,6 @@ func (d *dec) u() uint64 {
 		return 0
 	}
 	x, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = errShort
-		return 0
-	}
-	d.b = d.b[n:]
-	return x
-}
-
-func (d *dec) i() int64 {
-	if d.err != nil {
-		return 0
-	}
-	x, n := binary.Varint(d.b)
 	if n <= 0 {
 		d.err = errShort
 		return 0

@@ -36,9 +36,6 @@ type elem struct {
 	comment bool
 }
 
-// isComment reports whether the element is a comment or documentation block.
-func (e *elem) isComment() bool { return e.comment }
-
 // is reports whether e is the token of kind k.
 func (e *elem) is(k expr.Kind) bool { return !e.comment && !e.raw && e.kind == k }
 

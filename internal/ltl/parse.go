@@ -163,11 +163,6 @@ func (p *parser) isSym(text string) bool {
 	return t.kind == tSym && t.text == text
 }
 
-func (p *parser) isWord(text string) bool {
-	t := p.peek()
-	return t.kind == tIdent && t.text == text
-}
-
 func (p *parser) deeper(depth int) error {
 	if depth > maxDepth {
 		return p.errAt(p.peek().pos, "formula nested deeper than %d", maxDepth)

@@ -9,8 +9,8 @@ import (
 )
 
 // The wrappers of zapi.go call libz3 through ccall on amd64: a call through
-// purego.SyscallN costs a heap allocation (its arguments escape, by
-// go:uintptrescapes) and the copying of 80 words, which at one call per
+// purego.SyscallN costs a heap allocation (its arguments escape: it is
+// marked uintptrescapes) and the copying of 80 words, which at one call per
 // term built made the binding measurably slower than cgo (CHANGELOG). ccall
 // passes up to six integer arguments in a frame on the goroutine's stack,
 // as cgo does; that is safe because libz3 never calls back into Go (the
