@@ -28,6 +28,7 @@ func (p *Problem) Certificate(r *Result) (string, error) {
 		return "", err
 	}
 	defer releaseContext(ctx, r.abandon)
+	defer ctx.Hold()() // the same script on every run: see attempt.hold
 	g, err := p.graphIn(ctx)
 	if err != nil {
 		return "", err

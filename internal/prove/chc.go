@@ -41,6 +41,8 @@ type predApp struct {
 // A clause with two or more predicates in its body is refused too: the
 // triple rule and the node graph need linear clauses.
 func ParseCHC(ctx *z3.Context, name, src string) (*Graph, error) {
+	// The clauses' terms get the same IDs on every run (see attempt.hold).
+	defer ctx.Hold()()
 	fs, err := ctx.ParseSMTLIB2String(src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

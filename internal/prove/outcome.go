@@ -24,6 +24,7 @@ func (a *attempt) recheck(rsc, phi []expr.Expr) (bool, string, error) {
 			return false, "", err
 		}
 		defer a.release(fresh)
+		defer fresh.Hold()()
 		ctx = fresh
 	}
 	return recheckRSC(ctx, a.g, rsc, phi, a.opts.QueryTimeoutMS, a.deadline, a.stop)

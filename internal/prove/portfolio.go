@@ -93,6 +93,7 @@ func (a *attempt) detach(sp *spacerRun) error {
 		return err
 	}
 	a.owned = append(a.owned, ctx)
+	a.hold(ctx)
 	g, err := a.p.graphIn(ctx)
 	if err != nil {
 		return err
@@ -102,12 +103,16 @@ func (a *attempt) detach(sp *spacerRun) error {
 }
 
 // settle ends the attempt: it stops every Spacer still running in a
-// context it was left, waits for them, and then releases the contexts
-// the attempt made.
+// context it was left, waits for them, and only then ends the holds on
+// the contexts (no goroutine uses them any more) and releases the
+// contexts the attempt made.
 func (a *attempt) settle() {
 	for _, sp := range a.lent {
 		sp.cancel()
 		<-sp.done
+	}
+	for _, end := range a.holds {
+		end()
 	}
 	for _, ctx := range a.owned {
 		a.release(ctx)

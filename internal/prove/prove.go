@@ -81,6 +81,8 @@ type Options struct {
 	// properties are proved or violated so far (see progress.Reporter);
 	// nil costs nothing.
 	Progress progress.Reporter
+	// onCheck, when set, is shown every check the attempt makes (tests).
+	onCheck checkHook
 }
 
 func (o *Options) defaults() {
@@ -138,6 +140,7 @@ func Prove(p *Problem, opts Options) (*Result, error) {
 		r.Props[i] = PropResult{ID: pr.ID, Node: p.Graph.Nodes[pr.Node].Name, Formula: format(pr.Formula), Source: pr.Source, Status: Unknown}
 	}
 	run := &attempt{p: p, opts: opts, r: r, deadline: opts.Start.Add(time.Duration(opts.TimeoutMS) * time.Millisecond)}
+	run.stops.onCheck = opts.onCheck
 	stopWatch := context.AfterFunc(opts.Context, run.cancel)
 	defer stopWatch()
 	defer run.settle()
@@ -149,6 +152,7 @@ func Prove(p *Problem, opts Options) (*Result, error) {
 		}
 		run.owned = append(run.owned, run.ctx)
 	}
+	run.hold(run.ctx)
 	open := make([]int, len(p.Props))
 	for i := range open {
 		open[i] = i
@@ -224,9 +228,11 @@ type attempt struct {
 	r        *Result
 	deadline time.Time
 	// lent are the Spacer runs left a context of the attempt; owned are
-	// the contexts the attempt made (both for settle).
+	// the contexts the attempt made; holds end the holds on the contexts
+	// the layers ran in (all for settle).
 	lent  []*spacerRun
 	owned []*z3.Context
+	holds []func()
 	// stop is the current round's stopper: a layer on another goroutine
 	// that certifies a proof stops the layers of this one.
 	stop *stopper
@@ -250,6 +256,15 @@ func (a *attempt) cancel() { a.stops.stopAll() }
 
 // cancelled reports that the attempt's context was cancelled.
 func (a *attempt) cancelled() bool { return a.opts.Context.Err() != nil }
+
+// hold keeps every term of ctx alive until the attempt settles
+// (z3.Context.Hold): the IDs Z3 gives the terms, which order its search,
+// then follow the layers' calls only, not the moments Go's garbage
+// collector freed a term (docs/fcstm.md, "Run-to-run time"). A context
+// lent to Spacer is used by Spacer's goroutine meanwhile; its hold ends
+// in settle, after Spacer has ended, so only one goroutine at a time
+// touches the context's count of holds.
+func (a *attempt) hold(ctx *z3.Context) { a.holds = append(a.holds, ctx.Hold()) }
 
 // release frees a Z3 context the attempt made (see Options.Abandon).
 func (a *attempt) release(ctx *z3.Context) { releaseContext(ctx, a.opts.Abandon) }
@@ -541,6 +556,7 @@ func (a *attempt) recheckK(phi []expr.Expr, k int) (bool, error) {
 		return false, err
 	}
 	defer a.release(ctx)
+	defer ctx.Hold()()
 	c, err := newChecker(ctx, a.g, a.opts.QueryTimeoutMS, a.deadline)
 	if err != nil {
 		return false, err

@@ -194,7 +194,7 @@ func solveHorn(ctx *z3.Context, fs []*z3.Term, budget time.Duration, deadline ti
 	// context while another context's checks have timeouts of their own
 	// makes those checks stall until they time out. A timer interrupts the
 	// check instead.
-	if !stop.enter(s) {
+	if !stop.enter(s, fs...) {
 		return &spacerAnswer{Status: "unknown", Reason: "stopped"}, nil
 	}
 	// The budget (a slice, or what is left) interrupts the check; the

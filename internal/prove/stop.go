@@ -15,12 +15,21 @@ type stopper struct {
 	mu      sync.Mutex
 	stopped bool
 	cur     *z3.Solver
+	onCheck checkHook // set once, by stoppers.add
 }
 
-// enter registers s as running; false means the work was stopped.
-func (st *stopper) enter(s *z3.Solver) bool {
+// checkHook is shown every check a stopper enters: the solver and the
+// formulas just asserted for it (tests: Options.onCheck).
+type checkHook func(s *z3.Solver, asserted []*z3.Term)
+
+// enter registers s as running, its check of the asserted formulas about
+// to start; false means the work was stopped.
+func (st *stopper) enter(s *z3.Solver, asserted ...*z3.Term) bool {
 	if st == nil {
 		return true
+	}
+	if st.onCheck != nil {
+		st.onCheck(s, asserted)
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -68,10 +77,11 @@ type stoppers struct {
 	mu      sync.Mutex
 	stopped bool
 	all     []*stopper
+	onCheck checkHook // given to every stopper added
 }
 
 func (ss *stoppers) add() *stopper {
-	st := &stopper{}
+	st := &stopper{onCheck: ss.onCheck}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.stopped {

@@ -203,7 +203,7 @@ func (c *checker) solveOn(s *z3.Solver, f *z3.Term, pre, post []*z3.Term) (*answ
 		return nil, fmt.Errorf("prove: asserting query: %w", err)
 	}
 	c.queries++
-	if !c.stop.enter(s) {
+	if !c.stop.enter(s, f) {
 		return &answer{Result: z3.Unknown, Reason: "stopped", Pre: pre, Post: post}, nil
 	}
 	// The per-query limit interrupts the check; the overall deadline
