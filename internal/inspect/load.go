@@ -1,8 +1,6 @@
 package inspect
 
 import (
-	"errors"
-
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 )
@@ -10,16 +8,7 @@ import (
 // loadErrors turns the errors of a model that does not load into
 // diagnostics, each of error severity.
 func (a *analysis) loadErrors(err error) {
-	var list ast.ErrorList
-	var one *ast.Error
-	switch {
-	case errors.As(err, &list):
-	case errors.As(err, &one):
-		list = ast.ErrorList{one}
-	default:
-		list = ast.ErrorList{{Code: "E_LOAD", Msg: err.Error(), File: a.file}}
-	}
-	for _, e := range list {
+	for _, e := range ast.Errors(err, a.file) {
 		file := e.File
 		if file == "" {
 			file = a.file

@@ -1,6 +1,7 @@
 package ast
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -91,6 +92,22 @@ func (l ErrorList) Sort() {
 		}
 		return a.Pos.Col < b.Pos.Col
 	})
+}
+
+// Errors returns the located errors err carries: the list of a load that
+// failed, a single located error as a list of one, and any other error
+// as one E_LOAD error in file without a position (reading a file can
+// fail before anything is located).
+func Errors(err error, file string) ErrorList {
+	var list ErrorList
+	var one *Error
+	switch {
+	case errors.As(err, &list):
+		return list
+	case errors.As(err, &one):
+		return ErrorList{one}
+	}
+	return ErrorList{{Code: "E_LOAD", Msg: err.Error(), File: file}}
 }
 
 // Err returns nil for an empty list and the list otherwise.

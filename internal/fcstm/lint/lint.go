@@ -100,15 +100,7 @@ func checkSource(ctx context.Context, path string, src []byte, opts model.Option
 // loadCheck turns load errors into MODEL findings, each located and
 // carrying the offending line with a caret.
 func loadCheck(err error) report.Check {
-	var list ast.ErrorList
-	var one *ast.Error
-	switch {
-	case errors.As(err, &list):
-	case errors.As(err, &one):
-		list = ast.ErrorList{one}
-	default:
-		list = ast.ErrorList{{Code: "E_LOAD", Msg: err.Error()}}
-	}
+	list := ast.Errors(err, "")
 	c := report.Check{ID: CheckModel, Name: "Model Construction", Detail: fmt.Sprintf("%d load error(s)", len(list))}
 	for _, e := range list {
 		c.Findings = append(c.Findings, report.Finding{
