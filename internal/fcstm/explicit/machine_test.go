@@ -132,3 +132,26 @@ func simulate(t *testing.T, seed uint64, m *model.Model, mc *Machine, set map[st
 		}
 	}
 }
+
+// Workers share the interning tables: the graph is the same for any
+// number of them (run with -race).
+func TestWorkers(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		m := parse(t, fcstmtest.RandomRaisingModel(seed))
+		var runs [2]string
+		for w := range runs {
+			mc, err := New(m)
+			if err != nil {
+				break
+			}
+			g := explore.Search{Machine: mc, Cap: 1500, Workers: w + 1, MinParallel: 1}.Run()
+			for i := range g.Len() {
+				p, _ := g.Parent(i)
+				runs[w] += fmt.Sprintln(key(mc, g.Runtime(i, nil)), p)
+			}
+		}
+		if runs[0] != runs[1] {
+			t.Errorf("seed %d: two workers give another graph", seed)
+		}
+	}
+}
