@@ -19,14 +19,21 @@
 // MaxInputs events. A search that reaches an undecided location has not
 // explored everything.
 //
-// Inputs are reduced per location (docs/fcstm.md, "How verify explores
-// an FCSTM model"): a cycle's outcome depends on its input set only
-// through the events some transition the cycle's search can try reads
-// (Runtime.Readable: the transitions of the active leaf, of its
+// Inputs are reduced per state (docs/fcstm.md, "How verify explores an
+// FCSTM model"). A cycle reads its input set only where its search tests
+// a transition's event (Runtime.Tested lists them, in order), and those
+// events are among the ones some transition the cycle's search can try
+// reads (Runtime.Readable: the transitions of the active leaf, of its
 // ancestors once it exits through [*], and of the states a chain of
 // initial transitions and pseudo and combo states enters in the same
-// cycle). Every subset of those events, the empty one first, is one
-// input, so the successors of every other input set are among them.
+// cycle). Two input sets that agree on the events a run tested give the
+// same run. So the inputs are the leaves of a decision tree: run the
+// empty set; for each event it tested, in order, branch on that event
+// present with the events tested before it absent; repeat in each
+// branch. Every input set follows exactly one path of the tree, so the
+// successors of every input set are among the leaves', and an event no
+// transition there reads is never enumerated. With n events, each tested
+// only by the transition that fires on it, that is n+1 cycles, not 2^n.
 // Each input gives one outcome and no two inputs share a label, so
 // Successors and Fired coincide.
 //

@@ -38,6 +38,8 @@ type Runtime struct {
 	errMode  ErrorMode
 	seed     maphash.Seed
 	events   []bool // scratch: present events of the running cycle
+	tested   []int  // the events the last cycle's search tested, in order
+	marked   []bool // by event number: in tested
 }
 
 // New prepares m for execution. It fails with a ClassInit error for a bad
@@ -46,7 +48,7 @@ type Runtime struct {
 // than MaxDepth.
 func New(m *model.Model, opts Options) (*Runtime, error) {
 	ix := newIndex(m)
-	r := &Runtime{ix: ix, handlers: opts.Handlers, errMode: opts.ErrorMode, seed: maphash.MakeSeed(), events: make([]bool, len(ix.events))}
+	r := &Runtime{ix: ix, handlers: opts.Handlers, errMode: opts.ErrorMode, seed: maphash.MakeSeed(), events: make([]bool, len(ix.events)), marked: make([]bool, len(ix.events))}
 	for name := range opts.InitialVars {
 		if _, ok := ix.varIdx[name]; !ok {
 			return nil, errorf(ClassInit, model.Pos{}, nil, "initial_vars['%s']: the model has no variable %s", name, name)
@@ -193,6 +195,7 @@ func (r *Runtime) varMap(vals []expr.Value) map[string]expr.Value {
 // resolved from the root (an input naming none is dropped), and none as
 // unconsumed: no state is left to consume them, so pyfcstm reports [].
 func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
+	r.tested = r.tested[:0]
 	if r.ended {
 		out := &Cycle{Ended: true}
 		for _, in := range inputs {
@@ -214,7 +217,9 @@ func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
 	for _, i := range resolved {
 		r.events[i] = true
 	}
-	s := &search{ix: r.ix, events: r.events, seed: r.seed}
+	r.tested = r.tested[:0]
+	clear(r.marked)
+	s := &search{ix: r.ix, events: r.events, seed: r.seed, tested: &r.tested, marked: r.marked}
 	c := &ctx{frames: slices.Clone(r.frames), vars: slices.Clone(r.vars)}
 	ok := true
 	if !r.started {

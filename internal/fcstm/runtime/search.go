@@ -78,6 +78,8 @@ type search struct {
 	events []bool // by event number: present in this cycle
 	work   int
 	seed   maphash.Seed
+	tested *[]int // the events tested so far, in order
+	marked []bool // by event number: in tested
 }
 
 // run continues the inner loop on c until it stops: true when c reached a
@@ -165,8 +167,14 @@ func (s *search) choose(c *ctx, cands []edge, take func(*ctx, edge) error) (bool
 
 // enabled tests a transition's event (first) and then its guard.
 func (s *search) enabled(c *ctx, e edge) (bool, error) {
-	if e.event >= 0 && !s.events[e.event] {
-		return false, nil
+	if e.event >= 0 {
+		if !s.marked[e.event] {
+			s.marked[e.event] = true
+			*s.tested = append(*s.tested, e.event)
+		}
+		if !s.events[e.event] {
+			return false, nil
+		}
 	}
 	if e.t.Guard == nil {
 		return true, nil

@@ -177,3 +177,11 @@ func (w *readWalk) enter(s *stateInfo) {
 		w.out(s)
 	}
 }
+
+// Tested returns the numbers of the events the last cycle's search tested
+// for presence, in the order first tested (valid until the next Cycle).
+// The cycle depends on its inputs only through them: a cycle from the
+// same configuration whose inputs agree with the last one's on these
+// events does exactly what it did. An explicit search enumerates input
+// sets by them.
+func (r *Runtime) Tested() []int { return r.tested }
