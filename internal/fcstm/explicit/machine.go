@@ -73,7 +73,7 @@ type stepper struct {
 	rt    *runtime.Runtime
 	src   runtime.Snapshot
 	next  runtime.Snapshot
-	in    []string
+	in    []int
 	stack []decided
 }
 
@@ -234,10 +234,10 @@ func (mc *Machine) step(st *stepper, events []int, mask uint64, next []int64) bo
 	st.in = st.in[:0]
 	for i, e := range events {
 		if mask&(1<<i) != 0 {
-			st.in = append(st.in, st.rt.EventPath(e))
+			st.in = append(st.in, e)
 		}
 	}
-	if _, err := st.rt.Cycle(st.in); err != nil {
+	if err := st.rt.Step(st.in); err != nil {
 		mc.raised(next, err)
 		return true
 	}

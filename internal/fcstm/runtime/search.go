@@ -80,6 +80,7 @@ type search struct {
 	seed   maphash.Seed
 	tested *[]int // the events tested so far, in order
 	marked []bool // by event number: in tested
+	quiet  bool   // record no trace, no call, no consumed event (Step)
 }
 
 // run continues the inner loop on c until it stops: true when c reached a
@@ -273,6 +274,9 @@ func (s *search) enter(c *ctx, st *stateInfo) error {
 
 // effect runs a transition's effect and records its event as consumed.
 func (s *search) effect(c *ctx, e edge, from string) error {
+	if s.quiet {
+		return s.block(c, e.t.Effect)
+	}
 	if e.event >= 0 && !containsInt(c.consumed, e.event) {
 		c.consumed = append(c.consumed, e.event)
 	}
