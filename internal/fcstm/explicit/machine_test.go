@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/explore"
@@ -153,5 +156,37 @@ func TestWorkers(t *testing.T) {
 		if runs[0] != runs[1] {
 			t.Errorf("seed %d: two workers give another graph", seed)
 		}
+	}
+}
+
+// On the examples, random simulation stays inside the search, and no
+// cycle raises.
+func TestExamples(t *testing.T) {
+	files, _ := filepath.Glob("../../../examples/fcstm/*.fcstm")
+	if len(files) == 0 {
+		t.Fatal("no examples")
+	}
+	for k, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := model.Parse(f, string(src), model.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		mc, err := New(m)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		g := explore.Explore(mc, 3000)
+		set, depth := reached(mc, g)
+		for key := range set {
+			if strings.HasPrefix(key, "raised") {
+				t.Errorf("%s: %s", f, key)
+			}
+		}
+		t.Logf("%s: %d states complete to depth %d", f, len(set), depth)
+		simulate(t, uint64(k), m, mc, set, min(depth, 40))
 	}
 }
