@@ -32,7 +32,7 @@ func TestArchitectureInvariants(t *testing.T) {
 		t.Skip("no go command on PATH")
 	}
 	symbolic := []string{"smt", "z3", "bmc", "query", "prove", "explain"}
-	for _, pkg := range []string{"runtime", "explore", "verify", "compose", "fcstm/runtime", "fcstm/simulate", "fcstm/replay"} {
+	for _, pkg := range []string{"runtime", "explore", "verify", "compose", "fcstm/runtime", "fcstm/explicit", "fcstm/simulate", "fcstm/replay"} {
 		d := deps(t, pkg)
 		for _, s := range symbolic {
 			if d[s] {

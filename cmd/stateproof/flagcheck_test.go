@@ -52,7 +52,7 @@ func TestIgnoredFlagsRefused(t *testing.T) {
 		{[]string{"verify", model, "--hash-check", strings.Repeat("0", 64), "--max-states", "9"}, []string{"--max-states", "--hash-check"}},
 		{[]string{"verify", model, "--hash-check", strings.Repeat("0", 64), "--prove"}, []string{"--prove", "--hash-check"}},
 		{[]string{"verify", model, "--hash-check", strings.Repeat("0", 64), "--hash-spec", "v0"}, []string{"--hash-spec", "--hash-check"}},
-		// verify: an FCSTM model is linted, not explored
+		// verify: an FCSTM model is searched on one goroutine, in memory
 		{[]string{"verify", fcstm, "--workers", "2"}, []string{"--workers", "FCSTM"}},
 		{[]string{"verify", fcstm, "--memory", "1GiB"}, []string{"--memory", "FCSTM"}},
 		{[]string{"verify", fcstm, "--max-findings", "3"}, []string{"--max-findings", "FCSTM"}},

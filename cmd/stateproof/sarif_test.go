@@ -76,8 +76,8 @@ func TestSARIFForCodeScanning(t *testing.T) {
 			[]string{"bmc", "../../examples/order.json", "--check", `check reach <= 8: active("SHIPPED");`, "--timeout-ms", "1", "--format", "sarif"}, 0},
 		{"prove", "PROVE_VIOLATED", "stateproof-prove/../../examples/fcstm/retry.fcstm/",
 			[]string{"prove", "../../examples/fcstm/retry.fcstm", "--rsc", "../../examples/fcstm/retry-broken.rsc", "--format", "sarif"}, -1},
-		{"verify fcstm", "", "stateproof-verify/../../examples/fcstm/door.fcstm/",
-			[]string{"verify", "../../examples/fcstm/door.fcstm", "--format", "sarif"}, 0},
+		{"verify fcstm", "", "stateproof-verify/../../examples/fcstm/washing_machine.fcstm/",
+			[]string{"verify", "../../examples/fcstm/washing_machine.fcstm", "--format", "sarif"}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.label, func(t *testing.T) {

@@ -170,9 +170,9 @@ carries its exit_code.`,
 			}
 			if isFCSTM(args[0]) {
 				if sc.active() {
-					return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm, --partition and --local-partitions take a JSON model (an FCSTM model is linted, not explored)")
+					return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm, --partition and --local-partitions take a JSON model: they do not reach FCSTM models yet (docs/fcstm.md)")
 				}
-				return verifyFCSTM(cmd, out, stdout, stderr, args[0])
+				return verifyFCSTM(cmd, out, stdout, stderr, args[0], opts.MaxStates)
 			}
 			undo, err := spf.setup(&opts)
 			if err != nil {

@@ -8,24 +8,31 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stateproof/stateproof/internal/fcstm/explicit"
 	"github.com/stateproof/stateproof/internal/fcstm/lint"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/report"
 )
 
 // isFCSTM reports whether a model file is FCSTM (by its extension).
 func isFCSTM(path string) bool { return strings.EqualFold(filepath.Ext(path), ".fcstm") }
 
-// jsonOnlyFlags are the verify flags that only make sense for JSON models:
-// an FCSTM model is linted, not explored.
-var jsonOnlyFlags = []string{"before-model", "state-mapping", "baseline", "hash-check", "prove", "max-states", "max-permutation-events", "hash-spec",
+// jsonOnlyFlags are the verify flags that do not reach FCSTM models: an
+// FCSTM model is linted and searched on one goroutine, in memory, with no
+// JSON-only check.
+var jsonOnlyFlags = []string{"before-model", "state-mapping", "baseline", "hash-check", "prove", "max-permutation-events", "hash-spec",
 	"workers", "max-findings", "memory", "spill-dir", "max-disk", "progress"}
 
-// verifyFCSTM lints an FCSTM model and writes the report.
-func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, path string) error {
+// verifyFCSTM lints an FCSTM model, searches it (at most maxStates
+// states) and writes the report.
+func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, path string, maxStates int) error {
 	for _, name := range jsonOnlyFlags {
 		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
 			return refuse(out, stdout, stderr, "BAD_OPTION", "--"+name+" applies to JSON models only, not to FCSTM models")
 		}
+	}
+	if err := report.CheckMaxStates(maxStates); err != nil {
+		return refuse(out, stdout, stderr, "BAD_OPTION", optionMessage(err))
 	}
 	res, err := lint.Check(path, model.ReaderOptions(inputReader(cmd)))
 	if err != nil {
@@ -34,5 +41,26 @@ func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, 
 		}
 		return err
 	}
+	if res.Model != nil {
+		res.Report.MaxStates = maxStates
+		res.Report.Checks = append(res.Report.Checks, explicit.Check(res.Model, maxStates, structurallyUnreachable(res.Report)))
+	}
 	return emitVerifyAt(out, stdout, path, res.Report, res.Locator(), fcstmPicture(path, res.Model))
+}
+
+// structurallyUnreachable lists the states FCSTM-L1 reports, which the
+// search check does not report again.
+func structurallyUnreachable(rep *report.VerifyReport) map[string]bool {
+	skip := map[string]bool{}
+	for _, c := range rep.Checks {
+		if c.ID != lint.CheckReach {
+			continue
+		}
+		for _, f := range c.Findings {
+			if s, ok := f.Target.(string); ok {
+				skip[s] = true
+			}
+		}
+	}
+	return skip
 }

@@ -60,6 +60,12 @@ func (s *search) action(c *ctx, a *model.Action, host, leaf *stateInfo, stage St
 	if r.Kind == model.Concrete && len(r.Ops) == 0 && a.Kind != model.Ref {
 		return nil
 	}
+	if s.quiet {
+		if r.Kind == model.Concrete {
+			return s.block(c, r.Ops)
+		}
+		return nil // no trace, no handler
+	}
 	rec := Action{Role: a.Role, State: a.State.Path, Name: a.Name, Abstract: r.Kind == model.Abstract, Leaf: aspectLeaf}
 	if a.Kind == model.Ref && a.Target != nil {
 		rec.Ref = r.Path

@@ -29,6 +29,11 @@
 // that does not fit, a handler failure in raise mode, a search limit)
 // leaves the runtime exactly as it was before the cycle.
 //
+// An explicit search (package fcstm/explicit) steps stored states: Snapshot
+// and Restore save and set a configuration without running any action,
+// Step is a cycle that records nothing, and Readable and Tested bound and
+// list the events a cycle reads, by which the search reduces its inputs.
+//
 // Expressions are evaluated by package expr with its Python-like rules;
 // each operation block writes its persistent variables back, converted to
 // their declared types, when it ends.

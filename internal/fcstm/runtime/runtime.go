@@ -38,6 +38,8 @@ type Runtime struct {
 	errMode  ErrorMode
 	seed     maphash.Seed
 	events   []bool // scratch: present events of the running cycle
+	tested   []int  // the events the last cycle's search tested, in order
+	marked   []bool // by event number: in tested
 }
 
 // New prepares m for execution. It fails with a ClassInit error for a bad
@@ -46,7 +48,7 @@ type Runtime struct {
 // than MaxDepth.
 func New(m *model.Model, opts Options) (*Runtime, error) {
 	ix := newIndex(m)
-	r := &Runtime{ix: ix, handlers: opts.Handlers, errMode: opts.ErrorMode, seed: maphash.MakeSeed(), events: make([]bool, len(ix.events))}
+	r := &Runtime{ix: ix, handlers: opts.Handlers, errMode: opts.ErrorMode, seed: maphash.MakeSeed(), events: make([]bool, len(ix.events)), marked: make([]bool, len(ix.events))}
 	for name := range opts.InitialVars {
 		if _, ok := ix.varIdx[name]; !ok {
 			return nil, errorf(ClassInit, model.Pos{}, nil, "initial_vars['%s']: the model has no variable %s", name, name)
@@ -193,6 +195,7 @@ func (r *Runtime) varMap(vals []expr.Value) map[string]expr.Value {
 // resolved from the root (an input naming none is dropped), and none as
 // unconsumed: no state is left to consume them, so pyfcstm reports [].
 func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
+	r.tested = r.tested[:0]
 	if r.ended {
 		out := &Cycle{Ended: true}
 		for _, in := range inputs {
@@ -210,19 +213,7 @@ func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
 	for _, i := range resolved {
 		out.Events = append(out.Events, r.ix.events[i].Path)
 	}
-	clear(r.events)
-	for _, i := range resolved {
-		r.events[i] = true
-	}
-	s := &search{ix: r.ix, events: r.events, seed: r.seed}
-	c := &ctx{frames: slices.Clone(r.frames), vars: slices.Clone(r.vars)}
-	ok := true
-	if !r.started {
-		err = s.enter(c, r.ix.root)
-	}
-	if err == nil {
-		ok, err = s.run(c)
-	}
+	c, ok, err := r.search(resolved, false)
 	if err != nil {
 		out.State = r.State()
 		return out, err
@@ -249,6 +240,52 @@ func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
 		}
 	}
 	return out, nil
+}
+
+// search runs one cycle's search with the events numbered in present,
+// on a copy of the runtime's configuration: c is the continuation found,
+// ok false for a Delta.
+func (r *Runtime) search(present []int, quiet bool) (c *ctx, ok bool, err error) {
+	clear(r.events)
+	for _, i := range present {
+		r.events[i] = true
+	}
+	r.tested = r.tested[:0]
+	clear(r.marked)
+	s := &search{ix: r.ix, events: r.events, seed: r.seed, tested: &r.tested, marked: r.marked, quiet: quiet}
+	c = &ctx{frames: slices.Clone(r.frames), vars: slices.Clone(r.vars)}
+	ok = true
+	if !r.started {
+		err = s.enter(c, r.ix.root)
+	}
+	if err == nil {
+		ok, err = s.run(c)
+	}
+	return c, ok, err
+}
+
+// Step is Cycle for a search: the input events are given by number
+// (EventPath names them; out-of-range numbers are an error) and nothing
+// is recorded, so it builds no trace and calls no abstract handler. The
+// configuration and variables it leaves are Cycle's with the same
+// events, and so is its error; Tested lists what it tested.
+func (r *Runtime) Step(present []int) error {
+	r.tested = r.tested[:0]
+	if r.ended {
+		return nil
+	}
+	for _, i := range present {
+		if i < 0 || i >= len(r.ix.events) {
+			return errorf(ClassEvent, model.Pos{}, nil, "event number %d: the model has %d events", i, len(r.ix.events))
+		}
+	}
+	c, ok, err := r.search(present, true)
+	if err != nil || !ok {
+		return err
+	}
+	r.frames, r.vars, r.started = c.frames, c.vars, true
+	r.ended = len(c.frames) == 0
+	return nil
 }
 
 // callHandlers turns the committed path's abstract calls into the trace

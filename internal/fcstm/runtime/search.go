@@ -78,6 +78,9 @@ type search struct {
 	events []bool // by event number: present in this cycle
 	work   int
 	seed   maphash.Seed
+	tested *[]int // the events tested so far, in order
+	marked []bool // by event number: in tested
+	quiet  bool   // record no trace, no call, no consumed event (Step)
 }
 
 // run continues the inner loop on c until it stops: true when c reached a
@@ -165,8 +168,14 @@ func (s *search) choose(c *ctx, cands []edge, take func(*ctx, edge) error) (bool
 
 // enabled tests a transition's event (first) and then its guard.
 func (s *search) enabled(c *ctx, e edge) (bool, error) {
-	if e.event >= 0 && !s.events[e.event] {
-		return false, nil
+	if e.event >= 0 {
+		if !s.marked[e.event] {
+			s.marked[e.event] = true
+			*s.tested = append(*s.tested, e.event)
+		}
+		if !s.events[e.event] {
+			return false, nil
+		}
 	}
 	if e.t.Guard == nil {
 		return true, nil
@@ -265,6 +274,9 @@ func (s *search) enter(c *ctx, st *stateInfo) error {
 
 // effect runs a transition's effect and records its event as consumed.
 func (s *search) effect(c *ctx, e edge, from string) error {
+	if s.quiet {
+		return s.block(c, e.t.Effect)
+	}
 	if e.event >= 0 && !containsInt(c.consumed, e.event) {
 		c.consumed = append(c.consumed, e.event)
 	}

@@ -1,0 +1,45 @@
+package explicit
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stateproof/stateproof/internal/report"
+)
+
+func codes(c report.Check) string {
+	var out []string
+	for _, f := range c.Findings {
+		t, _ := f.Target.(string)
+		out = append(out, f.Code+" "+t)
+	}
+	return strings.Join(out, "; ")
+}
+
+func TestCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		cap       int
+		want      string
+	}{
+		{"clean", "def int x = 0;\nstate R { state A; state B; [*] -> A; A -> B :: Go effect { x = 1 - x; }; B -> A :: Back; }\n", 100, ""},
+		{"unreached by guards", "def int x = 0;\nstate R { state A; state B; state C; [*] -> A;\n A -> B :: Go effect { x = 1; };\n B -> A :: Back;\n B -> C : if [x > 5];\n}\n", 100,
+			"FCSTM_UNREACHED_STATE R.C"},
+		{"dead end", "state R { state A; state B; [*] -> A; A -> B :: Go; }\n", 100, "FCSTM_DEAD_END R.B"},
+		{"raises", "def int x = 2;\ndef int y = 0;\nstate R { state A; [*] -> A;\n A -> A :: Tick effect { x = (x + 1) % 3; };\n A -> A :: Div effect { y = 10 / x; };\n}\n", 100,
+			"FCSTM_CYCLE_RAISES R.A"},
+		{"capped", "def int x = 0;\nstate R { state A; [*] -> A; A -> A :: Go effect { x = x + 1; }; }\n", 20, "FCSTM_SEARCH_UNDECIDED "},
+		{"beyond int64", "def int x = 1;\nstate R { state A; [*] -> A; A -> A :: Go effect { x = x * 1000; }; }\n", 100, "FCSTM_SEARCH_UNDECIDED "},
+	} {
+		c := Check(parse(t, tc.src), tc.cap, nil)
+		if got := codes(c); got != tc.want {
+			t.Errorf("%s: findings %q, want %q (%s)", tc.name, got, tc.want, c.Detail)
+		}
+		for _, f := range c.Findings {
+			if f.Code == "FCSTM_SEARCH_UNDECIDED" && !f.Undecided() || f.Code == "FCSTM_CYCLE_RAISES" && !f.HasPath {
+				t.Errorf("%s: %+v", tc.name, f)
+			}
+			t.Logf("%s: %s %v", tc.name, f.Message, f.Path)
+		}
+	}
+}

@@ -1,0 +1,379 @@
+package explicit
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/stateproof/stateproof/internal/expr"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/fcstm/runtime"
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
+)
+
+// MaxInputs is the most events one location's cycle may read (the input
+// sets are bit sets). A location reading more is an undecided location.
+const MaxInputs = 64
+
+// Kind classifies a location.
+type Kind uint8
+
+// Location kinds.
+const (
+	Running   Kind = iota // the machine runs: the runtime's configuration
+	Ended                 // the machine has ended
+	Raised                // a cycle raised Err (the runtime stays where it was)
+	Undecided             // the search cannot go on from here: Reason says why
+)
+
+// A Location is what word 0 of a state stands for.
+type Location struct {
+	Kind Kind
+	// State is the runtime's current state (Runtime.State) when Running;
+	// Started is false before the first cycle of a cold start.
+	State   string
+	Started bool
+	Err     error  // Raised: the runtime's error
+	Reason  string // Undecided
+	control string
+	events  []int    // Running: the events its cycle can read
+	names   []string // their paths
+}
+
+// Machine is an FCSTM model as a concrete.Machine. It is safe for
+// concurrent use.
+type Machine struct {
+	m       *model.Model
+	real    []bool   // per variable: a float
+	all     []int    // every event, for the unreduced enumeration of tests
+	names   []string // every event's path
+	reduce  bool
+	changed []int
+	init    []int64
+	pool    sync.Pool // *stepper
+
+	mu       sync.RWMutex
+	locs     []*Location
+	locIdx   map[string]int
+	labels   []label
+	labelIdx map[label]int
+}
+
+// label is one step: the location left, the input subset (a mask over
+// the source location's events) and the location entered.
+type label struct {
+	from, to int
+	mask     uint64
+}
+
+// stepper is one worker's runtime and scratch.
+type stepper struct {
+	rt    *runtime.Runtime
+	src   runtime.Snapshot
+	next  runtime.Snapshot
+	in    []int
+	stack []decided
+}
+
+// New prepares m for search. It fails when a cold start of m fails (a
+// variable without an initial value).
+func New(m *model.Model) (*Machine, error) {
+	rt, err := runtime.New(m, runtime.Options{})
+	if err != nil {
+		return nil, err
+	}
+	mc := &Machine{m: m, reduce: true, locIdx: map[string]int{}, labelIdx: map[label]int{}}
+	for i, v := range m.Vars {
+		mc.real = append(mc.real, v.Type == model.Float)
+		mc.changed = append(mc.changed, i+1)
+	}
+	mc.names = rt.EventPaths()
+	for i := range mc.names {
+		mc.all = append(mc.all, i)
+	}
+	mc.pool.New = func() any {
+		r, _ := runtime.New(m, runtime.Options{}) // the cold start succeeded above
+		return &stepper{rt: r}
+	}
+	st := &stepper{rt: rt}
+	mc.init = mc.pack(st, rt.Snapshot(runtime.Snapshot{}), make([]int64, mc.Width()))
+	mc.pool.Put(st)
+	return mc, nil
+}
+
+// Width is one word for the location and one per variable.
+func (mc *Machine) Width() int { return 1 + len(mc.real) }
+
+// Ranges says nothing of the variables; locations are numbered from 0.
+func (mc *Machine) Ranges() []concrete.Range {
+	rs := make([]concrete.Range, mc.Width())
+	rs[0] = concrete.Range{Min: 0, Max: math.MaxInt32}
+	for i := 1; i < len(rs); i++ {
+		rs[i] = concrete.Unbounded
+	}
+	return rs
+}
+
+// Initial writes the cold start's state.
+func (mc *Machine) Initial(dst []int64) []int64 {
+	dst = dst[:mc.Width()]
+	copy(dst, mc.init)
+	return dst
+}
+
+// Location returns what word 0 value w stands for.
+func (mc *Machine) Location(w int64) *Location {
+	mc.mu.RLock()
+	defer mc.mu.RUnlock()
+	return mc.locs[w]
+}
+
+// Successors steps src on one input set per class of input sets that
+// the cycle cannot tell apart (see the package comment), the empty set
+// first; one outcome per input.
+func (mc *Machine) Successors(src []int64, buf *concrete.Buffer) []concrete.Outcome {
+	buf.Reset()
+	loc := mc.Location(src[0])
+	if loc.Kind != Running {
+		return buf.Outcomes()
+	}
+	events := loc.events
+	if !mc.reduce {
+		events = mc.all
+	}
+	w := mc.Width()
+	if len(events) > MaxInputs || !mc.reduce && len(events) > 16 {
+		next := buf.Next(w)
+		mc.undecided(next, "a cycle in "+loc.State+" can read more than "+strconv.Itoa(MaxInputs)+" events")
+		buf.Keep(mc.label(label{from: int(src[0]), to: int(next[0])}), next, mc.changed)
+		return buf.Outcomes()
+	}
+	st := mc.pool.Get().(*stepper)
+	defer mc.pool.Put(st)
+	st.src.Control = loc.control
+	st.src.Vars = mc.unpack(src, st.src.Vars[:0])
+	if !mc.reduce {
+		for mask := uint64(0); mask < 1<<len(events); mask++ {
+			next := buf.Next(w)
+			mc.step(st, events, mask, next)
+			buf.Keep(mc.label(label{from: int(src[0]), mask: mask, to: int(next[0])}), next, mc.changed)
+		}
+		return buf.Outcomes()
+	}
+	// A decision tree over the events the cycles test: a run with the
+	// events of on present tests some events; for each tested event not
+	// yet decided, one branch has it present and every undecided event
+	// tested before it absent. The leaves cover every input set once.
+	st.stack = append(st.stack[:0], decided{})
+	for len(st.stack) > 0 {
+		d := st.stack[len(st.stack)-1]
+		st.stack = st.stack[:len(st.stack)-1]
+		next := buf.Next(w)
+		ran := mc.step(st, events, d.on, next)
+		if ran && !loc.covers(st.rt.Tested()) {
+			// Readable missed an event a cycle tested: say so rather than
+			// skip inputs.
+			ran = false
+			mc.undecided(next, "a cycle in "+loc.State+" tested an event outside its readable set (an internal error; please report it)")
+		}
+		buf.Keep(mc.label(label{from: int(src[0]), mask: d.on, to: int(next[0])}), next, mc.changed)
+		if !ran {
+			continue
+		}
+		off := d.off
+		for _, e := range st.rt.Tested() {
+			b := loc.bit(e)
+			if (d.on|off)&(1<<b) != 0 {
+				continue
+			}
+			st.stack = append(st.stack, decided{on: d.on | 1<<b, off: off})
+			off |= 1 << b
+		}
+	}
+	return buf.Outcomes()
+}
+
+// decided is a node of the input decision tree: the events decided
+// present (on) and absent (off), as bits over the location's events.
+type decided struct{ on, off uint64 }
+
+// covers reports whether every tested event is among the location's.
+func (l *Location) covers(tested []int) bool {
+	for _, e := range tested {
+		if l.bit(e) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// bit returns the bit of event e among the location's events, or -1.
+func (l *Location) bit(e int) int {
+	for i, x := range l.events {
+		if x == e {
+			return i
+		}
+	}
+	return -1
+}
+
+// Fired is Successors: every input is its own step.
+func (mc *Machine) Fired(src []int64, buf *concrete.Buffer) []concrete.Outcome {
+	return mc.Successors(src, buf)
+}
+
+// step runs one cycle from st.src with the events of mask and writes the
+// resulting state into next. It reports whether the cycle ran.
+func (mc *Machine) step(st *stepper, events []int, mask uint64, next []int64) bool {
+	if err := st.rt.Restore(st.src); err != nil {
+		mc.raised(next, err)
+		return false
+	}
+	st.in = st.in[:0]
+	for i, e := range events {
+		if mask&(1<<i) != 0 {
+			st.in = append(st.in, e)
+		}
+	}
+	if err := st.rt.Step(st.in); err != nil {
+		mc.raised(next, err)
+		return true
+	}
+	st.next = st.rt.Snapshot(st.next)
+	mc.pack(st, st.next, next)
+	return true
+}
+
+// pack writes snapshot s (the configuration st.rt is in) as words.
+func (mc *Machine) pack(st *stepper, s runtime.Snapshot, dst []int64) []int64 {
+	for i, v := range s.Vars {
+		switch {
+		case mc.real[i]:
+			dst[1+i] = int64(math.Float64bits(v.Real()))
+		case !v.IsInt64():
+			mc.undecided(dst, "a variable leaves the 64-bit integers")
+			return dst
+		default:
+			dst[1+i] = v.Int()
+		}
+	}
+	dst[0] = int64(mc.intern(s.Control, func() *Location { return mc.running(st.rt, s.Control) }))
+	return dst
+}
+
+// running describes the configuration rt is in.
+func (mc *Machine) running(rt *runtime.Runtime, control string) *Location {
+	if rt.Ended() {
+		return &Location{Kind: Ended, Started: true, control: control}
+	}
+	loc := &Location{Kind: Running, State: rt.State(), Started: control[0] != 0, control: control, events: rt.Readable()}
+	for _, e := range loc.events {
+		loc.names = append(loc.names, rt.EventPath(e))
+	}
+	return loc
+}
+
+// unpack turns words into variable values.
+func (mc *Machine) unpack(src []int64, dst []expr.Value) []expr.Value {
+	for i, real := range mc.real {
+		if real {
+			dst = append(dst, expr.RealVal(math.Float64frombits(uint64(src[1+i]))))
+		} else {
+			dst = append(dst, expr.IntVal(src[1+i]))
+		}
+	}
+	return dst
+}
+
+// raised makes dst the absorbing location of err. Its other words are
+// zero: one node per distinct error, found by its shortest path.
+func (mc *Machine) raised(dst []int64, err error) {
+	clear(dst)
+	var re *runtime.Error
+	msg := err.Error()
+	if errors.As(err, &re) {
+		msg = string(re.Class) + ": " + msg
+	}
+	dst[0] = int64(mc.intern("R"+msg, func() *Location { return &Location{Kind: Raised, Err: err, Started: true} }))
+}
+
+// undecided makes dst the absorbing location of reason.
+func (mc *Machine) undecided(dst []int64, reason string) {
+	clear(dst)
+	dst[0] = int64(mc.intern("U"+reason, func() *Location { return &Location{Kind: Undecided, Reason: reason, Started: true} }))
+}
+
+// intern numbers a location by key, describing it when new.
+func (mc *Machine) intern(key string, describe func() *Location) int {
+	mc.mu.RLock()
+	i, ok := mc.locIdx[key]
+	mc.mu.RUnlock()
+	if ok {
+		return i
+	}
+	loc := describe()
+	mc.mu.Lock()
+	defer mc.mu.Unlock()
+	if i, ok := mc.locIdx[key]; ok {
+		return i
+	}
+	mc.locIdx[key] = len(mc.locs)
+	mc.locs = append(mc.locs, loc)
+	return len(mc.locs) - 1
+}
+
+// label numbers a step.
+func (mc *Machine) label(l label) int {
+	mc.mu.RLock()
+	i, ok := mc.labelIdx[l]
+	mc.mu.RUnlock()
+	if ok {
+		return i
+	}
+	mc.mu.Lock()
+	defer mc.mu.Unlock()
+	if i, ok := mc.labelIdx[l]; ok {
+		return i
+	}
+	mc.labelIdx[l] = len(mc.labels)
+	mc.labels = append(mc.labels, l)
+	return len(mc.labels) - 1
+}
+
+// Describe renders a step: the state it leaves, its input set in braces
+// ("{}" for the empty cycle) and what it enters.
+func (mc *Machine) Describe(t int) (from, input, to string) {
+	mc.mu.RLock()
+	l := mc.labels[t]
+	src, dst := mc.locs[l.from], mc.locs[l.to]
+	mc.mu.RUnlock()
+	names := src.names
+	if !mc.reduce {
+		names = mc.names
+	}
+	var in []string
+	for i, name := range names {
+		if l.mask&(1<<i) != 0 {
+			in = append(in, name)
+		}
+	}
+	return src.String(), "{" + strings.Join(in, ", ") + "}", dst.String()
+}
+
+// String names the location in paths.
+func (l *Location) String() string {
+	switch l.Kind {
+	case Ended:
+		return "(ended)"
+	case Raised:
+		return "(raised: " + l.Err.Error() + ")"
+	case Undecided:
+		return "(undecided: " + l.Reason + ")"
+	}
+	if !l.Started {
+		return l.State + " (not started)"
+	}
+	return l.State
+}

@@ -1,0 +1,192 @@
+package explicit
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/fcstm/fcstmtest"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/fcstm/runtime"
+)
+
+func parse(t *testing.T, src string) *model.Model {
+	t.Helper()
+	m, err := model.Parse("test.fcstm", src, model.Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	return m
+}
+
+// key names a state independently of the machine's interning order.
+func key(mc *Machine, words []int64) string {
+	loc := mc.Location(words[0])
+	switch loc.Kind {
+	case Raised:
+		return "raised " + loc.Err.Error()
+	case Undecided:
+		return "undecided " + loc.Reason
+	}
+	return fmt.Sprintf("%q %v", loc.control, words[1:])
+}
+
+// reached is the set of states of g at depth at most depth, and the
+// depth up to which g is complete (math.MaxInt when not truncated).
+func reached(mc *Machine, g *explore.Graph) (map[string]int, int) {
+	complete := math.MaxInt
+	if g.Truncated {
+		// Breadth-first: every node shallower than the last stored one
+		// is stored.
+		complete = g.Depth(g.Len()-1) - 1
+	}
+	set := map[string]int{}
+	for i := range g.Len() {
+		if d := g.Depth(i); d <= complete {
+			set[key(mc, g.Runtime(i, nil))] = d
+		}
+	}
+	return set, complete
+}
+
+// The reduced inputs reach exactly the states every input set reaches,
+// and random simulation stays inside them.
+func TestReductionKeepsStates(t *testing.T) {
+	compared := 0
+	for seed := uint64(1); seed <= 30; seed++ {
+		src := fcstmtest.RandomModel(seed)
+		if seed%2 == 0 {
+			src = fcstmtest.RandomRaisingModel(seed)
+		}
+		m := parse(t, src)
+		red, err := New(m)
+		if err != nil {
+			continue // a cold start that fails has no states
+		}
+		full, _ := New(m)
+		full.reduce = false
+		if len(full.all) > 8 {
+			continue
+		}
+		compared++
+		gr := explore.Explore(red, 1500)
+		gf := explore.Explore(full, 1500)
+		sr, dr := reached(red, gr)
+		sf, df := reached(full, gf)
+		d := min(dr, df)
+		for k, depth := range sr {
+			if _, ok := sf[k]; !ok && depth <= d {
+				t.Errorf("seed %d: the reduced search reaches %s (depth %d), the full one does not\n%s", seed, k, depth, src)
+			}
+		}
+		for k, depth := range sf {
+			if _, ok := sr[k]; !ok && depth <= d {
+				t.Errorf("seed %d: the full search reaches %s (depth %d), the reduced one does not\n%s", seed, k, depth, src)
+			}
+		}
+		simulate(t, seed, m, red, sr, min(dr, 40))
+	}
+	t.Logf("%d models compared", compared)
+	if compared < 10 {
+		t.Errorf("only %d random models compared", compared)
+	}
+}
+
+// simulate runs random cycles (random subsets of every event) for steps
+// cycles and checks that each state they reach is in set.
+func simulate(t *testing.T, seed uint64, m *model.Model, mc *Machine, set map[string]int, steps int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 99))
+	for walk := range 5 {
+		rt, err := runtime.New(m, runtime.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		events := rt.EventPaths()
+		st := &stepper{rt: rt}
+		words := make([]int64, mc.Width())
+		for step := range steps {
+			var in []string
+			for _, e := range events {
+				if rng.IntN(2) == 0 {
+					in = append(in, e)
+				}
+			}
+			if _, err := rt.Cycle(in); err != nil {
+				mc.raised(words, err)
+			} else {
+				mc.pack(st, rt.Snapshot(runtime.Snapshot{}), words)
+			}
+			k := key(mc, words)
+			if _, ok := set[k]; !ok {
+				t.Fatalf("seed %d walk %d step %d: simulation reaches %s, the search does not", seed, walk, step+1, k)
+			}
+			if mc.Location(words[0]).Kind == Undecided {
+				break // the search goes no further either
+			}
+			if rt.Ended() {
+				break
+			}
+		}
+	}
+}
+
+// Workers share the interning tables: the graph is the same for any
+// number of them (run with -race).
+func TestWorkers(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		m := parse(t, fcstmtest.RandomRaisingModel(seed))
+		var runs [2]string
+		for w := range runs {
+			mc, err := New(m)
+			if err != nil {
+				break
+			}
+			g := explore.Search{Machine: mc, Cap: 1500, Workers: w + 1, MinParallel: 1}.Run()
+			for i := range g.Len() {
+				p, _ := g.Parent(i)
+				runs[w] += fmt.Sprintln(key(mc, g.Runtime(i, nil)), p)
+			}
+		}
+		if runs[0] != runs[1] {
+			t.Errorf("seed %d: two workers give another graph", seed)
+		}
+	}
+}
+
+// On the examples, random simulation stays inside the search, and no
+// cycle raises.
+func TestExamples(t *testing.T) {
+	files, _ := filepath.Glob("../../../examples/fcstm/*.fcstm")
+	if len(files) == 0 {
+		t.Fatal("no examples")
+	}
+	for k, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := model.Parse(f, string(src), model.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		mc, err := New(m)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		g := explore.Explore(mc, 3000)
+		set, depth := reached(mc, g)
+		for key := range set {
+			if strings.HasPrefix(key, "raised") {
+				t.Errorf("%s: %s", f, key)
+			}
+		}
+		t.Logf("%s: %d states complete to depth %d", f, len(set), depth)
+		simulate(t, uint64(k), m, mc, set, min(depth, 40))
+	}
+}
