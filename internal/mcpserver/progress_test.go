@@ -139,8 +139,13 @@ func TestProgressNotifications(t *testing.T) {
 		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: c.args}); err != nil {
 			t.Fatal(err)
 		}
-		if got := n.take(); len(got) != 0 {
-			t.Errorf("%s without a progress token: %d notifications", tool, len(got))
+		// A notification of the first call may still be in flight (the
+		// transport does not order it before that call's result): only
+		// one that does not carry the first call's token counts.
+		for _, g := range n.take() {
+			if g.ProgressToken != "tok-"+tool {
+				t.Errorf("%s without a progress token: notification %+v", tool, g)
+			}
 		}
 	}
 }
