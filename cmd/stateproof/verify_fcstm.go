@@ -41,26 +41,6 @@ func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, 
 		}
 		return err
 	}
-	if res.Model != nil {
-		res.Report.MaxStates = maxStates
-		res.Report.Checks = append(res.Report.Checks, explicit.Check(res.Model, maxStates, structurallyUnreachable(res.Report)))
-	}
+	explicit.Verify(res, maxStates)
 	return emitVerifyAt(out, stdout, path, res.Report, res.Locator(), fcstmPicture(path, res.Model))
-}
-
-// structurallyUnreachable lists the states FCSTM-L1 reports, which the
-// search check does not report again.
-func structurallyUnreachable(rep *report.VerifyReport) map[string]bool {
-	skip := map[string]bool{}
-	for _, c := range rep.Checks {
-		if c.ID != lint.CheckReach {
-			continue
-		}
-		for _, f := range c.Findings {
-			if s, ok := f.Target.(string); ok {
-				skip[s] = true
-			}
-		}
-	}
-	return skip
 }

@@ -6,12 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/stateproof/stateproof/internal/fcstm/explicit"
 	"github.com/stateproof/stateproof/internal/fcstm/lint"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/report"
 )
 
-// verifyFCSTM lints the model of in when it is FCSTM: a path ending in
+// verifyFCSTM lints and searches the model of in when it is FCSTM: a path ending in
 // .fcstm, or source text given inline as a string. ok is false for a JSON
 // model, which the caller verifies as before.
 func verifyFCSTM(in *VerifyInput, files input.Reader) (doc report.Obj, ok bool, err error) {
@@ -31,5 +32,13 @@ func verifyFCSTM(in *VerifyInput, files input.Reader) (doc report.Obj, ok bool, 
 	} else if res, err = lint.Check(in.Path, model.ReaderOptions(files)); err != nil {
 		return nil, true, err
 	}
+	maxStates := 10000
+	if in.MaxStates != nil {
+		maxStates = *in.MaxStates
+	}
+	if err := report.CheckMaxStates(maxStates); err != nil {
+		return nil, true, err
+	}
+	explicit.Verify(res, maxStates)
 	return res.Report.JSON(), true, nil
 }

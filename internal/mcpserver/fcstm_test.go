@@ -7,9 +7,15 @@ import (
 
 func TestVerifyFCSTM(t *testing.T) {
 	cs := connect(t)
-	out, _ := call(t, cs, "verify", map[string]any{"path": "examples/fcstm/door.fcstm"})
-	if out["schema"] != "logicprobe/verify/v1" || out["verdict"] != "pass" || out["hashSpec"] != "fcstm-source-sha256" {
-		t.Errorf("door.fcstm = %v %v %v", out["verdict"], out["verdictReason"], out["hashSpec"])
+	// The model is searched as by the CLI: washing_machine's space is
+	// finite, door counts without bound and is undecided at the cap.
+	out, _ := call(t, cs, "verify", map[string]any{"path": "examples/fcstm/washing_machine.fcstm"})
+	if out["schema"] != "logicprobe/verify/v1" || out["verdict"] != "pass" || out["hashSpec"] != "fcstm-source-sha256" || !hasCheck(out, "FCSTM-S1") {
+		t.Errorf("washing_machine.fcstm = %v %v %v", out["verdict"], out["verdictReason"], out["hashSpec"])
+	}
+	out, _ = call(t, cs, "verify", map[string]any{"path": "examples/fcstm/door.fcstm", "maxStates": 50})
+	if out["verdict"] != "not_decided" || !hasCheck(out, "FCSTM-S1") {
+		t.Errorf("door.fcstm at a cap of 50 = %v %v", out["verdict"], out["verdictReason"])
 	}
 	out, _ = call(t, cs, "verify", map[string]any{"model": "state R {\n  state A;\n  A -> A;\n}"})
 	checks, _ := out["checks"].([]any)
@@ -25,4 +31,15 @@ func TestVerifyFCSTM(t *testing.T) {
 	if !res.IsError {
 		t.Error("beforeModel with an FCSTM model must be a tool error")
 	}
+}
+
+// hasCheck reports whether a verify report ran the check with this id.
+func hasCheck(rep map[string]any, id string) bool {
+	checks, _ := rep["checks"].([]any)
+	for _, c := range checks {
+		if m, ok := c.(map[string]any); ok && m["id"] == id {
+			return true
+		}
+	}
+	return false
 }

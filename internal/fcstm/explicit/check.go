@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/fcstm/lint"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/fcstm/runtime"
 	"github.com/stateproof/stateproof/internal/report"
@@ -162,4 +163,32 @@ func undecidedFinding(g *explore.Graph, mc *Machine, undecided []int, maxStates 
 	i := undecided[0] // the first found: its path is the shortest
 	return report.Finding{Code: "FCSTM_SEARCH_UNDECIDED", Severity: report.Warning, Evidence: ev, Path: path(g, i), HasPath: true,
 		Message: fmt.Sprintf("Could not decide which leaf states are reachable: the search cannot go on where %s; the path shown reaches it", mc.Location(int64(g.StateOf(i))).Reason)}
+}
+
+// Verify adds the search to a lint result, as `verify MODEL.fcstm` and the
+// MCP verify tool report it: the report's cap is maxStates, and the states
+// FCSTM-L1 already reports as unreachable by structure are not reported
+// again. A result whose model did not load is left as it is.
+func Verify(res *lint.Result, maxStates int) {
+	if res.Model == nil {
+		return
+	}
+	res.Report.MaxStates = maxStates
+	res.Report.Checks = append(res.Report.Checks, Check(res.Model, maxStates, structurallyUnreachable(res.Report)))
+}
+
+// structurallyUnreachable lists the states FCSTM-L1 reports.
+func structurallyUnreachable(rep *report.VerifyReport) map[string]bool {
+	skip := map[string]bool{}
+	for _, c := range rep.Checks {
+		if c.ID != lint.CheckReach {
+			continue
+		}
+		for _, f := range c.Findings {
+			if s, ok := f.Target.(string); ok {
+				skip[s] = true
+			}
+		}
+	}
+	return skip
 }
