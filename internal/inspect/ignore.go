@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/inspect/codes"
-	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 // ignoreMarker starts a suppression comment:
@@ -65,37 +65,13 @@ type ignoreComment struct {
 // # comments, never inside a string).
 func (s *source) ignoreComments() []ignoreComment {
 	var out []ignoreComment
-	t := s.text
-	for i := 0; i < len(t); {
-		c := t[i]
-		switch {
-		case c == '"' || c == '\'':
-			j := i + 1
-			for j < len(t) && t[j] != c && !lineend.Is(t[j]) {
-				if t[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			i = j + 1
-		case c == '#' || strings.HasPrefix(t[i:], "//"):
-			end := lineend.Index(t[i:])
-			if end < 0 {
-				end = len(t) - i
-			}
-			line, _ := s.at(i)
-			if codes := ParseIgnoreComment(t[i : i+end]); len(codes) > 0 {
-				out = append(out, ignoreComment{line: line, codes: codes})
-			}
-			i += end
-		case strings.HasPrefix(t[i:], "/*"):
-			j := strings.Index(t[i+2:], "*/")
-			if j < 0 {
-				return out
-			}
-			i += j + 4
-		default:
-			i++
+	sc := expr.NewScanner(s.text, expr.ScanComments)
+	for tok := sc.Scan(); tok.Kind != expr.EOF; tok = sc.Scan() {
+		if tok.Kind != expr.COMMENT || strings.HasPrefix(tok.Text, "/*") {
+			continue
+		}
+		if codes := ParseIgnoreComment(tok.Text); len(codes) > 0 {
+			out = append(out, ignoreComment{line: tok.Span.Start.Line, codes: codes})
 		}
 	}
 	return out

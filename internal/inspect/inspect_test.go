@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stateproof/stateproof/internal/lineend"
 )
 
 const leafModel = `def int x = 0;
@@ -168,7 +170,7 @@ func FuzzSource(f *testing.F) {
 	f.Add("state R { event E; state A { state B; [*] -> B; } [*] -> A; A -> A : if [1 > 2]; }")
 	f.Fuzz(func(t *testing.T, src string) {
 		res := Source("f.fcstm", []byte(src), Options{})
-		lines := strings.Count(src, "\n") + 1
+		lines := lineend.Count(src) + 1 // "\n", "\r\n" and a lone "\r" end lines
 		for _, d := range res.Diagnostics {
 			if res.Loaded {
 				if _, ok := Lookup(d.Code); !ok {

@@ -2,7 +2,6 @@ package inspect
 
 import (
 	"sort"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/stateproof/stateproof/internal/expr"
@@ -127,53 +126,34 @@ func (s *source) statement(p model.Pos) Span {
 }
 
 func (s *source) statementEnd(i int) int {
-	t := s.text
+	sc := expr.NewScannerAt(s.text, i, 0) // the parser's own tokens: strings and comments as it reads them
 	depth, braces := 0, 0
-	for i < len(t) {
-		switch c := t[i]; {
-		case strings.HasPrefix(t[i:], "//") || c == '#':
-			for i < len(t) && !lineend.Is(t[i]) {
-				i++
-			}
-			continue
-		case strings.HasPrefix(t[i:], "/*"):
-			j := strings.Index(t[i+2:], "*/")
-			if j < 0 {
-				return len(t)
-			}
-			i += j + 4
-			continue
-		case c == '"' || c == '\'':
-			j := i + 1
-			for j < len(t) && t[j] != c && !lineend.Is(t[j]) {
-				if t[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			i = j + 1
-			continue
-		case c == '(' || c == '[':
+	for {
+		tok := sc.Scan()
+		switch tok.Kind {
+		case expr.EOF:
+			return len(s.text)
+		case expr.LPAREN, expr.LBRACK:
 			depth++
-		case c == ')' || c == ']':
+		case expr.RPAREN, expr.RBRACK:
 			depth--
-		case c == '{':
+		case expr.LBRACE:
 			braces++
-		case c == '}':
+		case expr.RBRACE:
 			braces--
 			if braces <= 0 && depth <= 0 {
-				i++
-				if j := skipBlanks(t, i); j < len(t) && t[j] == ';' {
+				end := tok.Span.End.Offset
+				if j := skipBlanks(s.text, end); j < len(s.text) && s.text[j] == ';' {
 					return j + 1
 				}
-				return i
+				return end
 			}
-		case c == ';' && depth <= 0 && braces <= 0:
-			return i + 1
+		case expr.SEMI:
+			if depth <= 0 && braces <= 0 {
+				return tok.Span.End.Offset
+			}
 		}
-		i++
 	}
-	return len(t)
 }
 
 func skipBlanks(t string, i int) int {
