@@ -249,10 +249,18 @@ func via(t string) string {
 	return "via " + t
 }
 
+// shownAssignments is how many variables of a state the text report
+// prints: a CTI of a CHC predicate with 2,000 arguments filled two
+// screens; the JSON report carries every one.
+const shownAssignments = 24
+
 func assignText(as []Assignment) string {
-	parts := make([]string, len(as))
-	for i, a := range as {
-		parts[i] = a.Name + "=" + a.Value
+	parts := make([]string, 0, min(len(as), shownAssignments)+1)
+	for _, a := range as[:min(len(as), shownAssignments)] {
+		parts = append(parts, a.Name+"="+a.Value)
+	}
+	if n := len(as) - shownAssignments; n > 0 {
+		parts = append(parts, fmt.Sprintf("… %d more (all in --json)", n))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
