@@ -14,10 +14,33 @@ type Graph struct {
 // Len is the number of nodes.
 func (g *Graph) Len() int { return len(g.Off) - 1 }
 
+// Degree is the number of edges of v.
+func (g *Graph) Degree(v int32) int { return g.Off[v+1] - g.Off[v] }
+
+// Target is where v's edge i leads.
+func (g *Graph) Target(v int32, i int) int32 { return g.To[g.Off[v]+i] }
+
+// Label is the event of v's edge i.
+func (g *Graph) Label(v int32, i int) int32 { return g.Event[g.Off[v]+i] }
+
+// EdgeID is v's edge i as an index into To and Event.
+func (g *Graph) EdgeID(v int32, i int) int { return g.Off[v] + i }
+
+// Digraph is a graph read on demand (scc.Graph), with an event and an
+// identity per edge slot: a product with an automaton computes its edges
+// from the system's rather than storing them.
+type Digraph interface {
+	scc.Graph
+	// Label is the event of v's slot i (a slot with a target).
+	Label(v int32, i int) int32
+	// EdgeID names v's slot i in a Lasso.
+	EdgeID(v int32, i int) int
+}
+
 // Problem is one fair-cycle question.
 type Problem struct {
 	// G is the region searched: a path may only follow its edges.
-	G *Graph
+	G Digraph
 	// Enabled gives the events enabled at node v in the full model,
 	// edges outside the region included. It is called only when Weak or
 	// Strong is set.
@@ -35,7 +58,7 @@ type Problem struct {
 
 // Lasso is an infinite path: from Start along the Prefix edges to the
 // first node of the cycle, then round the Cycle edges forever. Edges are
-// indices into the graph's To and Event.
+// named by the graph's EdgeID (for a Graph, indices into To and Event).
 type Lasso struct {
 	Start  int
 	Prefix []int
@@ -71,9 +94,9 @@ func Find(p *Problem) (Lasso, bool) {
 
 type search struct {
 	p      *Problem
-	g      *Graph
+	g      Digraph
 	seen   []bool
-	parent []int32 // the edge that first reached each node, -1 at a start
+	parent []int32 // the node that first reached each node, -1 at a start
 	in     []bool  // scratch membership of the component in hand
 
 	tarjan scc.Scratch // reused across the refinement rounds
@@ -101,9 +124,9 @@ func (s *search) reach() {
 	for len(queue) > 0 {
 		v := queue[0]
 		queue = queue[1:]
-		for k := s.g.Off[v]; k < s.g.Off[v+1]; k++ {
-			if w := s.g.To[k]; w >= 0 && !s.seen[w] {
-				s.seen[w], s.parent[w] = true, int32(k)
+		for i, d := 0, s.g.Degree(v); i < d; i++ {
+			if w := s.g.Target(v, i); w >= 0 && !s.seen[w] {
+				s.seen[w], s.parent[w] = true, v
 				queue = append(queue, w)
 			}
 		}
@@ -176,8 +199,8 @@ func flag(f []bool, e int32) bool { return int(e) < len(f) && f[e] }
 
 func (s *search) internalEdge(c []int32) bool {
 	for _, v := range c {
-		for k := s.g.Off[v]; k < s.g.Off[v+1]; k++ {
-			if w := s.g.To[k]; w >= 0 && s.in[w] {
+		for i, d := 0, s.g.Degree(v); i < d; i++ {
+			if w := s.g.Target(v, i); w >= 0 && s.in[w] {
 				return true
 			}
 		}
@@ -190,9 +213,11 @@ func (s *search) internalEdge(c []int32) bool {
 func (s *search) taken(c []int32) []bool {
 	t := make([]bool, max(len(s.p.Weak), len(s.p.Strong)))
 	for _, v := range c {
-		for k := s.g.Off[v]; k < s.g.Off[v+1]; k++ {
-			if w := s.g.To[k]; w >= 0 && s.in[w] && int(s.g.Event[k]) < len(t) {
-				t[s.g.Event[k]] = true
+		for i, d := 0, s.g.Degree(v); i < d; i++ {
+			if w := s.g.Target(v, i); w >= 0 && s.in[w] {
+				if e := s.g.Label(v, i); int(e) < len(t) {
+					t[e] = true
+				}
 			}
 		}
 	}
