@@ -43,7 +43,8 @@ type Problem struct {
 	G Digraph
 	// Enabled gives the events enabled at node v in the full model,
 	// edges outside the region included. It is called only when Weak or
-	// Strong is set.
+	// Strong is set, and its answer is read before the next call (it may
+	// reuse one buffer).
 	Enabled func(v int) []int32
 	// Weak and Strong flag the fair events by index; nil means none.
 	Weak, Strong []bool

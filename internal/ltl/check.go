@@ -8,16 +8,21 @@ import (
 // node v are Off[v] up to Off[v+1], edge k leads to To[k] by event
 // Event[k] (0 … NumEvents-1). Node Init is where runs start.
 type System struct {
-	Off       []int
-	To        []int32
-	Event     []int32
-	NumEvents int
-	Init      int
+	Off   []int
+	To    []int32
+	Event []int32
+	// Via and ViaEvent give the events when Event is nil: edge k's is
+	// ViaEvent[Via[k]]. A graph that labels its edges with transitions
+	// is read as it is, with no event array as long as its edges.
+	Via, ViaEvent []int32
+	NumEvents     int
+	Init          int
 	// EventIndex gives the index of an event name, -1 if unknown.
 	EventIndex func(name string) int
 	// Holds gives the value of a state or comparison atom at a node.
 	Holds func(a *Atom, node int) bool
-	// Enabled gives the events enabled at a node (needed with fairness).
+	// Enabled gives the events enabled at a node (needed with fairness);
+	// its answer is read before the next call.
 	Enabled      func(v int) []int32
 	Weak, Strong []bool
 	// Unexpanded, when set, marks nodes whose edges are unknown (a search
@@ -43,6 +48,14 @@ type Result struct {
 	// formula. It is given only where the product or the system was cut
 	// off (Capped or Unexpanded) and no lasso was found.
 	BadPrefix bool
+}
+
+// event is the event of edge k.
+func (s *System) event(k int) int32 {
+	if s.Event != nil {
+		return s.Event[k]
+	}
+	return s.ViaEvent[s.Via[k]]
 }
 
 // stutter is the event of a stutter step, outside every fairness flag.
@@ -146,7 +159,7 @@ func (s *System) word(prefix, cycle []int) *Word {
 	for _, k := range append(append([]int{}, prefix...), cycle...) {
 		ev := -1
 		if k >= 0 {
-			at, ev = int(s.To[k]), int(s.Event[k])
+			at, ev = int(s.To[k]), int(s.event(k))
 		}
 		w.Nodes, w.Events = append(w.Nodes, at), append(w.Events, ev)
 	}
@@ -350,7 +363,7 @@ func (p *product) event(k int) int32 {
 	if k < 0 {
 		return p.sys.stutter()
 	}
-	return p.sys.Event[k]
+	return p.sys.event(k)
 }
 
 // posEvent is the event of system edge k as a position's (-1: none, for
@@ -359,7 +372,7 @@ func (p *product) posEvent(k int) int {
 	if k < 0 {
 		return -1
 	}
-	return int(p.sys.Event[k])
+	return int(p.sys.event(k))
 }
 
 // Target is the product node slot i of x leads to, -1 when the slot is

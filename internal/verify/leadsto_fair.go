@@ -12,42 +12,50 @@ import (
 )
 
 // fairness is a model's fairness block as flags per runtime event index,
-// with the events enabled at each node of the exploration (the events of
-// its edges: a step is taken only by an enabled transition), in
-// compressed rows: node v's are events[off[v]:off[v+1]].
+// with the events enabled at each node of the exploration: the events of
+// its edges (a step is taken only by an enabled transition), read from
+// the graph's edges when asked rather than stored per node.
 type fairness struct {
 	weak, strong []bool
-	off          []int
-	events       []int32
+	adj          *explore.Adjacency
+	evOf         []int32 // event of each transition
+	// buf is enabled's answer; mark[e] == stamp when e is in it.
+	buf   []int32
+	mark  []uint32
+	stamp uint32
 }
 
-// enabled returns the events enabled at node v.
-func (fr *fairness) enabled(v int) []int32 { return fr.events[fr.off[v]:fr.off[v+1]] }
+// enabled returns the events enabled at node v, in the order of its
+// edges. The slice is valid until the next call.
+func (fr *fairness) enabled(v int) []int32 {
+	fr.stamp++
+	if fr.stamp == 0 { // wrapped: old marks could match again
+		clear(fr.mark)
+		fr.stamp = 1
+	}
+	fr.buf = fr.buf[:0]
+	_, via := fr.adj.Edges(v)
+	for _, t := range via {
+		if ev := fr.evOf[t]; fr.mark[ev] != fr.stamp {
+			fr.mark[ev] = fr.stamp
+			fr.buf = append(fr.buf, ev)
+		}
+	}
+	return fr.buf
+}
 
 // newFairness flags the block's events; nil when the model has no block.
-func newFairness(mc *runtime.Machine, f *jsonmodel.Fairness, g *explore.Graph, adj *explore.Adjacency) *fairness {
+func newFairness(mc *runtime.Machine, f *jsonmodel.Fairness, adj *explore.Adjacency) *fairness {
 	if f == nil {
 		return nil
 	}
-	fr := &fairness{weak: make([]bool, len(mc.Events)), strong: make([]bool, len(mc.Events))}
+	fr := &fairness{weak: make([]bool, len(mc.Events)), strong: make([]bool, len(mc.Events)),
+		adj: adj, evOf: transitionEvents(mc), mark: make([]uint32, len(mc.Events))}
 	for _, e := range f.Weak {
 		fr.weak[mc.EventIndex(e)] = true
 	}
 	for _, e := range f.Strong {
 		fr.strong[mc.EventIndex(e)] = true
-	}
-	evOf := transitionEvents(mc)
-	fr.off = make([]int, g.Len()+1)
-	fr.events = make([]int32, 0, len(adj.Via))
-	for v := 0; v < g.Len(); v++ {
-		_, via := adj.Edges(v)
-		lo := len(fr.events)
-		for _, t := range via {
-			if ev := evOf[t]; !slices.Contains(fr.events[lo:], ev) {
-				fr.events = append(fr.events, ev)
-			}
-		}
-		fr.off[v+1] = len(fr.events)
 	}
 	return fr
 }
@@ -107,7 +115,7 @@ func (e *env) decideFairLeadsTo(inv *jsonmodel.Invariant, isTarget []bool) invar
 		return invariantOutcome{violated: true, path: path, explored: g.Len(),
 			what: fmt.Sprintf("Dead end before target %s in state %q", targetText(inv), mc.States[g.StateOf(at)])}
 	}
-	p := newFairness(mc, e.m.Fairness, g, adj).problem(region, func(v int) int { return v })
+	p := newFairness(mc, e.m.Fairness, adj).problem(region, func(v int) int { return v })
 	p.Starts = starts
 	l, ok := fair.Find(p)
 	if !ok {
