@@ -55,6 +55,11 @@ type Problem struct {
 	NAcc int
 	// Starts are the nodes a path may begin at.
 	Starts []int
+	// Parent, when set, says the caller already searched G breadth-first
+	// from Starts (in order, each node's slots in order) and reached every
+	// node: Parent[v] is the node that first reached v, -1 at a start.
+	// Find then skips its own search, one pass over every edge.
+	Parent []int32
 }
 
 // Lasso is an infinite path: from Start along the Prefix edges to the
@@ -69,11 +74,18 @@ type Lasso struct {
 // Find returns a fair accepting lasso of p, or false when none exists.
 func Find(p *Problem) (Lasso, bool) {
 	s := newSearch(p)
-	s.reach()
 	var all []int32
-	for v, ok := range s.seen {
-		if ok {
-			all = append(all, int32(v))
+	if p.Parent != nil {
+		all = make([]int32, p.G.Len())
+		for v := range all {
+			all[v] = int32(v)
+		}
+	} else {
+		s.reach()
+		for v, ok := range s.seen {
+			if ok {
+				all = append(all, int32(v))
+			}
 		}
 	}
 	work := [][]int32{all}
@@ -105,9 +117,12 @@ type search struct {
 
 func newSearch(p *Problem) *search {
 	n := p.G.Len()
-	s := &search{p: p, g: p.G, seen: make([]bool, n), parent: make([]int32, n), in: make([]bool, n)}
-	for i := range s.parent {
-		s.parent[i] = -1
+	s := &search{p: p, g: p.G, in: make([]bool, n), parent: p.Parent}
+	if s.parent == nil {
+		s.seen, s.parent = make([]bool, n), make([]int32, n)
+		for i := range s.parent {
+			s.parent[i] = -1
+		}
 	}
 	return s
 }

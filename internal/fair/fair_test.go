@@ -2,6 +2,7 @@ package fair
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -206,5 +207,32 @@ func TestDeepGraph(t *testing.T) {
 	l, ok := Find(&Problem{G: g, Starts: []int{0}})
 	if !ok || len(l.Cycle) != n {
 		t.Fatalf("ok %v, cycle of %d edges", ok, len(l.Cycle))
+	}
+}
+
+// TestParentGiven: a caller's breadth-first tree (Problem.Parent) gives
+// the lasso Find gives when it searches itself, on random graphs whose
+// nodes are all reachable from the start.
+func TestParentGiven(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 1))
+	tried := 0
+	for i := range 20000 {
+		p := randomProblem(r)
+		s := newSearch(p)
+		s.reach()
+		if slices.Contains(s.seen, false) {
+			continue
+		}
+		tried++
+		want, wantOK := Find(p)
+		q := *p
+		q.Parent = s.parent
+		got, ok := Find(&q)
+		if ok != wantOK || !reflect.DeepEqual(got, want) {
+			t.Fatalf("graph %d: with Parent %v %+v, without %v %+v", i, ok, got, wantOK, want)
+		}
+	}
+	if tried < 1000 {
+		t.Fatalf("only %d graphs reach every node", tried)
 	}
 }

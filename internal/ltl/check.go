@@ -101,7 +101,9 @@ func (prop *Property) Check(sys *System, maxProduct int) (Result, error) {
 		}
 		return Result{Capped: true, ProductNodes: len(p.node)}, nil
 	}
-	prob := &fair.Problem{G: p, Acc: p.acc, NAcc: a.NAcc, Starts: p.starts}
+	// the product was built breadth-first from the starts: its tree is
+	// the one Find would search for again
+	prob := &fair.Problem{G: p, Acc: p.acc, NAcc: a.NAcc, Starts: p.starts, Parent: p.parent}
 	if sys.Weak != nil || sys.Strong != nil {
 		prob.Weak, prob.Strong = sys.Weak, sys.Strong
 		prob.Enabled = func(v int) []int32 { return sys.Enabled(int(p.node[v])) }
@@ -200,6 +202,9 @@ type product struct {
 	// 1 false, 2 true.
 	atomAt   [][]uint8
 	eventIdx []int
+	// eventFree: no atom reads the last event, so a pair's fit depends
+	// on the system node alone.
+	eventFree bool
 }
 
 // maxDense is the most (automaton state, system node) pairs the product
@@ -225,9 +230,11 @@ func newProduct(a *Automaton, sys *System) *product {
 		maxDeg = max(maxDeg, sys.Off[v+1]-sys.Off[v])
 	}
 	p.slots = maxSucc * maxDeg
+	p.eventFree = true
 	for i := range a.Atoms {
 		if a.Atoms[i].Kind == LastEvent {
 			p.eventIdx[i] = sys.EventIndex(a.Atoms[i].Name)
+			p.eventFree = false
 		} else {
 			p.atomAt[i] = make([]uint8, n)
 		}
@@ -379,7 +386,16 @@ func (p *product) posEvent(k int) int {
 // no edge (the automaton state does not fit the position reached).
 func (p *product) Target(x int32, i int) int32 {
 	q2, w, k := p.slot(x, i)
-	if w < 0 || !p.fits(q2, w, p.posEvent(k)) {
+	if w < 0 {
+		return -1
+	}
+	if p.eventFree {
+		// whether q2 fits at w does not depend on the event, and the
+		// build interned every pair that fits and is reached: the index
+		// answers alone
+		return p.lookup(q2, w)
+	}
+	if !p.fits(q2, w, p.posEvent(k)) {
 		return -1
 	}
 	return p.lookup(q2, w)

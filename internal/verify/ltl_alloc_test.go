@@ -38,7 +38,9 @@ func TestLTLReadsGraphEdges(t *testing.T) {
 	if got := sys.Enabled(0); len(got) != 12 {
 		t.Errorf("%d events enabled at the initial runtime, want 12", len(got))
 	}
-	if out := e.decideLTL(&m.Invariants[0]); out.violated || out.undecided {
+	out := e.decideLTL(&m.Invariants[0])
+	t.Logf("%d product nodes for %d runtimes", out.explored, g.Len())
+	if out.violated || out.undecided {
 		t.Fatalf("outcome %+v, want the property to hold", out)
 	}
 }
