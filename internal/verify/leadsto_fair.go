@@ -2,7 +2,6 @@ package verify
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/stateproof/stateproof/internal/explore"
 	"github.com/stateproof/stateproof/internal/fair"
@@ -62,7 +61,7 @@ func newFairness(mc *runtime.Machine, f *jsonmodel.Fairness, adj *explore.Adjace
 
 // problem is the fair-cycle question on region g with the model's
 // fairness; nodes of g are the exploration's, or map to them by node.
-func (fr *fairness) problem(g *fair.Graph, node func(v int) int) *fair.Problem {
+func (fr *fairness) problem(g fair.Digraph, node func(v int) int) *fair.Problem {
 	return &fair.Problem{G: g, Weak: fr.weak, Strong: fr.strong, Enabled: func(v int) []int32 { return fr.enabled(node(v)) }}
 }
 
@@ -97,14 +96,7 @@ func (e *env) decideFairLeadsTo(inv *jsonmodel.Invariant, isTarget []bool) invar
 	if isTarget[from] {
 		return open
 	}
-	region := &fair.Graph{Off: adj.Off, To: slices.Clone(adj.To), Event: make([]int32, len(adj.To))}
-	evOf := transitionEvents(mc)
-	for k, t := range adj.Via {
-		region.Event[k] = evOf[t]
-		if w := region.To[k]; w >= 0 && isTarget[g.StateOf(int(w))] {
-			region.To[k] = -1
-		}
-	}
+	region := newRegion(mc, g, adj, isTarget)
 	var starts []int
 	for i := 0; i < g.Len(); i++ {
 		if g.StateOf(i) == from {
@@ -132,10 +124,44 @@ func (e *env) decideFairLeadsTo(inv *jsonmodel.Invariant, isTarget []bool) invar
 		evidence: report.O("invariant", inv.Raw, "cycleStart", cycleStart)}
 }
 
+// region is the exploration's graph without the edges into target
+// runtimes, read from its adjacency (fair.Digraph): a flag per node, not
+// a copy of the edges per invariant.
+type region struct {
+	adj    *explore.Adjacency
+	evOf   []int32 // event of each transition
+	target []bool  // the runtime's state is a target
+}
+
+func newRegion(mc *runtime.Machine, g *explore.Graph, adj *explore.Adjacency, isTarget []bool) *region {
+	r := &region{adj: adj, evOf: transitionEvents(mc), target: make([]bool, g.Len())}
+	for v := range r.target {
+		r.target[v] = isTarget[g.StateOf(v)]
+	}
+	return r
+}
+
+func (r *region) Len() int { return len(r.adj.Off) - 1 }
+
+func (r *region) Degree(v int32) int { return r.adj.Off[v+1] - r.adj.Off[v] }
+
+// Target is where v's edge i leads, -1 for an edge into a target.
+func (r *region) Target(v int32, i int) int32 {
+	if w := r.adj.To[r.adj.Off[v]+i]; w >= 0 && !r.target[w] {
+		return w
+	}
+	return -1
+}
+
+func (r *region) Label(v int32, i int) int32 { return r.evOf[r.adj.Via[r.adj.Off[v]+i]] }
+
+// EdgeID is the edge's index in the adjacency.
+func (r *region) EdgeID(v int32, i int) int { return r.adj.Off[v] + i }
+
 // deadEndPath searches breadth-first from the starts, inside the region,
 // for a runtime with no enabled transition: the path from the initial
 // runtime to it and its node.
-func deadEndPath(g *explore.Graph, adj *explore.Adjacency, region *fair.Graph, starts []int) ([]explore.Step, int, bool) {
+func deadEndPath(g *explore.Graph, adj *explore.Adjacency, region *region, starts []int) ([]explore.Step, int, bool) {
 	via := map[int32]int32{} // the edge that reached each node, -1 at a start
 	par := map[int32]int32{}
 	var queue []int32
@@ -161,10 +187,10 @@ func deadEndPath(g *explore.Graph, adj *explore.Adjacency, region *fair.Graph, s
 			}
 			return path, int(v), true
 		}
-		for k := region.Off[v]; k < region.Off[v+1]; k++ {
-			if w := region.To[k]; w >= 0 {
+		for i, d := 0, region.Degree(v); i < d; i++ {
+			if w := region.Target(v, i); w >= 0 {
 				if _, ok := via[w]; !ok {
-					via[w], par[w] = int32(k), v
+					via[w], par[w] = int32(region.EdgeID(v, i)), v
 					queue = append(queue, w)
 				}
 			}

@@ -44,3 +44,37 @@ func TestLTLReadsGraphEdges(t *testing.T) {
 		t.Fatalf("outcome %+v, want the property to hold", out)
 	}
 }
+
+// TestFairLeadsToReadsGraphEdges checks that a fair leads-to invariant's
+// region (the graph without the edges into its targets) reads the
+// exploration's adjacency instead of copying its edges (issue 42 item 3),
+// and that the invariant is still decided: under weak fairness of stop,
+// every fair path of gen toggles 10 plus a stop to B reaches B.
+func TestFairLeadsToReadsGraphEdges(t *testing.T) {
+	src := strings.Replace(strings.TrimSuffix(strings.TrimSpace(gen.Toggles(10)), "}"),
+		`"transitions": [`, `"transitions": [{"from": "ON", "event": "stop", "to": "B"}, `, 1)
+	src = strings.Replace(src, `"states": [{"id": "ON"}]`, `"states": [{"id": "ON"}, {"id": "B", "terminal": true}]`, 1) +
+		`, "fairness": {"weak": "*"}, "invariants": [{"id": "ends", "description": "", "kind": "leads-to", "from": "ON", "to": "B"}]}`
+	res, err := jsonmodel.Decode([]byte(src))
+	if err != nil || !res.Valid() {
+		t.Fatalf("model invalid: %v %v", err, res.Errors)
+	}
+	m := res.Model
+	e := newEnv(m, DefaultOptions())
+	g, adj := e.explored(), e.adjacency()
+	isTarget := []bool{false, true}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r := newRegion(e.mc, g, adj, isTarget)
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(len(adj.To)) {
+		t.Errorf("building the region allocated %d bytes for %d edges: it copies them", alloc, len(adj.To))
+	}
+	if r.Len() != g.Len() {
+		t.Fatalf("region of %d nodes, graph of %d", r.Len(), g.Len())
+	}
+	if out := e.decideFairLeadsTo(&m.Invariants[0], isTarget); out.violated || out.undecided {
+		t.Fatalf("outcome %+v, want the invariant to hold", out)
+	}
+}
