@@ -14,13 +14,37 @@ type Graph struct {
 // Len is the number of nodes.
 func (g *Graph) Len() int { return len(g.Off) - 1 }
 
+// Degree is the number of edges of v.
+func (g *Graph) Degree(v int32) int { return g.Off[v+1] - g.Off[v] }
+
+// Target is where v's edge i leads.
+func (g *Graph) Target(v int32, i int) int32 { return g.To[g.Off[v]+i] }
+
+// Label is the event of v's edge i.
+func (g *Graph) Label(v int32, i int) int32 { return g.Event[g.Off[v]+i] }
+
+// EdgeID is v's edge i as an index into To and Event.
+func (g *Graph) EdgeID(v int32, i int) int { return g.Off[v] + i }
+
+// Digraph is a graph read on demand (scc.Graph), with an event and an
+// identity per edge slot: a product with an automaton computes its edges
+// from the system's rather than storing them.
+type Digraph interface {
+	scc.Graph
+	// Label is the event of v's slot i (a slot with a target).
+	Label(v int32, i int) int32
+	// EdgeID names v's slot i in a Lasso.
+	EdgeID(v int32, i int) int
+}
+
 // Problem is one fair-cycle question.
 type Problem struct {
 	// G is the region searched: a path may only follow its edges.
-	G *Graph
+	G Digraph
 	// Enabled gives the events enabled at node v in the full model,
 	// edges outside the region included. It is called only when Weak or
-	// Strong is set.
+	// Strong is set, and its answer is read before the next call (it may
+	// reuse one buffer).
 	Enabled func(v int) []int32
 	// Weak and Strong flag the fair events by index; nil means none.
 	Weak, Strong []bool
@@ -31,11 +55,16 @@ type Problem struct {
 	NAcc int
 	// Starts are the nodes a path may begin at.
 	Starts []int
+	// Parent, when set, says the caller already searched G breadth-first
+	// from Starts (in order, each node's slots in order) and reached every
+	// node: Parent[v] is the node that first reached v, -1 at a start.
+	// Find then skips its own search, one pass over every edge.
+	Parent []int32
 }
 
 // Lasso is an infinite path: from Start along the Prefix edges to the
 // first node of the cycle, then round the Cycle edges forever. Edges are
-// indices into the graph's To and Event.
+// named by the graph's EdgeID (for a Graph, indices into To and Event).
 type Lasso struct {
 	Start  int
 	Prefix []int
@@ -45,11 +74,18 @@ type Lasso struct {
 // Find returns a fair accepting lasso of p, or false when none exists.
 func Find(p *Problem) (Lasso, bool) {
 	s := newSearch(p)
-	s.reach()
 	var all []int32
-	for v, ok := range s.seen {
-		if ok {
-			all = append(all, int32(v))
+	if p.Parent != nil {
+		all = make([]int32, p.G.Len())
+		for v := range all {
+			all[v] = int32(v)
+		}
+	} else {
+		s.reach()
+		for v, ok := range s.seen {
+			if ok {
+				all = append(all, int32(v))
+			}
 		}
 	}
 	work := [][]int32{all}
@@ -71,9 +107,9 @@ func Find(p *Problem) (Lasso, bool) {
 
 type search struct {
 	p      *Problem
-	g      *Graph
+	g      Digraph
 	seen   []bool
-	parent []int32 // the edge that first reached each node, -1 at a start
+	parent []int32 // the node that first reached each node, -1 at a start
 	in     []bool  // scratch membership of the component in hand
 
 	tarjan scc.Scratch // reused across the refinement rounds
@@ -81,9 +117,12 @@ type search struct {
 
 func newSearch(p *Problem) *search {
 	n := p.G.Len()
-	s := &search{p: p, g: p.G, seen: make([]bool, n), parent: make([]int32, n), in: make([]bool, n)}
-	for i := range s.parent {
-		s.parent[i] = -1
+	s := &search{p: p, g: p.G, in: make([]bool, n), parent: p.Parent}
+	if s.parent == nil {
+		s.seen, s.parent = make([]bool, n), make([]int32, n)
+		for i := range s.parent {
+			s.parent[i] = -1
+		}
 	}
 	return s
 }
@@ -101,9 +140,9 @@ func (s *search) reach() {
 	for len(queue) > 0 {
 		v := queue[0]
 		queue = queue[1:]
-		for k := s.g.Off[v]; k < s.g.Off[v+1]; k++ {
-			if w := s.g.To[k]; w >= 0 && !s.seen[w] {
-				s.seen[w], s.parent[w] = true, int32(k)
+		for i, d := 0, s.g.Degree(v); i < d; i++ {
+			if w := s.g.Target(v, i); w >= 0 && !s.seen[w] {
+				s.seen[w], s.parent[w] = true, v
 				queue = append(queue, w)
 			}
 		}
@@ -176,8 +215,8 @@ func flag(f []bool, e int32) bool { return int(e) < len(f) && f[e] }
 
 func (s *search) internalEdge(c []int32) bool {
 	for _, v := range c {
-		for k := s.g.Off[v]; k < s.g.Off[v+1]; k++ {
-			if w := s.g.To[k]; w >= 0 && s.in[w] {
+		for i, d := 0, s.g.Degree(v); i < d; i++ {
+			if w := s.g.Target(v, i); w >= 0 && s.in[w] {
 				return true
 			}
 		}
@@ -190,9 +229,11 @@ func (s *search) internalEdge(c []int32) bool {
 func (s *search) taken(c []int32) []bool {
 	t := make([]bool, max(len(s.p.Weak), len(s.p.Strong)))
 	for _, v := range c {
-		for k := s.g.Off[v]; k < s.g.Off[v+1]; k++ {
-			if w := s.g.To[k]; w >= 0 && s.in[w] && int(s.g.Event[k]) < len(t) {
-				t[s.g.Event[k]] = true
+		for i, d := 0, s.g.Degree(v); i < d; i++ {
+			if w := s.g.Target(v, i); w >= 0 && s.in[w] {
+				if e := s.g.Label(v, i); int(e) < len(t) {
+					t[e] = true
+				}
 			}
 		}
 	}

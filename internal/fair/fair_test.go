@@ -2,6 +2,7 @@ package fair
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -58,7 +59,7 @@ func randomProblem(r *rand.Rand) *Problem {
 // in set infinitely often is fair and accepting: the inf-set semantics of
 // the conditions, with no SCCs involved.
 func fairInfSet(p *Problem, set []int) bool {
-	g := p.G
+	g := p.G.(*Graph)
 	nodes := map[int32]bool{}
 	taken := map[int32]bool{}
 	for _, k := range set {
@@ -101,7 +102,7 @@ func src(g *Graph, k int) int32 {
 // bruteForce tries every edge set that can be a path's inf-set: non-empty,
 // strongly connected, reachable from a start.
 func bruteForce(p *Problem) bool {
-	g := p.G
+	g := p.G.(*Graph)
 	m := len(g.To)
 	reach := reachable(g, map[int32]bool{int32(p.Starts[0]): true}, nil)
 	for mask := 1; mask < 1<<m; mask++ {
@@ -181,12 +182,12 @@ func TestFindAgreesWithInfSets(t *testing.T) {
 			t.Fatalf("graph %d: lasso starts at %d", i, l.Start)
 		}
 		for _, k := range append(slices.Clone(l.Prefix), l.Cycle...) {
-			if src(p.G, k) != at {
+			if src(p.G.(*Graph), k) != at {
 				t.Fatalf("graph %d: lasso %+v breaks at edge %d", i, l, k)
 			}
-			at = p.G.To[k]
+			at = p.G.(*Graph).To[k]
 		}
-		if len(l.Cycle) == 0 || at != src(p.G, l.Cycle[0]) || !fairInfSet(p, l.Cycle) {
+		if len(l.Cycle) == 0 || at != src(p.G.(*Graph), l.Cycle[0]) || !fairInfSet(p, l.Cycle) {
 			t.Fatalf("graph %d: cycle %+v does not close or is unfair", i, l)
 		}
 	}
@@ -206,5 +207,32 @@ func TestDeepGraph(t *testing.T) {
 	l, ok := Find(&Problem{G: g, Starts: []int{0}})
 	if !ok || len(l.Cycle) != n {
 		t.Fatalf("ok %v, cycle of %d edges", ok, len(l.Cycle))
+	}
+}
+
+// TestParentGiven: a caller's breadth-first tree (Problem.Parent) gives
+// the lasso Find gives when it searches itself, on random graphs whose
+// nodes are all reachable from the start.
+func TestParentGiven(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 1))
+	tried := 0
+	for i := range 20000 {
+		p := randomProblem(r)
+		s := newSearch(p)
+		s.reach()
+		if slices.Contains(s.seen, false) {
+			continue
+		}
+		tried++
+		want, wantOK := Find(p)
+		q := *p
+		q.Parent = s.parent
+		got, ok := Find(&q)
+		if ok != wantOK || !reflect.DeepEqual(got, want) {
+			t.Fatalf("graph %d: with Parent %v %+v, without %v %+v", i, ok, got, wantOK, want)
+		}
+	}
+	if tried < 1000 {
+		t.Fatalf("only %d graphs reach every node", tried)
 	}
 }

@@ -2,6 +2,12 @@ package fair
 
 import "slices"
 
+// slot is edge i of node v; it is turned into the graph's EdgeID only in
+// the Lasso returned.
+type slot struct {
+	v, i int32
+}
+
 // lasso builds the witness for an accepted component c: the BFS-tree
 // prefix to its first node, then a cycle through every waypoint the
 // fairness and acceptance conditions need.
@@ -16,38 +22,47 @@ func (s *search) lasso(c []int32) Lasso {
 	}()
 	head := slices.Min(c)
 	l := Lasso{Start: int(head)}
-	for v := head; s.parent[v] >= 0; {
-		k := s.parent[v]
-		l.Prefix = append(l.Prefix, int(k))
-		v = s.source(int(k))
+	for v := head; s.parent[v] >= 0; v = s.parent[v] {
+		l.Prefix = append(l.Prefix, s.id(s.firstSlot(s.parent[v], v, false)))
+		l.Start = int(s.parent[v])
 	}
 	slices.Reverse(l.Prefix)
-	if len(l.Prefix) > 0 {
-		l.Start = int(s.source(l.Prefix[0]))
-	}
 	at := head
 	for _, goal := range s.waypoints(c) {
-		path := s.within(at, goal.node)
-		l.Cycle = append(l.Cycle, path...)
+		l.Cycle = append(l.Cycle, s.within(at, goal.node)...)
 		at = goal.node
-		if goal.edge >= 0 {
-			l.Cycle = append(l.Cycle, goal.edge)
-			at = s.g.To[goal.edge]
+		if goal.edge.i >= 0 {
+			l.Cycle = append(l.Cycle, s.id(goal.edge))
+			at = s.g.Target(goal.edge.v, int(goal.edge.i))
 		}
 	}
 	l.Cycle = append(l.Cycle, s.within(at, head)...)
 	if len(l.Cycle) == 0 { // every waypoint is head itself: take a self-loop round
-		k := s.internalFrom(head)
-		l.Cycle = append([]int{k}, s.within(s.g.To[k], head)...)
+		e := s.firstSlot(head, -1, true)
+		l.Cycle = append([]int{s.id(e)}, s.within(s.g.Target(e.v, int(e.i)), head)...)
 	}
 	return l
 }
 
+func (s *search) id(e slot) int { return s.g.EdgeID(e.v, int(e.i)) }
+
+// firstSlot is v's first edge to w, or with internal its first edge into
+// the component. The breadth-first search that set parent scanned the
+// slots in this order, so this is the edge that first reached w.
+func (s *search) firstSlot(v, w int32, internal bool) slot {
+	for i, d := 0, s.g.Degree(v); i < d; i++ {
+		if t := s.g.Target(v, i); t >= 0 && (t == w || internal && s.in[t]) {
+			return slot{v, int32(i)}
+		}
+	}
+	panic("fair: no edge where the search found one")
+}
+
 // waypoint is a node the cycle must visit, and the edge it must then take
-// (-1: none).
+// (i = -1: none).
 type waypoint struct {
 	node int32
-	edge int
+	edge slot
 }
 
 // waypoints lists, in a fixed order, one internal edge per fair event
@@ -59,12 +74,15 @@ func (s *search) waypoints(c []int32) []waypoint {
 	var out []waypoint
 	taken := map[int32]bool{}
 	fair := s.p.Weak != nil || s.p.Strong != nil
+	none := slot{-1, -1}
 	for _, v := range sorted {
-		for k := s.g.Off[v]; k < s.g.Off[v+1]; k++ {
-			e := s.g.Event[k]
-			if w := s.g.To[k]; w >= 0 && s.in[w] && fair && !taken[e] && (flag(s.p.Weak, e) || flag(s.p.Strong, e)) {
+		for i, d := 0, s.g.Degree(v); i < d && fair; i++ {
+			if w := s.g.Target(v, i); w < 0 || !s.in[w] {
+				continue
+			}
+			if e := s.g.Label(v, i); !taken[e] && (flag(s.p.Weak, e) || flag(s.p.Strong, e)) {
 				taken[e] = true
-				out = append(out, waypoint{v, k})
+				out = append(out, waypoint{v, slot{v, int32(i)}})
 			}
 		}
 	}
@@ -74,7 +92,7 @@ func (s *search) waypoints(c []int32) []waypoint {
 		}
 		for _, v := range sorted {
 			if !slices.Contains(s.p.Enabled(int(v)), int32(e)) {
-				out = append(out, waypoint{v, -1})
+				out = append(out, waypoint{v, none})
 				break
 			}
 		}
@@ -82,36 +100,12 @@ func (s *search) waypoints(c []int32) []waypoint {
 	for a := 0; a < s.p.NAcc; a++ {
 		for _, v := range sorted {
 			if s.p.Acc[v]&(1<<uint(a)) != 0 {
-				out = append(out, waypoint{v, -1})
+				out = append(out, waypoint{v, none})
 				break
 			}
 		}
 	}
 	return out
-}
-
-// source is the node edge k leaves: the last node whose row starts at or
-// before k (empty rows before it start at k too, but end there).
-func (s *search) source(k int) int32 {
-	lo, hi := 0, s.g.Len()-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if s.g.Off[mid] <= k {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return int32(lo)
-}
-
-func (s *search) internalFrom(v int32) int {
-	for k := s.g.Off[v]; k < s.g.Off[v+1]; k++ {
-		if w := s.g.To[k]; w >= 0 && s.in[w] {
-			return k
-		}
-	}
-	panic("fair: accepted component without an internal edge")
 }
 
 // within is a shortest path of internal edges from a to b (empty when
@@ -120,24 +114,24 @@ func (s *search) within(a, b int32) []int {
 	if a == b {
 		return nil
 	}
-	via := map[int32]int{a: -1}
+	via := map[int32]slot{a: {-1, -1}}
 	queue := []int32{a}
 	for len(queue) > 0 {
 		v := queue[0]
 		queue = queue[1:]
-		for k := s.g.Off[v]; k < s.g.Off[v+1]; k++ {
-			w := s.g.To[k]
+		for i, d := 0, s.g.Degree(v); i < d; i++ {
+			w := s.g.Target(v, i)
 			if w < 0 || !s.in[w] {
 				continue
 			}
 			if _, seen := via[w]; seen {
 				continue
 			}
-			via[w] = k
+			via[w] = slot{v, int32(i)}
 			if w == b {
 				var path []int
-				for x := b; x != a; x = s.source(via[x]) {
-					path = append(path, via[x])
+				for x := b; x != a; x = via[x].v {
+					path = append(path, s.id(via[x]))
 				}
 				slices.Reverse(path)
 				return path

@@ -8,7 +8,7 @@ func (s *search) components(set []int32) [][]int32 {
 		s.in[v] = true
 	}
 	var out [][]int32
-	s.tarjan.FindIn(s.g.Off, s.g.To, set, s.in, nil, func(c []int32) {
+	s.tarjan.FindInGraph(s.g, set, s.in, func(c []int32) {
 		out = append(out, append([]int32(nil), c...))
 	})
 	for _, v := range set {

@@ -8,16 +8,21 @@ import (
 // node v are Off[v] up to Off[v+1], edge k leads to To[k] by event
 // Event[k] (0 … NumEvents-1). Node Init is where runs start.
 type System struct {
-	Off       []int
-	To        []int32
-	Event     []int32
-	NumEvents int
-	Init      int
+	Off   []int
+	To    []int32
+	Event []int32
+	// Via and ViaEvent give the events when Event is nil: edge k's is
+	// ViaEvent[Via[k]]. A graph that labels its edges with transitions
+	// is read as it is, with no event array as long as its edges.
+	Via, ViaEvent []int32
+	NumEvents     int
+	Init          int
 	// EventIndex gives the index of an event name, -1 if unknown.
 	EventIndex func(name string) int
 	// Holds gives the value of a state or comparison atom at a node.
 	Holds func(a *Atom, node int) bool
-	// Enabled gives the events enabled at a node (needed with fairness).
+	// Enabled gives the events enabled at a node (needed with fairness);
+	// its answer is read before the next call.
 	Enabled      func(v int) []int32
 	Weak, Strong []bool
 	// Unexpanded, when set, marks nodes whose edges are unknown (a search
@@ -43,6 +48,14 @@ type Result struct {
 	// formula. It is given only where the product or the system was cut
 	// off (Capped or Unexpanded) and no lasso was found.
 	BadPrefix bool
+}
+
+// event is the event of edge k.
+func (s *System) event(k int) int32 {
+	if s.Event != nil {
+		return s.Event[k]
+	}
+	return s.ViaEvent[s.Via[k]]
 }
 
 // stutter is the event of a stutter step, outside every fairness flag.
@@ -88,7 +101,9 @@ func (prop *Property) Check(sys *System, maxProduct int) (Result, error) {
 		}
 		return Result{Capped: true, ProductNodes: len(p.node)}, nil
 	}
-	prob := &fair.Problem{G: &fair.Graph{Off: p.off, To: p.to, Event: p.event}, Acc: p.acc, NAcc: a.NAcc, Starts: p.starts}
+	// the product was built breadth-first from the starts: its tree is
+	// the one Find would search for again
+	prob := &fair.Problem{G: p, Acc: p.acc, NAcc: a.NAcc, Starts: p.starts, Parent: p.parent}
 	if sys.Weak != nil || sys.Strong != nil {
 		prob.Weak, prob.Strong = sys.Weak, sys.Strong
 		prob.Enabled = func(v int) []int32 { return sys.Enabled(int(p.node[v])) }
@@ -104,10 +119,10 @@ func (prop *Property) Check(sys *System, maxProduct int) (Result, error) {
 		return res, nil
 	}
 	for _, k := range l.Prefix {
-		res.Prefix = append(res.Prefix, int(p.sysEdge[k]))
+		res.Prefix = append(res.Prefix, p.sysEdge(k))
 	}
 	for _, k := range l.Cycle {
-		res.Cycle = append(res.Cycle, int(p.sysEdge[k]))
+		res.Cycle = append(res.Cycle, p.sysEdge(k))
 	}
 	res.Prefix, res.Cycle = rollBack(res.Prefix, res.Cycle)
 	res.Word = sys.word(res.Prefix, res.Cycle)
@@ -146,7 +161,7 @@ func (s *System) word(prefix, cycle []int) *Word {
 	for _, k := range append(append([]int{}, prefix...), cycle...) {
 		ev := -1
 		if k >= 0 {
-			at, ev = int(s.To[k]), int(s.Event[k])
+			at, ev = int(s.To[k]), int(s.event(k))
 		}
 		w.Nodes, w.Events = append(w.Nodes, at), append(w.Events, ev)
 	}
@@ -160,8 +175,11 @@ func (s *System) atomValue(a *Atom, node, event int) bool {
 	return s.Holds(a, node)
 }
 
-// product is the automaton × system graph, in compressed rows, built
-// breadth-first from the initial pairs.
+// product is the automaton × system graph, its nodes numbered
+// breadth-first from the initial pairs. Its edges are not stored: they
+// are read from the system's on demand (Degree, Target, Label), so the
+// product costs a few words per node, not per edge
+// (docs/liveness.md#performance).
 type product struct {
 	a     *Automaton
 	sys   *System
@@ -175,17 +193,18 @@ type product struct {
 	// product node was first reached by (-1 at a start): the
 	// breadth-first tree a bad prefix is read from.
 	parent, parentEdge []int32
-	off                []int
-	to                 []int32
-	event              []int32
 	acc                []uint64
-	// sysEdge is the system edge of each product edge, -1 for a stutter.
-	sysEdge []int32
-	starts  []int
+	starts             []int
+	// slots is the most edge slots of a product node, which names edge
+	// slot i of node x as x*slots + i.
+	slots int
 	// atomAt caches state and comparison atoms per system node: 0 unknown,
 	// 1 false, 2 true.
 	atomAt   [][]uint8
 	eventIdx []int
+	// eventFree: no atom reads the last event, so a pair's fit depends
+	// on the system node alone.
+	eventFree bool
 }
 
 // maxDense is the most (automaton state, system node) pairs the product
@@ -203,9 +222,19 @@ func newProduct(a *Automaton, sys *System) *product {
 	} else {
 		p.index = map[int64]int32{}
 	}
+	maxSucc, maxDeg := 1, 1
+	for q := range a.States {
+		maxSucc = max(maxSucc, len(a.States[q].Succ))
+	}
+	for v := 0; v < n; v++ {
+		maxDeg = max(maxDeg, sys.Off[v+1]-sys.Off[v])
+	}
+	p.slots = maxSucc * maxDeg
+	p.eventFree = true
 	for i := range a.Atoms {
 		if a.Atoms[i].Kind == LastEvent {
 			p.eventIdx[i] = sys.EventIndex(a.Atoms[i].Name)
+			p.eventFree = false
 		} else {
 			p.atomAt[i] = make([]uint8, n)
 		}
@@ -244,21 +273,29 @@ func (p *product) fits(q, node, event int) bool {
 	return true
 }
 
+// lookup returns the product node (q, v), -1 when there is none.
+func (p *product) lookup(q, v int) int32 {
+	key := int64(q)*int64(len(p.sys.Off)-1) + int64(v)
+	if p.dense != nil {
+		return p.dense[key]
+	}
+	if i, ok := p.index[key]; ok {
+		return i
+	}
+	return -1
+}
+
 // intern returns the product node (q, v), adding it if new, reached from
 // product node from by system edge via; false when that would pass the cap.
 func (p *product) intern(q, v int, from, via int32, cap int) (int32, bool) {
-	key := int64(q)*int64(len(p.sys.Off)-1) + int64(v)
-	if p.dense != nil {
-		if i := p.dense[key]; i >= 0 {
-			return i, true
-		}
-	} else if i, ok := p.index[key]; ok {
+	if i := p.lookup(q, v); i >= 0 {
 		return i, true
 	}
 	if len(p.node) >= cap {
 		return -1, false
 	}
 	i := int32(len(p.node))
+	key := int64(q)*int64(len(p.sys.Off)-1) + int64(v)
 	if p.dense != nil {
 		p.dense[key] = i
 	} else {
@@ -270,13 +307,10 @@ func (p *product) intern(q, v int, from, via int32, cap int) (int32, bool) {
 	return i, true
 }
 
-// build explores the product; false when it passed the cap.
+// build explores the product breadth-first, interning every node an edge
+// reaches; false when it passed the cap.
 func (p *product) build(cap int) bool {
 	sys := p.sys
-	// A product usually pairs each runtime with a few automaton states:
-	// reserving twice the system's edges saves most regrowth.
-	hint := min(2*len(sys.To), cap)
-	p.to, p.event, p.sysEdge = make([]int32, 0, hint), make([]int32, 0, hint), make([]int32, 0, hint)
 	for _, q := range p.a.Initial {
 		if p.fits(q, sys.Init, -1) {
 			i, ok := p.intern(q, sys.Init, -1, -1, cap)
@@ -286,43 +320,98 @@ func (p *product) build(cap int) bool {
 			p.starts = append(p.starts, int(i))
 		}
 	}
-	for x := 0; x < len(p.node); x++ {
-		p.off = append(p.off, len(p.to))
-		q, v := int(p.state[x]), int(p.node[x])
-		if sys.Unexpanded != nil && sys.Unexpanded(v) {
-			continue
-		}
-		succ := p.a.States[q].Succ
-		lo, hi := sys.Off[v], sys.Off[v+1]
-		if lo == hi { // a dead end stutters
-			for _, q2 := range succ {
-				if p.fits(q2, v, -1) && !p.edge(int32(x), q2, v, -1, sys.stutter(), cap) {
-					return false
-				}
-			}
-			continue
-		}
-		for k := lo; k < hi; k++ {
-			w, ev := int(sys.To[k]), int(sys.Event[k])
-			if w < 0 { // a successor never stored
-				continue
-			}
-			for _, q2 := range succ {
-				if p.fits(q2, w, ev) && !p.edge(int32(x), q2, w, int32(k), int32(ev), cap) {
+	for x := int32(0); int(x) < len(p.node); x++ {
+		for i, d := 0, p.Degree(x); i < d; i++ {
+			q2, w, k := p.slot(x, i)
+			if w >= 0 && p.fits(q2, w, p.posEvent(k)) {
+				if _, ok := p.intern(q2, w, x, int32(k), cap); !ok {
 					return false
 				}
 			}
 		}
 	}
-	p.off = append(p.off, len(p.to))
 	return true
 }
 
-func (p *product) edge(from int32, q, w int, sysEdge, ev int32, cap int) bool {
-	j, ok := p.intern(q, w, from, sysEdge, cap)
-	if !ok {
-		return false
+// Len is the number of product nodes (fair.Digraph).
+func (p *product) Len() int { return len(p.node) }
+
+// Degree is the number of edge slots of product node x: one per system
+// edge and automaton successor, or per successor for the stutter step of
+// a dead end, none at a node whose edges are unknown.
+func (p *product) Degree(x int32) int {
+	v := int(p.node[x])
+	if p.sys.Unexpanded != nil && p.sys.Unexpanded(v) {
+		return 0
 	}
-	p.to, p.event, p.sysEdge = append(p.to, j), append(p.event, ev), append(p.sysEdge, sysEdge)
-	return true
+	n := len(p.a.States[p.state[x]].Succ)
+	if d := p.sys.Off[v+1] - p.sys.Off[v]; d > 0 {
+		return d * n
+	}
+	return n
+}
+
+// slot is edge slot i of x as the automaton state and system node it
+// leads to (w < 0: a successor never stored) and the system edge taken
+// (-1: a stutter step).
+func (p *product) slot(x int32, i int) (q2, w, k int) {
+	succ := p.a.States[p.state[x]].Succ
+	v := int(p.node[x])
+	lo, hi := p.sys.Off[v], p.sys.Off[v+1]
+	if lo == hi {
+		return succ[i], v, -1
+	}
+	k = lo + i/len(succ)
+	return succ[i%len(succ)], int(p.sys.To[k]), k
+}
+
+// event is the event of system edge k, the stutter event for -1.
+func (p *product) event(k int) int32 {
+	if k < 0 {
+		return p.sys.stutter()
+	}
+	return p.sys.event(k)
+}
+
+// posEvent is the event of system edge k as a position's (-1: none, for
+// a stutter step).
+func (p *product) posEvent(k int) int {
+	if k < 0 {
+		return -1
+	}
+	return int(p.sys.event(k))
+}
+
+// Target is the product node slot i of x leads to, -1 when the slot is
+// no edge (the automaton state does not fit the position reached).
+func (p *product) Target(x int32, i int) int32 {
+	q2, w, k := p.slot(x, i)
+	if w < 0 {
+		return -1
+	}
+	if p.eventFree {
+		// whether q2 fits at w does not depend on the event, and the
+		// build interned every pair that fits and is reached: the index
+		// answers alone
+		return p.lookup(q2, w)
+	}
+	if !p.fits(q2, w, p.posEvent(k)) {
+		return -1
+	}
+	return p.lookup(q2, w)
+}
+
+// Label is the event of slot i of x.
+func (p *product) Label(x int32, i int) int32 {
+	_, _, k := p.slot(x, i)
+	return p.event(k)
+}
+
+// EdgeID names slot i of x.
+func (p *product) EdgeID(x int32, i int) int { return int(x)*p.slots + i }
+
+// sysEdge is the system edge of a named slot, -1 for a stutter step.
+func (p *product) sysEdge(id int) int {
+	_, _, k := p.slot(int32(id/p.slots), id%p.slots)
+	return k
 }

@@ -10,10 +10,40 @@ type Scratch struct {
 	call       []frame
 }
 
+// frame is a node on the depth-first path and its next edge slot.
 type frame struct {
-	v    int32
-	edge int
+	v         int32
+	edge, end int32
 }
+
+// Graph is a directed graph read on demand, for graphs whose edges are
+// computed rather than stored (a product with an automaton): node v has
+// Degree(v) edge slots, and slot i leads to Target(v, i), or to nothing
+// when that is negative. Nodes are 0 … Len()-1.
+type Graph interface {
+	Len() int
+	Degree(v int32) int
+	Target(v int32, i int) int32
+}
+
+// csr is a graph in compressed rows as a Graph; a value type, so that the
+// generic search is compiled for it with direct slice reads.
+type csr struct {
+	off  []int
+	to   []int32
+	sink []bool
+}
+
+func (g csr) Len() int { return len(g.off) - 1 }
+
+func (g csr) Degree(v int32) int {
+	if g.sink != nil && g.sink[v] {
+		return 0
+	}
+	return g.off[v+1] - g.off[v]
+}
+
+func (g csr) Target(v int32, i int) int32 { return g.to[g.off[v]+i] }
 
 // Find visits the components of the whole graph whose edges from v are
 // to[off[v]:off[v+1]] (negative targets are ignored, and so are all edges
@@ -24,7 +54,7 @@ type frame struct {
 // reverse topological order: every edge leaving a component enters one
 // emitted earlier. Its argument is valid only during the call.
 func (s *Scratch) Find(off []int, to []int32, sink []bool, emit func(members []int32)) {
-	s.find(off, to, nil, nil, sink, emit)
+	find(s, csr{off, to, sink}, nil, nil, emit)
 }
 
 // FindIn is Find on the subgraph induced by set: only the nodes of set are
@@ -35,12 +65,21 @@ func (s *Scratch) FindIn(off []int, to []int32, set []int32, in, sink []bool, em
 	if in == nil {
 		panic("scc: FindIn without a membership mask")
 	}
-	s.find(off, to, set, in, sink, emit)
+	find(s, csr{off, to, sink}, set, in, emit)
+}
+
+// FindInGraph is FindIn on a graph read on demand: no edge list is built,
+// each edge is asked of g when the search reaches it.
+func (s *Scratch) FindInGraph(g Graph, set []int32, in []bool, emit func(members []int32)) {
+	if in == nil {
+		panic("scc: FindInGraph without a membership mask")
+	}
+	find(s, g, set, in, emit)
 }
 
 // find searches the whole graph when in is nil, else the subgraph of roots.
-func (s *Scratch) find(off []int, to []int32, roots []int32, in, sink []bool, emit func(members []int32)) {
-	n := len(off) - 1
+func find[G Graph](s *Scratch, g G, roots []int32, in []bool, emit func(members []int32)) {
+	n := g.Len()
 	if len(s.index) < n {
 		s.index, s.low, s.onStack = make([]int32, n), make([]int32, n), make([]bool, n)
 	}
@@ -64,16 +103,12 @@ func (s *Scratch) find(off []int, to []int32, roots []int32, in, sink []bool, em
 		next++
 		stack = append(stack, v)
 		onStack[v] = true
-		call = append(call[:0], frame{v, off[v]})
+		call = append(call[:0], frame{v, 0, int32(g.Degree(v))})
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			v := f.v
-			end := off[v+1]
-			if sink != nil && sink[v] {
-				end = off[v]
-			}
-			if f.edge < end {
-				w := to[f.edge]
+			if f.edge < f.end {
+				w := g.Target(v, int(f.edge))
 				f.edge++
 				switch {
 				case w < 0 || in != nil && !in[w]:
@@ -82,7 +117,7 @@ func (s *Scratch) find(off []int, to []int32, roots []int32, in, sink []bool, em
 					next++
 					stack = append(stack, w)
 					onStack[w] = true
-					call = append(call, frame{w, off[w]})
+					call = append(call, frame{w, 0, int32(g.Degree(w))})
 				case onStack[w]:
 					low[v] = min(low[v], index[w])
 				}

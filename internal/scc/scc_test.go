@@ -1,6 +1,7 @@
 package scc
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 )
@@ -149,6 +150,44 @@ func TestFindInAgreesWithReachability(t *testing.T) {
 			out, emit := collect()
 			s.FindIn(off, to, set, in, sink, emit)
 			check(t, off, to, in, sink, *out)
+		}
+	}
+}
+
+// rows is a graph in compressed rows read through the Graph interface, as
+// a product with an automaton is.
+type rows struct {
+	off []int
+	to  []int32
+}
+
+func (g *rows) Len() int                    { return len(g.off) - 1 }
+func (g *rows) Degree(v int32) int          { return g.off[v+1] - g.off[v] }
+func (g *rows) Target(v int32, i int) int32 { return g.to[g.off[v]+i] }
+
+func TestFindInGraphAgreesWithReachability(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for i := 0; i < 200; i++ {
+		n := 1 + r.Intn(12)
+		off, to := graph(r, n)
+		var s, direct Scratch
+		for round := 0; round < 4; round++ {
+			in := make([]bool, n)
+			var set []int32
+			for _, v := range r.Perm(n) {
+				if round < 3 && r.Intn(3) > 0 {
+					in[v] = true
+					set = append(set, int32(v))
+				}
+			}
+			out, emit := collect()
+			s.FindInGraph(&rows{off, to}, set, in, emit)
+			check(t, off, to, in, nil, *out)
+			want, emitWant := collect()
+			direct.FindIn(off, to, set, in, nil, emitWant)
+			if fmt.Sprint(*out) != fmt.Sprint(*want) {
+				t.Fatalf("graph %d: FindInGraph %v, FindIn %v", i, *out, *want)
+			}
 		}
 	}
 }

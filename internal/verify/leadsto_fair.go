@@ -2,7 +2,6 @@ package verify
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/stateproof/stateproof/internal/explore"
 	"github.com/stateproof/stateproof/internal/fair"
@@ -12,49 +11,57 @@ import (
 )
 
 // fairness is a model's fairness block as flags per runtime event index,
-// with the events enabled at each node of the exploration (the events of
-// its edges: a step is taken only by an enabled transition), in
-// compressed rows: node v's are events[off[v]:off[v+1]].
+// with the events enabled at each node of the exploration: the events of
+// its edges (a step is taken only by an enabled transition), read from
+// the graph's edges when asked rather than stored per node.
 type fairness struct {
 	weak, strong []bool
-	off          []int
-	events       []int32
+	adj          *explore.Adjacency
+	evOf         []int32 // event of each transition
+	// buf is enabled's answer; mark[e] == stamp when e is in it.
+	buf   []int32
+	mark  []uint32
+	stamp uint32
 }
 
-// enabled returns the events enabled at node v.
-func (fr *fairness) enabled(v int) []int32 { return fr.events[fr.off[v]:fr.off[v+1]] }
+// enabled returns the events enabled at node v, in the order of its
+// edges. The slice is valid until the next call.
+func (fr *fairness) enabled(v int) []int32 {
+	fr.stamp++
+	if fr.stamp == 0 { // wrapped: old marks could match again
+		clear(fr.mark)
+		fr.stamp = 1
+	}
+	fr.buf = fr.buf[:0]
+	_, via := fr.adj.Edges(v)
+	for _, t := range via {
+		if ev := fr.evOf[t]; fr.mark[ev] != fr.stamp {
+			fr.mark[ev] = fr.stamp
+			fr.buf = append(fr.buf, ev)
+		}
+	}
+	return fr.buf
+}
 
 // newFairness flags the block's events; nil when the model has no block.
-func newFairness(mc *runtime.Machine, f *jsonmodel.Fairness, g *explore.Graph, adj *explore.Adjacency) *fairness {
+func newFairness(mc *runtime.Machine, f *jsonmodel.Fairness, adj *explore.Adjacency) *fairness {
 	if f == nil {
 		return nil
 	}
-	fr := &fairness{weak: make([]bool, len(mc.Events)), strong: make([]bool, len(mc.Events))}
+	fr := &fairness{weak: make([]bool, len(mc.Events)), strong: make([]bool, len(mc.Events)),
+		adj: adj, evOf: transitionEvents(mc), mark: make([]uint32, len(mc.Events))}
 	for _, e := range f.Weak {
 		fr.weak[mc.EventIndex(e)] = true
 	}
 	for _, e := range f.Strong {
 		fr.strong[mc.EventIndex(e)] = true
 	}
-	evOf := transitionEvents(mc)
-	fr.off = make([]int, g.Len()+1)
-	fr.events = make([]int32, 0, len(adj.Via))
-	for v := 0; v < g.Len(); v++ {
-		_, via := adj.Edges(v)
-		lo := len(fr.events)
-		for _, t := range via {
-			if ev := evOf[t]; !slices.Contains(fr.events[lo:], ev) {
-				fr.events = append(fr.events, ev)
-			}
-		}
-		fr.off[v+1] = len(fr.events)
-	}
 	return fr
 }
 
 // problem is the fair-cycle question on region g with the model's
 // fairness; nodes of g are the exploration's, or map to them by node.
-func (fr *fairness) problem(g *fair.Graph, node func(v int) int) *fair.Problem {
+func (fr *fairness) problem(g fair.Digraph, node func(v int) int) *fair.Problem {
 	return &fair.Problem{G: g, Weak: fr.weak, Strong: fr.strong, Enabled: func(v int) []int32 { return fr.enabled(node(v)) }}
 }
 
@@ -89,14 +96,7 @@ func (e *env) decideFairLeadsTo(inv *jsonmodel.Invariant, isTarget []bool) invar
 	if isTarget[from] {
 		return open
 	}
-	region := &fair.Graph{Off: adj.Off, To: slices.Clone(adj.To), Event: make([]int32, len(adj.To))}
-	evOf := transitionEvents(mc)
-	for k, t := range adj.Via {
-		region.Event[k] = evOf[t]
-		if w := region.To[k]; w >= 0 && isTarget[g.StateOf(int(w))] {
-			region.To[k] = -1
-		}
-	}
+	region := newRegion(mc, g, adj, isTarget)
 	var starts []int
 	for i := 0; i < g.Len(); i++ {
 		if g.StateOf(i) == from {
@@ -107,7 +107,7 @@ func (e *env) decideFairLeadsTo(inv *jsonmodel.Invariant, isTarget []bool) invar
 		return invariantOutcome{violated: true, path: path, explored: g.Len(),
 			what: fmt.Sprintf("Dead end before target %s in state %q", targetText(inv), mc.States[g.StateOf(at)])}
 	}
-	p := newFairness(mc, e.m.Fairness, g, adj).problem(region, func(v int) int { return v })
+	p := newFairness(mc, e.m.Fairness, adj).problem(region, func(v int) int { return v })
 	p.Starts = starts
 	l, ok := fair.Find(p)
 	if !ok {
@@ -124,10 +124,44 @@ func (e *env) decideFairLeadsTo(inv *jsonmodel.Invariant, isTarget []bool) invar
 		evidence: report.O("invariant", inv.Raw, "cycleStart", cycleStart)}
 }
 
+// region is the exploration's graph without the edges into target
+// runtimes, read from its adjacency (fair.Digraph): a flag per node, not
+// a copy of the edges per invariant.
+type region struct {
+	adj    *explore.Adjacency
+	evOf   []int32 // event of each transition
+	target []bool  // the runtime's state is a target
+}
+
+func newRegion(mc *runtime.Machine, g *explore.Graph, adj *explore.Adjacency, isTarget []bool) *region {
+	r := &region{adj: adj, evOf: transitionEvents(mc), target: make([]bool, g.Len())}
+	for v := range r.target {
+		r.target[v] = isTarget[g.StateOf(v)]
+	}
+	return r
+}
+
+func (r *region) Len() int { return len(r.adj.Off) - 1 }
+
+func (r *region) Degree(v int32) int { return r.adj.Off[v+1] - r.adj.Off[v] }
+
+// Target is where v's edge i leads, -1 for an edge into a target.
+func (r *region) Target(v int32, i int) int32 {
+	if w := r.adj.To[r.adj.Off[v]+i]; w >= 0 && !r.target[w] {
+		return w
+	}
+	return -1
+}
+
+func (r *region) Label(v int32, i int) int32 { return r.evOf[r.adj.Via[r.adj.Off[v]+i]] }
+
+// EdgeID is the edge's index in the adjacency.
+func (r *region) EdgeID(v int32, i int) int { return r.adj.Off[v] + i }
+
 // deadEndPath searches breadth-first from the starts, inside the region,
 // for a runtime with no enabled transition: the path from the initial
 // runtime to it and its node.
-func deadEndPath(g *explore.Graph, adj *explore.Adjacency, region *fair.Graph, starts []int) ([]explore.Step, int, bool) {
+func deadEndPath(g *explore.Graph, adj *explore.Adjacency, region *region, starts []int) ([]explore.Step, int, bool) {
 	via := map[int32]int32{} // the edge that reached each node, -1 at a start
 	par := map[int32]int32{}
 	var queue []int32
@@ -153,10 +187,10 @@ func deadEndPath(g *explore.Graph, adj *explore.Adjacency, region *fair.Graph, s
 			}
 			return path, int(v), true
 		}
-		for k := region.Off[v]; k < region.Off[v+1]; k++ {
-			if w := region.To[k]; w >= 0 {
+		for i, d := 0, region.Degree(v); i < d; i++ {
+			if w := region.Target(v, i); w >= 0 {
 				if _, ok := via[w]; !ok {
-					via[w], par[w] = int32(k), v
+					via[w], par[w] = int32(region.EdgeID(v, i)), v
 					queue = append(queue, w)
 				}
 			}

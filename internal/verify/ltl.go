@@ -69,11 +69,9 @@ func (e *env) decideLTL(inv *jsonmodel.Invariant) invariantOutcome {
 // ltlSystem is the exploration as an ltl.System, with the model's fairness.
 func (e *env) ltlSystem(g *explore.Graph) *ltl.System {
 	mc, adj := e.mc, e.adjacency()
-	sys := &ltl.System{Off: adj.Off, To: adj.To, Event: make([]int32, len(adj.Via)), NumEvents: len(mc.Events), Init: 0, EventIndex: mc.EventIndex}
-	evOf := transitionEvents(mc)
-	for k, t := range adj.Via {
-		sys.Event[k] = evOf[t]
-	}
+	// the graph's own edge arrays, not a copy: an event array as long as
+	// the edges would be the largest allocation of the check
+	sys := &ltl.System{Off: adj.Off, To: adj.To, Via: adj.Via, ViaEvent: transitionEvents(mc), NumEvents: len(mc.Events), Init: 0, EventIndex: mc.EventIndex}
 	buf := make([]int64, g.Width())
 	sys.Holds = func(a *ltl.Atom, v int) bool {
 		if a.Kind == ltl.InState {
@@ -85,7 +83,7 @@ func (e *env) ltlSystem(g *explore.Graph) *ltl.System {
 	if g.Truncated {
 		sys.Unexpanded = func(v int) bool { return v >= g.Expanded }
 	}
-	if fr := newFairness(mc, e.m.Fairness, g, adj); fr != nil {
+	if fr := newFairness(mc, e.m.Fairness, adj); fr != nil {
 		sys.Weak, sys.Strong = fr.weak, fr.strong
 		sys.Enabled = fr.enabled
 	}

@@ -1,0 +1,62 @@
+package ltl
+
+import (
+	"runtime"
+	"testing"
+)
+
+// dense is a system of n nodes where every node has an edge to every
+// node, each by one of k events (event of edge to w: w mod k), and atom
+// b holds at the even nodes.
+func denseSystem(n, k int) *System {
+	sys := &System{Off: make([]int, n+1), NumEvents: k}
+	for v := range n {
+		for w := range n {
+			sys.To, sys.Event = append(sys.To, int32(w)), append(sys.Event, int32(w%k))
+		}
+		sys.Off[v+1] = len(sys.To)
+	}
+	sys.EventIndex = func(string) int { return -1 }
+	sys.Holds = func(a *Atom, v int) bool { return (v%2 == 0) == (a.Value == 1) == (a.Cmp == "==") }
+	enabled := make([]int32, k)
+	for e := range enabled {
+		enabled[e] = int32(e)
+	}
+	sys.Enabled = func(int) []int32 { return enabled }
+	sys.Weak = make([]bool, k)
+	for e := range sys.Weak {
+		sys.Weak[e] = true
+	}
+	return sys
+}
+
+// TestProductStoresNoEdges checks that deciding a response property under
+// weak fairness allocates in proportion to the product's nodes, not to
+// its edges: the product reads the system's edges instead of copying them
+// (issue 42 item 3). The system has 512 edges per node; a product that
+// stored 12 bytes per product edge would allocate over 6 KiB per node.
+func TestProductStoresNoEdges(t *testing.T) {
+	voc := &Vocabulary{Vars: map[string]bool{"b": true}}
+	f, err := Parse("G (!b -> F b)", voc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prop, err := Compile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := denseSystem(512, 4)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := prop.Check(sys, 1<<20)
+	runtime.ReadMemStats(&after)
+	if err != nil || !res.Holds || res.Capped {
+		t.Fatalf("Check: %+v, %v; want the property to hold", res, err)
+	}
+	perNode := float64(after.TotalAlloc-before.TotalAlloc) / float64(res.ProductNodes)
+	if perNode > 1024 {
+		t.Errorf("%.0f bytes allocated per product node (%d nodes, %d system edges): the product copies edges", perNode, res.ProductNodes, len(sys.To))
+	}
+	t.Logf("%.0f bytes per product node, %d product nodes", perNode, res.ProductNodes)
+}
