@@ -254,3 +254,18 @@ func TestWideNodesSizedByWhatIsStored(t *testing.T) {
 		t.Errorf("the search allocated %d MiB to store two states of %d words", got>>20, g.Width())
 	}
 }
+
+// Adjacency sizes its edge arrays once from a sample of the nodes instead
+// of growing them by appending, which allocated several times what it
+// kept (issue 42 item 3: the edge list is the LTL check's largest cost).
+func TestAdjacencySizedOnce(t *testing.T) {
+	g := Explore(machine(t, gen.Toggles(14)), 100000)
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	a := g.Adjacency()
+	goruntime.ReadMemStats(&after)
+	kept := uint64(len(a.To)*4+len(a.Via)*4+len(a.Off)*8) + 64<<10 // and the step buffers
+	if got := after.TotalAlloc - before.TotalAlloc; got > kept*3/2 {
+		t.Errorf("Adjacency allocated %d bytes to keep %d (%d edges)", got, kept, len(a.To))
+	}
+}

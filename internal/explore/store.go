@@ -73,6 +73,9 @@ func (g *Graph) Adjacency() *Adjacency {
 		if i >= g.Expanded {
 			continue
 		}
+		if i == adjacencySample {
+			a.reserve(len(a.To) * min(n, g.Expanded) / i)
+		}
 		g.lay.unpack(src, g.packedNode(i))
 		for _, o := range m.Fired(src[:m.Width()], &buf) {
 			g.lay.pack(packed, o.Next)
@@ -83,6 +86,22 @@ func (g *Graph) Adjacency() *Adjacency {
 	}
 	a.Off[n] = len(a.To)
 	return a
+}
+
+// adjacencySample is how many nodes Adjacency steps before it sizes its
+// arrays by their mean out-degree: grown by appending, the edge arrays of
+// a million-node graph allocated five times what they kept.
+const adjacencySample = 1024
+
+// reserve makes room for about edges edges in all (an eighth more, for a
+// degree that grows later in the search), keeping those stored.
+func (a *Adjacency) reserve(edges int) {
+	edges += edges / 8
+	if edges <= cap(a.To) {
+		return
+	}
+	a.To = append(make([]int32, 0, edges), a.To...)
+	a.Via = append(make([]int32, 0, edges), a.Via...)
 }
 
 // Edges returns the successor nodes and transitions of node i.
