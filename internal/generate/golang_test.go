@@ -15,6 +15,7 @@ func TestPackageName(t *testing.T) {
 	for in, want := range map[string]string{
 		"door.fcstm": "door", "Washing-Machine.fcstm": "washing_machine", "9lives.fcstm": "lives",
 		"func.fcstm": "fsmfunc", "main": "fsmmain", "é.fcstm": "fsm",
+		"log.fcstm": "fsmlog", "Time.fcstm": "fsmtime", "logger.fcstm": "logger",
 	} {
 		if got := packageName(in); got != want {
 			t.Errorf("packageName(%q) = %q, want %q", in, got, want)
