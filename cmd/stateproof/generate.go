@@ -70,8 +70,10 @@ func runGenerate(f generateFlags, cmd *cobra.Command, path string, stderr io.Wri
 		return fail("--target %q is not a target (targets: %s)", f.target, strings.Join(generate.Targets(), ", "))
 	case f.out == "":
 		return fail("-o DIR is required")
+	case strings.EqualFold(filepath.Ext(path), ".json"):
+		return fail("%s: a JSON model cannot be generated yet: generate runs FCSTM models (.fcstm) only (unsupported by stateproof generate: json-model; see docs/generate.md)", path)
 	case !isFCSTM(path):
-		return fail("%s: only FCSTM models (.fcstm) can be generated for now (docs/generate.md)", path)
+		return fail("%s: not an FCSTM model (.fcstm): generate runs FCSTM models only (docs/generate.md)", path)
 	}
 	m, err := model.LoadWith(path, model.ReaderOptions(inputReader(cmd)))
 	if err != nil {

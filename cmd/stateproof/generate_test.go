@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +22,8 @@ import (
 
 	"github.com/stateproof/stateproof/internal/fcstm/fcstmtest"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/trace"
+	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // genCase is a model and the runs it is checked on.
@@ -130,7 +134,11 @@ func buildAllDrivers(t *testing.T, goCmd, work string, names []string) string {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(work, "alldrivers.bin")
-	build := exec.Command(goCmd, "build", "-o", bin, "./alldrivers")
+	// -trimpath keeps the temporary directory out of the build cache's
+	// keys: a generated package the same as in an earlier run (the module
+	// names and the models are stable) is not compiled again, which is
+	// most of this test's time.
+	build := exec.Command(goCmd, "build", "-trimpath", "-o", bin, "./alldrivers")
 	build.Dir = work
 	build.Env = append(os.Environ(), "GOWORK="+filepath.Join(work, "go.work"), "GOTOOLCHAIN=local", "GOFLAGS=")
 	start := time.Now()
@@ -410,6 +418,15 @@ func TestGenerateRefusesUnsupported(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("%s was written for a refused model", out)
 	}
+	// A JSON model is refused as a whole, located at its file.
+	_, stderr, code = runCLI(t, "generate", "../../examples/lock.json", "--target", "go", "-o", out)
+	if code != 2 || !strings.Contains(stderr, "../../examples/lock.json: a JSON model cannot be generated yet") ||
+		!strings.Contains(stderr, "unsupported by stateproof generate: json-model; see docs/generate.md") {
+		t.Errorf("JSON model: exit %d, stderr %q, want 2 and the located json-model refusal", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s was written for a JSON model", out)
+	}
 	for _, args := range [][]string{
 		{"generate", "testdata/generate/sine.fcstm", "-o", out},
 		{"generate", "testdata/generate/sine.fcstm", "--target", "rust", "-o", out},
@@ -419,4 +436,268 @@ func TestGenerateRefusesUnsupported(t *testing.T) {
 			t.Errorf("%v: exit %d (%q), want 2 with a message", args, code, stderr)
 		}
 	}
+}
+
+// bmcWitness is a witness or counterexample trace of a bmc --json
+// document, as the generated driver replays it.
+type bmcWitness struct {
+	Frames []struct {
+		Sentinel   *string                    `json:"sentinel"`
+		State      *string                    `json:"state"`
+		Terminated bool                       `json:"terminated"`
+		Vars       map[string]json.RawMessage `json:"vars"`
+	} `json:"frames"`
+	Steps []struct {
+		InputEvents []struct {
+			Path string `json:"path"`
+		} `json:"input_events"`
+		AbstractCalls []struct {
+			Action string `json:"action_name"`
+			Stage  string `json:"stage"`
+			State  string `json:"state"`
+		} `json:"abstract_calls"`
+	} `json:"steps"`
+}
+
+// driverDoc is what the witness check reads of the driver's
+// stateproof/simulate/v1 document.
+type driverDoc struct {
+	Cycles []struct {
+		State *string                    `json:"state"`
+		Ended bool                       `json:"ended"`
+		Delta bool                       `json:"delta"`
+		Vars  map[string]json.RawMessage `json:"vars"`
+		Calls []struct {
+			Action string `json:"action"`
+			Stage  string `json:"stage"`
+			State  string `json:"state"`
+		} `json:"abstractCalls"`
+	} `json:"cycles"`
+}
+
+// witnessQueries pairs every query of the FCSTM examples with its model:
+// X.fbmcq with X.fcstm next to it, else the model whose name the query's
+// begins with (door-opens.fbmcq with door.fcstm). Without -short it adds,
+// for every example model, a cold and a hot-start (every variable
+// havocked) reach query of each state a cycle may end on, so that the
+// witnesses cover every example.
+func witnessQueries(t *testing.T) (pairs [][3]string) {
+	t.Helper()
+	queries, _ := filepath.Glob("../../examples/fcstm/*.fbmcq")
+	more, _ := filepath.Glob("../../examples/fcstm/*/*.fbmcq")
+	for _, q := range append(queries, more...) {
+		dir, base := filepath.Dir(q), strings.TrimSuffix(filepath.Base(q), ".fbmcq")
+		models, _ := filepath.Glob(filepath.Join(dir, "*.fcstm"))
+		best := ""
+		for _, m := range models {
+			name := strings.TrimSuffix(filepath.Base(m), ".fcstm")
+			if (name == base || strings.HasPrefix(base, name+"-")) && len(m) > len(best) {
+				best = m
+			}
+		}
+		if best == "" {
+			t.Fatalf("%s: no example model for this query", q)
+		}
+		pairs = append(pairs, [3]string{best, "-q", q})
+	}
+	if testing.Short() {
+		return pairs
+	}
+	models, _ := filepath.Glob("../../examples/fcstm/*.fcstm")
+	for _, path := range models {
+		m, err := model.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var leaves, vars []string
+		for _, s := range m.StateByPath {
+			if s.Stoppable() {
+				leaves = append(leaves, s.Path)
+			}
+		}
+		sort.Strings(leaves)
+		for _, v := range m.Vars {
+			vars = append(vars, strconv.Quote(v.Name))
+		}
+		havoc := ""
+		if len(vars) > 0 {
+			havoc = " havoc { " + strings.Join(vars, ", ") + " }"
+		}
+		for _, s := range leaves {
+			pairs = append(pairs,
+				[3]string{path, "--check", fmt.Sprintf("check reach <= 6: active(%q);", s)},
+				[3]string{path, "--check", fmt.Sprintf("init state(%q)%s; check reach <= 4: active(%q);", leaves[0], havoc, s)})
+		}
+	}
+	return pairs
+}
+
+// TestGenerateGoReplaysWitnesses: every bmc witness (or counterexample)
+// of the examples' queries replays on the generated code as on the
+// runtime. Frame 0 becomes the driver's start (a cold start with its
+// variables as overrides, or a hot start at its state), every step's
+// input events one cycle, and every frame's state, ended and variables
+// (integers exactly, floats within the replay's tolerance) and every
+// step's abstract calls must be the trace's.
+func TestGenerateGoReplaysWitnesses(t *testing.T) {
+	if ctx, err := z3.NewContext(); err != nil {
+		t.Skip("libz3 is not installed: no witnesses to replay")
+	} else {
+		ctx.Close()
+	}
+	goCmd := needGo(t)
+	work := t.TempDir()
+	type run struct {
+		id, name string
+		w        *bmcWitness
+	}
+	var runs []run
+	names := map[string]string{} // model -> generated module
+	for _, p := range witnessQueries(t) {
+		id := p[0] + " " + p[1] + " " + p[2]
+		doc, code := bmcJSON(t, p[0], p[1], p[2])
+		if code == 2 {
+			t.Errorf("%s: bmc exit 2: %v", id, doc["result"])
+			continue
+		}
+		raw, _ := json.Marshal(doc["witness"])
+		if doc["witness"] == nil {
+			raw, _ = json.Marshal(doc["counterexample"])
+		}
+		var w *bmcWitness
+		if err := json.Unmarshal(raw, &w); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		if w == nil || len(w.Frames) == 0 {
+			continue // no trace: nothing to replay
+		}
+		if field(doc, "replay", "ok") != true {
+			t.Errorf("%s: the runtime does not replay the trace: %v", id, doc["replay"])
+			continue
+		}
+		if _, ok := names[p[0]]; !ok {
+			names[p[0]] = fmt.Sprintf("w%d", len(names))
+			dir := filepath.Join(work, names[p[0]])
+			if _, stderr, code := runCLI(t, "generate", p[0], "--target", "go", "-o", dir, "--name", names[p[0]], "--driver"); code != 0 {
+				t.Fatalf("%s: generate exit %d: %s", p[0], code, stderr)
+			}
+		}
+		runs = append(runs, run{id, names[p[0]], w})
+	}
+	if len(runs) == 0 {
+		t.Fatal("the examples' queries gave no witness to replay")
+	}
+	var mods []string
+	for _, n := range names {
+		mods = append(mods, n)
+	}
+	sort.Strings(mods)
+	all := buildAllDrivers(t, goCmd, work, mods)
+	for i, r := range runs {
+		replayOnDriver(t, r.id, []string{all, r.name}, r.w, filepath.Join(work, fmt.Sprintf("steps%d.json", i)))
+	}
+	t.Logf("%d witnesses replayed on the generated code of %d models", len(runs), len(mods))
+}
+
+// replayOnDriver runs one witness on the generated driver and compares
+// every frame and every step's abstract calls with the trace's.
+func replayOnDriver(t *testing.T, id string, driver []string, w *bmcWitness, stepsFile string) {
+	t.Helper()
+	f0 := w.Frames[0]
+	if f0.Terminated || (f0.Sentinel != nil && *f0.Sentinel == "terminated") {
+		t.Logf("%s: the trace starts terminated; nothing runs", id)
+		return
+	}
+	steps := make([][]string, len(w.Steps))
+	for i, s := range w.Steps {
+		steps[i] = []string{}
+		for _, e := range s.InputEvents {
+			steps[i] = append(steps[i], e.Path)
+		}
+	}
+	data, _ := json.Marshal(steps)
+	if err := os.WriteFile(stepsFile, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--steps", stepsFile}
+	hot := f0.Sentinel == nil || *f0.Sentinel != "init"
+	if hot {
+		args = append(args, "--init-state", deref(f0.State))
+	}
+	var vars []string
+	for name, v := range f0.Vars {
+		key, _ := json.Marshal(name)
+		vars = append(vars, string(key)+":"+string(v))
+	}
+	sort.Strings(vars)
+	args = append(args, "--init-vars", "{"+strings.Join(vars, ",")+"}")
+	out, err := exec.Command(driver[0], append(driver[1:], args...)...).Output()
+	if err != nil {
+		t.Errorf("%s: driver %v: %v\n%s", id, args, err, out)
+		return
+	}
+	var doc driverDoc
+	if err := json.Unmarshal(out, &doc); err != nil || len(doc.Cycles) != len(w.Steps) {
+		t.Errorf("%s: driver ran %d cycles of %d (%v)", id, len(doc.Cycles), len(w.Steps), err)
+		return
+	}
+	entered := hot
+	for i, c := range doc.Cycles {
+		wf, ws := w.Frames[i+1], w.Steps[i]
+		entered = entered || !c.Delta
+		got := deref(c.State)
+		if c.Ended || !entered {
+			got = ""
+		}
+		if want := deref(wf.State); got != want || c.Ended != wf.Terminated {
+			t.Errorf("%s: frame %d: generated code in %q (ended %v), trace %q (terminated %v)", id, i+1, got, c.Ended, want, wf.Terminated)
+		}
+		if len(c.Vars) != len(wf.Vars) {
+			t.Errorf("%s: frame %d: variables %v, trace %v", id, i+1, c.Vars, wf.Vars)
+		}
+		for name, want := range wf.Vars {
+			if !sameNumber(c.Vars[name], want) {
+				t.Errorf("%s: frame %d: %s = %s on the generated code, %s in the trace", id, i+1, name, c.Vars[name], want)
+			}
+		}
+		var gotCalls, wantCalls []string
+		for _, k := range c.Calls {
+			gotCalls = append(gotCalls, k.Action+" "+k.Stage+" "+k.State)
+		}
+		for _, k := range ws.AbstractCalls {
+			wantCalls = append(wantCalls, k.Action+" "+k.Stage+" "+k.State)
+		}
+		if !slices.Equal(gotCalls, wantCalls) {
+			t.Errorf("%s: step %d: abstract calls %q on the generated code, %q in the trace", id, i, gotCalls, wantCalls)
+		}
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// sameNumber compares two JSON values as replay compares trace values:
+// integers exactly, floats (either side) within trace.FloatTolerance,
+// non-finite floats (written as strings) by name.
+func sameNumber(a, b json.RawMessage) bool {
+	sa, sb := strings.TrimSpace(string(a)), strings.TrimSpace(string(b))
+	integral := func(s string) bool { return s != "" && !strings.ContainsAny(s, `.eE"`) }
+	if integral(sa) && integral(sb) {
+		x, okx := new(big.Int).SetString(sa, 10)
+		y, oky := new(big.Int).SetString(sb, 10)
+		return okx && oky && x.Cmp(y) == 0
+	}
+	x, errx := strconv.ParseFloat(strings.Trim(sa, `"`), 64)
+	y, erry := strconv.ParseFloat(strings.Trim(sb, `"`), 64)
+	if errx != nil || erry != nil {
+		return false
+	}
+	if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+		return x == y || (math.IsNaN(x) && math.IsNaN(y))
+	}
+	return math.Abs(x-y) <= trace.FloatTolerance
 }

@@ -26,7 +26,7 @@ func packageName(s string) string {
 		}
 	}
 	name := strings.Trim(b.String(), "_")
-	if name == "" || token.Lookup(name).IsKeyword() || name == "main" {
+	if name == "" || token.Lookup(name).IsKeyword() || name == "main" || stdRoots[name] {
 		name = "fsm" + name
 	}
 	return name
@@ -64,4 +64,20 @@ func (ids idents) make(prefix, dotted string) string {
 	}
 	ids[id] = true
 	return id
+}
+
+// stdRoots are the first elements of the standard library's import
+// paths. With --driver the package is also a module of its name, and a
+// module path the standard library uses makes every import of it
+// ambiguous ("log.fcstm" would not build), so such a name gets the fsm
+// prefix as a keyword does.
+var stdRoots = map[string]bool{
+	"archive": true, "arena": true, "bufio": true, "builtin": true, "bytes": true, "cmd": true, "cmp": true, "compress": true,
+	"container": true, "context": true, "crypto": true, "database": true, "debug": true, "embed": true,
+	"encoding": true, "errors": true, "expvar": true, "flag": true, "fmt": true, "go": true, "hash": true,
+	"html": true, "image": true, "index": true, "internal": true, "io": true, "iter": true, "log": true,
+	"maps": true, "math": true, "mime": true, "net": true, "os": true, "path": true, "plugin": true,
+	"reflect": true, "regexp": true, "runtime": true, "simd": true, "slices": true, "sort": true, "strconv": true,
+	"strings": true, "structs": true, "sync": true, "syscall": true, "testing": true, "text": true,
+	"time": true, "unicode": true, "unique": true, "unsafe": true, "vendor": true, "weak": true,
 }
