@@ -19,6 +19,10 @@ func encodingText(t *testing.T, src string, depth int) string {
 		t.Fatal(err)
 	}
 	defer ctx.Close()
+	// As bmc does for a solve: no term dies while the encodings are built
+	// and printed, so Z3 numbers them (and names their shared parts) in
+	// the order they are built, whenever Go's collector runs.
+	defer ctx.Hold()()
 	enc, err := smt.NewEncoding(ctx, sys)
 	if err != nil {
 		t.Fatal(err)
