@@ -76,11 +76,21 @@ func TestProveInferAfterProof(t *testing.T) {
 // Inference that runs out of budget is not decided (exit 3, with its
 // reason in the report), never an error exit 2 (issue 29.6).
 func TestProveInferOutOfBudget(t *testing.T) {
+	// With 1 ms the budget runs out either while loading (counted since
+	// issue 38 item 6: a loaded machine takes longer than that to read the
+	// model) or while inferring: both are undecided (exit 3) and say why,
+	// and which one is a matter of timing, so either is accepted.
+	const loading = "timeout while loading"
 	out, stderr, code := runCLI(t, "prove", "--infer", "--timeout-ms", "1", "../../examples/order.json")
-	if code != 3 || stderr != "" || !strings.Contains(out, "inferred RSCs: not decided") {
+	switch {
+	case code == 3 && out == "" && strings.Contains(stderr, loading):
+	case code != 3 || stderr != "" || !strings.Contains(out, "inferred RSCs: not decided"):
 		t.Errorf("exit %d, stderr %q:\n%s", code, stderr, out)
 	}
-	js, _, code := runCLI(t, "prove", "--infer", "--timeout-ms", "1", "--json", "../../examples/order.json")
+	js, stderr, code := runCLI(t, "prove", "--infer", "--timeout-ms", "1", "--json", "../../examples/order.json")
+	if code == 3 && js == "" && strings.Contains(stderr, loading) {
+		return
+	}
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(js), &doc); err != nil || code != 3 || doc["inferred_reason"] == nil || doc["inferred"] != nil {
 		t.Errorf("exit %d, json err %v: inferred %v, reason %v", code, err, doc["inferred"], doc["inferred_reason"])
