@@ -54,11 +54,8 @@ type Machine struct {
 	init    []int64
 	pool    sync.Pool // *stepper
 
-	mu       sync.RWMutex
-	locs     []*Location
-	locIdx   map[string]int
-	labels   []label
-	labelIdx map[label]int
+	locs   interner[string, *Location]
+	labels interner[label, label]
 }
 
 // label is one step: the location left, the input subset (a mask over
@@ -84,7 +81,7 @@ func New(m *model.Model) (*Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	mc := &Machine{m: m, reduce: true, locIdx: map[string]int{}, labelIdx: map[label]int{}}
+	mc := &Machine{m: m, reduce: true}
 	for i, v := range m.Vars {
 		mc.real = append(mc.real, v.Type == model.Float)
 		mc.changed = append(mc.changed, i+1)
@@ -125,9 +122,7 @@ func (mc *Machine) Initial(dst []int64) []int64 {
 
 // Location returns what word 0 value w stands for.
 func (mc *Machine) Location(w int64) *Location {
-	mc.mu.RLock()
-	defer mc.mu.RUnlock()
-	return mc.locs[w]
+	return mc.locs.at(int(w))
 }
 
 // Successors steps src on one input set per class of input sets that
@@ -307,48 +302,56 @@ func (mc *Machine) undecided(dst []int64, reason string) {
 
 // intern numbers a location by key, describing it when new.
 func (mc *Machine) intern(key string, describe func() *Location) int {
-	mc.mu.RLock()
-	i, ok := mc.locIdx[key]
-	mc.mu.RUnlock()
-	if ok {
-		return i
-	}
-	loc := describe()
-	mc.mu.Lock()
-	defer mc.mu.Unlock()
-	if i, ok := mc.locIdx[key]; ok {
-		return i
-	}
-	mc.locIdx[key] = len(mc.locs)
-	mc.locs = append(mc.locs, loc)
-	return len(mc.locs) - 1
+	return mc.locs.number(key, describe)
 }
 
 // label numbers a step.
 func (mc *Machine) label(l label) int {
-	mc.mu.RLock()
-	i, ok := mc.labelIdx[l]
-	mc.mu.RUnlock()
+	return mc.labels.number(l, func() label { return l })
+}
+
+// interner numbers values by key, for the search's workers at once: a
+// key seen before is found under the read lock, so only new ones wait.
+type interner[K comparable, V any] struct {
+	mu   sync.RWMutex
+	idx  map[K]int
+	vals []V
+}
+
+// number returns key's number, adding describe() under it when key is new.
+func (t *interner[K, V]) number(key K, describe func() V) int {
+	t.mu.RLock()
+	i, ok := t.idx[key]
+	t.mu.RUnlock()
 	if ok {
 		return i
 	}
-	mc.mu.Lock()
-	defer mc.mu.Unlock()
-	if i, ok := mc.labelIdx[l]; ok {
+	v := describe()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if i, ok := t.idx[key]; ok {
 		return i
 	}
-	mc.labelIdx[l] = len(mc.labels)
-	mc.labels = append(mc.labels, l)
-	return len(mc.labels) - 1
+	if t.idx == nil {
+		t.idx = map[K]int{}
+	}
+	t.idx[key] = len(t.vals)
+	t.vals = append(t.vals, v)
+	return len(t.vals) - 1
+}
+
+// at returns the value numbered i.
+func (t *interner[K, V]) at(i int) V {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.vals[i]
 }
 
 // Describe renders a step: the state it leaves, its input set in braces
 // ("{}" for the empty cycle) and what it enters.
 func (mc *Machine) Describe(t int) (from, input, to string) {
-	mc.mu.RLock()
-	l := mc.labels[t]
-	src, dst := mc.locs[l.from], mc.locs[l.to]
-	mc.mu.RUnlock()
+	l := mc.labels.at(t)
+	src, dst := mc.locs.at(l.from), mc.locs.at(l.to)
 	names := src.names
 	if !mc.reduce {
 		names = mc.names
