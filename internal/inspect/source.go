@@ -18,15 +18,8 @@ type source struct {
 }
 
 func newSource(text string) *source {
-	s := &source{text: text, lines: []int{0}}
 	// Lines end as the parser reads them: "\n", "\r\n" or a lone "\r".
-	for i := 0; i < len(text); i++ {
-		if n := lineend.Len(text, i); n > 0 {
-			i += n - 1
-			s.lines = append(s.lines, i+1)
-		}
-	}
-	return s
+	return &source{text: text, lines: lineend.Starts(text)}
 }
 
 // offset converts a 1-based line and rune column to a byte offset, or -1.

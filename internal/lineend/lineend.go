@@ -66,3 +66,18 @@ func Next(s string, off int) int {
 	end := LineEnd(s, off)
 	return end + Len(s, end)
 }
+
+// Starts returns the offset of the first byte of every line of s, in
+// order: 0, then the offset just past each line end.
+func Starts(s string) []int {
+	starts := make([]int, 1, Count(s)+1)
+	for i := 0; i < len(s); {
+		if n := Len(s, i); n > 0 {
+			i += n
+			starts = append(starts, i)
+		} else {
+			i++
+		}
+	}
+	return starts
+}

@@ -1,6 +1,9 @@
 package lineend
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestLineEnds(t *testing.T) {
 	const s = "a\nb\r\nc\rd" // four lines, each line end kind once
@@ -32,5 +35,22 @@ func TestLineEnds(t *testing.T) {
 	}
 	if Index("abc") != -1 || Index("ab\rc") != 2 {
 		t.Error("Index")
+	}
+}
+
+func TestStarts(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want []int
+	}{
+		{"", []int{0}},
+		{"a", []int{0}},
+		{"a\nb", []int{0, 2}},
+		{"a\r\nb\rc\n", []int{0, 3, 5, 7}},
+		{"\r\r\n\n", []int{0, 1, 3, 4}},
+	} {
+		if got := Starts(c.s); !slices.Equal(got, c.want) {
+			t.Errorf("Starts(%q) = %v, want %v", c.s, got, c.want)
+		}
 	}
 }

@@ -17,16 +17,7 @@ type text struct {
 }
 
 func newText(src string) *text {
-	t := &text{src: src, lines: []int{0}}
-	for i := 0; i < len(src); {
-		if n := lineend.Len(src, i); n > 0 {
-			i += n
-			t.lines = append(t.lines, i)
-		} else {
-			i++
-		}
-	}
-	return t
+	return &text{src: src, lines: lineend.Starts(src)}
 }
 
 // lineBounds returns the byte range of line (0-based) without its line
