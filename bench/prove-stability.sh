@@ -29,16 +29,7 @@ budget=${BUDGET_MS:-10000}
 chc=$root/../shared/fixtures/chc/extra-small-lia/${CHC:-dillig12_m.smt2}
 cases=${CASES:-examples/retry.json:examples/retry.rsc examples/fcstm/retry.fcstm:examples/fcstm/retry.rsc}
 [ -z "${CASES:-}" ] && [ -f "$chc" ] && cases="$cases $chc"
-# summary NAME TIMES...: min, median, max and max/min of the times.
-summary() {
-  local sorted min max med
-  sorted=$(printf '%s\n' "$@" | sort -n)
-  min=$(echo "$sorted" | head -1)
-  max=$(echo "$sorted" | tail -1)
-  med=$(echo "$sorted" | sed -n "$((($# + 1) / 2))p")
-  # A run under 10 ms of CPU reads 0.00: count it as 0.01.
-  printf '%5.2f %6.2f %6.2f %6.2f' "$min" "$med" "$max" "$(echo "scale=4; $max / ($min + ($min == 0) * 0.01)" | bc)"
-}
+. "$root/bench/timing.sh"
 echo "# prove, $n runs each, budget $budget ms${ARGS:+, $ARGS}: times in s"
 printf '%-22s %5s  %-29s  %-29s  %s\n' case exits "wall min median    max max/min" " cpu min median    max max/min" "ended"
 for sp in "${sps[@]}"; do
@@ -51,13 +42,9 @@ for sp in "${sps[@]}"; do
     [ -n "$rsc" ] && args+=(--rsc "$root/$rsc")
     times=() cpus=() codes=() ends=()
     for ((r = 0; r < n; r++)); do
-      set +e
-      /usr/bin/time -f '%e %U %S' -o "$dir/time" "$sp" "${args[@]}" >"$dir/out" 2>&1
-      code=$?
-      set -e
-      read -r t user sys < <(tail -1 "$dir/time") # after "Command exited with ..." when not 0
+      time_once "$sp" "${args[@]}"
       times+=("$t")
-      cpus+=("$(echo "$user + $sys" | bc)")
+      cpus+=("$cpu")
       codes+=("$code")
       # The verdict and the methods of the properties (or, when none
       # answered, the last layer that ran).
@@ -68,7 +55,7 @@ for sp in "${sps[@]}"; do
       fi
     done
     printf '%-22s %5s  %s  %s  %s\n' "$(basename "$input")" "$(printf '%s\n' "${codes[@]}" | sort -u | paste -sd/)" \
-      "$(summary "${times[@]}")" "$(summary "${cpus[@]}")" \
+      "$(spread "${times[@]}")" "$(spread "${cpus[@]}")" \
       "$(printf '%s\n' "${ends[@]}" | sort | uniq -c | awk '{printf "%s%s×%s", (NR > 1 ? " " : ""), $1, $2}')"
   done
 done

@@ -77,17 +77,7 @@ generate() {
   *) echo "stability.sh: CMD is bmc or prove" >&2; exit 2 ;;
   esac
 }
-# summary NAME TIMES...: min, median, max and max/min of the times.
-summary() {
-  local name=$1 sorted min max med
-  shift
-  sorted=$(printf '%s\n' "$@" | sort -n)
-  min=$(echo "$sorted" | head -1)
-  max=$(echo "$sorted" | tail -1)
-  med=$(echo "$sorted" | sed -n "$((($# + 1) / 2))p")
-  # A run under 10 ms of CPU reads 0.00: count it as 0.01.
-  printf '%s %5.2f %6.2f %6.2f %6.2f' "$name" "$min" "$med" "$max" "$(echo "scale=4; $max / ($min + ($min == 0) * 0.01)" | bc)"
-}
+. "$root/bench/timing.sh"
 fixture=$root/../shared/fixtures/bmc-stability
 echo "# ${CMD:-bmc}, $n runs each, budget $budget ms: times in s"
 printf '%-8s %5s  %-32s  %-31s  %s\n' case exits "     min  median    max max/min" "    min  median    max max/min" "first answer"
@@ -102,13 +92,9 @@ for name in ${CASES:-fixture 1@40 2@40 4@30 5@50}; do
   [ -n "${VERBOSE:-}" ] && echo "# $name: ${args[*]:1}"
   times=() cpus=() codes=()
   for ((r = 0; r < n; r++)); do
-    set +e
-    /usr/bin/time -f '%e %U %S' -o "$dir/time" "$sp" "${args[@]}" --timeout-ms "$budget" >"$dir/out" 2>&1
-    code=$?
-    set -e
-    read -r t user sys < <(tail -1 "$dir/time") # after "Command exited with ..." when not 0
+    time_once "$sp" "${args[@]}" --timeout-ms "$budget"
     times+=("$t")
-    cpus+=("$(echo "$user + $sys" | bc)")
+    cpus+=("$cpu")
     codes+=("$code")
     [ "$r" -eq 0 ] && first=$(head -1 "$dir/out" | cut -c1-50)
     if [ -n "${VERBOSE:-}" ]; then
@@ -116,5 +102,5 @@ for name in ${CASES:-fixture 1@40 2@40 4@30 5@50}; do
     fi
   done
   printf '%-8s %5s  %s  %s  %s\n' "$name" "$(printf '%s\n' "${codes[@]}" | sort -u | paste -sd/)" \
-    "$(summary wall "${times[@]}")" "$(summary cpu "${cpus[@]}")" "$first"
+    "wall $(spread "${times[@]}")" "cpu $(spread "${cpus[@]}")" "$first"
 done

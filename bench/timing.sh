@@ -27,3 +27,27 @@ stat() {
 
 # ratio A B: A/B to two decimals.
 ratio() { echo "scale=4; $1 / $2" | bc | xargs printf "%.2f"; }
+
+# spread TIMES...: min, median, max and max/min of the times, to two
+# decimals. A run under 10 ms of CPU reads 0.00: it counts as 0.01 in the
+# ratio.
+spread() {
+  local sorted min max med
+  sorted=$(printf '%s\n' "$@" | sort -n)
+  min=$(echo "$sorted" | head -1)
+  max=$(echo "$sorted" | tail -1)
+  med=$(echo "$sorted" | sed -n "$((($# + 1) / 2))p")
+  printf '%5.2f %6.2f %6.2f %6.2f' "$min" "$med" "$max" "$(echo "scale=4; $max / ($min + ($min == 0) * 0.01)" | bc)"
+}
+
+# time_once CMD...: runs CMD once with its output in $dir/out and sets t
+# (wall s), cpu (user + sys s) and code (its exit status, a result here).
+time_once() {
+  local user sys
+  set +e
+  /usr/bin/time -f '%e %U %S' -o "$dir/time" "$@" >"$dir/out" 2>&1
+  code=$?
+  set -e
+  read -r t user sys < <(tail -1 "$dir/time") # after "Command exited with ..." when not 0
+  cpu=$(echo "$user + $sys" | bc)
+}
