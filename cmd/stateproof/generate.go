@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -87,18 +86,8 @@ func runGenerate(f generateFlags, cmd *cobra.Command, path string, stderr io.Wri
 		}
 		return fail("%v", err)
 	}
-	for _, file := range files {
-		dst := filepath.Join(f.out, filepath.FromSlash(file.Path))
-		mode := os.FileMode(0o644)
-		if file.Exec {
-			mode = 0o755
-		}
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return fail("%v", err)
-		}
-		if err := os.WriteFile(dst, file.Data, mode); err != nil {
-			return fail("%v", err)
-		}
+	if err := generate.Write(f.out, files); err != nil {
+		return fail("%v", err)
 	}
 	return nil
 }

@@ -69,34 +69,19 @@ func checkLineEnds(t *testing.T, src string) {
 		var want string
 		var wantErr error
 		for i, eol := range []string{"\n", "\r", "\r\n"} {
-			text := withLineEnds(src, eol)
+			text := lineend.Rewrite(src, eol)
 			out, err := SourceAs(lang, "f", []byte(text))
 			perr := l.parse(l, "f", text)
 			if i == 0 {
-				want, wantErr = withLineEnds(string(out), "\n"), perr
+				want, wantErr = lineend.Rewrite(string(out), "\n"), perr
 				continue
 			}
 			if (perr == nil) != (wantErr == nil) || perr != nil && perr.Error() != wantErr.Error() {
 				t.Fatalf("%s: line ends %q: parse error %v, with \\n %v", lang, eol, perr, wantErr)
 			}
-			if got := withLineEnds(string(out), "\n"); err == nil && got != want {
+			if got := lineend.Rewrite(string(out), "\n"); err == nil && got != want {
 				t.Fatalf("%s: line ends %q format differently:\n%s\n--- with \\n:\n%s", lang, eol, got, want)
 			}
 		}
 	}
-}
-
-// withLineEnds returns s with each of its line ends written as eol.
-func withLineEnds(s, eol string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if n := lineend.Len(s, i); n > 0 {
-			b.WriteString(eol)
-			i += n
-		} else {
-			b.WriteByte(s[i])
-			i++
-		}
-	}
-	return b.String()
 }

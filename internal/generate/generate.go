@@ -3,7 +3,9 @@ package generate
 import (
 	"fmt"
 	"go/format"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 
 	"github.com/stateproof/stateproof/internal/fcstm/model"
@@ -27,6 +29,25 @@ type File struct {
 	Path string
 	Data []byte
 	Exec bool // an executable script
+}
+
+// Write writes files below dir (their slash-separated paths made
+// native), making the folders they need; a script is executable.
+func Write(dir string, files []File) error {
+	for _, f := range files {
+		dst := filepath.Join(dir, filepath.FromSlash(f.Path))
+		mode := os.FileMode(0o644)
+		if f.Exec {
+			mode = 0o755
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, f.Data, mode); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Unsupported is a model feature the target cannot run exactly.

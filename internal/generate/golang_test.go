@@ -108,19 +108,7 @@ func TestGoAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
-		p := filepath.Join(dir, "gen", f.Path)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		mode := os.FileMode(0o644)
-		if f.Exec {
-			mode = 0o755
-		}
-		if err := os.WriteFile(p, f.Data, mode); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, filepath.Join(dir, "gen"), files)
 	if err := os.MkdirAll(filepath.Join(dir, "gen", "cmd", "apitest"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -289,18 +277,8 @@ func checkReadmeNames(t *testing.T, path string, m *model.Model, readme string) 
 
 func writeFiles(t *testing.T, dir string, files []File) {
 	t.Helper()
-	for _, f := range files {
-		p := filepath.Join(dir, f.Path)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		mode := os.FileMode(0o644)
-		if f.Exec {
-			mode = 0o755
-		}
-		if err := os.WriteFile(p, f.Data, mode); err != nil {
-			t.Fatal(err)
-		}
+	if err := Write(dir, files); err != nil {
+		t.Fatal(err)
 	}
 }
 

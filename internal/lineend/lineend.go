@@ -81,3 +81,20 @@ func Starts(s string) []int {
 	}
 	return starts
 }
+
+// Rewrite returns s with each of its line ends ("\n", "\r\n" or a lone
+// "\r") written as eol.
+func Rewrite(s, eol string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		if n := Len(s, i); n > 0 {
+			b.WriteString(eol)
+			i += n
+		} else {
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
+}

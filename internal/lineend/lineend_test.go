@@ -54,3 +54,9 @@ func TestStarts(t *testing.T) {
 		}
 	}
 }
+
+func TestRewrite(t *testing.T) {
+	if got := Rewrite("a\nb\r\nc\rd\n", "\r"); got != "a\rb\rc\rd\r" {
+		t.Errorf("Rewrite = %q", got)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
@@ -56,12 +55,12 @@ func FuzzParse(f *testing.F) {
 // both or neither, and an error at the same line and column (docs/fcstm.md,
 // "Lexical rules"; issue 38 item 8.1: a lone "\r" did not end a comment).
 func checkLineEnds(t *testing.T, src string, err error) {
-	base := withLineEnds(src, "\n")
+	base := lineend.Rewrite(src, "\n")
 	if base != src {
 		_, err = Parse("f.fcstm", base)
 	}
 	for _, eol := range []string{"\r", "\r\n"} {
-		_, got := Parse("f.fcstm", withLineEnds(src, eol))
+		_, got := Parse("f.fcstm", lineend.Rewrite(src, eol))
 		if (got == nil) != (err == nil) || got != nil && at(got) != at(err) {
 			t.Fatalf("line ends %q: error %v; with \\n: %v", eol, got, err)
 		}
@@ -75,19 +74,4 @@ func at(err error) string {
 		return e.Pos.String()
 	}
 	return err.Error()
-}
-
-// withLineEnds returns s with each of its line ends written as eol.
-func withLineEnds(s, eol string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if n := lineend.Len(s, i); n > 0 {
-			b.WriteString(eol)
-			i += n
-		} else {
-			b.WriteByte(s[i])
-			i++
-		}
-	}
-	return b.String()
 }
