@@ -2,6 +2,7 @@ package bmc
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/explore"
@@ -78,6 +79,83 @@ func TestDifferentialReach(t *testing.T) {
 			if r.Trace != nil {
 				if rep := mc.Replay(r.Trace); !rep.OK() {
 					t.Fatalf("seed %d state %s: replay mismatches %v", seed, loc.Name, rep.Mismatches)
+				}
+			}
+		}
+	}
+}
+
+// manyLocations is a machine of n locations (more than the lean shape's
+// if-then-else chain holds, so its location and step terms are trees):
+// "go" steps around a ring, "jump" doubles the index while x < 3.
+func manyLocations(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"schemaVersion": 1, "init": "S0", "states": [`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id": "S%d"}`, i)
+	}
+	b.WriteString(`], "transitions": [`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"from": "S%d", "event": "go", "to": "S%d"},`, i, (i+1)%n)
+		fmt.Fprintf(&b, `{"from": "S%d", "event": "jump", "guard": {"variable": "x", "op": "<", "value": 3}, "updates": [{"variable": "x", "op": "inc"}], "to": "S%d"}`, i, (2*i+1)%n)
+	}
+	b.WriteString(`], "variables": [{"name": "x", "kind": "integer", "init": 0}]}`)
+	return b.String()
+}
+
+// TestDifferentialReachManyLocations: past the lean shape's chain limit
+// (its terms become trees over the location bits), bmc still agrees with
+// the explorer on which locations are reachable within the bound.
+func TestDifferentialReachManyLocations(t *testing.T) {
+	const bound = 4
+	ctx, err := z3.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctx.Close()
+	for _, n := range []int{65, 300} {
+		src := manyLocations(n)
+		m, sys := decodeModel(t, src)
+		mc := runtime.Compile(m)
+		g := explore.Search{Machine: mc, Cap: 100000, OnEdge: func(g *explore.Graph, from, _ int, _ []int64) explore.Edge {
+			if g.Depth(from) >= bound {
+				return explore.Prune
+			}
+			return explore.Keep
+		}}.Run()
+		within := map[int]bool{}
+		for i := 0; i < g.Len(); i++ {
+			if g.Depth(i) <= bound {
+				within[g.StateOf(i)] = true
+			}
+		}
+		// Every location within the bound and a few beyond it, spread
+		// over the codes.
+		var asked []int
+		for id := range sys.Locations {
+			if within[id] || id%(n/6) == 0 {
+				asked = append(asked, id)
+			}
+		}
+		for _, id := range asked {
+			loc := sys.Locations[id]
+			q := &query.Query{Check: query.Check{Kind: query.Reach, Bound: bound, Body: active(loc.Name)}}
+			r, err := Solve(ctx, sys, q, Options{})
+			if err != nil {
+				t.Fatalf("%d locations: %v", n, err)
+			}
+			if got := r.Outcome == "witness_found"; got != within[loc.ID] {
+				t.Fatalf("%d locations, %s: bmc says %s, explorer says reachable=%v", n, loc.Name, r.Outcome, within[loc.ID])
+			}
+			if r.Trace != nil {
+				if rep := mc.Replay(r.Trace); !rep.OK() {
+					t.Fatalf("%d locations, %s: replay mismatches %v", n, loc.Name, rep.Mismatches)
 				}
 			}
 		}

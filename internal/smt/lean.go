@@ -118,12 +118,53 @@ func (ls *leanShape) frame(b *builder, i int) *z3.Term {
 	}
 	ls.ats = append(ls.ats, ats)
 	last := len(ls.ids) - 1
-	state := b.intVal(int64(ls.ids[last]))
-	for c := last - 1; c >= 0; c-- {
-		state = b.ite(ats[c], b.intVal(int64(ls.ids[c])), state)
+	es := make([]coded, last)
+	for c := range es {
+		es[c] = coded{c, b.intVal(int64(ls.ids[c]))}
 	}
-	return state
+	return ls.choose(b, i, es, b.intVal(int64(ls.ids[last])))
 }
+
+// chainLimit is the longest if-then-else chain choose builds. Z3 walks
+// terms recursively, so a chain over every location of a large machine
+// overflowed the stack of the thread that checks it (a ring of 150,000
+// states crashed the program, issue 38); up to chainLimit entries the
+// chain is what a hand-written unrolling has, and the encodings of
+// machines that small are unchanged.
+const chainLimit = 64
+
+// coded is a term chosen when frame i holds a location code.
+type coded struct {
+	code int
+	t    *z3.Term
+}
+
+// choose is the term es[k].t when frame i holds the code es[k].code and
+// dflt when it holds none of them. The codes differ, so the locations
+// exclude each other and the order of the chain does not matter: up to
+// chainLimit entries it is one chain in the given order; beyond, the
+// entries, sorted by code, split on the highest bit in which their codes
+// differ, so the term's depth grows with the logarithm of len(es).
+func (ls *leanShape) choose(b *builder, i int, es []coded, dflt *z3.Term) *z3.Term {
+	if len(es) <= chainLimit {
+		t := dflt
+		for k := len(es) - 1; k >= 0; k-- {
+			t = b.ite(ls.ats[i][es[k].code], es[k].t, t)
+		}
+		return t
+	}
+	if !slices.IsSortedFunc(es, byCode) {
+		es = slices.SortedFunc(slices.Values(es), byCode)
+	}
+	// Every entry's code agrees with the others above bit k; the frame's
+	// bit k tells which half can hold its code (a code of neither half
+	// gets dflt from either).
+	k := bits.Len(uint(es[0].code^es[len(es)-1].code)) - 1
+	m, _ := slices.BinarySearchFunc(es, 1<<k, func(e coded, bit int) int { return e.code&bit - bit })
+	return b.ite(ls.bits[i][k], ls.choose(b, i, es[m:], dflt), ls.choose(b, i, es[:m], dflt))
+}
+
+func byCode(x, y coded) int { return x.code - y.code }
 
 // at is "frame i is at id": its code's literals (false for an id outside
 // the domain).
@@ -166,8 +207,7 @@ func (enc *Encoding) extendLean() error {
 	if !ls.projectEvents {
 		st.events = enc.Events[i]
 	}
-	type branch struct{ from, cases *z3.Term }
-	var branches []branch
+	var branches []coded // per source: its cases
 	for _, src := range sys.StepSources(i, enc.start) {
 		var disjuncts []*z3.Term // the source's cases that can be taken
 		cs := sys.Cases[src]
@@ -199,7 +239,10 @@ func (enc *Encoding) extendLean() error {
 			t := b.and(sel...)
 			cases = append(cases, Selector{Source: src, Index: k, Case: c, Term: t, Snapshots: snaps})
 		}
-		branches = append(branches, branch{st.from(src), b.or(disjuncts...)})
+		// A source without a code is no frame's location (at says false).
+		if c, ok := ls.code[src]; ok {
+			branches = append(branches, coded{c, b.or(disjuncts...)})
+		}
 	}
 	enc.Sels = append(enc.Sels, cases)
 	enc.symbols += len(cases)
@@ -227,14 +270,11 @@ func (enc *Encoding) extendLean() error {
 		}
 		enc.Events[i] = evs
 	}
-	// The step as one if-then-else per source state, as a hand-written
-	// unrolling has it: the states exclude each other, so this is the
-	// disjunction of the cases, with the case split on the state first.
-	step := b.False()
-	for k := len(branches) - 1; k >= 0; k-- {
-		step = b.ite(branches[k].from, branches[k].cases, step)
-	}
-	units = append(units, step)
+	// The step as one if-then-else per source state (a tree of them for
+	// many states), as a hand-written unrolling has it: the states exclude
+	// each other, so this is the disjunction of the cases, with the case
+	// split on the state first.
+	units = append(units, ls.choose(b, i, branches, b.False()))
 	if err := enc.leanRaises(i, st, evUnits); err != nil {
 		return err
 	}
