@@ -8,10 +8,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/fcstm/simulate"
 	"github.com/stateproof/stateproof/internal/frontend/fcstmfront"
@@ -335,19 +337,15 @@ func initErrorText(rd input.Reader, path string, e *simulate.ErrorReport) string
 		}
 		start = end + lineend.Len(src, end)
 	}
-	line := src[start:lineend.LineEnd(src, start)]
-	pad := ""
-	for i, r := range []rune(line) {
-		if i >= e.Col-1 {
+	off := start
+	for range e.Col - 1 {
+		if off >= lineend.LineEnd(src, start) {
 			break
 		}
-		if r == '\t' {
-			pad += "\t"
-		} else {
-			pad += " "
-		}
+		_, n := utf8.DecodeRuneInString(src[off:])
+		off += n
 	}
-	return text + "\n    " + line + "\n    " + pad + "^"
+	return text + "\n    " + strings.ReplaceAll(ast.Snippet(src, off), "\n", "\n    ")
 }
 
 // loadErrorText renders a load failure with its source line and caret.

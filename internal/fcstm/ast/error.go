@@ -36,24 +36,51 @@ func (e *Error) Error() string {
 }
 
 // Snippet returns the source line of the error and a caret line under its
-// column, or "" when the source or the position is unknown. Tabs are kept
-// in the caret line so that the caret lines up in a terminal.
+// column, or "" when the source or the position is unknown.
 func (e *Error) Snippet() string {
-	off := e.Pos.Offset
-	if e.Src == "" || !e.Pos.IsValid() || off < 0 || off > len(e.Src) {
+	if !e.Pos.IsValid() {
 		return ""
 	}
-	start, end := lineend.LineStart(e.Src, off), lineend.LineEnd(e.Src, off)
-	line := e.Src[start:end]
+	return Snippet(e.Src, e.Pos.Offset)
+}
+
+// snippetWidth is the most of a line Snippet shows: a generated model can
+// hold a line of megabytes, and an error quoting it whole buries its own
+// message (the caret's neighbourhood is what locates the error).
+const snippetWidth = 120
+
+// Snippet returns the line of src holding byte offset off and a caret line
+// under off, or "" when off is outside src. A line longer than
+// snippetWidth characters is cut to that many around the caret, with "…"
+// where it was cut. Tabs are kept in the caret line so that the caret
+// lines up in a terminal.
+func Snippet(src string, off int) string {
+	if src == "" || off < 0 || off > len(src) {
+		return ""
+	}
+	start, end := lineend.LineStart(src, off), lineend.LineEnd(src, off)
+	before, after := []rune(src[start:off]), []rune(src[off:end])
+	var head, tail string
+	if len(before)+len(after) > snippetWidth {
+		if keep := snippetWidth / 2; len(before) > keep {
+			before, head = before[len(before)-keep:], "…"
+		}
+		if keep := snippetWidth - len(before); len(after) > keep {
+			after, tail = after[:keep], "…"
+		}
+	}
 	var pad strings.Builder
-	for _, r := range e.Src[start:off] {
+	if head != "" {
+		pad.WriteByte(' ')
+	}
+	for _, r := range before {
 		if r == '\t' {
 			pad.WriteByte('\t')
 		} else {
 			pad.WriteByte(' ')
 		}
 	}
-	return line + "\n" + pad.String() + "^"
+	return head + string(before) + string(after) + tail + "\n" + pad.String() + "^"
 }
 
 // Detail is Error() followed by the snippet, for terminal output.
