@@ -59,8 +59,10 @@ the extension picks the format, --format-in names it for other file names.
 (never-states as forbid, var-in-range as invariant) to depth N; an FCSTM model
 declares none, so --bound is refused for it.
 
---timeout-ms (default 30000) is one budget for loading, encoding and solving:
-at it the answer is timeout, never a verdict (docs/queries.md).
+--timeout-ms (default 30000) is one budget per query for loading, encoding and
+solving (the first query's includes loading and any encoding the queries
+share; with several queries or --bound each later one begins its own): at it
+the answer is timeout, never a verdict (docs/queries.md, Budgets).
 
 A flag that would have no effect is refused (exit 2): --color (the text is
 not coloured), --json with another --format, --no-incomplete-check with
