@@ -41,6 +41,9 @@ type Options struct {
 	// MaxStates caps the nodes of all layers together; reaching it leaves
 	// an answer that needs the missing nodes unknown.
 	MaxStates int
+	// AllDepths decides the query for every depth, its bound aside
+	// (--all-depths): one node per state, since no depth is told apart.
+	AllDepths bool
 }
 
 // Refusal is a query this engine does not decide (yet): Decide returns
@@ -57,13 +60,25 @@ func (r *Refusal) Error() string {
 // Decide answers q, bound against m's symbolic system, on mc, the
 // explicit machine of m.
 func Decide(m *model.Model, mc *explicit.Machine, q *query.Query, opts Options) (*Result, error) {
-	sc, err := newScenario(m, mc, q)
+	sc, err := newScenario(m, mc, q, opts.AllDepths)
 	if err != nil {
 		return nil, err
 	}
 	s := &search{sc: sc, mc: mc, max: opts.MaxStates, succ: map[string][]succ{}}
-	s.forward()
-	return s.decide(), nil
+	var r *Result
+	if opts.AllDepths {
+		s.explore()
+		r = s.decideAll()
+	} else {
+		s.forward()
+		r = s.decide()
+	}
+	if len(r.Frames) > 0 {
+		if err := replay(m, r); err != nil {
+			return nil, fmt.Errorf("internal error: the explicit evidence does not replay on the runtime (please report it): %w", err)
+		}
+	}
+	return r, nil
 }
 
 // scenario is the query's constraints in the machine's terms.
@@ -77,7 +92,7 @@ type scenario struct {
 	at      map[int][]expr.Expr
 }
 
-func newScenario(m *model.Model, mc *explicit.Machine, q *query.Query) (*scenario, error) {
+func newScenario(m *model.Model, mc *explicit.Machine, q *query.Query, allDepths bool) (*scenario, error) {
 	switch q.Check.Kind {
 	case query.Reach, query.Forbid, query.Invariant:
 	default:
@@ -90,6 +105,12 @@ func newScenario(m *model.Model, mc *explicit.Machine, q *query.Query) (*scenari
 		return nil, &Refusal{q.Check.Span.Start, "called(...) and call_count(...) atoms"}
 	}
 	n := q.Check.Bound
+	if allDepths {
+		if err := depthFree(q); err != nil {
+			return nil, err
+		}
+		n = 1 // every step is step 0: the assumptions read no index
+	}
 	sc := &scenario{q: q, m: m, present: make([][]int, n), absent: make([][]int, n), at: map[int][]expr.Expr{}}
 	index := func(nm query.Name) (int, error) {
 		if i := slices.Index(mc.Events(), nm.Name); i >= 0 {
@@ -135,6 +156,35 @@ func newScenario(m *model.Model, mc *explicit.Machine, q *query.Query) (*scenari
 		}
 	}
 	return sc, nil
+}
+
+// depthFree refuses, for --all-depths, what tells depths apart: cycle,
+// assume at K, and event assumptions on some steps only.
+func depthFree(q *query.Query) error {
+	for _, a := range q.Assumes {
+		switch {
+		case a.Kind == query.AssumeAt:
+			return &Refusal{a.Span.Start, "`assume at K` with --all-depths (it names one frame of a bounded run)"}
+		case a.Kind == query.AssumeEvent && !a.Steps.All:
+			return &Refusal{a.Span.Start, "an event assumption on some steps only with --all-depths (write `*` for every step)"}
+		}
+	}
+	roots := []expr.Expr{q.Check.Body}
+	for _, a := range q.Assumes {
+		if a.Cond != nil {
+			roots = append(roots, a.Cond)
+		}
+	}
+	var err error
+	for _, r := range roots {
+		expr.Inspect(r, func(e expr.Expr) bool {
+			if id, ok := e.(*expr.Ident); ok && id.Name == "cycle" && err == nil {
+				err = &Refusal{id.Loc.Start, "`cycle` with --all-depths (the frame index of a bounded run)"}
+			}
+			return err == nil
+		})
+	}
+	return err
 }
 
 // input returns the input set of step k within class in (the events it

@@ -1,6 +1,7 @@
 package decide_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -233,4 +234,91 @@ func randomQueries(seed uint64, sys *sts.System, n int) []string {
 		out = append(out, b.String())
 	}
 	return out
+}
+
+// TestAllDepthsAgreesWithBMC checks --all-depths against bmc on random
+// models (seeds logged): evidence at frame k is bmc's evidence at bound
+// k, and a property that holds at every depth holds at bounds 1 to 6.
+func TestAllDepthsAgreesWithBMC(t *testing.T) {
+	ctx, err := z3.NewContext()
+	if err != nil {
+		t.Skip("no Z3:", err)
+	}
+	defer ctx.Close()
+	seen := map[string]int{}
+	for seed := uint64(1); seed <= 10; seed++ {
+		t.Logf("random model seed %d", seed)
+		m, fm, mc := setup(t, fcstmtest.RandomModel(seed))
+		for _, text := range randomQueries(seed+100, fm.System, 8) {
+			if strings.Contains(text, ", 0)") {
+				continue // an assumption on step 0 only: refused, see TestAllDepthsRefuses
+			}
+			r, err := decide.Decide(m, mc, bind(t, fm, text), decide.Options{MaxStates: 5000, AllDepths: true})
+			if err != nil {
+				t.Fatalf("seed %d: %s: %v", seed, text, err)
+			}
+			seen[r.Outcome]++
+			bounds := []int{1, 2, 3, 4, 5, 6}
+			want := r.Outcome
+			switch r.Outcome {
+			case "witness_found", "property_violated":
+				bounds = []int{max(len(r.Steps), 1)}
+			case "unknown", "scenario_infeasible":
+				continue // nothing claimed for every depth
+			}
+			for _, n := range bounds {
+				q := bind(t, fm, rebound(text, n))
+				rep, err := frontend.Check(ctx, fm, q, bmc.Options{TimeoutMS: 60000}, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := rep.Result.Outcome; got != want && got != "timeout" {
+					t.Errorf("seed %d: %s: every depth %s (frame %d), bmc at bound %d %s", seed, text, want, len(r.Steps), n, got)
+				}
+			}
+		}
+	}
+	t.Logf("every-depth outcomes: %v", seen)
+}
+
+// rebound sets the bound of a check clause written "<= N:".
+func rebound(text string, n int) string {
+	i := strings.Index(text, "<= ")
+	j := strings.Index(text[i:], ":")
+	return text[:i] + fmt.Sprintf("<= %d", n) + text[i+j:]
+}
+
+func TestAllDepthsRefuses(t *testing.T) {
+	m, fm, mc := setup(t, door)
+	for _, text := range []string{
+		"check reach <= 3: cycle == 2;",
+		"assume at 1: true;\ncheck reach <= 3: true;",
+		"assume event(\"Door.Closed.Push\", 1) == false;\ncheck reach <= 3: true;",
+		"check must_reach <= 3: terminated();",
+	} {
+		_, err := decide.Decide(m, mc, bind(t, fm, text), decide.Options{AllDepths: true})
+		var ref *decide.Refusal
+		if !errors.As(err, &ref) {
+			t.Errorf("%s: %v, want a refusal", text, err)
+		}
+	}
+}
+
+func TestAllDepths(t *testing.T) {
+	m, fm, mc := setup(t, door)
+	for _, tc := range []struct{ text, want string }{
+		{`check invariant <= 1: opened <= 3;`, "property_violated"},
+		{`check reach <= 1: opened >= 2;`, "witness_found"},
+		{`check forbid <= 1: active("Door.Open") && terminated();`, "unknown"}, // opened grows without end
+		{"assume always: opened == 0;\ncheck forbid <= 1: active(\"Door.Open\");", "property_satisfied"},
+		{"assume always: opened == 0;\ncheck reach <= 1: active(\"Door.Open\");", "no_witness"},
+	} {
+		r, err := decide.Decide(m, mc, bind(t, fm, tc.text), decide.Options{MaxStates: 500, AllDepths: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Outcome != tc.want {
+			t.Errorf("%s: %s (%s), want %s", tc.text, r.Outcome, r.Reason, tc.want)
+		}
+	}
 }
