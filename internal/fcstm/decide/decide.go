@@ -49,18 +49,25 @@ type Options struct {
 // Refusal is a query this engine does not decide (yet): Decide returns
 // it rather than an answer it cannot stand behind.
 type Refusal struct {
+	File string // the query's file; "<check>" for inline text
 	Pos  expr.Pos
 	What string
 }
 
 func (r *Refusal) Error() string {
-	return fmt.Sprintf("%s: verify cannot decide %s by explicit search (docs/fcstm.md, \"Queries decided by search\"); use stateproof bmc", r.Pos, r.What)
+	return fmt.Sprintf("%s:%s: verify cannot decide %s by explicit search (docs/fcstm.md, \"Queries decided by search\"); use stateproof bmc", r.File, r.Pos, r.What)
 }
 
 // Decide answers q, bound against m's symbolic system, on mc, the
 // explicit machine of m.
 func Decide(m *model.Model, mc *explicit.Machine, q *query.Query, opts Options) (*Result, error) {
 	sc, err := newScenario(m, mc, q, opts.AllDepths)
+	if ref, ok := err.(*Refusal); ok {
+		ref.File = q.File
+		if ref.File == "" {
+			ref.File = "<check>"
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -96,13 +103,13 @@ func newScenario(m *model.Model, mc *explicit.Machine, q *query.Query, allDepths
 	switch q.Check.Kind {
 	case query.Reach, query.Forbid, query.Invariant:
 	default:
-		return nil, &Refusal{q.Check.Span.Start, "a " + q.Check.Kind.String() + " query (it decides reach, forbid and invariant)"}
+		return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query (it decides reach, forbid and invariant)"}
 	}
 	if in := q.Init; in != nil && (in.Mode != query.Cold || in.HavocAll || len(in.Havoc) > 0 || in.Where != nil) {
-		return nil, &Refusal{in.Span.Start, "an init clause other than `init cold;`"}
+		return nil, &Refusal{Pos: in.Span.Start, What: "an init clause other than `init cold;`"}
 	}
 	if len(q.Calls) > 0 {
-		return nil, &Refusal{q.Check.Span.Start, "called(...) and call_count(...) atoms"}
+		return nil, &Refusal{Pos: q.Check.Span.Start, What: "called(...) and call_count(...) atoms"}
 	}
 	n := q.Check.Bound
 	if allDepths {
@@ -116,7 +123,7 @@ func newScenario(m *model.Model, mc *explicit.Machine, q *query.Query, allDepths
 		if i := slices.Index(mc.Events(), nm.Name); i >= 0 {
 			return i, nil
 		}
-		return 0, &Refusal{nm.Span.Start, "an assumption on event " + nm.Name + ", which the runtime does not know by that path"}
+		return 0, &Refusal{Pos: nm.Span.Start, What: "an assumption on event " + nm.Name + ", which the runtime does not know by that path"}
 	}
 	for _, a := range q.Assumes {
 		switch a.Kind {
@@ -164,9 +171,9 @@ func depthFree(q *query.Query) error {
 	for _, a := range q.Assumes {
 		switch {
 		case a.Kind == query.AssumeAt:
-			return &Refusal{a.Span.Start, "`assume at K` with --all-depths (it names one frame of a bounded run)"}
+			return &Refusal{Pos: a.Span.Start, What: "`assume at K` with --all-depths (it names one frame of a bounded run)"}
 		case a.Kind == query.AssumeEvent && !a.Steps.All:
-			return &Refusal{a.Span.Start, "an event assumption on some steps only with --all-depths (write `*` for every step)"}
+			return &Refusal{Pos: a.Span.Start, What: "an event assumption on some steps only with --all-depths (write `*` for every step)"}
 		}
 	}
 	roots := []expr.Expr{q.Check.Body}
@@ -179,7 +186,7 @@ func depthFree(q *query.Query) error {
 	for _, r := range roots {
 		expr.Inspect(r, func(e expr.Expr) bool {
 			if id, ok := e.(*expr.Ident); ok && id.Name == "cycle" && err == nil {
-				err = &Refusal{id.Loc.Start, "`cycle` with --all-depths (the frame index of a bounded run)"}
+				err = &Refusal{Pos: id.Loc.Start, What: "`cycle` with --all-depths (the frame index of a bounded run)"}
 			}
 			return err == nil
 		})
