@@ -129,7 +129,7 @@ followed by structural lints (unreachable states, parent-level transitions
 that never fire, combo and action lints).
 
 With -q FILE.fbmcq or --check 'QUERY' (FCSTM models), verify decides an FBMCQ
-reach, forbid or invariant query by explicit search, with bmc's frames,
+reach, cover, forbid or invariant query by explicit search, with bmc's frames,
 assumptions and outcome names (the report's queries section, check FCSTM-Q1,
 in place of the whole-space search FCSTM-S1); --all-depths decides it for every
 depth, undecided unless the reachable space is finite within --max-states

@@ -26,7 +26,7 @@ type verifyQueryFlags struct {
 func (qf *verifyQueryFlags) register(f *pflag.FlagSet) {
 	f.StringVarP(&qf.file, "query", "q", "", "decide the FBMCQ query in `FILE` by explicit search (FCSTM models; docs/fcstm.md)")
 	f.StringVar(&qf.check, "check", "", "decide the FBMCQ query `TEXT` by explicit search (FCSTM models)")
-	f.BoolVar(&qf.allDepths, "all-depths", false, "decide the query for every depth, its bound aside (reach, forbid, invariant; undecided when the reachable space is not finite within --max-states)")
+	f.BoolVar(&qf.allDepths, "all-depths", false, "decide the query for every depth, its bound aside (reach, cover, forbid, invariant; undecided when the reachable space is not finite within --max-states)")
 }
 
 func (qf *verifyQueryFlags) given() bool { return qf.file != "" || qf.check != "" }
@@ -82,7 +82,7 @@ func (qf *verifyQueryFlags) answer(rd input.Reader, m *model.Model, maxStates in
 	if err != nil {
 		return nil, "QUERY_INVALID", "the query cannot be decided: the cold start fails (" + err.Error() + ")", nil
 	}
-	r, err := decide.Decide(m, mc, q, decide.Options{MaxStates: maxStates, AllDepths: qf.allDepths})
+	r, err := decide.Decide(m, sys, mc, q, decide.Options{MaxStates: maxStates, AllDepths: qf.allDepths})
 	var ref *decide.Refusal
 	switch {
 	case errors.As(err, &ref):

@@ -39,6 +39,7 @@ func (s *search) explore() {
 			}
 			if kid := s.add(seen, st.next, k, id, in); kid >= 0 {
 				s.nodes[id].kids = append(s.nodes[id].kids, kid)
+				s.cover(id, kid, in)
 			}
 		}
 	}
@@ -52,9 +53,14 @@ func (s *search) explore() {
 func (s *search) decideAll() *Result {
 	q := s.sc.q
 	r := &Result{Kind: q.Check.Kind, Bound: q.Check.Bound, States: len(s.nodes)}
+	if q.Check.Kind == query.Cover && len(s.hits) > 0 {
+		r.Outcome = "witness_found"
+		s.pathVia(r, s.hits[0])
+		return r
+	}
 	for id := range s.nodes {
 		// A bound is at least 1: evidence at frame 0 needs one more step.
-		if s.evidence(id) && (id > 0 || len(s.nodes[0].kids) > 0) {
+		if q.Check.Kind != query.Cover && s.evidence(id) && (id > 0 || len(s.nodes[0].kids) > 0) {
 			r.Outcome = "property_violated"
 			if q.Check.Kind == query.Reach {
 				r.Outcome = "witness_found"
@@ -72,9 +78,11 @@ func (s *search) decideAll() *Result {
 		r.Outcome, r.Reason = "scenario_infeasible", "the assumptions rule out the initial state"
 	case s.raise != "":
 		r.Outcome, r.Reason = "unknown", s.raise+"; no run that raises is evidence, so the property is not decided"
+	case s.caseErr != "":
+		r.Outcome, r.Reason = "unknown", s.caseErr
 	case !s.endless():
 		r.Outcome, r.Reason = "scenario_infeasible", "every run within the assumptions stops: at a bound longer than the longest run the scenario is infeasible"
-	case q.Check.Kind == query.Reach:
+	case q.Check.Kind == query.Reach || q.Check.Kind == query.Cover:
 		r.Outcome = "no_witness"
 	default:
 		r.Outcome = "property_satisfied"

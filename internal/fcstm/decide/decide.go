@@ -11,6 +11,7 @@ import (
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/frontend/concrete"
 	"github.com/stateproof/stateproof/internal/query"
+	"github.com/stateproof/stateproof/internal/sts"
 )
 
 // Result is the explicit answer to one query, in bmc's vocabulary.
@@ -58,9 +59,9 @@ func (r *Refusal) Error() string {
 	return fmt.Sprintf("%s:%s: verify cannot decide %s by explicit search (docs/fcstm.md, \"Queries decided by search\"); use stateproof bmc", r.File, r.Pos, r.What)
 }
 
-// Decide answers q, bound against m's symbolic system, on mc, the
+// Decide answers q, bound against sys (m's lowering), on mc, the
 // explicit machine of m.
-func Decide(m *model.Model, mc *explicit.Machine, q *query.Query, opts Options) (*Result, error) {
+func Decide(m *model.Model, sys *sts.System, mc *explicit.Machine, q *query.Query, opts Options) (*Result, error) {
 	sc, err := newScenario(m, mc, q, opts.AllDepths)
 	if ref, ok := err.(*Refusal); ok {
 		ref.File = q.File
@@ -72,6 +73,16 @@ func Decide(m *model.Model, mc *explicit.Machine, q *query.Query, opts Options) 
 		return nil, err
 	}
 	s := &search{sc: sc, mc: mc, max: opts.MaxStates, succ: map[string][]succ{}}
+	if q.Check.Kind == query.Cover {
+		var names []string
+		for _, v := range m.Vars {
+			names = append(names, v.Name)
+			s.real = append(s.real, v.Type == model.Float)
+		}
+		if s.cases, err = newCases(sys, names, mc.Events()); err != nil {
+			return nil, err
+		}
+	}
 	var r *Result
 	if opts.AllDepths {
 		s.explore()
@@ -101,9 +112,9 @@ type scenario struct {
 
 func newScenario(m *model.Model, mc *explicit.Machine, q *query.Query, allDepths bool) (*scenario, error) {
 	switch q.Check.Kind {
-	case query.Reach, query.Forbid, query.Invariant:
+	case query.Reach, query.Cover, query.Forbid, query.Invariant:
 	default:
-		return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query (it decides reach, forbid and invariant)"}
+		return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query (it decides reach, cover, forbid and invariant)"}
 	}
 	if in := q.Init; in != nil && (in.Mode != query.Cold || in.HavocAll || len(in.Havoc) > 0 || in.Where != nil) {
 		return nil, &Refusal{Pos: in.Span.Start, What: "an init clause other than `init cold;`"}
@@ -259,13 +270,18 @@ type valuation struct {
 func (v *valuation) variable(name string) (expr.Value, bool) {
 	for i, d := range v.m.Vars {
 		if d.Name == name {
-			if d.Type == model.Float {
-				return expr.RealVal(math.Float64frombits(uint64(v.words[1+i]))), true
-			}
-			return expr.IntVal(v.words[1+i]), true
+			return word(v.words[1+i], d.Type == model.Float), true
 		}
 	}
 	return expr.Value{}, false
+}
+
+// word reads a variable's word: a float's IEEE-754 bits, or an int.
+func word(w int64, real bool) expr.Value {
+	if real {
+		return expr.RealVal(math.Float64frombits(uint64(w)))
+	}
+	return expr.IntVal(w)
 }
 
 // Value reads a variable; cycle is the frame index (a variable named
@@ -346,12 +362,23 @@ type search struct {
 	buf  concrete.Buffer
 	succ map[string][]succ
 
+	cases   *cases // cover: the lowering's cases
+	real    []bool // per model variable: a float
+	hits    []hit  // cover: the steps that take the case, in search order
+	caseErr string // cover: the first step the cases did not decide
+
 	nodes  []node
 	layers [][]int // node ids per frame
 	capped bool
 	raise  string // the first raise within the bound, as a reason
 	stuck  string // the first state the machine cannot step
 	viable []bool
+}
+
+// hit is a step that takes the covered case.
+type hit struct {
+	from, to int
+	in       []int
 }
 
 // node is a state at one frame.

@@ -95,11 +95,16 @@ func TestOutcomes(t *testing.T) {
 		{"assume always: !active(\"Door.Locked\");\ncheck reach <= 6: terminated();", "no_witness"},
 		{"assume at 2: active(\"Door.Locked\");\nassume at 3: active(\"Door.Open\");\ncheck reach <= 3: true;", "scenario_infeasible"},
 		{"assume events cardinality at_most_one { \"Door.Closed.Push\", \"Door.Closed.Lock\" };\ncheck reach <= 3: active(\"Door.Open\");", "witness_found"},
+		// cover: the case is bmc's; Push is first read at frame 1
+		{`check cover <= 2: case("Door.Closed::transition::Door.Open::0");`, "witness_found"},
+		{`check cover <= 1: case("Door.Closed::transition::Door.Open::0");`, "no_witness"},
+		{`check cover <= 3: case("Door.Locked::transition::__terminate__::0");`, "witness_found"},
+		{"assume event(\"Door.Closed.Lock\", *) == false;\ncheck cover <= 5: case(\"Door.Locked::transition::__terminate__::0\");", "no_witness"},
 		// A witness at frame 2 must still extend to frame 4 within the
 		// assumption: after Break the machine stays terminated.
 		{"assume always: !terminated();\ncheck reach <= 4: active(\"Door.Locked\");", "witness_found"},
 	} {
-		r, err := decide.Decide(m, mc, bind(t, fm, tc.text), decide.Options{MaxStates: 10000})
+		r, err := decide.Decide(m, fm.System, mc, bind(t, fm, tc.text), decide.Options{MaxStates: 10000})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.text, err)
 		}
@@ -123,7 +128,7 @@ func TestAgreesWithBMC(t *testing.T) {
 		m, fm, mc := engines(t, m)
 		for _, text := range randomQueries(seed, fm.System, n) {
 			q := bind(t, fm, text)
-			r, err := decide.Decide(m, mc, q, decide.Options{MaxStates: 200000})
+			r, err := decide.Decide(m, fm.System, mc, q, decide.Options{MaxStates: 200000})
 			if err != nil {
 				t.Fatalf("%s: %s: %v", name, text, err)
 			}
@@ -139,7 +144,10 @@ func TestAgreesWithBMC(t *testing.T) {
 			if r.Outcome != want {
 				t.Errorf("%s: %s\nexplicit %s (%s), bmc %s (%s)", name, text, r.Outcome, r.Reason, want, rep.Result.Reason)
 			}
-			compared[want]++
+			if strings.Contains(r.Reason, "which case") {
+				t.Errorf("%s: %s: the lowering's cases and the runtime disagree: %s", name, text, r.Reason)
+			}
+			compared[q.Check.Kind.String()+" "+want]++
 		}
 	}
 	paths, _ := filepath.Glob("../../../examples/fcstm/*.fcstm")
@@ -193,6 +201,14 @@ func randomQueries(seed uint64, sys *sts.System, n int) []string {
 			ints = append(ints, v.Name)
 		}
 	}
+	var labels []string // the coverable cases
+	for _, src := range sys.Sources() {
+		for _, c := range sys.Cases[src] {
+			if c.Kind == sts.Transition || c.Kind == sts.Fallback {
+				labels = append(labels, c.Label)
+			}
+		}
+	}
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
 	body := func() string {
 		switch {
@@ -240,7 +256,14 @@ func randomQueries(seed uint64, sys *sts.System, n int) []string {
 		case 1:
 			x = fmt.Sprintf("cycle >= %d && %s", r.IntN(n+1), x)
 		}
-		kind := []string{"reach", "forbid", "invariant"}[r.IntN(3)]
+		kind := []string{"reach", "forbid", "invariant", "cover"}[r.IntN(4)]
+		if kind == "cover" {
+			if len(labels) == 0 {
+				kind = "reach"
+			} else {
+				x = fmt.Sprintf("case(%q)", pick(labels))
+			}
+		}
 		fmt.Fprintf(&b, "check %s <= %d: %s;", kind, n, x)
 		out = append(out, b.String())
 	}
@@ -261,7 +284,7 @@ func TestAllDepthsAgreesWithBMC(t *testing.T) {
 		t.Logf("random model seed %d", seed)
 		m, fm, mc := setup(t, fcstmtest.RandomModel(seed))
 		for _, text := range randomQueries(seed+100, fm.System, 8) {
-			r, err := decide.Decide(m, mc, bind(t, fm, text), decide.Options{MaxStates: 5000, AllDepths: true})
+			r, err := decide.Decide(m, fm.System, mc, bind(t, fm, text), decide.Options{MaxStates: 5000, AllDepths: true})
 			var ref *decide.Refusal
 			if errors.As(err, &ref) {
 				continue // a query that names frames: see TestAllDepthsRefuses
@@ -308,7 +331,7 @@ func TestAllDepthsRefuses(t *testing.T) {
 		"assume event(\"Door.Closed.Push\", 1) == false;\ncheck reach <= 3: true;",
 		"check must_reach <= 3: terminated();",
 	} {
-		_, err := decide.Decide(m, mc, bind(t, fm, text), decide.Options{AllDepths: true})
+		_, err := decide.Decide(m, fm.System, mc, bind(t, fm, text), decide.Options{AllDepths: true})
 		var ref *decide.Refusal
 		if !errors.As(err, &ref) {
 			t.Errorf("%s: %v, want a refusal", text, err)
@@ -325,7 +348,7 @@ func TestAllDepths(t *testing.T) {
 		{"assume always: opened == 0;\ncheck forbid <= 1: active(\"Door.Open\");", "property_satisfied"},
 		{"assume always: opened == 0;\ncheck reach <= 1: active(\"Door.Open\");", "no_witness"},
 	} {
-		r, err := decide.Decide(m, mc, bind(t, fm, tc.text), decide.Options{MaxStates: 500, AllDepths: true})
+		r, err := decide.Decide(m, fm.System, mc, bind(t, fm, tc.text), decide.Options{MaxStates: 500, AllDepths: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,10 @@
 // pass over the layers marks those nodes. The first such frame, in
 // breadth-first order, gives the shortest evidence.
 //
+// A cover query names a case of bmc's encoding (package sts); each step's
+// case is found by evaluating the source's cases on the concrete values,
+// checked against where the runtime went (cases.go).
+//
 // Verdicts that rest on the absence of a run (property_satisfied,
 // no_witness) become unknown, as in bmc, when a run of the scenario
 // raises a runtime error within the bound; they also become unknown when

@@ -65,11 +65,30 @@ func (s *search) forward() {
 				}
 				if kid := s.add(layer, st.next, k+1, id, in); kid >= 0 {
 					s.nodes[id].kids = append(s.nodes[id].kids, kid)
+					s.cover(id, kid, in)
 				}
 			}
 		}
 	}
 	s.backward()
+}
+
+// cover records the step from node id to node kid on input in when it
+// takes the covered case.
+func (s *search) cover(id, kid int, in []int) {
+	if s.cases == nil {
+		return
+	}
+	from, to := &s.nodes[id], &s.nodes[kid]
+	label, err := s.cases.label(s.mc.Location(from.words[0]), from.words, in, s.mc.Location(to.words[0]), to.words, s.real)
+	switch {
+	case err != nil:
+		if s.caseErr == "" {
+			s.caseErr = fmt.Sprintf("which case the step from frame %d takes is not decided: %v", from.frame, err)
+		}
+	case label == s.sc.q.Check.CaseLabel:
+		s.hits = append(s.hits, hit{from: id, to: kid, in: in})
+	}
 }
 
 // backward marks the nodes from which a run goes on to frame N within
@@ -88,9 +107,18 @@ func (s *search) backward() {
 func (s *search) decide() *Result {
 	q := s.sc.q
 	r := &Result{Kind: q.Check.Kind, Bound: q.Check.Bound, States: len(s.nodes)}
+	if q.Check.Kind == query.Cover {
+		for _, h := range s.hits {
+			if s.viable[h.to] {
+				r.Outcome = "witness_found"
+				s.pathVia(r, h)
+				return r
+			}
+		}
+	}
 	for k := range s.layers {
 		for _, id := range s.layers[k] {
-			if s.viable[id] && s.evidence(id) {
+			if q.Check.Kind != query.Cover && s.viable[id] && s.evidence(id) {
 				r.Outcome = map[query.Kind]string{query.Reach: "witness_found"}[q.Check.Kind]
 				if r.Outcome == "" {
 					r.Outcome = "property_violated"
@@ -111,7 +139,9 @@ func (s *search) decide() *Result {
 		r.Reason = "the assumptions cannot all hold on a run of the bound"
 	case s.raise != "":
 		r.Outcome, r.Reason = "unknown", s.raise+"; no run that raises is evidence, so the property is not decided"
-	case q.Check.Kind == query.Reach:
+	case s.caseErr != "":
+		r.Outcome, r.Reason = "unknown", s.caseErr
+	case q.Check.Kind == query.Reach || q.Check.Kind == query.Cover:
 		r.Outcome = "no_witness"
 	default:
 		r.Outcome = "property_satisfied"
@@ -134,6 +164,18 @@ func (s *search) evidence(id int) bool {
 	return !defined || !x.Bool()
 }
 
+// pathVia fills r's evidence with the run to h.from and h's step.
+func (s *search) pathVia(r *Result, h hit) {
+	s.path(r, h.from)
+	names := s.mc.Events()
+	var in []string
+	for _, e := range h.in {
+		in = append(in, names[e])
+	}
+	r.Steps = append(r.Steps, in)
+	r.Frames = append(r.Frames, s.frame(h.to))
+}
+
 // path fills r's evidence with the run from frame 0 to node id.
 func (s *search) path(r *Result, id int) {
 	var ids []int
@@ -151,12 +193,17 @@ func (s *search) path(r *Result, id int) {
 			}
 			r.Steps = append(r.Steps, in)
 		}
-		v := s.valuation(id)
-		f := Frame{State: v.loc.State, Started: v.loc.Started, Terminated: v.loc.Kind == explicit.Ended}
-		for _, d := range s.sc.m.Vars {
-			x, _ := v.variable(d.Name)
-			f.Vars = append(f.Vars, x)
-		}
-		r.Frames = append(r.Frames, f)
+		r.Frames = append(r.Frames, s.frame(id))
 	}
+}
+
+// frame describes node id for the evidence.
+func (s *search) frame(id int) Frame {
+	v := s.valuation(id)
+	f := Frame{State: v.loc.State, Started: v.loc.Started, Terminated: v.loc.Kind == explicit.Ended}
+	for _, d := range s.sc.m.Vars {
+		x, _ := v.variable(d.Name)
+		f.Vars = append(f.Vars, x)
+	}
+	return f
 }
