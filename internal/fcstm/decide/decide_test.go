@@ -173,6 +173,61 @@ func TestAgreesWithBMC(t *testing.T) {
 	t.Logf("outcomes compared: %v", compared)
 }
 
+// TestAgreesWithBMCOnSharedCorpus repeats the differential on pyfcstm's
+// semantic fixture models (read where they lie; skipped when absent).
+func TestAgreesWithBMCOnSharedCorpus(t *testing.T) {
+	files := fcstmtest.SharedModels(t)
+	if testing.Short() {
+		files = files[:len(files)/4]
+	}
+	ctx, err := z3.NewContext()
+	if err != nil {
+		t.Skip("no Z3:", err)
+	}
+	defer ctx.Close()
+	compared, skipped := map[string]int{}, 0
+	for i, f := range files {
+		m, err := model.Load(f)
+		if err != nil {
+			skipped++
+			continue
+		}
+		fm, err := fcstmfront.FromModel(m, f)
+		if err != nil {
+			skipped++ // outside the bounded encoding: nothing to compare
+			continue
+		}
+		mc, err := explicit.New(m)
+		if err != nil {
+			skipped++
+			continue
+		}
+		for _, text := range randomQueries(uint64(i), fm.System, 3) {
+			q := bind(t, fm, text)
+			r, err := decide.Decide(m, fm.System, mc, q, decide.Options{MaxStates: 100000})
+			if err != nil {
+				t.Fatalf("%s: %s: %v", f, text, err)
+			}
+			rep, err := frontend.Check(ctx, fm, q, bmc.Options{TimeoutMS: 60000}, "")
+			if err != nil {
+				t.Fatalf("%s: %s: %v", f, text, err)
+			}
+			want := rep.Result.Outcome
+			switch {
+			case r.Outcome == "unknown" && strings.Contains(r.Reason, "64-bit integers"):
+				// The search stores int64 words; bmc's integers are
+				// unbounded. Undecided, never a false answer.
+				t.Logf("%s: %s: explicit undecided (%s), bmc %s", f, text, r.Reason, want)
+				want = "explicit undecided"
+			case want != "timeout" && r.Outcome != want:
+				t.Errorf("%s: %s\nexplicit %s (%s), bmc %s (%s)", f, text, r.Outcome, r.Reason, want, rep.Result.Reason)
+			}
+			compared[want]++
+		}
+	}
+	t.Logf("outcomes compared: %v; %d models skipped", compared, skipped)
+}
+
 // raises divides by zero once Tick has taken x round to 0.
 const raises = `def int x = 2;
 def int y = 0;
@@ -184,11 +239,9 @@ state R { state A; state B; [*] -> A;
 }
 `
 
-// randomQueries draws n queries over sys's states, events and integer
-// variables.
-func randomQueries(seed uint64, sys *sts.System, n int) []string {
-	r := rand.New(rand.NewPCG(seed, 39))
-	var states, events, ints []string
+// vocabulary lists sys's states (and their ancestors), events, integer
+// variables and coverable case labels.
+func vocabulary(sys *sts.System) (states, events, ints, labels []string) {
 	for _, l := range sys.Locations {
 		states = append(states, l.Name)
 		states = append(states, l.Ancestors...)
@@ -201,7 +254,6 @@ func randomQueries(seed uint64, sys *sts.System, n int) []string {
 			ints = append(ints, v.Name)
 		}
 	}
-	var labels []string // the coverable cases
 	for _, src := range sys.Sources() {
 		for _, c := range sys.Cases[src] {
 			if c.Kind == sts.Transition || c.Kind == sts.Fallback {
@@ -209,6 +261,14 @@ func randomQueries(seed uint64, sys *sts.System, n int) []string {
 			}
 		}
 	}
+	return states, events, ints, labels
+}
+
+// randomQueries draws n queries over sys's states, events and integer
+// variables.
+func randomQueries(seed uint64, sys *sts.System, n int) []string {
+	r := rand.New(rand.NewPCG(seed, 39))
+	states, events, ints, labels := vocabulary(sys)
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
 	body := func() string {
 		switch {
