@@ -57,6 +57,14 @@ func TestIgnoredFlagsRefused(t *testing.T) {
 		{[]string{"verify", fcstm, "--memory", "1GiB"}, []string{"--memory", "FCSTM"}},
 		{[]string{"verify", fcstm, "--max-findings", "3"}, []string{"--max-findings", "FCSTM"}},
 		{[]string{"verify", model, "--import-root", "."}, []string{"--import-root", "JSON model"}},
+		// verify: a query is decided by one in-memory search of an FCSTM model
+		{[]string{"verify", fcstm, "--check", "check reach <= 1: true;", "--swarm", "0/2"}, []string{"--swarm", "--check"}},
+		{[]string{"verify", fcstm, "-q", "q.fbmcq", "--partition", "0/2"}, []string{"--partition", "--query"}},
+		{[]string{"verify", fcstm, "-q", "q.fbmcq", "--local-partitions", "2"}, []string{"--local-partitions", "--query"}},
+		{[]string{"verify", fcstm, "-q", "q.fbmcq", "--hash-check", strings.Repeat("0", 64)}, []string{"--hash-check", "--query"}},
+		{[]string{"verify", fcstm, "-q", "q.fbmcq", "--check", "check reach <= 1: true;"}, []string{"--query", "--check"}},
+		{[]string{"verify", fcstm, "--all-depths"}, []string{"--all-depths", "--query or --check"}},
+		{[]string{"verify", model, "--check", "check reach <= 1: true;"}, []string{"--check", "FCSTM", "stateproof bmc"}},
 		// output flags, on every command that has them
 		{[]string{"verify", model, "--json", "--format", "sarif"}, []string{"--json", "--format sarif"}},
 		{[]string{"verify", model, "--color", "always", "--format", "json"}, []string{"--color", "--format json"}},

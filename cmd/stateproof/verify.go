@@ -106,6 +106,7 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 	var cmpf compareFlags
 	var sc scaleFlags
 	var spf spillFlags
+	var qf verifyQueryFlags
 	cmd := &cobra.Command{
 		Use:   "verify MODEL.json | MODEL.fcstm",
 		Short: "Run the explicit-state checks on a JSON model (schema v1), or lint an FCSTM model",
@@ -127,6 +128,13 @@ An FCSTM model (a .fcstm file) is parsed, constructed and linted instead
 followed by structural lints (unreachable states, parent-level transitions
 that never fire, combo and action lints).
 
+With -q FILE.fbmcq or --check 'QUERY' (FCSTM models), verify decides an FBMCQ
+reach, cover, forbid or invariant query by explicit search, with bmc's frames,
+assumptions and outcome names (the report's queries section, check FCSTM-Q1,
+in place of the whole-space search FCSTM-S1); --all-depths decides it for every
+depth, undecided unless the reachable space is finite within --max-states
+(docs/fcstm.md, "Queries decided by search").
+
 --partition I/N runs worker I of a partitioned search over gRPC (same report,
 worker 0 writes it; --local-partitions N starts the workers on this host);
 --swarm I/N runs a bug-hunting swarm member whose reports stateproof merge
@@ -140,7 +148,9 @@ A flag that would have no effect is refused (exit 2), never ignored:
 --seed without --swarm; --workers, --max-findings, --max-permutation-events,
 the spill flags, --allow-undecided, --legacy-exit-codes, --progress and --color
 with --swarm; the check options with --hash-check; the exploration options
-with an FCSTM model; --import-root with a JSON model; --json with another
+with an FCSTM model; --import-root with a JSON model; -q/--check with a JSON
+model, with each other, or with --partition, --local-partitions, --swarm,
+--hash-check, --before-model, --baseline or --prove; --all-depths without a query; --json with another
 --format; --color with a --format other than text, or with -o;
 --allow-undecided with --baseline (the diff exits 0 or 1).
 
@@ -156,13 +166,17 @@ carries its exit_code.`,
   stateproof verify examples/compare/rename-after.json --before-model examples/compare/rename-before.json --state-mapping examples/compare/rename-mapping.json
   stateproof verify examples/order.json --baseline report.json
   stateproof verify examples/order.json --hash-check HEX
-  stateproof verify examples/fcstm/door.fcstm --format sarif`,
+  stateproof verify examples/fcstm/door.fcstm --format sarif
+  stateproof verify examples/fcstm/door.fcstm --check 'check reach <= 4: active("Door.Open");'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := out.resolve(cmd); err != nil {
 				return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
 			}
 			if msg := verifyIgnored(cmd, &sc, out); msg != "" {
+				return refuse(out, stdout, stderr, "BAD_OPTION", msg)
+			}
+			if msg := qf.refusal(cmd, isFCSTM(args[0])); msg != "" {
 				return refuse(out, stdout, stderr, "BAD_OPTION", msg)
 			}
 			if (out.format == "sarif" || out.format == "html") && (cmd.Flags().Changed("hash-check") || cmpf.baseline != "") {
@@ -172,7 +186,7 @@ carries its exit_code.`,
 				if sc.active() {
 					return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm, --partition and --local-partitions take a JSON model: they do not reach FCSTM models yet (docs/fcstm.md)")
 				}
-				return verifyFCSTM(cmd, out, stdout, stderr, args[0], opts.MaxStates)
+				return verifyFCSTM(cmd, out, stdout, stderr, args[0], opts.MaxStates, qf)
 			}
 			undo, err := spf.setup(&opts)
 			if err != nil {
@@ -224,6 +238,7 @@ carries its exit_code.`,
 	f.BoolVar(&cmpf.prove, "prove", false, "prove by induction the S7 invariants the capped search left undecided (S7_PROVED_BY_INDUCTION)")
 	f.StringVar(&hashCheck, "hash-check", "", "report which published hash spec reproduces `HEX`, instead of verifying")
 	sc.register(cmd)
+	qf.register(f)
 	cmd.RunE = interruptible(cmd.RunE, &opts, &out, &spf, stderr)
 	return cmd
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stateproof/stateproof/internal/fcstm/decide"
 	"github.com/stateproof/stateproof/internal/fcstm/explicit"
 	"github.com/stateproof/stateproof/internal/fcstm/lint"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
@@ -24,8 +25,8 @@ var jsonOnlyFlags = []string{"before-model", "state-mapping", "baseline", "hash-
 	"workers", "max-findings", "memory", "spill-dir", "max-disk", "progress"}
 
 // verifyFCSTM lints an FCSTM model, searches it (at most maxStates
-// states) and writes the report.
-func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, path string, maxStates int) error {
+// states), answers the query of qf if any, and writes the report.
+func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, path string, maxStates int, qf verifyQueryFlags) error {
 	for _, name := range jsonOnlyFlags {
 		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
 			return refuse(out, stdout, stderr, "BAD_OPTION", "--"+name+" applies to JSON models only, not to FCSTM models")
@@ -41,6 +42,23 @@ func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, 
 		}
 		return err
 	}
-	explicit.Verify(res, maxStates)
+	switch {
+	case !qf.given():
+		explicit.Verify(res, maxStates)
+	case res.Model != nil:
+		// The query's answer is the report's: the whole-space search
+		// (FCSTM-S1) would make a capped infinite space undecided whatever
+		// the query says, so verify without a query runs it.
+		res.Report.MaxStates = maxStates
+		answers, code, msg, err := qf.answer(inputReader(cmd), res.Model, maxStates)
+		if err != nil {
+			return err
+		}
+		if msg != "" {
+			return refuse(out, stdout, stderr, code, msg)
+		}
+		res.Report.Queries = answers
+		res.Report.Checks = append(res.Report.Checks, decide.Check(answers))
+	}
 	return emitVerifyAt(out, stdout, path, res.Report, res.Locator(), fcstmPicture(path, res.Model))
 }

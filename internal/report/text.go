@@ -79,6 +79,7 @@ func WriteVerifyText(w io.Writer, name string, r *VerifyReport, st Style) error 
 		writeFinding(&b, &r.Findings[i], st)
 	}
 	writePassed(&b, passed, st)
+	writeQueries(&b, r.Queries)
 	if len(r.CoverageNotes) > 0 {
 		b.WriteString("\nCoverage notes:\n")
 		for _, n := range r.CoverageNotes {

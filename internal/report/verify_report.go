@@ -42,6 +42,9 @@ type VerifyReport struct {
 	// FinalStep replaces the last next step (the advice to compare with a
 	// BEFORE model) for front ends without comparisons; empty keeps it.
 	FinalStep string
+	// Queries are the answers to the FBMCQ queries of verify -q/--check
+	// (FCSTM models); nil without a query, and then absent from the JSON.
+	Queries []QueryAnswer
 }
 
 // ChecksRun is the number of checks that ran (0 for an invalid model).
@@ -164,6 +167,13 @@ func (r *VerifyReport) JSON() Obj {
 		checks[i] = r.Checks[i].JSON()
 	}
 	o = append(o, KV{"checks", checks})
+	if r.Queries != nil {
+		qs := make([]Obj, len(r.Queries))
+		for i := range r.Queries {
+			qs[i] = r.Queries[i].JSON()
+		}
+		o = append(o, KV{"queries", qs})
+	}
 	if len(r.Findings) > 0 {
 		fs := make([]Obj, len(r.Findings))
 		for i := range r.Findings {

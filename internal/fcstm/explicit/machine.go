@@ -129,6 +129,27 @@ func (mc *Machine) Location(w int64) *Location {
 // the cycle cannot tell apart (see the package comment), the empty set
 // first; one outcome per input.
 func (mc *Machine) Successors(src []int64, buf *concrete.Buffer) []concrete.Outcome {
+	return mc.successors(src, buf, nil)
+}
+
+// An Input is the class of input sets one outcome of Successors stands
+// for: the sets with every event of Present and none of Absent (runtime
+// event indices, see Events); the cycle reads no other event, so the rest
+// may be present or not. Queries use it to honour assumptions about the
+// events of a step.
+type Input struct{ Present, Absent []int }
+
+// Inputs is Successors with the class of input sets of each outcome, in
+// the same order, appended to dst.
+func (mc *Machine) Inputs(src []int64, buf *concrete.Buffer, dst []Input) ([]concrete.Outcome, []Input) {
+	out := mc.successors(src, buf, &dst)
+	return out, dst
+}
+
+// Events returns the path of every event, by runtime event index.
+func (mc *Machine) Events() []string { return mc.names }
+
+func (mc *Machine) successors(src []int64, buf *concrete.Buffer, inputs *[]Input) []concrete.Outcome {
 	buf.Reset()
 	loc := mc.Location(src[0])
 	if loc.Kind != Running {
@@ -143,6 +164,9 @@ func (mc *Machine) Successors(src []int64, buf *concrete.Buffer) []concrete.Outc
 		next := buf.Next(w)
 		mc.undecided(next, "a cycle in "+loc.State+" can read more than "+strconv.Itoa(MaxInputs)+" events")
 		buf.Keep(mc.label(label{from: int(src[0]), to: int(next[0])}), next, mc.changed)
+		if inputs != nil {
+			*inputs = append(*inputs, Input{})
+		}
 		return buf.Outcomes()
 	}
 	st := mc.pool.Get().(*stepper)
@@ -150,44 +174,71 @@ func (mc *Machine) Successors(src []int64, buf *concrete.Buffer) []concrete.Outc
 	st.src.Control = loc.control
 	st.src.Vars = mc.unpack(src, st.src.Vars[:0])
 	if !mc.reduce {
+		all := uint64(1)<<len(events) - 1
 		for mask := uint64(0); mask < 1<<len(events); mask++ {
 			next := buf.Next(w)
 			mc.step(st, events, mask, next)
 			buf.Keep(mc.label(label{from: int(src[0]), mask: mask, to: int(next[0])}), next, mc.changed)
+			if inputs != nil {
+				*inputs = append(*inputs, input(events, mask, all&^mask))
+			}
 		}
 		return buf.Outcomes()
 	}
-	// A decision tree over the events the cycles test: a run with the
-	// events of on present tests some events; for each tested event not
-	// yet decided, one branch has it present and every undecided event
-	// tested before it absent. The leaves cover every input set once.
+	mc.tree(st, loc, int(src[0]), buf, inputs)
+	return buf.Outcomes()
+}
+
+// tree steps st.src on the leaves of the input decision tree: a run with
+// the events of on present tests some events; for each tested event not
+// yet decided, one branch has it present and every undecided event
+// tested before it absent. The leaves cover every input set once.
+func (mc *Machine) tree(st *stepper, loc *Location, from int, buf *concrete.Buffer, inputs *[]Input) {
+	w := mc.Width()
 	st.stack = append(st.stack[:0], decided{})
 	for len(st.stack) > 0 {
 		d := st.stack[len(st.stack)-1]
 		st.stack = st.stack[:len(st.stack)-1]
 		next := buf.Next(w)
-		ran := mc.step(st, events, d.on, next)
+		ran := mc.step(st, loc.events, d.on, next)
 		if ran && !loc.covers(st.rt.Tested()) {
 			// Readable missed an event a cycle tested: say so rather than
 			// skip inputs.
 			ran = false
 			mc.undecided(next, "a cycle in "+loc.State+" tested an event outside its readable set (an internal error; please report it)")
 		}
-		buf.Keep(mc.label(label{from: int(src[0]), mask: d.on, to: int(next[0])}), next, mc.changed)
-		if !ran {
-			continue
-		}
+		buf.Keep(mc.label(label{from: from, mask: d.on, to: int(next[0])}), next, mc.changed)
 		off := d.off
-		for _, e := range st.rt.Tested() {
-			b := loc.bit(e)
-			if (d.on|off)&(1<<b) != 0 {
-				continue
+		if ran {
+			for _, e := range st.rt.Tested() {
+				b := loc.bit(e)
+				if (d.on|off)&(1<<b) != 0 {
+					continue
+				}
+				st.stack = append(st.stack, decided{on: d.on | 1<<b, off: off})
+				off |= 1 << b
 			}
-			st.stack = append(st.stack, decided{on: d.on | 1<<b, off: off})
-			off |= 1 << b
+		}
+		if inputs != nil {
+			// This leaf's class: the events tested and not decided present
+			// are absent (the branches pushed above have them present).
+			*inputs = append(*inputs, input(loc.events, d.on, off))
 		}
 	}
-	return buf.Outcomes()
+}
+
+// input lists the events of the masks on and off.
+func input(events []int, on, off uint64) Input {
+	var in Input
+	for i, e := range events {
+		switch {
+		case on&(1<<i) != 0:
+			in.Present = append(in.Present, e)
+		case off&(1<<i) != 0:
+			in.Absent = append(in.Absent, e)
+		}
+	}
+	return in
 }
 
 // decided is a node of the input decision tree: the events decided

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/stateproof/stateproof/internal/fcstm/fcstmtest"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/fcstm/runtime"
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 )
 
 func parse(t *testing.T, src string) *model.Model {
@@ -189,4 +191,81 @@ func TestExamples(t *testing.T) {
 		t.Logf("%s: %d states complete to depth %d", f, len(set), depth)
 		simulate(t, uint64(k), m, mc, set, min(depth, 40))
 	}
+}
+
+// Every input set falls in exactly one class Inputs gives, and the cycle
+// on that set goes where the class's outcome goes: the classes are what
+// event assumptions of queries filter on.
+func TestInputClassesCoverEverySet(t *testing.T) {
+	compared := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		m := parse(t, fcstmtest.RandomModel(seed))
+		red, err := New(m)
+		if err != nil {
+			continue
+		}
+		full, _ := New(m)
+		full.reduce = false
+		if len(full.all) > 8 {
+			continue
+		}
+		t.Logf("random model seed %d", seed)
+		g := explore.Explore(red, 300)
+		var rb, fb concrete.Buffer
+		for i := range g.Len() {
+			src := g.Runtime(i, nil)
+			if red.Location(src[0]).Kind != Running {
+				continue
+			}
+			outs, ins := red.Inputs(src, &rb, nil)
+			if len(outs) != len(ins) {
+				t.Fatalf("seed %d: %d outcomes, %d classes", seed, len(outs), len(ins))
+			}
+			for mask, fo := range full.Successors(src, &fb) {
+				var in []int
+				for b, e := range full.all {
+					if mask&(1<<b) != 0 {
+						in = append(in, e)
+					}
+				}
+				hit := -1
+				for c, class := range ins {
+					if containsAll(in, class.Present) && !containsAny(in, class.Absent) {
+						if hit >= 0 {
+							t.Fatalf("seed %d: input %v is in classes %d and %d", seed, in, hit, c)
+						}
+						hit = c
+					}
+				}
+				if hit < 0 {
+					t.Fatalf("seed %d: input %v is in no class of %v", seed, in, ins)
+				}
+				if a, b := key(red, outs[hit].Next), key(full, fo.Next); a != b {
+					t.Errorf("seed %d: input %v goes to %s, its class %v to %s", seed, in, b, ins[hit], a)
+				}
+				compared++
+			}
+		}
+	}
+	if compared < 100 {
+		t.Errorf("only %d input sets compared", compared)
+	}
+}
+
+func containsAll(set, xs []int) bool {
+	for _, x := range xs {
+		if !slices.Contains(set, x) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsAny(set, xs []int) bool {
+	for _, x := range xs {
+		if slices.Contains(set, x) {
+			return true
+		}
+	}
+	return false
 }
