@@ -91,12 +91,13 @@ func (s *search) action(c *ctx, a *model.Action, host, leaf *stateInfo, stage St
 // variables and block-local temporaries, then the writeback of every
 // persistent variable it assigned, converted to its declared type.
 func (s *search) block(c *ctx, ops []model.Stmt) error {
-	env := varEnv{ix: s.ix, vars: c.vars}
-	var assigned []assignment
-	if err := s.stmts(&env, ops, &assigned); err != nil {
+	s.temps = s.temps[:0]
+	s.env = varEnv{ix: s.ix, vars: c.vars, temps: &s.temps}
+	s.assigned = s.assigned[:0]
+	if err := s.stmts(&s.env, ops, &s.assigned); err != nil {
 		return err
 	}
-	for _, a := range assigned {
+	for _, a := range s.assigned {
 		v, ok := expr.Convert(c.vars[a.idx], s.ix.varTypes[a.idx])
 		if !ok {
 			mv := s.ix.m.Vars[a.idx]
@@ -118,7 +119,7 @@ func (s *search) stmts(env *varEnv, ops []model.Stmt, assigned *[]assignment) er
 	for _, op := range ops {
 		switch op := op.(type) {
 		case *model.Assign:
-			v, err := expr.Eval(op.Value, *env)
+			v, err := expr.Eval(op.Value, env)
 			if err != nil {
 				return exprError(op.Pos, err, fmt.Sprintf("operation assignment to '%s' evaluation failed", op.Name))
 			}
@@ -134,7 +135,7 @@ func (s *search) stmts(env *varEnv, ops []model.Stmt, assigned *[]assignment) er
 		case *model.If:
 			body := op.Else
 			for _, b := range op.Branches {
-				v, err := expr.Eval(b.Cond, *env)
+				v, err := expr.Eval(b.Cond, env)
 				if err != nil {
 					return exprError(op.Pos, err, "if-block condition evaluation failed")
 				}
@@ -184,7 +185,7 @@ type temp struct {
 	v    expr.Value
 }
 
-func (e varEnv) Value(name string) (expr.Value, bool) {
+func (e *varEnv) Value(name string) (expr.Value, bool) {
 	if i, ok := e.ix.varIdx[name]; ok {
 		return e.vars[i], true
 	}
@@ -198,7 +199,7 @@ func (e varEnv) Value(name string) (expr.Value, bool) {
 	return expr.Value{}, false
 }
 
-func (e varEnv) Atom(call *expr.AtomCall) (expr.Value, error) {
+func (e *varEnv) Atom(call *expr.AtomCall) (expr.Value, error) {
 	return expr.Vars(nil).Atom(call)
 }
 

@@ -40,6 +40,7 @@ type Runtime struct {
 	events   []bool // scratch: present events of the running cycle
 	tested   []int  // the events the last cycle's search tested, in order
 	marked   []bool // by event number: in tested
+	s        search // the cycles' search, kept for its scratch storage
 }
 
 // New prepares m for execution. It fails with a ClassInit error for a bad
@@ -228,8 +229,7 @@ func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
 		out.State = r.State()
 		return out, err
 	}
-	r.frames, r.vars, r.started = c.frames, c.vars, true
-	r.ended = len(c.frames) == 0
+	r.commit(c)
 	out.Ended, out.State, out.Actions = r.ended, r.State(), c.actions
 	for _, i := range c.consumed {
 		out.Consumed = append(out.Consumed, r.ix.events[i].Path)
@@ -244,7 +244,8 @@ func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
 
 // search runs one cycle's search with the events numbered in present,
 // on a copy of the runtime's configuration: c is the continuation found,
-// ok false for a Delta.
+// ok false for a Delta. c is the runtime's scratch, valid until the next
+// search; commit adopts it.
 func (r *Runtime) search(present []int, quiet bool) (c *ctx, ok bool, err error) {
 	clear(r.events)
 	for _, i := range present {
@@ -252,8 +253,11 @@ func (r *Runtime) search(present []int, quiet bool) (c *ctx, ok bool, err error)
 	}
 	r.tested = r.tested[:0]
 	clear(r.marked)
-	s := &search{ix: r.ix, events: r.events, seed: r.seed, tested: &r.tested, marked: r.marked, quiet: quiet}
-	c = &ctx{frames: slices.Clone(r.frames), vars: slices.Clone(r.vars)}
+	s := &r.s
+	if s.ix == nil {
+		*s = search{ix: r.ix, events: r.events, seed: r.seed, tested: &r.tested, marked: r.marked}
+	}
+	c = s.start(r.frames, r.vars, quiet)
 	ok = true
 	if !r.started {
 		err = s.enter(c, r.ix.root)
@@ -262,6 +266,15 @@ func (r *Runtime) search(present []int, quiet bool) (c *ctx, ok bool, err error)
 		ok, err = s.run(c)
 	}
 	return c, ok, err
+}
+
+// commit makes c's configuration the runtime's, trading storage with c
+// (the search's scratch) rather than sharing it.
+func (r *Runtime) commit(c *ctx) {
+	r.frames, c.frames = c.frames, r.frames[:0]
+	r.vars, c.vars = c.vars, r.vars[:0]
+	r.started = true
+	r.ended = len(r.frames) == 0
 }
 
 // Step is Cycle for a search: the input events are given by number
@@ -283,8 +296,7 @@ func (r *Runtime) Step(present []int) error {
 	if err != nil || !ok {
 		return err
 	}
-	r.frames, r.vars, r.started = c.frames, c.vars, true
-	r.ended = len(c.frames) == 0
+	r.commit(c)
 	return nil
 }
 
