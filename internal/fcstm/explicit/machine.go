@@ -3,6 +3,7 @@ package explicit
 import (
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,8 +70,9 @@ type label struct {
 type stepper struct {
 	rt    *runtime.Runtime
 	src   runtime.Snapshot
-	next  runtime.Snapshot
+	err   error // restoring src failed: every cycle from it raises this
 	in    []int
+	key   []byte // the Control of the configuration a cycle reached
 	stack []decided
 }
 
@@ -95,7 +97,7 @@ func New(m *model.Model) (*Machine, error) {
 		return &stepper{rt: r}
 	}
 	st := &stepper{rt: rt}
-	mc.init = mc.pack(st, rt.Snapshot(runtime.Snapshot{}), make([]int64, mc.Width()))
+	mc.init = mc.pack(st, make([]int64, mc.Width()))
 	mc.pool.Put(st)
 	return mc, nil
 }
@@ -149,6 +151,7 @@ func (mc *Machine) Successors(src []int64, buf *concrete.Buffer) []concrete.Outc
 	defer mc.pool.Put(st)
 	st.src.Control = loc.control
 	st.src.Vars = mc.unpack(src, st.src.Vars[:0])
+	st.err = st.rt.Restore(st.src)
 	if !mc.reduce {
 		for mask := uint64(0); mask < 1<<len(events); mask++ {
 			next := buf.Next(w)
@@ -219,11 +222,12 @@ func (mc *Machine) Fired(src []int64, buf *concrete.Buffer) []concrete.Outcome {
 	return mc.Successors(src, buf)
 }
 
-// step runs one cycle from st.src with the events of mask and writes the
-// resulting state into next. It reports whether the cycle ran.
+// step runs one cycle from st.src (the configuration st.rt is in) with
+// the events of mask and writes the resulting state into next. It reports
+// whether the cycle ran.
 func (mc *Machine) step(st *stepper, events []int, mask uint64, next []int64) bool {
-	if err := st.rt.Restore(st.src); err != nil {
-		mc.raised(next, err)
+	if st.err != nil {
+		mc.raised(next, st.err)
 		return false
 	}
 	st.in = st.in[:0]
@@ -232,18 +236,18 @@ func (mc *Machine) step(st *stepper, events []int, mask uint64, next []int64) bo
 			st.in = append(st.in, e)
 		}
 	}
-	if err := st.rt.Step(st.in); err != nil {
+	if err := st.rt.Next(st.in); err != nil {
 		mc.raised(next, err)
 		return true
 	}
-	st.next = st.rt.Snapshot(st.next)
-	mc.pack(st, st.next, next)
+	mc.pack(st, next)
 	return true
 }
 
-// pack writes snapshot s (the configuration st.rt is in) as words.
-func (mc *Machine) pack(st *stepper, s runtime.Snapshot, dst []int64) []int64 {
-	for i, v := range s.Vars {
+// pack writes the configuration st.rt's last Next reached (its own when
+// none ran) as words.
+func (mc *Machine) pack(st *stepper, dst []int64) []int64 {
+	for i, v := range st.rt.NextVars() {
 		switch {
 		case mc.real[i]:
 			dst[1+i] = int64(math.Float64bits(v.Real()))
@@ -254,8 +258,30 @@ func (mc *Machine) pack(st *stepper, s runtime.Snapshot, dst []int64) []int64 {
 			dst[1+i] = v.Int()
 		}
 	}
-	dst[0] = int64(mc.intern(s.Control, func() *Location { return mc.running(st.rt, s.Control) }))
+	st.key = st.rt.AppendNextControl(st.key[:0])
+	n, ok := find(&mc.locs, st.key)
+	if !ok {
+		n = mc.intern(string(st.key), func() *Location { return mc.describe(st) })
+	}
+	dst[0] = int64(n)
 	return dst
+}
+
+// describe describes the configuration st.rt's last Next reached: it
+// restores the runtime there to ask, and back to st.src.
+func (mc *Machine) describe(st *stepper) *Location {
+	control := string(st.key)
+	next := runtime.Snapshot{Control: control, Vars: slices.Clone(st.rt.NextVars())}
+	var loc *Location
+	if err := st.rt.Restore(next); err != nil {
+		loc = &Location{Kind: Undecided, Started: true, Reason: "the runtime does not restore its own configuration (an internal error; please report it): " + err.Error()}
+	} else {
+		loc = mc.running(st.rt, control)
+	}
+	if st.src.Control != "" {
+		st.err = st.rt.Restore(st.src)
+	}
+	return loc
 }
 
 // running describes the configuration rt is in.
@@ -338,6 +364,15 @@ func (t *interner[K, V]) number(key K, describe func() V) int {
 	t.idx[key] = len(t.vals)
 	t.vals = append(t.vals, v)
 	return len(t.vals) - 1
+}
+
+// find returns the number of key, given as bytes, if it has one; the
+// lookup converts no string.
+func find[V any](t *interner[string, V], key []byte) (int, bool) {
+	t.mu.RLock()
+	i, ok := t.idx[string(key)]
+	t.mu.RUnlock()
+	return i, ok
 }
 
 // at returns the value numbered i.

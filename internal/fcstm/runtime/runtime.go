@@ -41,6 +41,7 @@ type Runtime struct {
 	tested   []int  // the events the last cycle's search tested, in order
 	marked   []bool // by event number: in tested
 	s        search // the cycles' search, kept for its scratch storage
+	next     *ctx   // the configuration Next reached (s.root); nil: the runtime's
 }
 
 // New prepares m for execution. It fails with a ClassInit error for a bad
@@ -197,6 +198,7 @@ func (r *Runtime) varMap(vals []expr.Value) map[string]expr.Value {
 // unconsumed: no state is left to consume them, so pyfcstm reports [].
 func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
 	r.tested = r.tested[:0]
+	r.next = nil
 	if r.ended {
 		out := &Cycle{Ended: true}
 		for _, in := range inputs {
@@ -252,6 +254,7 @@ func (r *Runtime) search(present []int, quiet bool) (c *ctx, ok bool, err error)
 		r.events[i] = true
 	}
 	r.tested = r.tested[:0]
+	r.next = nil
 	clear(r.marked)
 	s := &r.s
 	if s.ix == nil {
@@ -283,21 +286,31 @@ func (r *Runtime) commit(c *ctx) {
 // configuration and variables it leaves are Cycle's with the same
 // events, and so is its error; Tested lists what it tested.
 func (r *Runtime) Step(present []int) error {
+	c, err := r.quiet(present)
+	if c != nil {
+		r.commit(c)
+	}
+	return err
+}
+
+// quiet runs Step's cycle: c is the configuration reached, nil when
+// nothing changes (an ended machine, a Delta, an error).
+func (r *Runtime) quiet(present []int) (*ctx, error) {
 	r.tested = r.tested[:0]
+	r.next = nil
 	if r.ended {
-		return nil
+		return nil, nil
 	}
 	for _, i := range present {
 		if i < 0 || i >= len(r.ix.events) {
-			return errorf(ClassEvent, model.Pos{}, nil, "event number %d: the model has %d events", i, len(r.ix.events))
+			return nil, errorf(ClassEvent, model.Pos{}, nil, "event number %d: the model has %d events", i, len(r.ix.events))
 		}
 	}
 	c, ok, err := r.search(present, true)
 	if err != nil || !ok {
-		return err
+		return nil, err
 	}
-	r.commit(c)
-	return nil
+	return c, nil
 }
 
 // callHandlers turns the committed path's abstract calls into the trace
