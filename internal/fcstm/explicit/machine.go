@@ -41,6 +41,7 @@ type Location struct {
 	control string
 	events  []int    // Running: the events its cycle can read
 	names   []string // their paths
+	bits    []int8   // by event number: its bit among events, or -1
 }
 
 // Machine is an FCSTM model as a concrete.Machine. It is safe for
@@ -74,6 +75,23 @@ type stepper struct {
 	in    []int
 	key   []byte // the Control of the configuration a cycle reached
 	stack []decided
+	// Recent numbers of the shared tables, which only a miss asks.
+	labels [cacheSize]cachedLabel
+	locs   [cacheSize]cachedLoc
+}
+
+// cacheSize is the number of entries of a stepper's caches (a power of 2).
+const cacheSize = 256
+
+type cachedLabel struct {
+	l  label
+	n  int
+	ok bool
+}
+
+type cachedLoc struct {
+	key string
+	n   int
 }
 
 // New prepares m for search. It fails when a cold start of m fails (a
@@ -176,7 +194,7 @@ func (mc *Machine) Successors(src []int64, buf *concrete.Buffer) []concrete.Outc
 			ran = false
 			mc.undecided(next, "a cycle in "+loc.State+" tested an event outside its readable set (an internal error; please report it)")
 		}
-		buf.Keep(mc.label(label{from: int(src[0]), mask: d.on, to: int(next[0])}), next, mc.changed)
+		buf.Keep(mc.cachedLabel(st, label{from: int(src[0]), mask: d.on, to: int(next[0])}), next, mc.changed)
 		if !ran {
 			continue
 		}
@@ -208,14 +226,7 @@ func (l *Location) covers(tested []int) bool {
 }
 
 // bit returns the bit of event e among the location's events, or -1.
-func (l *Location) bit(e int) int {
-	for i, x := range l.events {
-		if x == e {
-			return i
-		}
-	}
-	return -1
-}
+func (l *Location) bit(e int) int { return int(l.bits[e]) }
 
 // Fired is Successors: every input is its own step.
 func (mc *Machine) Fired(src []int64, buf *concrete.Buffer) []concrete.Outcome {
@@ -259,12 +270,30 @@ func (mc *Machine) pack(st *stepper, dst []int64) []int64 {
 		}
 	}
 	st.key = st.rt.AppendNextControl(st.key[:0])
-	n, ok := find(&mc.locs, st.key)
-	if !ok {
-		n = mc.intern(string(st.key), func() *Location { return mc.describe(st) })
+	h := uint32(2166136261)
+	for _, b := range st.key {
+		h = (h ^ uint32(b)) * 16777619
 	}
-	dst[0] = int64(n)
+	e := &st.locs[h%cacheSize]
+	if e.key != string(st.key) || e.key == "" {
+		n, ok := find(&mc.locs, st.key)
+		if !ok {
+			n = mc.intern(string(st.key), func() *Location { return mc.describe(st) })
+		}
+		*e = cachedLoc{key: string(st.key), n: n}
+	}
+	dst[0] = int64(e.n)
 	return dst
+}
+
+// cachedLabel is label through st's cache.
+func (mc *Machine) cachedLabel(st *stepper, l label) int {
+	h := (uint64(l.from)*0x9e3779b97f4a7c15 ^ uint64(l.to)*0xc2b2ae3d27d4eb4f ^ l.mask*0x165667b19e3779f9) >> 32
+	e := &st.labels[h%cacheSize]
+	if !e.ok || e.l != l {
+		*e = cachedLabel{l: l, n: mc.label(l), ok: true}
+	}
+	return e.n
 }
 
 // describe describes the configuration st.rt's last Next reached: it
@@ -290,8 +319,15 @@ func (mc *Machine) running(rt *runtime.Runtime, control string) *Location {
 		return &Location{Kind: Ended, Started: true, control: control}
 	}
 	loc := &Location{Kind: Running, State: rt.State(), Started: control[0] != 0, control: control, events: rt.Readable()}
-	for _, e := range loc.events {
+	loc.bits = make([]int8, len(mc.names))
+	for i := range loc.bits {
+		loc.bits[i] = -1
+	}
+	for i, e := range loc.events {
 		loc.names = append(loc.names, rt.EventPath(e))
+		if i < MaxInputs {
+			loc.bits[e] = int8(i)
+		}
 	}
 	return loc
 }

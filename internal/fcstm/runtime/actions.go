@@ -62,7 +62,7 @@ func (s *search) action(c *ctx, a *model.Action, host, leaf *stateInfo, stage St
 	}
 	if s.quiet {
 		if r.Kind == model.Concrete {
-			return s.block(c, r.Ops)
+			return s.block(c, s.ix.block(r.Ops))
 		}
 		return nil // no trace, no handler
 	}
@@ -73,7 +73,7 @@ func (s *search) action(c *ctx, a *model.Action, host, leaf *stateInfo, stage St
 	c.actions = append(c.actions, rec)
 	switch r.Kind {
 	case model.Concrete:
-		return s.block(c, r.Ops)
+		return s.block(c, s.ix.block(r.Ops))
 	case model.Abstract:
 		if r.Path == "" {
 			return nil // an anonymous abstract action has no handler
@@ -90,7 +90,7 @@ func (s *search) action(c *ctx, a *model.Action, host, leaf *stateInfo, stage St
 // block runs an operation block: statements in order over the persistent
 // variables and block-local temporaries, then the writeback of every
 // persistent variable it assigned, converted to its declared type.
-func (s *search) block(c *ctx, ops []model.Stmt) error {
+func (s *search) block(c *ctx, ops []stmt) error {
 	s.temps = s.temps[:0]
 	s.env = varEnv{ix: s.ix, vars: c.vars, temps: &s.temps}
 	s.assigned = s.assigned[:0]
@@ -115,41 +115,41 @@ type assignment struct {
 	pos model.Pos
 }
 
-func (s *search) stmts(env *varEnv, ops []model.Stmt, assigned *[]assignment) error {
-	for _, op := range ops {
-		switch op := op.(type) {
-		case *model.Assign:
-			v, err := expr.Eval(op.Value, env)
+func (s *search) stmts(env *varEnv, ops []stmt, assigned *[]assignment) error {
+	for i := range ops {
+		op := &ops[i]
+		if a := op.assign; a != nil {
+			v, err := op.value.Run(env.vars, env)
 			if err != nil {
-				return exprError(op.Pos, err, fmt.Sprintf("operation assignment to '%s' evaluation failed", op.Name))
+				return exprError(a.Pos, err, fmt.Sprintf("operation assignment to '%s' evaluation failed", a.Name))
 			}
 			if v.Type() == expr.Bool {
-				return errorf(ClassExpression, op.Pos, nil, "operation assignment to '%s' evaluation failed: a condition is not a number", op.Name)
+				return errorf(ClassExpression, a.Pos, nil, "operation assignment to '%s' evaluation failed: a condition is not a number", a.Name)
 			}
-			if i, ok := env.ix.varIdx[op.Name]; ok && !op.Temp {
-				env.vars[i] = v
-				noteAssignment(assigned, i, op.Pos)
+			if op.slot >= 0 {
+				env.vars[op.slot] = v
+				noteAssignment(assigned, op.slot, a.Pos)
 				continue
 			}
-			env.setTemp(op.Name, v)
-		case *model.If:
-			body := op.Else
-			for _, b := range op.Branches {
-				v, err := expr.Eval(b.Cond, env)
-				if err != nil {
-					return exprError(op.Pos, err, "if-block condition evaluation failed")
-				}
-				if v.Type() != expr.Bool {
-					return errorf(ClassExpression, op.Pos, nil, "if-block condition evaluation failed: the condition is %s", v.Type())
-				}
-				if v.Bool() {
-					body = b.Body
-					break
-				}
+			env.setTemp(a.Name, v)
+			continue
+		}
+		body := op.els
+		for k, cond := range op.conds {
+			v, err := cond.Run(env.vars, env)
+			if err != nil {
+				return exprError(op.ifs.Pos, err, "if-block condition evaluation failed")
 			}
-			if err := s.stmts(env, body, assigned); err != nil {
-				return err
+			if v.Type() != expr.Bool {
+				return errorf(ClassExpression, op.ifs.Pos, nil, "if-block condition evaluation failed: the condition is %s", v.Type())
 			}
+			if v.Bool() {
+				body = op.bodies[k]
+				break
+			}
+		}
+		if err := s.stmts(env, body, assigned); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -239,11 +239,11 @@ func (s *search) enabled(c *ctx, e edge) (bool, error) {
 			return false, nil
 		}
 	}
-	if e.t.Guard == nil {
+	if e.guard == nil {
 		return true, nil
 	}
 	s.env = varEnv{ix: s.ix, vars: c.vars}
-	v, err := expr.Eval(e.t.Guard, &s.env)
+	v, err := e.guard.Run(c.vars, &s.env)
 	if err != nil {
 		return false, exprError(e.t.Pos, err, "transition guard evaluation failed")
 	}
@@ -338,7 +338,7 @@ func (s *search) enter(c *ctx, st *stateInfo) error {
 // effect runs a transition's effect and records its event as consumed.
 func (s *search) effect(c *ctx, e edge, from string) error {
 	if s.quiet {
-		return s.block(c, e.t.Effect)
+		return s.block(c, e.effect)
 	}
 	if e.event >= 0 && !containsInt(c.consumed, e.event) {
 		c.consumed = append(c.consumed, e.event)
@@ -352,7 +352,7 @@ func (s *search) effect(c *ctx, e edge, from string) error {
 	}
 	owner := e.t.Owner
 	c.actions = append(c.actions, Action{Role: RoleEffect, State: owner.Path, From: from, To: to})
-	return s.block(c, e.t.Effect)
+	return s.block(c, e.effect)
 }
 
 func containsInt(s []int, x int) bool {
