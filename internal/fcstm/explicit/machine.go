@@ -3,6 +3,7 @@ package explicit
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,7 +72,8 @@ type label struct {
 type stepper struct {
 	rt    *runtime.Runtime
 	src   runtime.Snapshot
-	err   error // restoring src failed: every cycle from it raises this
+	err   error   // restoring src failed: every cycle from it raises this
+	from  []int64 // the words of src
 	in    []int
 	key   []byte // the Control of the configuration a cycle reached
 	stack []decided
@@ -115,7 +117,7 @@ func New(m *model.Model) (*Machine, error) {
 		return &stepper{rt: r}
 	}
 	st := &stepper{rt: rt}
-	mc.init = mc.pack(st, make([]int64, mc.Width()))
+	mc.init = mc.pack(st, nil, make([]int64, mc.Width()))
 	mc.pool.Put(st)
 	return mc, nil
 }
@@ -170,6 +172,7 @@ func (mc *Machine) Successors(src []int64, buf *concrete.Buffer) []concrete.Outc
 	st.src.Control = loc.control
 	st.src.Vars = mc.unpack(src, st.src.Vars[:0])
 	st.err = st.rt.Restore(st.src)
+	st.from = src
 	if !mc.reduce {
 		for mask := uint64(0); mask < 1<<len(events); mask++ {
 			next := buf.Next(w)
@@ -251,22 +254,34 @@ func (mc *Machine) step(st *stepper, events []int, mask uint64, next []int64) bo
 		mc.raised(next, err)
 		return true
 	}
-	mc.pack(st, next)
+	mc.pack(st, st.from, next)
 	return true
 }
 
 // pack writes the configuration st.rt's last Next reached (its own when
-// none ran) as words.
-func (mc *Machine) pack(st *stepper, dst []int64) []int64 {
-	for i, v := range st.rt.NextVars() {
-		switch {
-		case mc.real[i]:
-			dst[1+i] = int64(math.Float64bits(v.Real()))
-		case !v.IsInt64():
-			mc.undecided(dst, "a variable leaves the 64-bit integers")
-			return dst
-		default:
-			dst[1+i] = v.Int()
+// none ran) as words. With src, the state the cycle started from, only
+// the variables the cycle assigned are converted; the others are src's.
+func (mc *Machine) pack(st *stepper, src, dst []int64) []int64 {
+	vars := st.rt.NextVars()
+	if src == nil {
+		for i := range vars {
+			if !mc.packVar(vars, i, dst) {
+				return dst
+			}
+		}
+	} else {
+		copy(dst[1:], src[1:])
+		for w := st.rt.NextWrote(); w != 0; w &= w - 1 {
+			i := bits.TrailingZeros64(w)
+			last := i
+			if i == 63 {
+				last = len(vars) - 1 // bit 63 stands for every later variable too
+			}
+			for ; i <= last; i++ {
+				if !mc.packVar(vars, i, dst) {
+					return dst
+				}
+			}
 		}
 	}
 	st.key = st.rt.AppendNextControl(st.key[:0])
@@ -284,6 +299,22 @@ func (mc *Machine) pack(st *stepper, dst []int64) []int64 {
 	}
 	dst[0] = int64(e.n)
 	return dst
+}
+
+// packVar writes variable i into dst, or makes dst undecided (false)
+// when an int leaves the 64-bit integers.
+func (mc *Machine) packVar(vars []expr.Value, i int, dst []int64) bool {
+	v := &vars[i]
+	switch {
+	case mc.real[i]:
+		dst[1+i] = int64(math.Float64bits(v.Real()))
+	case !v.IsInt64():
+		mc.undecided(dst, "a variable leaves the 64-bit integers")
+		return false
+	default:
+		dst[1+i] = v.Int()
+	}
+	return true
 }
 
 // cachedLabel is label through st's cache.

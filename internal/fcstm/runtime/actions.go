@@ -98,6 +98,7 @@ func (s *search) block(c *ctx, ops []stmt) error {
 		return err
 	}
 	for _, a := range s.assigned {
+		c.wrote |= 1 << min(a.idx, 63)
 		v, ok := expr.Convert(c.vars[a.idx], s.ix.varTypes[a.idx])
 		if !ok {
 			mv := s.ix.m.Vars[a.idx]

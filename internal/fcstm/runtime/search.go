@@ -42,6 +42,7 @@ type ctx struct {
 	actions  []Action
 	calls    []pendingCall
 	consumed []int
+	wrote    uint64 // the variables assigned on the path: bit min(i, 63) for variable i
 }
 
 // pendingCall is an abstract call recorded on a search path; its variables
@@ -93,7 +94,7 @@ func (s *search) start(frames []frame, vars []expr.Value, quiet bool) *ctx {
 	c := &s.root
 	c.frames = append(c.frames[:0], frames...)
 	c.vars = append(c.vars[:0], vars...)
-	c.steps = 0
+	c.steps, c.wrote = 0, 0
 	c.seen = s.seen[:0]
 	// The trace slices of a committed cycle are handed to the caller:
 	// each cycle starts new ones.
@@ -114,7 +115,7 @@ func (s *search) fork(c *ctx) *ctx {
 	s.depth++
 	cl.frames = append(cl.frames[:0], c.frames...)
 	cl.vars = append(cl.vars[:0], c.vars...)
-	cl.steps = c.steps
+	cl.steps, cl.wrote = c.steps, c.wrote
 	cl.seen = c.seen
 	cl.actions = capped(c.actions)
 	cl.calls = capped(c.calls)

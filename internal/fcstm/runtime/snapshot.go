@@ -74,6 +74,18 @@ func (r *Runtime) AppendNextControl(b []byte) []byte {
 	return appendControl(b, r.frames, r.started, r.ended)
 }
 
+// NextWrote returns the variables the cycle Next ran assigned, as a bit
+// set: bit i for variable i, bit 63 for variable 63 and every later one.
+// Every other variable of NextVars holds its value from before the cycle,
+// so a search repacks only these. It is 0 when NextVars are the
+// runtime's own.
+func (r *Runtime) NextWrote() uint64 {
+	if c := r.next; c != nil {
+		return c.wrote
+	}
+	return 0
+}
+
 // NextVars returns the variables of the configuration Next reached (as
 // AppendNextControl) in declaration order. They alias the runtime's
 // storage: read them before the runtime runs or changes again.
