@@ -70,6 +70,27 @@ func (p *Program) Run(vals []Value, v Valuation) (Value, error) {
 	return p.root.run(vals, v)
 }
 
+// leaf returns the value of a literal or slot node without a call (false
+// for other nodes): most operands are variables and literals, and a call
+// per leaf is most of the cost of "1 - x".
+func (p *pnode) leaf(vals []Value) (Value, bool) {
+	switch p.kind {
+	case pLit:
+		return p.val, true
+	case pSlot:
+		return vals[p.slot], true
+	}
+	return Value{}, false
+}
+
+// operand is run, with a leaf inline.
+func (p *pnode) operand(vals []Value, v Valuation) (Value, error) {
+	if x, ok := p.leaf(vals); ok {
+		return x, nil
+	}
+	return p.run(vals, v)
+}
+
 func (p *pnode) run(vals []Value, v Valuation) (Value, error) {
 	switch p.kind {
 	case pLit:
@@ -77,23 +98,29 @@ func (p *pnode) run(vals []Value, v Valuation) (Value, error) {
 	case pSlot:
 		return vals[p.slot], nil
 	case pUnary:
-		x, err := p.x.run(vals, v)
+		x, err := p.x.operand(vals, v)
 		if err != nil {
 			return Value{}, err
 		}
 		return unaryOp(p.e.(*Unary), x)
 	case pBinary:
 		n := p.e.(*Binary)
-		x, err := p.x.run(vals, v)
-		if err != nil {
-			return Value{}, err
+		x, ok := p.x.leaf(vals)
+		if !ok {
+			var err error
+			if x, err = p.x.run(vals, v); err != nil {
+				return Value{}, err
+			}
 		}
 		if r, done, err := shortCircuit(n, x); done {
 			return r, err
 		}
-		y, err := p.y.run(vals, v)
-		if err != nil {
-			return Value{}, err
+		y, ok := p.y.leaf(vals)
+		if !ok {
+			var err error
+			if y, err = p.y.run(vals, v); err != nil {
+				return Value{}, err
+			}
 		}
 		if x.IsInt64() && y.IsInt64() {
 			if r, ok := int64Op(n.Op, x.i, y.i); ok {
@@ -102,7 +129,7 @@ func (p *pnode) run(vals []Value, v Valuation) (Value, error) {
 		}
 		return strictOrLogic(n, x, y)
 	case pFunc:
-		a, err := p.x.run(vals, v)
+		a, err := p.x.operand(vals, v)
 		if err != nil {
 			return Value{}, err
 		}

@@ -99,12 +99,15 @@ func (s *search) block(c *ctx, ops []stmt) error {
 	}
 	for _, a := range s.assigned {
 		c.wrote |= 1 << min(a.idx, 63)
+		if c.vars[a.idx].Type() == s.ix.varTypes[a.idx] {
+			continue // Convert would return it as it is
+		}
 		v, ok := expr.Convert(c.vars[a.idx], s.ix.varTypes[a.idx])
 		if !ok {
 			mv := s.ix.m.Vars[a.idx]
 			return errorf(ClassWriteback, a.pos, nil, "variable '%s' is %s: cannot store %s (non-integer float from operation block writeback)", mv.Name, typeName(mv.Type), c.vars[a.idx])
 		}
-		c.vars[a.idx] = v
+		s.set(c.vars, a.idx, v)
 	}
 	return nil
 }
@@ -128,7 +131,7 @@ func (s *search) stmts(env *varEnv, ops []stmt, assigned *[]assignment) error {
 				return errorf(ClassExpression, a.Pos, nil, "operation assignment to '%s' evaluation failed: a condition is not a number", a.Name)
 			}
 			if op.slot >= 0 {
-				env.vars[op.slot] = v
+				s.set(env.vars, op.slot, v)
 				noteAssignment(assigned, op.slot, a.Pos)
 				continue
 			}

@@ -32,8 +32,10 @@ type frame struct {
 }
 
 // ctx is one search path: the state being built and what it has done.
-// A candidate's ctx starts as a copy of its parent's frames and
-// variables; the append-only slices share the parent's prefix.
+// A candidate's ctx starts as a copy of its parent's frames; the
+// variables are the parent's, every assignment journaled so that a
+// failed candidate's are undone (see try); the append-only slices share
+// the parent's prefix.
 type ctx struct {
 	frames   []frame
 	vars     []expr.Value
@@ -85,12 +87,34 @@ type search struct {
 	env       varEnv
 	temps     []temp
 	assigned  []assignment
+	undo      []undo // the journal of assignments, oldest first
+}
+
+// undo is an assignment journaled: the variable and its previous value.
+type undo struct {
+	idx int
+	old expr.Value
+}
+
+// set assigns variable idx of vars, journaling its previous value.
+func (s *search) set(vars []expr.Value, idx int, v expr.Value) {
+	s.undo = append(s.undo, undo{idx, vars[idx]})
+	vars[idx] = v
+}
+
+// rollback undoes the assignments journaled since mark.
+func (s *search) rollback(vars []expr.Value, mark int) {
+	for k := len(s.undo) - 1; k >= mark; k-- {
+		vars[s.undo[k].idx] = s.undo[k].old
+	}
+	s.undo = s.undo[:mark]
 }
 
 // start prepares the search of one cycle from frames and vars, returning
 // the root path.
 func (s *search) start(frames []frame, vars []expr.Value, quiet bool) *ctx {
 	s.work, s.depth, s.quiet = 0, 0, quiet
+	s.undo = s.undo[:0]
 	c := &s.root
 	c.frames = append(c.frames[:0], frames...)
 	c.vars = append(c.vars[:0], vars...)
@@ -114,7 +138,7 @@ func (s *search) fork(c *ctx) *ctx {
 	cl := s.spare[s.depth]
 	s.depth++
 	cl.frames = append(cl.frames[:0], c.frames...)
-	cl.vars = append(cl.vars[:0], c.vars...)
+	cl.vars = c.vars
 	cl.steps, cl.wrote = c.steps, c.wrote
 	cl.seen = c.seen
 	cl.actions = capped(c.actions)
@@ -123,11 +147,11 @@ func (s *search) fork(c *ctx) *ctx {
 	return cl
 }
 
-// adopt makes c the successful path cl, which gets c's storage.
+// adopt makes c the successful path cl, which gets c's frames' storage.
 func adopt(c, cl *ctx) {
-	frames, vars := c.frames, c.vars
+	frames := c.frames
 	*c = *cl
-	cl.frames, cl.vars = frames[:0], vars[:0]
+	cl.frames = frames[:0]
 }
 
 // run continues the inner loop on c until it stops: true when c reached a
@@ -211,6 +235,7 @@ func (s *search) choose(c *ctx, cands []edge, initial bool) (bool, error) {
 
 // try takes e on a fork of c and runs it on; a success becomes c.
 func (s *search) try(c *ctx, e edge, initial bool) (bool, error) {
+	mark := len(s.undo)
 	cl := s.fork(c)
 	defer func() { s.depth-- }()
 	var err error
@@ -223,8 +248,13 @@ func (s *search) try(c *ctx, e edge, initial bool) (bool, error) {
 		return false, err
 	}
 	ok, err := s.run(cl)
-	if ok && err == nil {
+	switch {
+	case err != nil:
+		// The cycle fails: the root's variables are a copy, dropped.
+	case ok:
 		adopt(c, cl)
+	default:
+		s.rollback(c.vars, mark)
 	}
 	return ok, err
 }
