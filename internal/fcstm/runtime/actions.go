@@ -27,13 +27,8 @@ func (s *search) duringChain(c *ctx, leaf *stateInfo) error {
 	if leaf.st.Pseudo {
 		return s.actions(c, leaf.st.During, leaf, leaf, StageDuring)
 	}
-	var chain [MaxDepth + 1]*stateInfo
-	n := 0
-	for a := leaf.parent; a != nil && n < len(chain); a = a.parent {
-		chain[n] = a
-		n++
-	}
-	for i := n - 1; i >= 0; i-- {
+	chain := leaf.ancestors
+	for i := len(chain) - 1; i >= 0; i-- {
 		for _, a := range chain[i].st.AspectBefore {
 			if err := s.action(c, a, leaf, leaf, StageDuring, leaf.st.Path); err != nil {
 				return err
@@ -43,8 +38,8 @@ func (s *search) duringChain(c *ctx, leaf *stateInfo) error {
 	if err := s.actions(c, leaf.st.During, leaf, leaf, StageDuring); err != nil {
 		return err
 	}
-	for i := 0; i < n; i++ {
-		for _, a := range chain[i].st.AspectAfter {
+	for _, anc := range chain {
+		for _, a := range anc.st.AspectAfter {
 			if err := s.action(c, a, leaf, leaf, StageDuring, leaf.st.Path); err != nil {
 				return err
 			}

@@ -27,6 +27,9 @@ type stateInfo struct {
 	depth  int    // number of frames from the root to this state, itself included
 	out    []edge // transitions whose source is this state, in the owner's order
 	inits  []edge // a composite's initial transitions, in order
+	// ancestors are the nearest MaxDepth+1 ancestors, parent first: the
+	// states whose aspects a leaf's during chain runs.
+	ancestors []*stateInfo
 }
 
 // edge is a transition with its target and event resolved to the index,
@@ -77,6 +80,9 @@ func newIndex(m *model.Model) *index {
 		si := &stateInfo{st: s, id: len(ix.states), parent: parent, depth: 1}
 		if parent != nil {
 			si.depth = parent.depth + 1
+		}
+		for a := parent; a != nil && len(si.ancestors) < MaxDepth+1; a = a.parent {
+			si.ancestors = append(si.ancestors, a)
 		}
 		ix.states = append(ix.states, si)
 		ix.byPath[s.Path] = si

@@ -237,17 +237,8 @@ func (s *search) choose(c *ctx, cands []edge, initial bool) (bool, error) {
 func (s *search) try(c *ctx, e edge, initial bool) (bool, error) {
 	mark := len(s.undo)
 	cl := s.fork(c)
-	defer func() { s.depth-- }()
-	var err error
-	if initial {
-		err = s.takeInitial(cl, e)
-	} else {
-		err = s.takeTransition(cl, e)
-	}
-	if err != nil {
-		return false, err
-	}
-	ok, err := s.run(cl)
+	ok, err := s.follow(cl, e, initial)
+	s.depth--
 	switch {
 	case err != nil:
 		// The cycle fails: the root's variables are a copy, dropped.
@@ -257,6 +248,20 @@ func (s *search) try(c *ctx, e edge, initial bool) (bool, error) {
 		s.rollback(c.vars, mark)
 	}
 	return ok, err
+}
+
+// follow takes e on cl and runs on.
+func (s *search) follow(cl *ctx, e edge, initial bool) (bool, error) {
+	var err error
+	if initial {
+		err = s.takeInitial(cl, e)
+	} else {
+		err = s.takeTransition(cl, e)
+	}
+	if err != nil {
+		return false, err
+	}
+	return s.run(cl)
 }
 
 // enabled tests a transition's event (first) and then its guard.
