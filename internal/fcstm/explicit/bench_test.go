@@ -38,12 +38,21 @@ func fcstmMachine(b *testing.B, src string) *Machine {
 // JSON search's states per second.
 func BenchmarkTogglesFCSTM14(b *testing.B) { benchSearch(b, fcstmMachine(b, gen.TogglesFCSTM(14))) }
 
-func BenchmarkTogglesJSON14(b *testing.B) {
-	res, err := jsonmodel.Decode([]byte(gen.Toggles(14)))
+func BenchmarkTogglesJSON14(b *testing.B) { benchSearch(b, jsonMachine(b, gen.Toggles(14))) }
+
+// gen counter 100000 in both languages: one guarded cycle per state.
+func BenchmarkCounterFCSTM100k(b *testing.B) {
+	benchSearch(b, fcstmMachine(b, gen.CounterFCSTM(100000)))
+}
+
+func BenchmarkCounterJSON100k(b *testing.B) { benchSearch(b, jsonMachine(b, gen.Counter(100000))) }
+
+func jsonMachine(b *testing.B, src string) concrete.Machine {
+	res, err := jsonmodel.Decode([]byte(src))
 	if err != nil || !res.Valid() {
 		b.Fatal(err, res.Errors)
 	}
-	benchSearch(b, jsonruntime.Compile(res.Model))
+	return jsonruntime.Compile(res.Model)
 }
 
 // togglesState returns the machine of toggles 14 and the state after the first
