@@ -176,6 +176,11 @@ func (ev *evaluator) unary(n *Unary) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
+	return unaryOp(n, x)
+}
+
+// unaryOp applies n's operator to its evaluated operand.
+func unaryOp(n *Unary, x Value) (Value, error) {
 	switch {
 	case n.Op == Not && x.t == Bool:
 		return BoolVal(!x.Bool()), nil
@@ -198,26 +203,41 @@ func (ev *evaluator) binary(n *Binary) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	if n.Op == Land || n.Op == Lor || n.Op == Implies {
-		if x.t != Bool {
-			return Value{}, typeErrorf(n.X.Span(), "left operand of %q is %s, not bool", n.Op.String(), x.t)
-		}
-		// Short circuit: && stops at false, || at true, => at a false premise.
-		if n.Op == Land && !x.Bool() || n.Op == Lor && x.Bool() || n.Op == Implies && !x.Bool() {
-			return BoolVal(n.Op != Land), nil
-		}
-		y, err := ev.eval(n.Y)
-		if err != nil {
-			return Value{}, err
-		}
-		if y.t != Bool {
-			return Value{}, typeErrorf(n.Y.Span(), "right operand of %q is %s, not bool", n.Op.String(), y.t)
-		}
-		return y, nil
+	if r, done, err := shortCircuit(n, x); done {
+		return r, err
 	}
 	y, err := ev.eval(n.Y)
 	if err != nil {
 		return Value{}, err
+	}
+	return strictOrLogic(n, x, y)
+}
+
+// shortCircuit decides n from its left operand x alone when it can: done
+// is true with the result or error when the right operand must not be
+// evaluated.
+func shortCircuit(n *Binary, x Value) (r Value, done bool, err error) {
+	if n.Op != Land && n.Op != Lor && n.Op != Implies {
+		return Value{}, false, nil
+	}
+	if x.t != Bool {
+		return Value{}, true, typeErrorf(n.X.Span(), "left operand of %q is %s, not bool", n.Op.String(), x.t)
+	}
+	// Short circuit: && stops at false, || at true, => at a false premise.
+	if n.Op == Land && !x.Bool() || n.Op == Lor && x.Bool() || n.Op == Implies && !x.Bool() {
+		return BoolVal(n.Op != Land), true, nil
+	}
+	return Value{}, false, nil
+}
+
+// strictOrLogic computes n from both evaluated operands (when shortCircuit
+// did not decide it).
+func strictOrLogic(n *Binary, x, y Value) (Value, error) {
+	if n.Op == Land || n.Op == Lor || n.Op == Implies {
+		if y.t != Bool {
+			return Value{}, typeErrorf(n.Y.Span(), "right operand of %q is %s, not bool", n.Op.String(), y.t)
+		}
+		return y, nil
 	}
 	return apply(n, x, y)
 }

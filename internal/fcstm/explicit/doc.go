@@ -37,7 +37,9 @@
 // Each input gives one outcome and no two inputs share a label, so
 // Successors and Fired coincide.
 //
-// Stepping a state restores a pooled runtime to it (Runtime.Restore runs
-// no action) and runs one Cycle per input. The interning tables are
-// shared by the search's workers behind a mutex.
+// Stepping a state restores a pooled runtime to it once (Runtime.Restore
+// runs no action) and runs one cycle per input with Runtime.Next, which
+// leaves the runtime where it was, so no input restores it again; once
+// the runtime's scratch has grown, stepping allocates nothing. The
+// interning tables are shared by the search's workers behind a mutex.
 package explicit

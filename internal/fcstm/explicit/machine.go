@@ -3,6 +3,8 @@ package explicit
 import (
 	"errors"
 	"math"
+	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,6 +42,7 @@ type Location struct {
 	control string
 	events  []int    // Running: the events its cycle can read
 	names   []string // their paths
+	bits    []int8   // by event number: its bit among events, or -1
 }
 
 // Machine is an FCSTM model as a concrete.Machine. It is safe for
@@ -69,9 +72,28 @@ type label struct {
 type stepper struct {
 	rt    *runtime.Runtime
 	src   runtime.Snapshot
-	next  runtime.Snapshot
+	err   error   // restoring src failed: every cycle from it raises this
+	from  []int64 // the words of src
 	in    []int
+	key   []byte // the Control of the configuration a cycle reached
 	stack []decided
+	// Recent numbers of the shared tables, which only a miss asks.
+	labels [cacheSize]cachedLabel
+	locs   [cacheSize]cachedLoc
+}
+
+// cacheSize is the number of entries of a stepper's caches (a power of 2).
+const cacheSize = 256
+
+type cachedLabel struct {
+	l  label
+	n  int
+	ok bool
+}
+
+type cachedLoc struct {
+	key string
+	n   int
 }
 
 // New prepares m for search. It fails when a cold start of m fails (a
@@ -95,7 +117,7 @@ func New(m *model.Model) (*Machine, error) {
 		return &stepper{rt: r}
 	}
 	st := &stepper{rt: rt}
-	mc.init = mc.pack(st, rt.Snapshot(runtime.Snapshot{}), make([]int64, mc.Width()))
+	mc.init = mc.pack(st, nil, make([]int64, mc.Width()))
 	mc.pool.Put(st)
 	return mc, nil
 }
@@ -173,6 +195,8 @@ func (mc *Machine) successors(src []int64, buf *concrete.Buffer, inputs *[]Input
 	defer mc.pool.Put(st)
 	st.src.Control = loc.control
 	st.src.Vars = mc.unpack(src, st.src.Vars[:0])
+	st.err = st.rt.Restore(st.src)
+	st.from = src
 	if !mc.reduce {
 		all := uint64(1)<<len(events) - 1
 		for mask := uint64(0); mask < 1<<len(events); mask++ {
@@ -207,7 +231,7 @@ func (mc *Machine) tree(st *stepper, loc *Location, from int, buf *concrete.Buff
 			ran = false
 			mc.undecided(next, "a cycle in "+loc.State+" tested an event outside its readable set (an internal error; please report it)")
 		}
-		buf.Keep(mc.label(label{from: from, mask: d.on, to: int(next[0])}), next, mc.changed)
+		buf.Keep(mc.cachedLabel(st, label{from: from, mask: d.on, to: int(next[0])}), next, mc.changed)
 		off := d.off
 		if ran {
 			for _, e := range st.rt.Tested() {
@@ -256,25 +280,19 @@ func (l *Location) covers(tested []int) bool {
 }
 
 // bit returns the bit of event e among the location's events, or -1.
-func (l *Location) bit(e int) int {
-	for i, x := range l.events {
-		if x == e {
-			return i
-		}
-	}
-	return -1
-}
+func (l *Location) bit(e int) int { return int(l.bits[e]) }
 
 // Fired is Successors: every input is its own step.
 func (mc *Machine) Fired(src []int64, buf *concrete.Buffer) []concrete.Outcome {
 	return mc.Successors(src, buf)
 }
 
-// step runs one cycle from st.src with the events of mask and writes the
-// resulting state into next. It reports whether the cycle ran.
+// step runs one cycle from st.src (the configuration st.rt is in) with
+// the events of mask and writes the resulting state into next. It reports
+// whether the cycle ran.
 func (mc *Machine) step(st *stepper, events []int, mask uint64, next []int64) bool {
-	if err := st.rt.Restore(st.src); err != nil {
-		mc.raised(next, err)
+	if st.err != nil {
+		mc.raised(next, st.err)
 		return false
 	}
 	st.in = st.in[:0]
@@ -283,30 +301,98 @@ func (mc *Machine) step(st *stepper, events []int, mask uint64, next []int64) bo
 			st.in = append(st.in, e)
 		}
 	}
-	if err := st.rt.Step(st.in); err != nil {
+	if err := st.rt.Next(st.in); err != nil {
 		mc.raised(next, err)
 		return true
 	}
-	st.next = st.rt.Snapshot(st.next)
-	mc.pack(st, st.next, next)
+	mc.pack(st, st.from, next)
 	return true
 }
 
-// pack writes snapshot s (the configuration st.rt is in) as words.
-func (mc *Machine) pack(st *stepper, s runtime.Snapshot, dst []int64) []int64 {
-	for i, v := range s.Vars {
-		switch {
-		case mc.real[i]:
-			dst[1+i] = int64(math.Float64bits(v.Real()))
-		case !v.IsInt64():
-			mc.undecided(dst, "a variable leaves the 64-bit integers")
-			return dst
-		default:
-			dst[1+i] = v.Int()
+// pack writes the configuration st.rt's last Next reached (its own when
+// none ran) as words. With src, the state the cycle started from, only
+// the variables the cycle assigned are converted; the others are src's.
+func (mc *Machine) pack(st *stepper, src, dst []int64) []int64 {
+	vars := st.rt.NextVars()
+	if src == nil {
+		for i := range vars {
+			if !mc.packVar(vars, i, dst) {
+				return dst
+			}
+		}
+	} else {
+		copy(dst[1:], src[1:])
+		for w := st.rt.NextWrote(); w != 0; w &= w - 1 {
+			i := bits.TrailingZeros64(w)
+			last := i
+			if i == 63 {
+				last = len(vars) - 1 // bit 63 stands for every later variable too
+			}
+			for ; i <= last; i++ {
+				if !mc.packVar(vars, i, dst) {
+					return dst
+				}
+			}
 		}
 	}
-	dst[0] = int64(mc.intern(s.Control, func() *Location { return mc.running(st.rt, s.Control) }))
+	st.key = st.rt.AppendNextControl(st.key[:0])
+	h := uint32(2166136261)
+	for _, b := range st.key {
+		h = (h ^ uint32(b)) * 16777619
+	}
+	e := &st.locs[h%cacheSize]
+	if e.key != string(st.key) || e.key == "" {
+		n, ok := find(&mc.locs, st.key)
+		if !ok {
+			n = mc.intern(string(st.key), func() *Location { return mc.describe(st) })
+		}
+		*e = cachedLoc{key: string(st.key), n: n}
+	}
+	dst[0] = int64(e.n)
 	return dst
+}
+
+// packVar writes variable i into dst, or makes dst undecided (false)
+// when an int leaves the 64-bit integers.
+func (mc *Machine) packVar(vars []expr.Value, i int, dst []int64) bool {
+	v := &vars[i]
+	switch {
+	case mc.real[i]:
+		dst[1+i] = int64(math.Float64bits(v.Real()))
+	case !v.IsInt64():
+		mc.undecided(dst, "a variable leaves the 64-bit integers")
+		return false
+	default:
+		dst[1+i] = v.Int()
+	}
+	return true
+}
+
+// cachedLabel is label through st's cache.
+func (mc *Machine) cachedLabel(st *stepper, l label) int {
+	h := (uint64(l.from)*0x9e3779b97f4a7c15 ^ uint64(l.to)*0xc2b2ae3d27d4eb4f ^ l.mask*0x165667b19e3779f9) >> 32
+	e := &st.labels[h%cacheSize]
+	if !e.ok || e.l != l {
+		*e = cachedLabel{l: l, n: mc.label(l), ok: true}
+	}
+	return e.n
+}
+
+// describe describes the configuration st.rt's last Next reached: it
+// restores the runtime there to ask, and back to st.src.
+func (mc *Machine) describe(st *stepper) *Location {
+	control := string(st.key)
+	next := runtime.Snapshot{Control: control, Vars: slices.Clone(st.rt.NextVars())}
+	var loc *Location
+	if err := st.rt.Restore(next); err != nil {
+		loc = &Location{Kind: Undecided, Started: true, Reason: "the runtime does not restore its own configuration (an internal error; please report it): " + err.Error()}
+	} else {
+		loc = mc.running(st.rt, control)
+	}
+	if st.src.Control != "" {
+		st.err = st.rt.Restore(st.src)
+	}
+	return loc
 }
 
 // running describes the configuration rt is in.
@@ -315,8 +401,15 @@ func (mc *Machine) running(rt *runtime.Runtime, control string) *Location {
 		return &Location{Kind: Ended, Started: true, control: control}
 	}
 	loc := &Location{Kind: Running, State: rt.State(), Started: control[0] != 0, control: control, events: rt.Readable()}
-	for _, e := range loc.events {
+	loc.bits = make([]int8, len(mc.names))
+	for i := range loc.bits {
+		loc.bits[i] = -1
+	}
+	for i, e := range loc.events {
 		loc.names = append(loc.names, rt.EventPath(e))
+		if i < MaxInputs {
+			loc.bits[e] = int8(i)
+		}
 	}
 	return loc
 }
@@ -389,6 +482,15 @@ func (t *interner[K, V]) number(key K, describe func() V) int {
 	t.idx[key] = len(t.vals)
 	t.vals = append(t.vals, v)
 	return len(t.vals) - 1
+}
+
+// find returns the number of key, given as bytes, if it has one; the
+// lookup converts no string.
+func find[V any](t *interner[string, V], key []byte) (int, bool) {
+	t.mu.RLock()
+	i, ok := t.idx[string(key)]
+	t.mu.RUnlock()
+	return i, ok
 }
 
 // at returns the value numbered i.

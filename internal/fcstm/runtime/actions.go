@@ -27,13 +27,8 @@ func (s *search) duringChain(c *ctx, leaf *stateInfo) error {
 	if leaf.st.Pseudo {
 		return s.actions(c, leaf.st.During, leaf, leaf, StageDuring)
 	}
-	var chain [MaxDepth + 1]*stateInfo
-	n := 0
-	for a := leaf.parent; a != nil && n < len(chain); a = a.parent {
-		chain[n] = a
-		n++
-	}
-	for i := n - 1; i >= 0; i-- {
+	chain := leaf.ancestors
+	for i := len(chain) - 1; i >= 0; i-- {
 		for _, a := range chain[i].st.AspectBefore {
 			if err := s.action(c, a, leaf, leaf, StageDuring, leaf.st.Path); err != nil {
 				return err
@@ -43,8 +38,8 @@ func (s *search) duringChain(c *ctx, leaf *stateInfo) error {
 	if err := s.actions(c, leaf.st.During, leaf, leaf, StageDuring); err != nil {
 		return err
 	}
-	for i := 0; i < n; i++ {
-		for _, a := range chain[i].st.AspectAfter {
+	for _, anc := range chain {
+		for _, a := range anc.st.AspectAfter {
 			if err := s.action(c, a, leaf, leaf, StageDuring, leaf.st.Path); err != nil {
 				return err
 			}
@@ -62,7 +57,7 @@ func (s *search) action(c *ctx, a *model.Action, host, leaf *stateInfo, stage St
 	}
 	if s.quiet {
 		if r.Kind == model.Concrete {
-			return s.block(c, r.Ops)
+			return s.block(c, s.ix.block(r.Ops))
 		}
 		return nil // no trace, no handler
 	}
@@ -73,7 +68,7 @@ func (s *search) action(c *ctx, a *model.Action, host, leaf *stateInfo, stage St
 	c.actions = append(c.actions, rec)
 	switch r.Kind {
 	case model.Concrete:
-		return s.block(c, r.Ops)
+		return s.block(c, s.ix.block(r.Ops))
 	case model.Abstract:
 		if r.Path == "" {
 			return nil // an anonymous abstract action has no handler
@@ -90,19 +85,24 @@ func (s *search) action(c *ctx, a *model.Action, host, leaf *stateInfo, stage St
 // block runs an operation block: statements in order over the persistent
 // variables and block-local temporaries, then the writeback of every
 // persistent variable it assigned, converted to its declared type.
-func (s *search) block(c *ctx, ops []model.Stmt) error {
-	env := varEnv{ix: s.ix, vars: c.vars}
-	var assigned []assignment
-	if err := s.stmts(&env, ops, &assigned); err != nil {
+func (s *search) block(c *ctx, ops []stmt) error {
+	s.temps = s.temps[:0]
+	s.env = varEnv{ix: s.ix, vars: c.vars, temps: &s.temps}
+	s.assigned = s.assigned[:0]
+	if err := s.stmts(&s.env, ops, &s.assigned); err != nil {
 		return err
 	}
-	for _, a := range assigned {
+	for _, a := range s.assigned {
+		c.wrote |= 1 << min(a.idx, 63)
+		if c.vars[a.idx].Type() == s.ix.varTypes[a.idx] {
+			continue // Convert would return it as it is
+		}
 		v, ok := expr.Convert(c.vars[a.idx], s.ix.varTypes[a.idx])
 		if !ok {
 			mv := s.ix.m.Vars[a.idx]
 			return errorf(ClassWriteback, a.pos, nil, "variable '%s' is %s: cannot store %s (non-integer float from operation block writeback)", mv.Name, typeName(mv.Type), c.vars[a.idx])
 		}
-		c.vars[a.idx] = v
+		s.set(c.vars, a.idx, v)
 	}
 	return nil
 }
@@ -114,41 +114,41 @@ type assignment struct {
 	pos model.Pos
 }
 
-func (s *search) stmts(env *varEnv, ops []model.Stmt, assigned *[]assignment) error {
-	for _, op := range ops {
-		switch op := op.(type) {
-		case *model.Assign:
-			v, err := expr.Eval(op.Value, *env)
+func (s *search) stmts(env *varEnv, ops []stmt, assigned *[]assignment) error {
+	for i := range ops {
+		op := &ops[i]
+		if a := op.assign; a != nil {
+			v, err := op.value.Run(env.vars, env)
 			if err != nil {
-				return exprError(op.Pos, err, fmt.Sprintf("operation assignment to '%s' evaluation failed", op.Name))
+				return exprError(a.Pos, err, fmt.Sprintf("operation assignment to '%s' evaluation failed", a.Name))
 			}
 			if v.Type() == expr.Bool {
-				return errorf(ClassExpression, op.Pos, nil, "operation assignment to '%s' evaluation failed: a condition is not a number", op.Name)
+				return errorf(ClassExpression, a.Pos, nil, "operation assignment to '%s' evaluation failed: a condition is not a number", a.Name)
 			}
-			if i, ok := env.ix.varIdx[op.Name]; ok && !op.Temp {
-				env.vars[i] = v
-				noteAssignment(assigned, i, op.Pos)
+			if op.slot >= 0 {
+				s.set(env.vars, op.slot, v)
+				noteAssignment(assigned, op.slot, a.Pos)
 				continue
 			}
-			env.setTemp(op.Name, v)
-		case *model.If:
-			body := op.Else
-			for _, b := range op.Branches {
-				v, err := expr.Eval(b.Cond, *env)
-				if err != nil {
-					return exprError(op.Pos, err, "if-block condition evaluation failed")
-				}
-				if v.Type() != expr.Bool {
-					return errorf(ClassExpression, op.Pos, nil, "if-block condition evaluation failed: the condition is %s", v.Type())
-				}
-				if v.Bool() {
-					body = b.Body
-					break
-				}
+			env.setTemp(a.Name, v)
+			continue
+		}
+		body := op.els
+		for k, cond := range op.conds {
+			v, err := cond.Run(env.vars, env)
+			if err != nil {
+				return exprError(op.ifs.Pos, err, "if-block condition evaluation failed")
 			}
-			if err := s.stmts(env, body, assigned); err != nil {
-				return err
+			if v.Type() != expr.Bool {
+				return errorf(ClassExpression, op.ifs.Pos, nil, "if-block condition evaluation failed: the condition is %s", v.Type())
 			}
+			if v.Bool() {
+				body = op.bodies[k]
+				break
+			}
+		}
+		if err := s.stmts(env, body, assigned); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -184,7 +184,7 @@ type temp struct {
 	v    expr.Value
 }
 
-func (e varEnv) Value(name string) (expr.Value, bool) {
+func (e *varEnv) Value(name string) (expr.Value, bool) {
 	if i, ok := e.ix.varIdx[name]; ok {
 		return e.vars[i], true
 	}
@@ -198,7 +198,7 @@ func (e varEnv) Value(name string) (expr.Value, bool) {
 	return expr.Value{}, false
 }
 
-func (e varEnv) Atom(call *expr.AtomCall) (expr.Value, error) {
+func (e *varEnv) Atom(call *expr.AtomCall) (expr.Value, error) {
 	return expr.Vars(nil).Atom(call)
 }
 

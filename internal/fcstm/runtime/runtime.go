@@ -40,6 +40,8 @@ type Runtime struct {
 	events   []bool // scratch: present events of the running cycle
 	tested   []int  // the events the last cycle's search tested, in order
 	marked   []bool // by event number: in tested
+	s        search // the cycles' search, kept for its scratch storage
+	next     *ctx   // the configuration Next reached (s.root); nil: the runtime's
 }
 
 // New prepares m for execution. It fails with a ClassInit error for a bad
@@ -196,6 +198,7 @@ func (r *Runtime) varMap(vals []expr.Value) map[string]expr.Value {
 // unconsumed: no state is left to consume them, so pyfcstm reports [].
 func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
 	r.tested = r.tested[:0]
+	r.next = nil
 	if r.ended {
 		out := &Cycle{Ended: true}
 		for _, in := range inputs {
@@ -228,8 +231,7 @@ func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
 		out.State = r.State()
 		return out, err
 	}
-	r.frames, r.vars, r.started = c.frames, c.vars, true
-	r.ended = len(c.frames) == 0
+	r.commit(c)
 	out.Ended, out.State, out.Actions = r.ended, r.State(), c.actions
 	for _, i := range c.consumed {
 		out.Consumed = append(out.Consumed, r.ix.events[i].Path)
@@ -244,16 +246,21 @@ func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
 
 // search runs one cycle's search with the events numbered in present,
 // on a copy of the runtime's configuration: c is the continuation found,
-// ok false for a Delta.
+// ok false for a Delta. c is the runtime's scratch, valid until the next
+// search; commit adopts it.
 func (r *Runtime) search(present []int, quiet bool) (c *ctx, ok bool, err error) {
 	clear(r.events)
 	for _, i := range present {
 		r.events[i] = true
 	}
 	r.tested = r.tested[:0]
+	r.next = nil
 	clear(r.marked)
-	s := &search{ix: r.ix, events: r.events, seed: r.seed, tested: &r.tested, marked: r.marked, quiet: quiet}
-	c = &ctx{frames: slices.Clone(r.frames), vars: slices.Clone(r.vars)}
+	s := &r.s
+	if s.ix == nil {
+		*s = search{ix: r.ix, events: r.events, seed: r.seed, tested: &r.tested, marked: r.marked}
+	}
+	c = s.start(r.frames, r.vars, quiet)
 	ok = true
 	if !r.started {
 		err = s.enter(c, r.ix.root)
@@ -264,28 +271,46 @@ func (r *Runtime) search(present []int, quiet bool) (c *ctx, ok bool, err error)
 	return c, ok, err
 }
 
+// commit makes c's configuration the runtime's, trading storage with c
+// (the search's scratch) rather than sharing it.
+func (r *Runtime) commit(c *ctx) {
+	r.frames, c.frames = c.frames, r.frames[:0]
+	r.vars, c.vars = c.vars, r.vars[:0]
+	r.started = true
+	r.ended = len(r.frames) == 0
+}
+
 // Step is Cycle for a search: the input events are given by number
 // (EventPath names them; out-of-range numbers are an error) and nothing
 // is recorded, so it builds no trace and calls no abstract handler. The
 // configuration and variables it leaves are Cycle's with the same
 // events, and so is its error; Tested lists what it tested.
 func (r *Runtime) Step(present []int) error {
+	c, err := r.quiet(present)
+	if c != nil {
+		r.commit(c)
+	}
+	return err
+}
+
+// quiet runs Step's cycle: c is the configuration reached, nil when
+// nothing changes (an ended machine, a Delta, an error).
+func (r *Runtime) quiet(present []int) (*ctx, error) {
 	r.tested = r.tested[:0]
+	r.next = nil
 	if r.ended {
-		return nil
+		return nil, nil
 	}
 	for _, i := range present {
 		if i < 0 || i >= len(r.ix.events) {
-			return errorf(ClassEvent, model.Pos{}, nil, "event number %d: the model has %d events", i, len(r.ix.events))
+			return nil, errorf(ClassEvent, model.Pos{}, nil, "event number %d: the model has %d events", i, len(r.ix.events))
 		}
 	}
 	c, ok, err := r.search(present, true)
 	if err != nil || !ok {
-		return err
+		return nil, err
 	}
-	r.frames, r.vars, r.started = c.frames, c.vars, true
-	r.ended = len(c.frames) == 0
-	return nil
+	return c, nil
 }
 
 // callHandlers turns the committed path's abstract calls into the trace

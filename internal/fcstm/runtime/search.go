@@ -32,15 +32,19 @@ type frame struct {
 }
 
 // ctx is one search path: the state being built and what it has done.
-// Clones share the prefixes of the append-only slices.
+// A candidate's ctx starts as a copy of its parent's frames; the
+// variables are the parent's, every assignment journaled so that a
+// failed candidate's are undone (see try); the append-only slices share
+// the parent's prefix.
 type ctx struct {
 	frames   []frame
 	vars     []expr.Value
 	steps    int
-	seen     []signature
+	seen     []signature // shares its backing array along the path (see fork)
 	actions  []Action
 	calls    []pendingCall
 	consumed []int
+	wrote    uint64 // the variables assigned on the path: bit min(i, 63) for variable i
 }
 
 // pendingCall is an abstract call recorded on a search path; its variables
@@ -50,29 +54,21 @@ type pendingCall struct {
 	vars []expr.Value
 }
 
+// signature is a configuration seen on a search path: its frames and
+// variables live in the search's arenas, at the offsets given.
 type signature struct {
-	hash   uint64
-	frames []frame
-	vars   []expr.Value
+	hash           uint64
+	frame, nframes int // sigFrames[frame : frame+nframes]
+	vars           int // sigVars[vars : vars+len(ctx.vars)]
 }
 
 func capped[T any](s []T) []T { return s[:len(s):len(s)] }
 
-func (c *ctx) clone() *ctx {
-	return &ctx{
-		frames:   append([]frame(nil), c.frames...),
-		vars:     append([]expr.Value(nil), c.vars...),
-		steps:    c.steps,
-		seen:     capped(c.seen),
-		actions:  capped(c.actions),
-		calls:    capped(c.calls),
-		consumed: capped(c.consumed),
-	}
-}
-
 func (c *ctx) top() *frame { return &c.frames[len(c.frames)-1] }
 
-// search is one cycle's search: the index, the input events and the work done.
+// search is one cycle's search: the index, the input events and the work
+// done. A Runtime keeps one between cycles so that the scratch storage
+// below is reused: once grown, a quiet cycle (Step) allocates nothing.
 type search struct {
 	ix     *index
 	events []bool // by event number: present in this cycle
@@ -81,6 +77,81 @@ type search struct {
 	tested *[]int // the events tested so far, in order
 	marked []bool // by event number: in tested
 	quiet  bool   // record no trace, no call, no consumed event (Step)
+
+	root      ctx
+	spare     []*ctx // by choose depth: the ctx its candidates run on
+	depth     int
+	seen      []signature // the largest backing array the paths grew
+	sigFrames []frame
+	sigVars   []expr.Value
+	env       varEnv
+	temps     []temp
+	assigned  []assignment
+	undo      []undo // the journal of assignments, oldest first
+}
+
+// undo is an assignment journaled: the variable and its previous value.
+type undo struct {
+	idx int
+	old expr.Value
+}
+
+// set assigns variable idx of vars, journaling its previous value.
+func (s *search) set(vars []expr.Value, idx int, v expr.Value) {
+	s.undo = append(s.undo, undo{idx, vars[idx]})
+	vars[idx] = v
+}
+
+// rollback undoes the assignments journaled since mark.
+func (s *search) rollback(vars []expr.Value, mark int) {
+	for k := len(s.undo) - 1; k >= mark; k-- {
+		vars[s.undo[k].idx] = s.undo[k].old
+	}
+	s.undo = s.undo[:mark]
+}
+
+// start prepares the search of one cycle from frames and vars, returning
+// the root path.
+func (s *search) start(frames []frame, vars []expr.Value, quiet bool) *ctx {
+	s.work, s.depth, s.quiet = 0, 0, quiet
+	s.undo = s.undo[:0]
+	c := &s.root
+	c.frames = append(c.frames[:0], frames...)
+	c.vars = append(c.vars[:0], vars...)
+	c.steps, c.wrote = 0, 0
+	c.seen = s.seen[:0]
+	// The trace slices of a committed cycle are handed to the caller:
+	// each cycle starts new ones.
+	c.actions, c.calls, c.consumed = nil, nil, nil
+	return c
+}
+
+// fork returns a path continuing c, for one candidate. It is the spare
+// ctx of the current depth: the search is depth first, so a candidate's
+// path is dead once the next candidate at its depth is tried. The seen
+// slice shares c's backing array for the same reason: what a dead path
+// appended past c's length is garbage that the next path overwrites.
+func (s *search) fork(c *ctx) *ctx {
+	if s.depth == len(s.spare) {
+		s.spare = append(s.spare, new(ctx))
+	}
+	cl := s.spare[s.depth]
+	s.depth++
+	cl.frames = append(cl.frames[:0], c.frames...)
+	cl.vars = c.vars
+	cl.steps, cl.wrote = c.steps, c.wrote
+	cl.seen = c.seen
+	cl.actions = capped(c.actions)
+	cl.calls = capped(c.calls)
+	cl.consumed = capped(c.consumed)
+	return cl
+}
+
+// adopt makes c the successful path cl, which gets c's frames' storage.
+func adopt(c, cl *ctx) {
+	frames := c.frames
+	*c = *cl
+	cl.frames = frames[:0]
 }
 
 // run continues the inner loop on c until it stops: true when c reached a
@@ -96,7 +167,7 @@ func (s *search) run(c *ctx) (bool, error) {
 		if !top.s.st.Stoppable() {
 			// Only these configurations can recur within a cycle: a
 			// stoppable leaf stops as soon as it has been entered.
-			if c.repeats(s.seed) {
+			if s.repeats(c) {
 				return false, nil
 			}
 		}
@@ -120,7 +191,7 @@ func (s *search) run(c *ctx) (bool, error) {
 				return true, nil
 			}
 		case st.leaf():
-			ok, err := s.choose(c, st.out, s.takeTransition)
+			ok, err := s.choose(c, st.out, false)
 			if ok || err != nil || st.st.Pseudo {
 				// A pseudo state cannot stay: without a transition its
 				// path fails (its during does not run again).
@@ -131,18 +202,19 @@ func (s *search) run(c *ctx) (bool, error) {
 			}
 			c.top().mode = afterEntry
 		case top.mode == initWait:
-			return s.choose(c, st.inits, s.takeInitial)
+			return s.choose(c, st.inits, true)
 		case top.mode == postChildExit:
-			return s.choose(c, st.out, s.takeTransition)
+			return s.choose(c, st.out, false)
 		default:
 			return false, errorf(ClassLimit, st.st.Pos, nil, "internal error: composite %s is on top of the stack without a child", st.st.Path)
 		}
 	}
 }
 
-// choose tries the enabled candidates in order, each on a clone of c, and
-// adopts the first whose continuation succeeds.
-func (s *search) choose(c *ctx, cands []edge, take func(*ctx, edge) error) (bool, error) {
+// choose tries the enabled candidates in order, each on a fork of c, and
+// adopts the first whose continuation succeeds. initial says whether
+// they are initial transitions (takeInitial) or not (takeTransition).
+func (s *search) choose(c *ctx, cands []edge, initial bool) (bool, error) {
 	for _, e := range cands {
 		if on, err := s.enabled(c, e); err != nil || !on {
 			if err != nil {
@@ -150,20 +222,46 @@ func (s *search) choose(c *ctx, cands []edge, take func(*ctx, edge) error) (bool
 			}
 			continue
 		}
-		cl := c.clone()
-		if err := take(cl, e); err != nil {
-			return false, err
-		}
-		ok, err := s.run(cl)
+		ok, err := s.try(c, e, initial)
 		if err != nil {
 			return false, err
 		}
 		if ok {
-			*c = *cl
 			return true, nil
 		}
 	}
 	return false, nil
+}
+
+// try takes e on a fork of c and runs it on; a success becomes c.
+func (s *search) try(c *ctx, e edge, initial bool) (bool, error) {
+	mark := len(s.undo)
+	cl := s.fork(c)
+	ok, err := s.follow(cl, e, initial)
+	s.depth--
+	switch {
+	case err != nil:
+		// The cycle fails: the root's variables are a copy, dropped.
+	case ok:
+		adopt(c, cl)
+	default:
+		s.rollback(c.vars, mark)
+	}
+	return ok, err
+}
+
+// follow takes e on cl and runs on.
+func (s *search) follow(cl *ctx, e edge, initial bool) (bool, error) {
+	var err error
+	if initial {
+		err = s.takeInitial(cl, e)
+	} else {
+		err = s.takeTransition(cl, e)
+	}
+	if err != nil {
+		return false, err
+	}
+	return s.run(cl)
 }
 
 // enabled tests a transition's event (first) and then its guard.
@@ -177,10 +275,11 @@ func (s *search) enabled(c *ctx, e edge) (bool, error) {
 			return false, nil
 		}
 	}
-	if e.t.Guard == nil {
+	if e.guard == nil {
 		return true, nil
 	}
-	v, err := expr.Eval(e.t.Guard, varEnv{s.ix, c.vars, nil})
+	s.env = varEnv{ix: s.ix, vars: c.vars}
+	v, err := e.guard.Run(c.vars, &s.env)
 	if err != nil {
 		return false, exprError(e.t.Pos, err, "transition guard evaluation failed")
 	}
@@ -275,7 +374,7 @@ func (s *search) enter(c *ctx, st *stateInfo) error {
 // effect runs a transition's effect and records its event as consumed.
 func (s *search) effect(c *ctx, e edge, from string) error {
 	if s.quiet {
-		return s.block(c, e.t.Effect)
+		return s.block(c, e.effect)
 	}
 	if e.event >= 0 && !containsInt(c.consumed, e.event) {
 		c.consumed = append(c.consumed, e.event)
@@ -289,7 +388,7 @@ func (s *search) effect(c *ctx, e edge, from string) error {
 	}
 	owner := e.t.Owner
 	c.actions = append(c.actions, Action{Role: RoleEffect, State: owner.Path, From: from, To: to})
-	return s.block(c, e.t.Effect)
+	return s.block(c, e.effect)
 }
 
 func containsInt(s []int, x int) bool {
@@ -303,38 +402,51 @@ func containsInt(s []int, x int) bool {
 
 // repeats records c's configuration on its path and reports whether it
 // was already there.
-func (c *ctx) repeats(seed maphash.Seed) bool {
+func (s *search) repeats(c *ctx) bool {
 	var h maphash.Hash
-	h.SetSeed(seed)
-	var buf [8]byte
-	put := func(x uint64) {
-		for i := range buf {
-			buf[i] = byte(x >> (8 * i))
-		}
-		h.Write(buf[:])
-	}
+	h.SetSeed(s.seed)
 	for _, f := range c.frames {
 		p := uint64(0)
 		if f.pending {
 			p = 1
 		}
-		put(uint64(f.s.id)<<8 | uint64(f.mode)<<1 | p)
+		putWord(&h, uint64(f.s.id)<<8|uint64(f.mode)<<1|p)
 	}
 	for _, v := range c.vars {
 		if v.Type() == expr.Real {
-			put(math.Float64bits(v.Real()))
+			putWord(&h, math.Float64bits(v.Real()))
 		} else {
-			put(uint64(v.Int()))
+			putWord(&h, uint64(v.Int()))
 		}
 	}
 	sum := h.Sum64()
 	for _, sg := range c.seen {
-		if sg.hash == sum && sameFrames(sg.frames, c.frames) && sameValues(sg.vars, c.vars) {
+		if sg.hash == sum && sameFrames(s.sigFrames[sg.frame:sg.frame+sg.nframes], c.frames) && sameValues(s.sigVars[sg.vars:sg.vars+len(c.vars)], c.vars) {
 			return true
 		}
 	}
-	c.seen = append(c.seen, signature{hash: sum, frames: append([]frame(nil), c.frames...), vars: append([]expr.Value(nil), c.vars...)})
+	// The arenas past c's last signature belong to dead paths (see fork).
+	nf, nv := 0, 0
+	if n := len(c.seen); n > 0 {
+		last := c.seen[n-1]
+		nf, nv = last.frame+last.nframes, last.vars+len(c.vars)
+	}
+	s.sigFrames = append(s.sigFrames[:nf], c.frames...)
+	s.sigVars = append(s.sigVars[:nv], c.vars...)
+	c.seen = append(c.seen, signature{hash: sum, frame: nf, nframes: len(c.frames), vars: nv})
+	if cap(c.seen) > cap(s.seen) {
+		s.seen = c.seen[:0]
+	}
 	return false
+}
+
+// putWord hashes x as 8 little-endian bytes.
+func putWord(h *maphash.Hash, x uint64) {
+	var buf [8]byte
+	for i := range buf {
+		buf[i] = byte(x >> (8 * i))
+	}
+	h.Write(buf[:])
 }
 
 func sameFrames(a, b []frame) bool {

@@ -31,19 +31,69 @@ const (
 // Snapshot returns the runtime's configuration; dst's Vars storage is
 // reused when it is large enough.
 func (r *Runtime) Snapshot(dst Snapshot) Snapshot {
-	b := make([]byte, 1, 1+4*len(r.frames))
-	if r.started {
-		b[0] |= ctlStarted
-	}
-	if r.ended {
-		b[0] |= ctlEnded
-	}
-	for _, f := range r.frames {
-		b = binary.LittleEndian.AppendUint32(b, packFrame(f))
-	}
-	dst.Control = string(b)
+	dst.Control = string(appendControl(make([]byte, 0, 1+4*len(r.frames)), r.frames, r.started, r.ended))
 	dst.Vars = append(dst.Vars[:0], r.vars...)
 	return dst
+}
+
+// appendControl appends the Control encoding of a configuration to b.
+func appendControl(b []byte, frames []frame, started, ended bool) []byte {
+	var flags byte
+	if started {
+		flags |= ctlStarted
+	}
+	if ended {
+		flags |= ctlEnded
+	}
+	b = append(b, flags)
+	for _, f := range frames {
+		b = binary.LittleEndian.AppendUint32(b, packFrame(f))
+	}
+	return b
+}
+
+// Next is Step without its commit: it runs the cycle from the runtime's
+// configuration and leaves the runtime there; AppendNextControl and
+// NextVars read the configuration the cycle reached (the runtime's own
+// after a Delta or an error) until the next call that runs or changes the
+// runtime. A search steps one configuration on many inputs this way
+// without restoring it, and without allocating once the scratch has grown.
+func (r *Runtime) Next(present []int) error {
+	c, err := r.quiet(present)
+	r.next = c
+	return err
+}
+
+// AppendNextControl appends the Control of the configuration Next reached
+// (the runtime's own configuration when no Next ran since it last
+// changed) to b: Snapshot's Control without building a string.
+func (r *Runtime) AppendNextControl(b []byte) []byte {
+	if c := r.next; c != nil {
+		return appendControl(b, c.frames, true, len(c.frames) == 0)
+	}
+	return appendControl(b, r.frames, r.started, r.ended)
+}
+
+// NextWrote returns the variables the cycle Next ran assigned, as a bit
+// set: bit i for variable i, bit 63 for variable 63 and every later one.
+// Every other variable of NextVars holds its value from before the cycle,
+// so a search repacks only these. It is 0 when NextVars are the
+// runtime's own.
+func (r *Runtime) NextWrote() uint64 {
+	if c := r.next; c != nil {
+		return c.wrote
+	}
+	return 0
+}
+
+// NextVars returns the variables of the configuration Next reached (as
+// AppendNextControl) in declaration order. They alias the runtime's
+// storage: read them before the runtime runs or changes again.
+func (r *Runtime) NextVars() []expr.Value {
+	if c := r.next; c != nil {
+		return c.vars
+	}
+	return r.vars
 }
 
 func packFrame(f frame) uint32 {
@@ -71,6 +121,7 @@ func (r *Runtime) Restore(s Snapshot) error {
 			return errorf(ClassInit, model.Pos{}, nil, "restore: variable '%s' is %s, not %s", r.ix.varNames[i], r.ix.varTypes[i], v.Type())
 		}
 	}
+	r.next = nil
 	frames := r.frames[:0]
 	var parent *stateInfo
 	for k := 1; k < len(c); k += 4 {

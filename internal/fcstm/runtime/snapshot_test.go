@@ -69,7 +69,33 @@ func TestSnapshotRestore(t *testing.T) {
 						seed, step, in, errA, a.State(), sa.Vars, sub, errB, b.State(), sb.Vars, src)
 				}
 			}
+			checkNext(t, b, before, nums, errA, sa)
 		}
+	}
+}
+
+// checkNext checks that Next from before on nums reaches want (or fails
+// with wantErr) and leaves r at before.
+func checkNext(t *testing.T, r *Runtime, before Snapshot, nums []int, wantErr error, want Snapshot) {
+	t.Helper()
+	if err := r.Restore(before); err != nil {
+		t.Fatal(err)
+	}
+	err := r.Next(nums)
+	got := Snapshot{Control: string(r.AppendNextControl(nil)), Vars: slices.Clone(r.NextVars())}
+	if wantErr != nil {
+		want = before // an error changes nothing
+	}
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) || got.Control != want.Control || fmt.Sprint(got.Vars) != fmt.Sprint(want.Vars) {
+		t.Fatalf("Next(%v) gives %v %q %v, Cycle %v %q %v", nums, err, got.Control, got.Vars, wantErr, want.Control, want.Vars)
+	}
+	for i, v := range got.Vars {
+		if r.NextWrote()&(1<<min(i, 63)) == 0 && v != before.Vars[i] {
+			t.Fatalf("Next(%v) changed variable %d from %v to %v outside NextWrote %b", nums, i, before.Vars[i], v, r.NextWrote())
+		}
+	}
+	if now := r.Snapshot(Snapshot{}); now.Control != before.Control || fmt.Sprint(now.Vars) != fmt.Sprint(before.Vars) {
+		t.Fatalf("Next(%v) moved the runtime from %q %v to %q %v", nums, before.Control, before.Vars, now.Control, now.Vars)
 	}
 }
 

@@ -1,0 +1,5 @@
+//go:build !race
+
+package explicit
+
+const raceEnabled = false
