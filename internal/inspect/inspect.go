@@ -44,7 +44,8 @@ type Result struct {
 	Suppressed  int          `json:"suppressed"` // diagnostics dropped by Options.Ignore or a stateproof:ignore comment
 
 	// Undecided are the questions of the SMT-backed codes (Options.SMT)
-	// that got no answer; absent without --smt.
+	// that got no answer, and a search (Options.Search) that stopped
+	// early; absent without --smt and --search.
 	Undecided []Undecided `json:"undecided,omitempty"`
 
 	// Dropped are the suppressed diagnostics themselves, for a presenter
@@ -73,6 +74,14 @@ type Options struct {
 	// within TimeoutMS per question (DefaultTimeoutMS when 0).
 	SMT       bool
 	TimeoutMS int
+
+	// Search decides W_UNREACHABLE_STATE for the leaves the structure
+	// lets a run enter by an explicit search of the reachable
+	// configurations, storing at most MaxStates (DefaultMaxStates when 0)
+	// within TimeoutMS (DefaultTimeoutMS when 0). A search that stops
+	// early claims nothing; its reason is listed in Result.Undecided.
+	Search    bool
+	MaxStates int
 }
 
 // ErrUnreadable wraps a failure to read the model file itself.
@@ -114,6 +123,9 @@ func Source(path string, src []byte, opts Options) *Result {
 	} else {
 		res.Loaded = true
 		a.m = m
+		if opts.Search {
+			a.searched = a.search(opts.MaxStates, opts.TimeoutMS)
+		}
 		a.run()
 		if opts.SMT {
 			a.smtCodes(opts.TimeoutMS)
@@ -131,6 +143,8 @@ type analysis struct {
 	tree *ast.File // the root file's syntax tree; nil when it does not parse
 	m    *model.Model
 	out  *Result
+
+	searched *searched // the explicit search's findings; nil without Options.Search
 
 	codes    map[string]Code       // the registry, by name
 	extents  map[int]int           // declaration line of a root-file state -> its last line (suppression only)

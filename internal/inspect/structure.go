@@ -17,9 +17,14 @@ func (a *analysis) structure() {
 			return
 		}
 		span := a.stateSpan(s)
+		if a.searched != nil && a.searched.reached[s.Path] {
+			live[s] = true // a configuration the search reached rests in it
+		}
 		if !live[s] {
 			a.emit("W_UNREACHABLE_STATE", s.Pos.File, span, map[string]any{"state_path": s.Path},
 				"state %s can never be entered: no initial transition, and no transition from a state a run can enter, leads to it", s.Path)
+		} else {
+			a.unreachedBySearch(s, span)
 		}
 		if s.Parent != nil && s.Stoppable() && !hasOutgoing(s) {
 			a.emit("W_LEAF_NO_OUTGOING_TRANSITION", s.Pos.File, span,

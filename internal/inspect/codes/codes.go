@@ -30,7 +30,8 @@ const (
 // that stopped early.
 const (
 	BasisStructural = "structural"
-	BasisSMT        = "smt" // decided by Z3 over the integers (docs/inspect.md#smt-backed-codes); reported with --smt only
+	BasisSMT        = "smt"    // decided by Z3 over the integers (docs/inspect.md#smt-backed-codes); reported with --smt only
+	BasisSearch     = "search" // decided by an exhaustive explicit search (docs/inspect.md#search); reported with --search only
 )
 
 // DocPage is the manual page that describes every code.
