@@ -103,6 +103,24 @@ func File(path string, opts Options) (*Result, error) {
 // Source inspects FCSTM source text; path names it in diagnostics and
 // anchors relative imports.
 func Source(path string, src []byte, opts Options) *Result {
+	// One parse: the tree gives the analyzers the root file's declarations
+	// as written, and construction builds the model from it.
+	f, err := parser.Parse(path, string(src))
+	var m *model.Model
+	if err != nil {
+		f = nil
+	} else {
+		m, err = model.Build(f, opts.Model)
+	}
+	return Loaded(path, src, f, m, err, opts)
+}
+
+// Loaded inspects a model the caller has loaded from src already: f, the
+// tree parser.Parse made of src (nil when it does not parse), and m, the
+// model model.Build made of f with opts.Model, or loadErr, the failure of
+// either. The language server, which lints the same text, loads it once
+// for both. Inspect only reads f and m.
+func Loaded(path string, src []byte, f *ast.File, m *model.Model, loadErr error, opts Options) *Result {
 	res := &Result{Schema: Schema, File: path, Diagnostics: []Diagnostic{}}
 	a := &analysis{file: path, src: newSource(string(src)), out: res, codes: map[string]Code{}}
 	for _, c := range Codes() {
@@ -110,16 +128,9 @@ func Source(path string, src []byte, opts Options) *Result {
 			a.codes[c.Name] = c
 		}
 	}
-	// One parse: the tree gives the analyzers the root file's declarations
-	// as written, and construction builds the model from it.
-	f, err := parser.Parse(path, string(src))
-	var m *model.Model
-	if err == nil {
-		a.tree = f
-		m, err = model.Build(f, opts.Model)
-	}
-	if err != nil {
-		a.loadErrors(err)
+	a.tree = f
+	if loadErr != nil {
+		a.loadErrors(loadErr)
 	} else {
 		res.Loaded = true
 		a.m = m
