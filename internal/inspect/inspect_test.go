@@ -252,3 +252,22 @@ func BenchmarkSource2000(b *testing.B) {
 		Source("big.fcstm", src, Options{})
 	}
 }
+
+// TestLoadErrorsUnderPyfcstmNames: the loader's E_DURING_COMPOSITE is
+// reported as pyfcstm's E_DURING_ASPECT_INVALID with its refs, and
+// --ignore with the loader's name drops it.
+func TestLoadErrorsUnderPyfcstmNames(t *testing.T) {
+	src := "state Root {\n    during { }\n    state A;\n    [*] -> A;\n}\n"
+	res := Source("m.fcstm", []byte(src), Options{})
+	if len(res.Diagnostics) != 1 {
+		t.Fatalf("got %v", res.Diagnostics)
+	}
+	d := res.Diagnostics[0]
+	if d.Code != "E_DURING_ASPECT_INVALID" || d.Span.Line != 2 || d.Refs["state_path"] != "Root" || d.Refs["state_kind"] != "composite" || d.Refs["aspect"] != nil {
+		t.Errorf("got %+v", d)
+	}
+	res = Source("m.fcstm", []byte(src), Options{Ignore: []string{"E_DURING_COMPOSITE"}})
+	if len(res.Diagnostics) != 0 || res.Suppressed != 1 {
+		t.Errorf("--ignore E_DURING_COMPOSITE: %v, %d suppressed", res.Diagnostics, res.Suppressed)
+	}
+}

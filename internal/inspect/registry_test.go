@@ -280,6 +280,21 @@ state System {
     [*] -> Outer;
     Outer -> Inner;
 }`,
+	"E_DURING_ASPECT_INVALID": `state Root {
+    state A {
+        during { }
+    }
+    during before { }
+    [*] -> A;
+}`,
+	"E_DUPLICATE_FUNCTION_NAME": `state Root {
+    state A {
+        enter Foo { }
+        exit Bar { }
+    }
+    state B { enter Foo { } }
+    [*] -> A;
+}`,
 }
 
 // TestRegistryExamples runs every code stateproof emits on pyfcstm's own

@@ -79,12 +79,18 @@ func Lookup(name string) (Code, bool) {
 }
 
 // Canonical maps an alias onto the code it stands for (itself when it is
-// none): pyfcstm's deprecated W_DEADLOCK_LEAF, and verify's name of a
-// problem inspect reports under pyfcstm's, so that a suppression or a
-// filter written with either name keeps working.
+// none): pyfcstm's deprecated W_DEADLOCK_LEAF, verify's name of a problem
+// inspect reports under pyfcstm's, and the loader's code of a load error
+// inspect reports under pyfcstm's, so that a suppression or a filter
+// written with either name keeps working.
 func Canonical(name string) string {
-	if name == "W_DEADLOCK_LEAF" {
+	switch name {
+	case "W_DEADLOCK_LEAF":
 		return "W_LEAF_NO_OUTGOING_TRANSITION"
+	case "E_DURING_LEAF", "E_DURING_COMPOSITE": // the loader's codes of pyfcstm's load errors (LoadCodes)
+		return "E_DURING_ASPECT_INVALID"
+	case "E_DUPLICATE_ACTION":
+		return "E_DUPLICATE_FUNCTION_NAME"
 	}
 	if strings.HasPrefix(name, "FCSTM_") {
 		for _, c := range inspectCodes() {

@@ -56,8 +56,9 @@ func lintCodes() []Code {
 	}
 }
 
-// LoadCodes are the load errors whose code stateproof's loader shares
-// with pyfcstm's registry; inspect fills the refs each carries from the
+// LoadCodes are the load errors inspect reports under pyfcstm's code:
+// the loader's own code where it is pyfcstm's, else the one Canonical maps
+// the loader's code onto. Inspect fills the refs each carries from the
 // syntax tree. Every other load error keeps stateproof's own code
 // (docs/fcstm.md lists them) with empty refs.
 func LoadCodes() []Code {
@@ -66,5 +67,7 @@ func LoadCodes() []Code {
 		{"E_DUPLICATE_STATE", e, s, "Two states of one composite have the same name.", []string{"state_name", "parent_path"}, "", ""},
 		{"E_DUPLICATE_VAR", e, s, "A variable is defined twice.", []string{"var_name"}, "", ""},
 		{"E_PSEUDO_NOT_LEAF", e, s, "A pseudo state has children; pseudo states must be leaves.", []string{"state_path"}, "", ""},
+		{"E_DURING_ASPECT_INVALID", e, s, "A during block does not fit its state: before or after on a leaf, or neither on a composite.", []string{"state_path", "state_kind", "aspect"}, "", ""},
+		{"E_DUPLICATE_FUNCTION_NAME", e, s, "Two named actions of one state have the same name.", []string{"function_name", "state_path", "stage"}, "", ""},
 	}
 }
