@@ -17,7 +17,11 @@ const DefaultMaxStates = 100_000
 // decides (pyfcstm's algorithm_name field).
 const searchAlgorithm = "explicit_search"
 
-// searched is what the explicit search of a model found.
+// searched is what the explicit search of a model found. A state no
+// reached configuration rests in is never entered only when the search
+// explored everything and no cycle raised: a cycle ends in a stoppable
+// leaf or raises, so entering a stoppable leaf either rests in it or ends
+// in an error.
 type searched struct {
 	configurations int             // the configurations the search stored
 	reached        map[string]bool // the states a reached configuration rests in, and their ancestors
@@ -59,6 +63,10 @@ func (a *analysis) search(maxStates, timeoutMS int) *searched {
 			}
 		case loc.Kind == explicit.Undecided && res.incomplete == "":
 			res.incomplete = "the search cannot go on where " + loc.Reason
+		case loc.Kind == explicit.Raised && res.incomplete == "":
+			// The runtime keeps nothing of a cycle that raises: the
+			// states it entered before the error are in no configuration.
+			res.incomplete = fmt.Sprintf("a cycle raises (%v), and the search does not see which states a cycle that raises entered", loc.Err)
 		}
 	}
 	switch {

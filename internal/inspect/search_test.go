@@ -132,3 +132,24 @@ func TestSearchColdStartFails(t *testing.T) {
 		t.Errorf("got %v, undecided %v", got, res.Undecided)
 	}
 }
+
+// TestSearchRaiseClaimsNothing: B's enter action raises, so the cycle
+// that enters B ends in the error and no configuration rests in B; B was
+// entered all the same, so the search must not call it unreachable.
+func TestSearchRaiseClaimsNothing(t *testing.T) {
+	src := `def int x = 0;
+state Root {
+    state A;
+    state B { enter { x = 1 % x; } }
+    [*] -> A;
+    A -> B;
+}
+`
+	res := Source("m.fcstm", []byte(src), Options{Search: true})
+	if got := unreachable(res); len(got) != 0 {
+		t.Errorf("B is entered (its enter action raises), yet claimed: %v", got)
+	}
+	if len(res.Undecided) != 1 || !strings.Contains(res.Undecided[0].Reason, "raises") {
+		t.Errorf("want the raise as the reason nothing is claimed, got %v", res.Undecided)
+	}
+}
