@@ -155,7 +155,9 @@ type analysis struct {
 	m    *model.Model
 	out  *Result
 
-	searched *searched // the explicit search's findings; nil without Options.Search
+	searched  *searched                  // the explicit search's findings; nil without Options.Search
+	live      map[*model.State]bool      // the states a run can enter by structure (structure)
+	redundant map[*model.Transition]bool // transitions that repeat an earlier one (redundancy)
 
 	codes    map[string]Code       // the registry, by name
 	extents  map[int]int           // declaration line of a root-file state -> its last line (suppression only)
@@ -172,6 +174,7 @@ func (a *analysis) run() {
 	a.combos()
 	a.lifecycle()
 	a.redundancy()
+	a.unreachableTransitions()
 }
 
 // emit adds a diagnostic of a registry code.

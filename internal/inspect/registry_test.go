@@ -213,6 +213,15 @@ state Root {
     }
     [*] -> Idle;
 }`,
+	"W_UNREACHABLE_TRANSITION": `def int n = 0;
+state Root {
+    state A { during { n = n + 1; } }
+    state B;
+    [*] -> A;
+    A -> B : if [n > 1];
+    B -> A :: Back;
+    B -> A :: Again;
+}`,
 	"W_REDUNDANT_TRANSITION": `def int n = 0;
 state Root {
     state A { during { n = n + 1; } }

@@ -76,7 +76,7 @@ func (a *analysis) search(maxStates, timeoutMS int) *searched {
 		res.incomplete = fmt.Sprintf("the search stopped at the state cap (--max-states %d)", maxStates)
 	}
 	if res.incomplete != "" {
-		a.searchUndecided(res.incomplete + ", so no state is claimed unreachable by search; W_UNREACHABLE_STATE stays structural")
+		a.searchUndecided(res.incomplete + ", so no state or transition is claimed unreachable by search: the structural diagnostics stand")
 	}
 	return res
 }
@@ -93,10 +93,10 @@ func (a *analysis) searchUndecided(reason string) {
 // configurations between cycles, cannot tell that those are never
 // entered.
 func (a *analysis) unreachedBySearch(s *model.State, span Span) {
-	r := a.searched
-	if r == nil || r.incomplete != "" || r.reached[s.Path] || !s.IsLeaf() || !s.Stoppable() {
+	if !a.neverRests(s) {
 		return
 	}
+	r := a.searched
 	a.emit("W_UNREACHABLE_STATE", s.Pos.File, span, map[string]any{
 		"state_path": s.Path, "algorithm_name": searchAlgorithm, "verification_scope": "exhaustive",
 		"configurations_searched": r.configurations,

@@ -153,3 +153,53 @@ state Root {
 		t.Errorf("want the raise as the reason nothing is claimed, got %v", res.Undecided)
 	}
 }
+
+func transitionDiags(res *Result) []Diagnostic {
+	var out []Diagnostic
+	for _, d := range res.Diagnostics {
+		if d.Code == "W_UNREACHABLE_TRANSITION" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// TestUnreachableTransitionReasons: one diagnostic per transition, with
+// every reason, sorted; the search's reason is verify-backed and, alone,
+// makes the basis search.
+func TestUnreachableTransitionReasons(t *testing.T) {
+	src := `state Root {
+    state A;
+    state B;
+    state C;
+    [*] -> A;
+    A -> B;
+    A -> B;
+    C -> A : if [1 > 2];
+}
+`
+	got := transitionDiags(Source("m.fcstm", []byte(src), Options{}))
+	if len(got) != 2 || got[0].Span.Line != 7 || got[1].Span.Line != 8 {
+		t.Fatalf("want lines 7 and 8, got %v", got)
+	}
+	if r := got[0].Refs["reasons"]; !slices.Equal(r.([]string), []string{"redundant"}) || got[0].Basis != BasisStructural {
+		t.Errorf("line 7: %v", got[0])
+	}
+	if r := got[1].Refs["reasons"]; !slices.Equal(r.([]string), []string{"guard_false", "unreachable_source_state"}) || got[1].Refs["source_state_path"] != "Root.C" {
+		t.Errorf("line 8: %v", got[1])
+	}
+
+	back := guardedModel[:len(guardedModel)-2] + "    B -> A;\n}\n"
+	if got := transitionDiags(Source("m.fcstm", []byte(back), Options{})); len(got) != 0 {
+		t.Errorf("without --search the structure lets B -> A fire: %v", got)
+	}
+	got = transitionDiags(Source("m.fcstm", []byte(back), Options{Search: true}))
+	if len(got) != 1 || got[0].Span.Line != 7 || got[0].Basis != BasisSearch || got[0].Refs["verify_backed"] != true ||
+		!slices.Equal(got[0].Refs["verification_source_ids"].([]string), []string{"explicit_search@exhaustive"}) {
+		t.Errorf("with --search: %v", got)
+	}
+	got = transitionDiags(Source("m.fcstm", []byte(back), Options{Search: true, MaxStates: 1}))
+	if len(got) != 0 {
+		t.Errorf("a search stopped at its cap claimed %v", got)
+	}
+}

@@ -12,6 +12,7 @@ import (
 // that transition to themselves.
 func (a *analysis) structure() {
 	live := lint.Enterable(a.m)
+	a.live = live
 	states(a.m.Root, func(s *model.State) {
 		if s.Combo {
 			return
