@@ -22,10 +22,15 @@ func (a *analysis) loadErrors(err error) {
 		}
 		refs := map[string]any{}
 		code := codes.Canonical(e.Code)
-		if _, shared := a.codes[code]; shared {
+		if c, shared := a.codes[code]; shared {
 			refs = a.loadRefs(e, code)
 			if code == "E_DUPLICATE_VAR" && file == a.file {
 				span = a.declSpanAt(e.Pos.Line, e.Pos.Col)
+			}
+			if code != e.Code && !hasAll(refs, c.Refs) {
+				// pyfcstm's code promises refs the tree does not give
+				// here (an error in an imported file): the loader's code
+				code, refs = e.Code, map[string]any{}
 			}
 		} else {
 			code = e.Code
@@ -46,6 +51,12 @@ func (a *analysis) loadRefs(e *ast.Error, code string) map[string]any {
 		return refs
 	}
 	if a.tree == nil || a.tree.Root == nil || e.File != a.file {
+		return refs
+	}
+	if code == "E_UNDEFINED_VAR" {
+		if site := a.readSite(e.Pos); site != "" {
+			refs["var_name"], refs["referenced_in"] = a.src.wordText(e.Pos.Line, e.Pos.Col), site
+		}
 		return refs
 	}
 	at := func(p ast.Pos) bool { return p.Line == e.Pos.Line && p.Col == e.Pos.Col }
@@ -105,4 +116,64 @@ func (a *analysis) declSpanAt(line, col int) Span {
 		}
 	}
 	return a.src.word(line, col)
+}
+
+// readSite says, with pyfcstm's names, where the root-file expression at
+// p is: a transition's guard or effect, or an action of a stage; "" when
+// p is in none of them.
+func (a *analysis) readSite(p ast.Pos) string {
+	in := func(at ast.Pos) bool {
+		sp := a.src.statement(model.Pos{File: a.file, Line: at.Line, Col: at.Col})
+		return !before(p, Span{Line: sp.Line, Column: sp.Column}) && before(p, Span{Line: sp.EndLine, Column: sp.EndColumn})
+	}
+	site := "" // an initial value reads no variable at all (E_INIT_NOT_CONSTANT)
+	declStates(a.tree.Root, "", func(_ string, d *ast.StateDecl) {
+		for _, it := range d.Items {
+			switch it := it.(type) {
+			case *ast.Transition:
+				if in(it.Pos) {
+					site = "guard"
+					if len(it.Effect) > 0 && !before(p, stmtStart(it.Effect[0])) {
+						site = "effect"
+					}
+				}
+			case *ast.Forced:
+				if in(it.Pos) {
+					site = "guard"
+				}
+			case *ast.Action:
+				if in(it.Pos) {
+					site = stageName(it)
+				}
+			}
+		}
+	})
+	return site
+}
+
+// before reports whether p comes before the start of sp.
+func before(p ast.Pos, sp Span) bool {
+	return p.Line < sp.Line || p.Line == sp.Line && p.Col < sp.Column
+}
+
+// stmtStart is where an effect statement starts.
+func stmtStart(s ast.Stmt) Span {
+	p := ast.Pos{}
+	switch s := s.(type) {
+	case *ast.Assign:
+		p = s.Pos
+	case *ast.If:
+		p = s.Pos
+	}
+	return Span{Line: p.Line, Column: p.Col}
+}
+
+// hasAll reports whether refs holds every field of fields.
+func hasAll(refs map[string]any, fields []string) bool {
+	for _, f := range fields {
+		if _, ok := refs[f]; !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -289,6 +289,8 @@ state System {
     [*] -> Outer;
     Outer -> Inner;
 }`,
+	"E_UNDEFINED_VAR": `def int x = 0;
+state Root { state A; state B; [*] -> A; A -> B : if [x > 0]; }`,
 	"E_DURING_ASPECT_INVALID": `state Root {
     state A {
         during { }

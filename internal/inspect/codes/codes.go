@@ -91,6 +91,8 @@ func Canonical(name string) string {
 		return "E_DURING_ASPECT_INVALID"
 	case "E_DUPLICATE_ACTION":
 		return "E_DUPLICATE_FUNCTION_NAME"
+	case "E_UNKNOWN_VAR":
+		return "E_UNDEFINED_VAR"
 	}
 	if strings.HasPrefix(name, "FCSTM_") {
 		for _, c := range inspectCodes() {

@@ -69,6 +69,7 @@ func LoadCodes() []Code {
 		{"E_DUPLICATE_VAR", e, s, "A variable is defined twice.", []string{"var_name"}, "", ""},
 		{"E_PSEUDO_NOT_LEAF", e, s, "A pseudo state has children; pseudo states must be leaves.", []string{"state_path"}, "", ""},
 		{"E_DURING_ASPECT_INVALID", e, s, "A during block does not fit its state: before or after on a leaf, or neither on a composite.", []string{"state_path", "state_kind", "aspect"}, "", ""},
+		{"E_UNDEFINED_VAR", e, s, "An expression reads a name that is neither a defined variable nor a temporary assigned earlier in its block.", []string{"var_name", "referenced_in"}, "", ""},
 		{"E_DUPLICATE_FUNCTION_NAME", e, s, "Two named actions of one state have the same name.", []string{"function_name", "state_path", "stage"}, "", ""},
 	}
 }
