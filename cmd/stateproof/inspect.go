@@ -16,10 +16,10 @@ import (
 
 func newInspectCmd(stdout, stderr io.Writer) *cobra.Command {
 	var format, ignore string
-	var useSMT bool
-	var timeoutMS int
+	var useSMT, search bool
+	var timeoutMS, maxStates int
 	cmd := &cobra.Command{
-		Use:   "inspect MODEL.fcstm [--format text|json|sarif] [--ignore CODE,...] [--smt [--timeout-ms N]]",
+		Use:   "inspect MODEL.fcstm [--format text|json|sarif] [--ignore CODE,...] [--smt] [--search [--max-states N]] [--timeout-ms N]",
 		Short: "Report design-health diagnostics on an FCSTM model, with pyfcstm's codes",
 		Long: `inspect loads an FCSTM model and reports design-health diagnostics: states
 no run can enter, events nothing triggers, variables that never matter, constant
@@ -38,6 +38,13 @@ expressions, each question within --timeout-ms (default 2000); a question
 without an answer is listed as undecided, never reported as a finding. It
 needs libz3.
 
+--search decides W_UNREACHABLE_STATE for the leaves the structure lets a run
+enter by searching every configuration the model reaches from the cold start
+(the search of verify), storing at most --max-states (default 100000) within
+--timeout-ms; a leaf no configuration rests in is reported with basis search and
+the number of configurations searched. A search that stops at the cap or the
+budget claims nothing and is listed as undecided.
+
 --format sarif writes a SARIF 2.1.0 log (for code scanning): a rule per code
 reported, with its description and a link to its section of docs/inspect.md.
 
@@ -46,6 +53,7 @@ not load (its load errors are printed as diagnostics) or the usage is wrong.`,
 		Example: `  stateproof inspect examples/fcstm/door.fcstm
   stateproof inspect --format json model.fcstm
   stateproof inspect --format sarif model.fcstm > inspect.sarif
+  stateproof inspect --search model.fcstm
   stateproof inspect --ignore W_LEAF_NO_OUTGOING_TRANSITION,W_UNUSED_EVENT model.fcstm`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -56,8 +64,11 @@ not load (its load errors are printed as diagnostics) or the usage is wrong.`,
 			if err != nil {
 				return fmt.Errorf("--ignore: %v", err)
 			}
-			if cmd.Flags().Changed("timeout-ms") && (!useSMT || timeoutMS < 1) {
-				return fmt.Errorf("--timeout-ms needs --smt and a value >= 1 (got %d)", timeoutMS)
+			if cmd.Flags().Changed("timeout-ms") && (!useSMT && !search || timeoutMS < 1) {
+				return fmt.Errorf("--timeout-ms needs --smt or --search and a value >= 1 (got %d)", timeoutMS)
+			}
+			if cmd.Flags().Changed("max-states") && (!search || maxStates < 1) {
+				return fmt.Errorf("--max-states needs --search and a value >= 1 (got %d)", maxStates)
 			}
 			if useSMT {
 				ctx, err := z3.NewContext()
@@ -67,7 +78,7 @@ not load (its load errors are printed as diagnostics) or the usage is wrong.`,
 				}
 				ctx.Close()
 			}
-			res, err := inspect.File(args[0], inspect.Options{Model: model.ReaderOptions(inputReader(cmd)), Ignore: codes, SMT: useSMT, TimeoutMS: timeoutMS})
+			res, err := inspect.File(args[0], inspect.Options{Model: model.ReaderOptions(inputReader(cmd)), Ignore: codes, SMT: useSMT, TimeoutMS: timeoutMS, Search: search, MaxStates: maxStates})
 			if err != nil {
 				return err
 			}
@@ -99,7 +110,9 @@ not load (its load errors are printed as diagnostics) or the usage is wrong.`,
 	cmd.Flags().StringVar(&format, "format", "text", "output `format`: text, json or sarif")
 	cmd.Flags().StringVar(&ignore, "ignore", "", "comma-separated `CODES` not to report (counted as suppressed)")
 	cmd.Flags().BoolVar(&useSMT, "smt", false, "also report the SMT-backed codes, decided by Z3 (needs libz3)")
-	cmd.Flags().IntVar(&timeoutMS, "timeout-ms", inspect.DefaultTimeoutMS, "solver budget of each SMT question, in `milliseconds` (with --smt)")
+	cmd.Flags().IntVar(&timeoutMS, "timeout-ms", inspect.DefaultTimeoutMS, "budget of each SMT question (with --smt) and of the search (with --search), in `milliseconds`")
+	cmd.Flags().BoolVar(&search, "search", false, "also decide W_UNREACHABLE_STATE by an exhaustive search of the reachable configurations")
+	cmd.Flags().IntVar(&maxStates, "max-states", inspect.DefaultMaxStates, "state cap of the search, in configurations (with --search)")
 	return cmd
 }
 

@@ -177,3 +177,52 @@ func TestInspectSMTFlags(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
+
+// TestInspectSearchFlags: --search reports the leaf no run reaches with
+// basis search and its evidence, in JSON and SARIF; a search stopped at
+// its cap claims nothing; --max-states without --search, or below 1, is a
+// usage error.
+func TestInspectSearchFlags(t *testing.T) {
+	dir := fmtDir(t, map[string]string{"m.fcstm": "def int x = 0;\nstate R {\n    state A;\n    state B;\n    [*] -> A;\n    A -> B : if [x > 0];\n}\n"})
+	path := filepath.Join(dir, "m.fcstm")
+	for _, args := range [][]string{{"--max-states", "10"}, {"--search", "--max-states", "0"}, {"--search", "--timeout-ms", "0"}} {
+		if _, errOut, code := runCLI(t, append([]string{"inspect", path}, args...)...); code != 2 || !strings.Contains(errOut, args[len(args)-2]) {
+			t.Errorf("%v: exit %d, %s", args, code, errOut)
+		}
+	}
+	if out, _, _ := runCLI(t, "inspect", path); strings.Contains(out, "W_UNREACHABLE_STATE") {
+		t.Errorf("without --search:\n%s", out)
+	}
+	out, _, code := runCLI(t, "inspect", "--search", path)
+	if code != 0 || !strings.Contains(out, ":4:11: warning W_UNREACHABLE_STATE: state R.B is never entered") {
+		t.Errorf("--search: exit %d\n%s", code, out)
+	}
+	out, _, _ = runCLI(t, "inspect", "--search", "--max-states", "1", path)
+	if strings.Contains(out, "warning W_UNREACHABLE_STATE") || !strings.Contains(out, "undecided W_UNREACHABLE_STATE: the search stopped at the state cap (--max-states 1)") {
+		t.Errorf("--max-states 1:\n%s", out)
+	}
+	out, _, _ = runCLI(t, "inspect", "--search", "--format", "sarif", path)
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID     string `json:"ruleId"`
+				Properties struct {
+					Basis string         `json:"basis"`
+					Refs  map[string]any `json:"refs"`
+				} `json:"properties"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	found := false
+	for _, r := range log.Runs[0].Results {
+		if r.RuleID == "W_UNREACHABLE_STATE" {
+			found = r.Properties.Basis == "search" && r.Properties.Refs["configurations_searched"] != nil
+		}
+	}
+	if !found {
+		t.Errorf("no W_UNREACHABLE_STATE with basis search and its evidence in the SARIF log:\n%s", out)
+	}
+}

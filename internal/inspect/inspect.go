@@ -44,7 +44,8 @@ type Result struct {
 	Suppressed  int          `json:"suppressed"` // diagnostics dropped by Options.Ignore or a stateproof:ignore comment
 
 	// Undecided are the questions of the SMT-backed codes (Options.SMT)
-	// that got no answer; absent without --smt.
+	// that got no answer, and a search (Options.Search) that stopped
+	// early; absent without --smt and --search.
 	Undecided []Undecided `json:"undecided,omitempty"`
 
 	// Dropped are the suppressed diagnostics themselves, for a presenter
@@ -73,6 +74,14 @@ type Options struct {
 	// within TimeoutMS per question (DefaultTimeoutMS when 0).
 	SMT       bool
 	TimeoutMS int
+
+	// Search decides W_UNREACHABLE_STATE for the leaves the structure
+	// lets a run enter by an explicit search of the reachable
+	// configurations, storing at most MaxStates (DefaultMaxStates when 0)
+	// within TimeoutMS (DefaultTimeoutMS when 0). A search that stops
+	// early claims nothing; its reason is listed in Result.Undecided.
+	Search    bool
+	MaxStates int
 }
 
 // ErrUnreadable wraps a failure to read the model file itself.
@@ -94,6 +103,24 @@ func File(path string, opts Options) (*Result, error) {
 // Source inspects FCSTM source text; path names it in diagnostics and
 // anchors relative imports.
 func Source(path string, src []byte, opts Options) *Result {
+	// One parse: the tree gives the analyzers the root file's declarations
+	// as written, and construction builds the model from it.
+	f, err := parser.Parse(path, string(src))
+	var m *model.Model
+	if err != nil {
+		f = nil
+	} else {
+		m, err = model.Build(f, opts.Model)
+	}
+	return Loaded(path, src, f, m, err, opts)
+}
+
+// Loaded inspects a model the caller has loaded from src already: f, the
+// tree parser.Parse made of src (nil when it does not parse), and m, the
+// model model.Build made of f with opts.Model, or loadErr, the failure of
+// either. The language server, which lints the same text, loads it once
+// for both. Inspect only reads f and m.
+func Loaded(path string, src []byte, f *ast.File, m *model.Model, loadErr error, opts Options) *Result {
 	res := &Result{Schema: Schema, File: path, Diagnostics: []Diagnostic{}}
 	a := &analysis{file: path, src: newSource(string(src)), out: res, codes: map[string]Code{}}
 	for _, c := range Codes() {
@@ -101,19 +128,15 @@ func Source(path string, src []byte, opts Options) *Result {
 			a.codes[c.Name] = c
 		}
 	}
-	// One parse: the tree gives the analyzers the root file's declarations
-	// as written, and construction builds the model from it.
-	f, err := parser.Parse(path, string(src))
-	var m *model.Model
-	if err == nil {
-		a.tree = f
-		m, err = model.Build(f, opts.Model)
-	}
-	if err != nil {
-		a.loadErrors(err)
+	a.tree = f
+	if loadErr != nil {
+		a.loadErrors(loadErr)
 	} else {
 		res.Loaded = true
 		a.m = m
+		if opts.Search {
+			a.searched = a.search(opts.MaxStates, opts.TimeoutMS)
+		}
 		a.run()
 		if opts.SMT {
 			a.smtCodes(opts.TimeoutMS)
@@ -132,6 +155,10 @@ type analysis struct {
 	m    *model.Model
 	out  *Result
 
+	searched  *searched                  // the explicit search's findings; nil without Options.Search
+	live      map[*model.State]bool      // the states a run can enter by structure (structure)
+	redundant map[*model.Transition]bool // transitions that repeat an earlier one (redundancy)
+
 	codes    map[string]Code       // the registry, by name
 	extents  map[int]int           // declaration line of a root-file state -> its last line (suppression only)
 	triggers map[[2]int][]ast.Term // root-file transition position -> its trigger terms (combos only)
@@ -147,6 +174,7 @@ func (a *analysis) run() {
 	a.combos()
 	a.lifecycle()
 	a.redundancy()
+	a.unreachableTransitions()
 }
 
 // emit adds a diagnostic of a registry code.

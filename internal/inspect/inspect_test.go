@@ -3,10 +3,13 @@ package inspect
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/lineend"
 )
 
@@ -250,5 +253,69 @@ func BenchmarkSource2000(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		Source("big.fcstm", src, Options{})
+	}
+}
+
+// TestLoadErrorsUnderPyfcstmNames: the loader's E_DURING_COMPOSITE is
+// reported as pyfcstm's E_DURING_ASPECT_INVALID with its refs, and
+// --ignore with the loader's name drops it.
+func TestLoadErrorsUnderPyfcstmNames(t *testing.T) {
+	src := "state Root {\n    during { }\n    state A;\n    [*] -> A;\n}\n"
+	res := Source("m.fcstm", []byte(src), Options{})
+	if len(res.Diagnostics) != 1 {
+		t.Fatalf("got %v", res.Diagnostics)
+	}
+	d := res.Diagnostics[0]
+	if d.Code != "E_DURING_ASPECT_INVALID" || d.Span.Line != 2 || d.Refs["state_path"] != "Root" || d.Refs["state_kind"] != "composite" || d.Refs["aspect"] != nil {
+		t.Errorf("got %+v", d)
+	}
+	res = Source("m.fcstm", []byte(src), Options{Ignore: []string{"E_DURING_COMPOSITE"}})
+	if len(res.Diagnostics) != 0 || res.Suppressed != 1 {
+		t.Errorf("--ignore E_DURING_COMPOSITE: %v, %d suppressed", res.Diagnostics, res.Suppressed)
+	}
+}
+
+// TestUndefinedVarSites: E_UNDEFINED_VAR says where the name is read,
+// with pyfcstm's names.
+func TestUndefinedVarSites(t *testing.T) {
+	for _, tc := range []struct{ body, site string }{
+		{"A -> B : if [y > 0];", "guard"},
+		{"A -> B effect { x = 1; x = y; }", "effect"},
+		{"A -> B : if [x > 0] effect { x = y; }", "effect"},
+		{"state C { enter { x = y; } }", "enter"},
+		{"state C { exit Bye { x = y + 1; } }", "exit"},
+		{">> during before { x = y; }", "during_aspect"},
+		{"during after { x = y; }", "during"},
+	} {
+		src := "def int x = 0;\nstate Root {\n    state A;\n    state B;\n    [*] -> A;\n    " + tc.body + "\n}\n"
+		res := Source("m.fcstm", []byte(src), Options{})
+		i := slices.IndexFunc(res.Diagnostics, func(d Diagnostic) bool { return d.Code == "E_UNDEFINED_VAR" })
+		if i < 0 {
+			t.Errorf("%s: no E_UNDEFINED_VAR in %v", tc.body, res.Diagnostics)
+			continue
+		}
+		if d := res.Diagnostics[i]; d.Refs["referenced_in"] != tc.site || d.Refs["var_name"] != "y" || d.Span.Line != 6 {
+			t.Errorf("%s: %+v, want y read in %s", tc.body, d, tc.site)
+		}
+	}
+}
+
+// TestUndefinedVarImported: in an imported file the root file's tree
+// cannot say where the name is read, so the error keeps the loader's
+// code rather than pyfcstm's without its required refs.
+func TestUndefinedVarImported(t *testing.T) {
+	files := map[string]string{
+		"sub.fcstm": "state Sub { state P; state Q; [*] -> P; P -> Q : if [y > 0]; }\n",
+	}
+	read := func(path string) ([]byte, error) {
+		if src, ok := files[filepath.Base(path)]; ok {
+			return []byte(src), nil
+		}
+		return nil, os.ErrNotExist
+	}
+	src := "state Root {\n    import \"sub.fcstm\" as Sub;\n    [*] -> Sub;\n}\n"
+	res := Source("root.fcstm", []byte(src), Options{Model: model.Options{ReadFile: read}})
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != "E_UNKNOWN_VAR" || len(res.Diagnostics[0].Refs) != 0 {
+		t.Errorf("got %+v", res.Diagnostics)
 	}
 }

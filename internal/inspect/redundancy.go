@@ -45,6 +45,10 @@ func (a *analysis) redundantTransitions(s *model.State) {
 			spans[i] = a.stmtSpan(t.Pos)
 		}
 		for _, t := range g[1:] {
+			if a.redundant == nil {
+				a.redundant = map[*model.Transition]bool{}
+			}
+			a.redundant[t] = true
 			a.emit("W_REDUNDANT_TRANSITION", t.Pos.File, a.stmtSpan(t.Pos),
 				map[string]any{"from_path": endpointPath(t.From), "to_path": endpointPath(t.To), "duplicate_spans": spans},
 				"transition %s -> %s repeats the one on line %d (same event, guard and effect)", endpointPath(t.From), endpointPath(t.To), g[0].Pos.Line)

@@ -19,6 +19,10 @@ const BasisStructural = codes.BasisStructural
 // BasisSMT is the basis of a fact Z3 decided (Options.SMT).
 const BasisSMT = codes.BasisSMT
 
+// BasisSearch is the basis of a fact an exhaustive search decided
+// (Options.Search).
+const BasisSearch = codes.BasisSearch
+
 // DocPage is the manual page that describes every code.
 const DocPage = codes.DocPage
 

@@ -213,6 +213,15 @@ state Root {
     }
     [*] -> Idle;
 }`,
+	"W_UNREACHABLE_TRANSITION": `def int n = 0;
+state Root {
+    state A { during { n = n + 1; } }
+    state B;
+    [*] -> A;
+    A -> B : if [n > 1];
+    B -> A :: Back;
+    B -> A :: Again;
+}`,
 	"W_REDUNDANT_TRANSITION": `def int n = 0;
 state Root {
     state A { during { n = n + 1; } }
@@ -279,6 +288,23 @@ state System {
     state Inner;
     [*] -> Outer;
     Outer -> Inner;
+}`,
+	"E_UNDEFINED_VAR": `def int x = 0;
+state Root { state A; state B; [*] -> A; A -> B : if [x > 0]; }`,
+	"E_DURING_ASPECT_INVALID": `state Root {
+    state A {
+        during { }
+    }
+    during before { }
+    [*] -> A;
+}`,
+	"E_DUPLICATE_FUNCTION_NAME": `state Root {
+    state A {
+        enter Foo { }
+        exit Bar { }
+    }
+    state B { enter Foo { } }
+    [*] -> A;
 }`,
 }
 

@@ -12,14 +12,20 @@ import (
 // that transition to themselves.
 func (a *analysis) structure() {
 	live := lint.Enterable(a.m)
+	a.live = live
 	states(a.m.Root, func(s *model.State) {
 		if s.Combo {
 			return
 		}
 		span := a.stateSpan(s)
+		if a.searched != nil && a.searched.reached[s.Path] {
+			live[s] = true // a configuration the search reached rests in it
+		}
 		if !live[s] {
 			a.emit("W_UNREACHABLE_STATE", s.Pos.File, span, map[string]any{"state_path": s.Path},
 				"state %s can never be entered: no initial transition, and no transition from a state a run can enter, leads to it", s.Path)
+		} else {
+			a.unreachedBySearch(s, span)
 		}
 		if s.Parent != nil && s.Stoppable() && !hasOutgoing(s) {
 			a.emit("W_LEAF_NO_OUTGOING_TRANSITION", s.Pos.File, span,

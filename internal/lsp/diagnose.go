@@ -10,7 +10,9 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/fcstm/lint"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/fcstm/parser"
 	"github.com/stateproof/stateproof/internal/inspect"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
@@ -140,16 +142,21 @@ func (w *workspace) analyze(ctx context.Context, d *document) []Diagnostic {
 // A finding in an imported file is shown at the import that reads it.
 func (w *workspace) fcstmDiagnostics(ctx context.Context, d *document) []Diagnostic {
 	out := []Diagnostic{}
-	res, err := lint.CheckSourceContext(ctx, d.path, []byte(d.text.src), w.modelOptions())
-	if err != nil {
+	// One load for the lint and inspect: parsing and building the model
+	// is most of either's cost on an edit (docs/lsp.md).
+	src := []byte(d.text.src)
+	tree, m, err := w.loadFCSTM(d)
+	res, cerr := lint.CheckLoadedContext(ctx, d.path, src, m, err)
+	if cerr != nil {
 		return out // ctx ended: diagnose answers "not checked"
 	}
 	if ctx.Err() != nil {
 		return out
 	}
-	ins := w.inspectDocument(d)
+	var ins *inspect.Result // nil when the model does not load: the lint shows its load errors, once
 	done := map[twinKey]bool{}
-	if ins != nil {
+	if err == nil {
+		ins = inspect.Loaded(d.path, src, tree, m, nil, inspect.Options{Model: w.modelOptions()})
 		done = decided(ins)
 	}
 	for _, c := range res.Report.Checks {
@@ -176,6 +183,17 @@ func (w *workspace) fcstmDiagnostics(ctx context.Context, d *document) []Diagnos
 		out = append(out, w.inspectDiagnostics(d, ins)...)
 	}
 	return out
+}
+
+// loadFCSTM parses the document and builds its model: the tree (nil
+// when it does not parse) and the model, or the load's failure.
+func (w *workspace) loadFCSTM(d *document) (*ast.File, *model.Model, error) {
+	f, err := parser.Parse(d.path, d.text.src)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := model.Build(f, w.modelOptions())
+	return f, m, err
 }
 
 // cleanMessage drops the "file:line:col: " prefix and " [CODE]" suffix a

@@ -46,10 +46,25 @@ func TestInspectTool(t *testing.T) {
 	if res.IsError || out["loaded"] != false || !reflect.DeepEqual(diagCodes(out), []string{"E_DUPLICATE_STATE"}) {
 		t.Errorf("model that does not load: %v %s", out, toolText(res))
 	}
+	guarded := "def int x = 0;\nstate R {\n    state A;\n    state B;\n    [*] -> A;\n    A -> B : if [x > 0];\n}\n"
+	out, _ = call(t, cs, "inspect", map[string]any{"model": guarded, "search": true, "maxStates": 1000})
+	found := false
+	ds, _ := out["diagnostics"].([]any)
+	for _, d := range ds {
+		d, _ := d.(map[string]any)
+		if refs, _ := d["refs"].(map[string]any); d["code"] == "W_UNREACHABLE_STATE" {
+			found = d["basis"] == "search" && refs["configurations_searched"] != nil
+		}
+	}
+	if !found {
+		t.Errorf("search: no W_UNREACHABLE_STATE by search in %v", out)
+	}
 	for _, bad := range []map[string]any{
 		{},
 		{"model": src, "path": path},
 		{"model": src, "ignore": []string{"unused"}},
+		{"model": src, "maxStates": 10},
+		{"model": src, "search": true, "timeoutMs": 0},
 		{"path": "examples/fcstm/missing.fcstm"},
 	} {
 		if _, res := call(t, cs, "inspect", bad); !res.IsError {

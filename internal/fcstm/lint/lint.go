@@ -64,7 +64,15 @@ func CheckSource(path string, src []byte, opts model.Options) *Result {
 // editor's budget, or newer text to check): the error is then ctx's and
 // there is no result, since a lint cut short is not known to be clean.
 func CheckSourceContext(ctx context.Context, path string, src []byte, opts model.Options) (*Result, error) {
-	res := checkSource(ctx, path, src, opts)
+	m, err := model.Parse(path, string(src), opts)
+	return CheckLoadedContext(ctx, path, src, m, err)
+}
+
+// CheckLoadedContext is CheckSourceContext on a model the caller has
+// loaded from src already: m, or loadErr, the load's failure. A caller
+// that also inspects the model (the language server) loads it once.
+func CheckLoadedContext(ctx context.Context, path string, src []byte, m *model.Model, loadErr error) (*Result, error) {
+	res := checkLoaded(ctx, path, src, m, loadErr)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -72,10 +80,14 @@ func CheckSourceContext(ctx context.Context, path string, src []byte, opts model
 }
 
 func checkSource(ctx context.Context, path string, src []byte, opts model.Options) *Result {
+	m, err := model.Parse(path, string(src), opts)
+	return checkLoaded(ctx, path, src, m, err)
+}
+
+func checkLoaded(ctx context.Context, path string, src []byte, m *model.Model, err error) *Result {
 	sum := sha256.Sum256(src)
 	rep := &report.VerifyReport{Valid: true, HashSpec: HashSpec, ModelHash: hex.EncodeToString(sum[:]), FinalStep: nextStepFCSTM}
 	res := &Result{Report: rep, File: path}
-	m, err := model.Parse(path, string(src), opts)
 	if err != nil {
 		rep.Valid = false
 		rep.Checks = []report.Check{loadCheck(err)}

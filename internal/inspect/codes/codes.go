@@ -30,7 +30,8 @@ const (
 // that stopped early.
 const (
 	BasisStructural = "structural"
-	BasisSMT        = "smt" // decided by Z3 over the integers (docs/inspect.md#smt-backed-codes); reported with --smt only
+	BasisSMT        = "smt"    // decided by Z3 over the integers (docs/inspect.md#smt-backed-codes); reported with --smt only
+	BasisSearch     = "search" // decided by an exhaustive explicit search (docs/inspect.md#search); reported with --search only
 )
 
 // DocPage is the manual page that describes every code.
@@ -78,12 +79,20 @@ func Lookup(name string) (Code, bool) {
 }
 
 // Canonical maps an alias onto the code it stands for (itself when it is
-// none): pyfcstm's deprecated W_DEADLOCK_LEAF, and verify's name of a
-// problem inspect reports under pyfcstm's, so that a suppression or a
-// filter written with either name keeps working.
+// none): pyfcstm's deprecated W_DEADLOCK_LEAF, verify's name of a problem
+// inspect reports under pyfcstm's, and the loader's code of a load error
+// inspect reports under pyfcstm's, so that a suppression or a filter
+// written with either name keeps working.
 func Canonical(name string) string {
-	if name == "W_DEADLOCK_LEAF" {
+	switch name {
+	case "W_DEADLOCK_LEAF":
 		return "W_LEAF_NO_OUTGOING_TRANSITION"
+	case "E_DURING_LEAF", "E_DURING_COMPOSITE": // the loader's codes of pyfcstm's load errors (LoadCodes)
+		return "E_DURING_ASPECT_INVALID"
+	case "E_DUPLICATE_ACTION":
+		return "E_DUPLICATE_FUNCTION_NAME"
+	case "E_UNKNOWN_VAR":
+		return "E_UNDEFINED_VAR"
 	}
 	if strings.HasPrefix(name, "FCSTM_") {
 		for _, c := range inspectCodes() {

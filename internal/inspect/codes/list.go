@@ -33,6 +33,7 @@ func inspectCodes() []Code {
 		{"W_GUARD_TAUTOLOGY", w, BasisSMT, "The guard, which reads int variables, is true for every value they can take: it constrains nothing.", smtRefs, "", ""},
 		{"W_FORCED_GUARD_UNSAT", w, BasisSMT, "A forced transition's guard is false on the variables' declared initial values.", append(smtRefs[:len(smtRefs):len(smtRefs)], "scope"), "", ""},
 		{"W_EFFECT_SMT_NO_OP", w, BasisSMT, "A transition's effect leaves every variable as it was on every run that takes the transition.", smtRefs, "", ""},
+		{"W_UNREACHABLE_TRANSITION", w, s, "A written transition can never fire: its source state is never entered, its guard is constant false, or it repeats an earlier one.", []string{"from_path", "to_path", "reasons", "source_state_path"}, "", ""},
 		{"W_NAMED_ACTION_SHADOWS_ANCESTOR", w, s, "A named action has the name of a named action of an enclosing state.", []string{"function_name", "inner_state_path", "outer_state_path"}, "", ""},
 	}
 }
@@ -56,8 +57,9 @@ func lintCodes() []Code {
 	}
 }
 
-// LoadCodes are the load errors whose code stateproof's loader shares
-// with pyfcstm's registry; inspect fills the refs each carries from the
+// LoadCodes are the load errors inspect reports under pyfcstm's code:
+// the loader's own code where it is pyfcstm's, else the one Canonical maps
+// the loader's code onto. Inspect fills the refs each carries from the
 // syntax tree. Every other load error keeps stateproof's own code
 // (docs/fcstm.md lists them) with empty refs.
 func LoadCodes() []Code {
@@ -66,5 +68,8 @@ func LoadCodes() []Code {
 		{"E_DUPLICATE_STATE", e, s, "Two states of one composite have the same name.", []string{"state_name", "parent_path"}, "", ""},
 		{"E_DUPLICATE_VAR", e, s, "A variable is defined twice.", []string{"var_name"}, "", ""},
 		{"E_PSEUDO_NOT_LEAF", e, s, "A pseudo state has children; pseudo states must be leaves.", []string{"state_path"}, "", ""},
+		{"E_DURING_ASPECT_INVALID", e, s, "A during block does not fit its state: before or after on a leaf, or neither on a composite.", []string{"state_path", "state_kind", "aspect"}, "", ""},
+		{"E_UNDEFINED_VAR", e, s, "An expression reads a name that is neither a defined variable nor a temporary assigned earlier in its block.", []string{"var_name", "referenced_in"}, "", ""},
+		{"E_DUPLICATE_FUNCTION_NAME", e, s, "Two named actions of one state have the same name.", []string{"function_name", "state_path", "stage"}, "", ""},
 	}
 }
