@@ -62,7 +62,7 @@ func Check(m *model.Model, maxStates int, skip map[string]bool) report.Check {
 	}
 	exhaustive := !g.Truncated && len(undecided) == 0
 	if exhaustive {
-		c.Findings = append(c.Findings, unreached(m, reached, skip)...)
+		c.Findings = append(c.Findings, unreached(m, reached, skip, len(raised) > 0)...)
 	} else {
 		c.Findings = append(c.Findings, undecidedFinding(g, mc, undecided, maxStates))
 	}
@@ -136,14 +136,22 @@ func raiseFinding(g *explore.Graph, mc *Machine, i int) report.Finding {
 
 // unreached lists the stoppable leaves of m that no reached
 // configuration rests in, in source order.
-func unreached(m *model.Model, reached, skip map[string]bool) []report.Finding {
+//
+// A cycle that raises is rolled back, so the machine never rests in a
+// state such a cycle entered; when some cycle raises, the reason may be
+// the raise rather than the guards, and the message says so.
+func unreached(m *model.Model, reached, skip map[string]bool, raises bool) []report.Finding {
+	why := "the guards and variables rule it out"
+	if raises {
+		why = "the guards and variables rule it out, or every cycle that enters it raises: see FCSTM_CYCLE_RAISES"
+	}
 	var out []report.Finding
 	var walk func(s *model.State)
 	walk = func(s *model.State) {
 		if s.Stoppable() && !s.Combo && !reached[s.Path] && !skip[s.Path] {
 			out = append(out, report.Finding{Code: "FCSTM_UNREACHED_STATE", Severity: report.Warning, Target: s.Path,
 				Evidence: report.Obj{{Key: "file", Value: s.Pos.File}, {Key: "line", Value: s.Pos.Line}, {Key: "col", Value: s.Pos.Col}},
-				Message:  fmt.Sprintf("Leaf state %s is never reached: the exhaustive search of every input set from the cold start never rests in it (the guards and variables rule it out)", s.Path)})
+				Message:  fmt.Sprintf("Leaf state %s is never reached: the exhaustive search of every input set from the cold start never rests in it (%s)", s.Path, why)})
 		}
 		for _, ch := range s.Children {
 			walk(ch)
