@@ -44,30 +44,114 @@ type genRun struct {
 // unsupported; a refusal for anything else fails the test.
 var documentedRefusals = []string{"float-function", "float-power"}
 
-// genTarget is one target of the conformance tests: drivers makes the
-// drivers generated into work/NAME for each of names runnable (skipping
-// the test without the target's toolchain, failing it under CI=true) and
-// returns the command that runs the driver of one of them.
+// genTarget is one target of the conformance tests: run runs the drivers
+// generated into work/NAME (names lists them all) on every job, skipping
+// the test without the target's toolchain (failing it under CI=true).
 type genTarget struct {
-	name    string
-	drivers func(t *testing.T, work string, names []string) func(name string) []string
+	name string
+	run  func(t *testing.T, work string, names []string, jobs []driverJob) []driverOut
+}
+
+// driverJob is one run of the driver of the case generated as name.
+type driverJob struct {
+	name string
+	args []string
+}
+
+// driverOut is what a driver printed and its exit status.
+type driverOut struct {
+	Out    string `json:"out"`
+	Stderr string `json:"stderr"`
+	Code   int    `json:"code"`
 }
 
 // genTargets lists the targets every conformance test checks.
 func genTargets() []genTarget {
-	return []genTarget{
-		{"go", func(t *testing.T, work string, names []string) func(string) []string {
-			all := buildAllDrivers(t, needGo(t), work, names)
-			return func(name string) []string { return []string{all, name} }
-		}},
-		{"python", func(t *testing.T, work string, names []string) func(string) []string {
-			py, err := exec.LookPath("python3")
-			if err != nil {
-				browsertest.Unavailable(t, "python3 is not installed: the generated Python code cannot run")
-			}
-			return func(name string) []string { return []string{py, filepath.Join(work, name, "driver.py")} }
-		}},
+	return []genTarget{{"go", runGoDrivers}, {"python", runPythonDrivers}}
+}
+
+// runGoDrivers builds one program running every generated Go driver and
+// runs it once per job.
+func runGoDrivers(t *testing.T, work string, names []string, jobs []driverJob) []driverOut {
+	all := buildAllDrivers(t, needGo(t), work, names)
+	outs := make([]driverOut, len(jobs))
+	for i, j := range jobs {
+		cmd := exec.Command(all, append([]string{j.name}, j.args...)...)
+		var out, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &stderr
+		err := cmd.Run()
+		if ee, ok := err.(*exec.ExitError); ok {
+			outs[i].Code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("%s: %v", j.name, err)
+		}
+		outs[i].Out, outs[i].Stderr = out.String(), stderr.String()
 	}
+	return outs
+}
+
+// pythonBatch runs generated Python drivers in one interpreter (one start
+// instead of one per run, most of the time of a run): argv[1] is a JSON
+// list of jobs, each a driver's directory and arguments; it writes the
+// list of their outputs to argv[2]. DIR/run itself is tested in
+// internal/generate.
+const pythonBatch = `import contextlib, importlib.util, io, json, os, sys, traceback
+drivers, results = {}, []
+for job in json.load(open(sys.argv[1])):
+    d = drivers.get(job["dir"])
+    if d is None:
+        sys.path.insert(0, job["dir"])
+        spec = importlib.util.spec_from_file_location("driver_" + os.path.basename(job["dir"]), os.path.join(job["dir"], "driver.py"))
+        d = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(d)
+        sys.path.pop(0)
+        drivers[job["dir"]] = d
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = d.main(job["args"])
+        except Exception:
+            traceback.print_exc()
+            code = -1
+    results.append({"out": out.getvalue(), "stderr": err.getvalue(), "code": code})
+json.dump(results, open(sys.argv[2], "w"))
+`
+
+// runPythonDrivers runs every job in one python3 process (pythonBatch).
+func runPythonDrivers(t *testing.T, work string, _ []string, jobs []driverJob) []driverOut {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		browsertest.Unavailable(t, "python3 is not installed: the generated Python code cannot run")
+	}
+	type pyJob struct {
+		Dir  string   `json:"dir"`
+		Args []string `json:"args"`
+	}
+	var in []pyJob
+	for _, j := range jobs {
+		in = append(in, pyJob{filepath.Join(work, j.name), j.args})
+	}
+	data, _ := json.Marshal(in)
+	script, jobsFile, outFile := filepath.Join(work, "batch.py"), filepath.Join(work, "jobs.json"), filepath.Join(work, "results.json")
+	for file, data := range map[string][]byte{script: []byte(pythonBatch), jobsFile: data} {
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	if out, err := exec.Command(py, script, jobsFile, outFile).CombinedOutput(); err != nil {
+		t.Fatalf("python3 batch of the generated drivers: %v\n%s", err, out)
+	}
+	t.Logf("python3 batch of %d driver runs: %v", len(jobs), time.Since(start).Round(time.Millisecond))
+	var outs []driverOut
+	data, err = os.ReadFile(outFile)
+	if err == nil {
+		err = json.Unmarshal(data, &outs)
+	}
+	if err != nil || len(outs) != len(jobs) {
+		t.Fatalf("python3 batch: %d results of %d (%v)", len(outs), len(jobs), err)
+	}
+	return outs
 }
 
 // needGo returns the go command, skipping the test without one (failing
@@ -135,12 +219,20 @@ func conform(t *testing.T, tg genTarget, sims simulated, cases []genCase) (passe
 	if len(built) == 0 {
 		return 0, refused
 	}
-	driver := tg.drivers(t, work, names)
+	var jobs []driverJob
 	for i, c := range built {
+		for j, r := range c.runs {
+			jobs = append(jobs, driverJob{names[i], runArgs(t, r, filepath.Join(work, fmt.Sprintf("%s.%d.json", names[i], j)))})
+		}
+	}
+	outs := tg.run(t, work, names, jobs)
+	k := 0 // the job of the run
+	for _, c := range built {
 		ok := true
 		for j, r := range c.runs {
 			id := fmt.Sprintf("%s run %d", c.id, j+1)
-			ok = compareRun(t, id, c.model, r, driver(names[i]), sims, filepath.Join(work, fmt.Sprintf("%s.%d.json", names[i], j))) && ok
+			ok = compareRun(t, id, c.model, r, jobs[k].args, outs[k], sims) && ok
+			k++
 		}
 		if ok {
 			passed++
@@ -193,8 +285,9 @@ func buildAllDrivers(t *testing.T, goCmd, work string, names []string) string {
 	return bin
 }
 
-// compareRun runs one case both ways and reports whether they agree.
-func compareRun(t *testing.T, id, model string, c genRun, driver []string, sims simulated, stepsFile string) bool {
+// runArgs writes a run's steps file and returns the driver's (and
+// simulate's) arguments for the run.
+func runArgs(t *testing.T, c genRun, stepsFile string) []string {
 	t.Helper()
 	data, err := json.Marshal(c.steps)
 	if err != nil {
@@ -210,27 +303,23 @@ func compareRun(t *testing.T, id, model string, c genRun, driver []string, sims 
 	if c.initVars != "" {
 		args = append(args, "--init-vars", c.initVars)
 	}
-	cmd := exec.Command(driver[0], append(driver[1:], args...)...)
-	var got, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &got, &stderr
-	err = cmd.Run()
-	gotCode := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		gotCode = ee.ExitCode()
-	} else if err != nil {
-		t.Errorf("%s: run: %v", id, err)
-		return false
-	}
-	key := model + "\x00" + string(data) + "\x00" + c.initState + "\x00" + c.initVars
+	return args
+}
+
+// compareRun compares a driver's run with simulate --json's on the same
+// arguments and reports whether they agree.
+func compareRun(t *testing.T, id, model string, c genRun, args []string, got driverOut, sims simulated) bool {
+	t.Helper()
+	steps, _ := json.Marshal(c.steps)
+	key := model + "\x00" + string(steps) + "\x00" + c.initState + "\x00" + c.initVars
 	sim, ok := sims[key]
 	if !ok {
 		sim.out, _, sim.code = runCLI(t, append([]string{"simulate", model, "--json"}, args...)...)
 		sims[key] = sim
 	}
-	want, wantCode := sim.out, sim.code
-	if got.String() != want || gotCode != wantCode {
+	if got.Out != sim.out || got.Code != sim.code {
 		t.Errorf("%s: generated driver differs from simulate --json (exit %d, want %d; stderr %s)\n%s",
-			id, gotCode, wantCode, stderr.String(), firstDiff(got.String(), want))
+			id, got.Code, sim.code, got.Stderr, firstDiff(got.Out, sim.out))
 		return false
 	}
 	return true
@@ -641,23 +730,30 @@ func TestGenerateReplaysWitnesses(t *testing.T) {
 				}
 				mods = append(mods, names[m])
 			}
-			driver := tg.drivers(t, work, mods)
+			var jobs []driverJob
+			var replayed []run
 			for i, r := range runs {
-				replayOnDriver(t, r.id, driver(r.name), r.w, filepath.Join(work, fmt.Sprintf("steps%d.json", i)))
+				if args := replayArgs(t, r.id, r.w, filepath.Join(work, fmt.Sprintf("steps%d.json", i))); args != nil {
+					jobs = append(jobs, driverJob{r.name, args})
+					replayed = append(replayed, r)
+				}
+			}
+			for i, out := range tg.run(t, work, mods, jobs) {
+				checkReplay(t, replayed[i].id, jobs[i].args, out, replayed[i].w)
 			}
 			t.Logf("%d witnesses replayed on the generated code of %d models", len(runs), len(mods))
 		})
 	}
 }
 
-// replayOnDriver runs one witness on the generated driver and compares
-// every frame and every step's abstract calls with the trace's.
-func replayOnDriver(t *testing.T, id string, driver []string, w *bmcWitness, stepsFile string) {
+// replayArgs writes the steps of a witness and returns the driver's
+// arguments that replay it; nil when the trace starts terminated.
+func replayArgs(t *testing.T, id string, w *bmcWitness, stepsFile string) []string {
 	t.Helper()
 	f0 := w.Frames[0]
 	if f0.Terminated || (f0.Sentinel != nil && *f0.Sentinel == "terminated") {
 		t.Logf("%s: the trace starts terminated; nothing runs", id)
-		return
+		return nil
 	}
 	steps := make([][]string, len(w.Steps))
 	for i, s := range w.Steps {
@@ -681,14 +777,21 @@ func replayOnDriver(t *testing.T, id string, driver []string, w *bmcWitness, ste
 		vars = append(vars, string(key)+":"+string(v))
 	}
 	sort.Strings(vars)
-	args = append(args, "--init-vars", "{"+strings.Join(vars, ",")+"}")
-	out, err := exec.Command(driver[0], append(driver[1:], args...)...).Output()
-	if err != nil {
-		t.Errorf("%s: driver %v: %v\n%s", id, args, err, out)
+	return append(args, "--init-vars", "{"+strings.Join(vars, ",")+"}")
+}
+
+// checkReplay compares the driver's run of a witness with the trace: every
+// frame and every step's abstract calls.
+func checkReplay(t *testing.T, id string, args []string, got driverOut, w *bmcWitness) {
+	t.Helper()
+	if got.Code != 0 {
+		t.Errorf("%s: driver %v: exit %d\n%s%s", id, args, got.Code, got.Out, got.Stderr)
 		return
 	}
+	f0 := w.Frames[0]
+	hot := f0.Sentinel == nil || *f0.Sentinel != "init"
 	var doc driverDoc
-	if err := json.Unmarshal(out, &doc); err != nil || len(doc.Cycles) != len(w.Steps) {
+	if err := json.Unmarshal([]byte(got.Out), &doc); err != nil || len(doc.Cycles) != len(w.Steps) {
 		t.Errorf("%s: driver ran %d cycles of %d (%v)", id, len(doc.Cycles), len(w.Steps), err)
 		return
 	}
