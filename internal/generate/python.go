@@ -24,6 +24,7 @@ var (
 // pythonTarget generates one module, NAME.py (Python 3.9+, standard
 // library only), and with a driver, driver.py and the run script.
 func pythonTarget(m *model.Model, opts Options) ([]File, error) {
+	opts.Name = pyModuleName(opts.Name)
 	g := &pyGen{goGen: newGoGen(m), actionFn: map[*model.Action]string{}}
 	src, err := g.module(opts)
 	if err != nil {

@@ -186,6 +186,14 @@ func TestPythonFloats(t *testing.T) {
 	}
 }
 
+func TestPyModuleName(t *testing.T) {
+	for in, want := range map[string]string{"door": "door", "decimal": "fsmdecimal", "json": "fsmjson", "class": "fsmclass", "driver": "fsmdriver", "doors": "doors"} {
+		if got := pyModuleName(in); got != want {
+			t.Errorf("pyModuleName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // TestPythonRefusesFractionalPower: a power whose exponent may be a
 // fraction is refused at its position; integral exponents are not.
 func TestPythonRefusesFractionalPower(t *testing.T) {
