@@ -119,6 +119,25 @@ init initial_vars['x']: the model has no variable x
 	}
 }
 
+// TestPythonRoundNonFinite: rounding an infinite float fails the cycle
+// with an expression error and changes nothing (stateproof's runtime
+// fails internally there).
+func TestPythonRoundNonFinite(t *testing.T) {
+	dir := t.TempDir()
+	generatePython(t, dir, "def float f = 0.0;\ndef int n = 0;\nstate Root { state A { during { n = floor(f); } } [*] -> A; }\n", false)
+	got := runPython(t, dir, `import api as m
+r = m.Machine(initial_state="Root.A", initial_vars={"f": float("inf"), "n": 3})
+try:
+    r.cycle([])
+except m.Error as e:
+    print(e.cls, e.message, r.vars)
+`)
+	want := "expression operation assignment to 'n' evaluation failed: cannot convert float +Inf to an integer {'f': inf, 'n': 3}\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 // TestPythonRunScript: DIR/run runs the driver and prints the simulate
 // document.
 func TestPythonRunScript(t *testing.T) {
