@@ -23,7 +23,7 @@ type generateFlags struct {
 func newGenerateCmd(stderr io.Writer) *cobra.Command {
 	var f generateFlags
 	cmd := &cobra.Command{
-		Use:   "generate MODEL.fcstm --target go -o DIR",
+		Use:   "generate MODEL.fcstm --target go|python -o DIR",
 		Short: "Generate code that runs an FCSTM model exactly as the runtime does",
 		Long: `generate writes code that runs MODEL cycle for cycle as stateproof's runtime
 does: the machine every verdict was computed on becomes the machine shipped
@@ -31,8 +31,9 @@ does: the machine every verdict was computed on becomes the machine shipped
 
 --target go writes one Go package (standard library only) into DIR: New for a
 cold or hot start, Cycle(events), State, Ended, the variables, and a hook for
-every abstract action. --name names the package (by default the model's file
-name). --driver adds a driver program and an executable DIR/run script:
+every abstract action. --target python writes the same as one module NAME.py
+(Python 3.9+, standard library only). --name names the package or module (by
+default the model's file name). --driver adds a driver program and an executable DIR/run script:
 DIR/run --steps STEPS.json [--init-state S --init-vars JSON] prints exactly the
 document stateproof simulate MODEL --steps STEPS.json --json prints.
 
@@ -43,6 +44,7 @@ lists what is unsupported. Exit status: 0 written; 2 on a usage error, a model
 that does not load or is unsupported, or a file that cannot be written.`,
 		Example: `  stateproof generate examples/fcstm/door.fcstm --target go -o door
   stateproof generate door.fcstm --target go -o gen/door --name door --driver
+  stateproof generate door.fcstm --target python -o gen/pydoor --driver
   gen/door/run --steps steps.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -50,9 +52,9 @@ that does not load or is unsupported, or a file that cannot be written.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.target, "target", "", "the target language: `go`")
+	fl.StringVar(&f.target, "target", "", "the target language: `go` or python")
 	fl.StringVarP(&f.out, "out", "o", "", "the output `DIR` (created if needed)")
-	fl.StringVar(&f.name, "name", "", "the package `NAME` (default: from the model's file name)")
+	fl.StringVar(&f.name, "name", "", "the package or module `NAME` (default: from the model's file name)")
 	fl.BoolVar(&f.driver, "driver", false, "also write a driver program and DIR/run, which print the simulate --json document of a run")
 	return cmd
 }
