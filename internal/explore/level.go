@@ -192,8 +192,9 @@ type level struct {
 	qwords  []int64
 	qhashes []uint64
 	qidx    []int
-	evicted int // the chunks before it are on disk
-	unknown int // candidates of the level not settled yet
+	qrecs   []uint64 // storeSorted's: the order and transition of each query
+	evicted int      // the chunks before it are on disk
+	unknown int      // candidates of the level not settled yet
 	// scratch, kept across levels: a chain has one node per level
 	src, srcPacked, cand, newWords, node []int64
 	stopped                              int // the source OnEdge stopped at
@@ -266,14 +267,11 @@ func (lv *level) expand(lo, hi int) bool {
 				continue
 			}
 			lv.add(cand, levelCand{h: h, from: int32(i), via: int32(o.Label), edge: int32(e), unknown: at == Unknown})
-			if lv.full() {
-				if !lv.toChunk() {
-					return false
-				}
-			} else if at == Unknown {
-				if lv.unknown++; lv.unknown > lv.flushAt() && !lv.flush() {
-					return false
-				}
+			if at == Unknown {
+				lv.unknown++
+			}
+			if (lv.full() || lv.unknown > lv.flushAt()) && !lv.toChunk() {
+				return false
 			}
 		}
 	}
@@ -325,43 +323,18 @@ func (lv *level) put(k int) {
 	lv.dedup[p] = lv.gen&(1<<32-1)<<32 | uint64(k+1)
 }
 
-// flushAt is how many unsettled candidates a level holds before it
-// settles them: a level whose sources lead back to spilled levels (most
-// of a wide level's edges) would otherwise hold those levels again.
+// flushAt is how many unsettled candidates a level holds before they go
+// to sorted chunks (see levelsort.go), to be settled once each, in one
+// pass over the runs, when the level is generated: a level whose sources
+// lead back to spilled levels (most of a wide level's edges) meets each
+// stored node many times, and settling them in batches as they came read
+// every run once per batch.
 func (lv *level) flushAt() int {
 	sp := &lv.g.spill.sp
 	if sp.MemoryNodes > 0 {
 		return sp.MemoryNodes
 	}
 	return int(max(1<<12, sp.Memory/4/64))
-}
-
-// flush settles the level's candidates so far and drops those found
-// stored. Nothing is stored during a level, so settling early gives the
-// answers settling at its end would; a stored node met again later in the
-// level is simply settled again.
-func (lv *level) flush() bool {
-	if !lv.settle() {
-		return false
-	}
-	st := lv.g.stride
-	k := 0
-	for j, c := range lv.cands {
-		if c.old {
-			continue
-		}
-		c.unknown = false
-		lv.cands[k] = c
-		copy(lv.words[k*st:(k+1)*st], lv.words[j*st:(j+1)*st])
-		k++
-	}
-	lv.cands, lv.words = lv.cands[:k], lv.words[:k*st]
-	lv.unknown = 0
-	lv.gen++ // rebuild the dedup table over what is left
-	for j := range lv.cands {
-		lv.put(j)
-	}
-	return true
 }
 
 // settle asks the visited set about the level's unknown candidates and

@@ -53,12 +53,10 @@ func (lv *level) bytes() int64 {
 	return b
 }
 
-// toChunk settles the level's candidates and moves the new ones to byKey.
+// toChunk moves the level's candidates to byKey, unsettled: they are
+// settled after their duplicates are merged out.
 func (lv *level) toChunk() bool {
 	g := lv.g
-	if !lv.settle() {
-		return false
-	}
 	if !lv.chunked {
 		// sorters sized for this level's share
 		mem := lv.sortShare()
@@ -71,9 +69,6 @@ func (lv *level) toChunk() bool {
 	}
 	st := g.stride
 	for k, c := range lv.cands {
-		if c.old {
-			continue
-		}
 		rec := lv.rec
 		copy(rec, asUint64s(lv.words[k*st:(k+1)*st]))
 		rec[st] = uint64(c.from)<<32 | uint64(uint32(c.edge))
@@ -100,8 +95,10 @@ func asInt64s(w []uint64) []int64 {
 
 // storeSorted numbers and stores the new nodes of a level that went to
 // byKey: merged by key, the first record of each key is its earliest
-// edge (the order word follows the key); sorted again by that order, they
-// come in the order the in-memory search stores them.
+// edge (the order word follows the key), and those the visited set does
+// not hold, settled in sorted batches (so each run is read forward, about
+// once per level), go to bySeq; sorted by that order, they come in the
+// order the in-memory search stores them.
 func (lv *level) storeSorted() bool {
 	g := lv.g
 	st := g.stride
@@ -110,20 +107,42 @@ func (lv *level) storeSorted() bool {
 	}
 	prev, have := make([]uint64, st), false
 	var err error
-	out := make([]uint64, st+2)
+	lv.qwords, lv.qhashes, lv.qrecs = lv.qwords[:0], lv.qhashes[:0], lv.qrecs[:0]
+	batch := int(max(1<<10, lv.sortShare()/int64(8*st+64)))
+	if n := g.spill.sp.MemoryNodes; n > 0 {
+		batch = n
+	}
 	if e := lv.byKey.Each(func(rec []uint64) bool {
-		if int(rec[st]>>32) >= lv.cut || have && slices.Equal(prev, rec[:st]) {
+		key := rec[:st]
+		if int(rec[st]>>32) >= lv.cut || have && slices.Equal(prev, key) {
 			return true
 		}
-		copy(prev, rec[:st])
+		copy(prev, key)
 		have = true
-		out[0], out[1] = rec[st], rec[st+1]
-		copy(out[2:], rec[:st])
-		err = lv.bySeq.Add(out)
+		h := HashWords(asInt64s(key))
+		switch at := g.spill.vis.Probe(asInt64s(key), h); {
+		case at >= 0:
+			return true
+		case at == Unknown:
+			lv.qwords = append(lv.qwords, asInt64s(key)...)
+			lv.qhashes = append(lv.qhashes, h)
+			lv.qrecs = append(lv.qrecs, rec[st], rec[st+1])
+			if len(lv.qhashes) >= batch {
+				err = lv.settleSorted()
+			}
+		default:
+			err = lv.toSeq(rec[st], rec[st+1], key)
+		}
 		return err == nil
 	}); e != nil {
 		err = e
 	}
+	if err == nil {
+		err = lv.settleSorted()
+	}
+	// byKey is done with: its room goes to the visited table, which
+	// grows as bySeq's nodes are stored
+	lv.byKey.Free()
 	if err != nil {
 		g.fail(err)
 		return false
@@ -135,5 +154,38 @@ func (lv *level) storeSorted() bool {
 		g.fail(e)
 		return false
 	}
+	lv.bySeq.Free()
 	return lv.kept()
+}
+
+// toSeq hands a new node of the level to bySeq: its order, transition
+// and key.
+func (lv *level) toSeq(seq, via uint64, key []uint64) error {
+	out := append(lv.rec[:0], seq, via)
+	lv.rec = append(out, key...)
+	return lv.bySeq.Add(lv.rec)
+}
+
+// settleSorted settles the batch of keys storeSorted could not place and
+// hands the new ones to bySeq.
+func (lv *level) settleSorted() error {
+	n := len(lv.qhashes)
+	if n == 0 {
+		return nil
+	}
+	st := lv.g.stride
+	lv.qidx = slices.Grow(lv.qidx[:0], n)[:n]
+	if err := lv.g.spill.vis.Settle(lv.qwords, lv.qhashes, lv.qidx); err != nil {
+		return err
+	}
+	for i, at := range lv.qidx {
+		if at >= 0 {
+			continue
+		}
+		if err := lv.toSeq(lv.qrecs[2*i], lv.qrecs[2*i+1], asUint64s(lv.qwords[i*st:(i+1)*st])); err != nil {
+			return err
+		}
+	}
+	lv.qwords, lv.qhashes, lv.qrecs = lv.qwords[:0], lv.qhashes[:0], lv.qrecs[:0]
+	return nil
 }

@@ -20,7 +20,7 @@ type Sorter struct {
 	w      int
 	limit  int      // words held before a chunk is written
 	buf    []uint64 // the records not yet written, w words each
-	order  []int32  // buf's records in order, when sorted
+	order  []item   // buf's records in order, when sorted
 	chunks []chunkFile
 	rec    []byte
 }
@@ -37,7 +37,7 @@ const sortReadBuf = 16 << 10
 // NewSorter returns an empty sorter of w-word records that holds about
 // memory bytes of them (at least one record) before it writes a chunk.
 func (d *Dir) NewSorter(w int, memory int64) *Sorter {
-	recs := max(1, memory/int64(8*w+4)) // 8 B a word, 4 for its place in order
+	recs := max(1, memory/int64(8*w+16)) // 8 B a word, 16 for its place in order
 	limit := int(min(recs, 1<<31-1)) * w
 	return &Sorter{d: d, w: w, limit: limit, rec: make([]byte, 8*w)}
 }
@@ -46,7 +46,7 @@ func (d *Dir) NewSorter(w int, memory int64) *Sorter {
 func (s *Sorter) Chunks() int { return len(s.chunks) }
 
 // MemoryBytes is what the sorter holds in memory.
-func (s *Sorter) MemoryBytes() int64 { return int64(cap(s.buf))*8 + int64(cap(s.order))*4 }
+func (s *Sorter) MemoryBytes() int64 { return int64(cap(s.buf))*8 + int64(cap(s.order))*16 }
 
 // Add adds one record (w words).
 func (s *Sorter) Add(rec []uint64) error {
@@ -62,15 +62,28 @@ func (s *Sorter) Add(rec []uint64) error {
 	return nil
 }
 
+// item is a record's place in the sort: its first word, which settles
+// most comparisons without a load from the buffer, and its index.
+type item struct {
+	first uint64
+	i     int
+}
+
 // sort orders buf's records in s.order.
 func (s *Sorter) sort() {
 	w, n := s.w, len(s.buf)/s.w
 	s.order = slices.Grow(s.order[:0], n)[:n]
 	for i := range s.order {
-		s.order[i] = int32(i)
+		s.order[i] = item{s.buf[i*w], i}
 	}
-	slices.SortFunc(s.order, func(a, b int32) int {
-		return slices.Compare(s.buf[int(a)*w:int(a+1)*w], s.buf[int(b)*w:int(b+1)*w])
+	slices.SortFunc(s.order, func(a, b item) int {
+		if a.first != b.first {
+			if a.first < b.first {
+				return -1
+			}
+			return 1
+		}
+		return slices.Compare(s.buf[a.i*w+1:(a.i+1)*w], s.buf[b.i*w+1:(b.i+1)*w])
 	})
 }
 
@@ -90,8 +103,8 @@ func (s *Sorter) flush() error {
 		return err
 	}
 	bw := bufio.NewWriterSize(f, 1<<16)
-	for _, i := range s.order {
-		s.put(s.buf[int(i)*s.w : int(i+1)*s.w])
+	for _, it := range s.order {
+		s.put(s.buf[it.i*s.w : (it.i+1)*s.w])
 		if _, err := bw.Write(s.rec); err != nil {
 			s.d.remove(f, size)
 			return fmt.Errorf("spill: writing %s: %w", f.Name(), err)
@@ -119,8 +132,8 @@ func (s *Sorter) Each(f func(rec []uint64) bool) error {
 	defer s.reset()
 	if len(s.chunks) == 0 {
 		s.sort()
-		for _, i := range s.order {
-			if !f(s.buf[int(i)*s.w : int(i+1)*s.w]) {
+		for _, it := range s.order {
+			if !f(s.buf[it.i*s.w : (it.i+1)*s.w]) {
 				return nil
 			}
 		}
@@ -202,6 +215,10 @@ func (s *Sorter) next(c *cursor) (bool, error) {
 	}
 	return true, nil
 }
+
+// Free drops the sorter's buffers (it stays usable): a budget's share
+// held only while the records are sorted.
+func (s *Sorter) Free() { s.buf, s.order = nil, nil }
 
 // reset removes the chunk files and empties the sorter, keeping its
 // buffers.
