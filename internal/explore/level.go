@@ -2,6 +2,7 @@ package explore
 
 import (
 	"errors"
+	"math"
 	"slices"
 
 	"github.com/stateproof/stateproof/internal/frontend/concrete"
@@ -119,6 +120,7 @@ type levelCand struct {
 	unknown  bool // the visited set could not place it without settling
 	old      bool // settling found it stored
 	settleAt int32
+	edge     int32 // its rank among its source's successors
 }
 
 // runLevels is the spilling search.
@@ -169,6 +171,9 @@ func (s *Search) runLevels() *Graph {
 			g.fail(err)
 			return g
 		}
+		if g.spill.err != nil {
+			return g
+		}
 	}
 	return g
 }
@@ -187,13 +192,22 @@ type level struct {
 	qwords  []int64
 	qhashes []uint64
 	qidx    []int
-	evicted int // the chunks before it are on disk
-	unknown int // candidates of the level not settled yet
+	qrecs   []uint64 // storeSorted's: the order and transition of each query
+	evicted int      // the chunks before it are on disk
+	unknown int      // candidates of the level not settled yet
 	// scratch, kept across levels: a chain has one node per level
 	src, srcPacked, cand, newWords, node []int64
 	stopped                              int // the source OnEdge stopped at
 	newHashes                            []uint64
 	buf                                  concrete.Buffer
+	// A level too wide for its share of the budget goes, as it is
+	// generated, to byKey (key, order, transition), which merges out its
+	// duplicates, and its new nodes to bySeq (order, transition, key),
+	// which gives them back in the order they were found, to be numbered.
+	byKey, bySeq *spill.Sorter
+	chunked      bool // byKey holds some of the level's candidates
+	cut          int  // sources from cut on lost their successors (Stop)
+	rec          []uint64
 }
 
 // expand generates the successors of sources lo..hi-1 (one level). It
@@ -207,6 +221,7 @@ func (lv *level) expand(lo, hi int) bool {
 	lv.words, lv.cands = lv.words[:0], lv.cands[:0]
 	lv.unknown = 0
 	lv.gen++
+	lv.chunked, lv.cut = false, math.MaxInt
 	w := m.Width()
 	if lv.src == nil {
 		lv.src, lv.srcPacked, lv.cand = make([]int64, g.lay.width), make([]int64, g.stride), make([]int64, g.stride)
@@ -222,7 +237,7 @@ func (lv *level) expand(lo, hi int) bool {
 		}
 		copy(srcPacked, g.packedNode(i))
 		g.lay.unpack(src, srcPacked)
-		for _, o := range m.Successors(src[:w], buf) {
+		for e, o := range m.Successors(src[:w], buf) {
 			node := o.Next
 			if !bare {
 				node = successor(lv.node, o.Next, src)
@@ -232,7 +247,7 @@ func (lv *level) expand(lo, hi int) bool {
 				case Prune:
 					continue
 				case Stop:
-					lv.stopped = i
+					lv.stopped, lv.cut = i, i
 					k := len(lv.cands)
 					for k > 0 && int(lv.cands[k-1].from) == i {
 						k--
@@ -251,11 +266,12 @@ func (lv *level) expand(lo, hi int) bool {
 			if at >= 0 {
 				continue
 			}
-			lv.add(cand, levelCand{h: h, from: int32(i), via: int32(o.Label), unknown: at == Unknown})
+			lv.add(cand, levelCand{h: h, from: int32(i), via: int32(o.Label), edge: int32(e), unknown: at == Unknown})
 			if at == Unknown {
-				if lv.unknown++; lv.unknown > lv.flushAt() && !lv.flush() {
-					return false
-				}
+				lv.unknown++
+			}
+			if (lv.full() || lv.unknown > lv.flushAt()) && !lv.toChunk() {
+				return false
 			}
 		}
 	}
@@ -307,43 +323,18 @@ func (lv *level) put(k int) {
 	lv.dedup[p] = lv.gen&(1<<32-1)<<32 | uint64(k+1)
 }
 
-// flushAt is how many unsettled candidates a level holds before it
-// settles them: a level whose sources lead back to spilled levels (most
-// of a wide level's edges) would otherwise hold those levels again.
+// flushAt is how many unsettled candidates a level holds before they go
+// to sorted chunks (see levelsort.go), to be settled once each, in one
+// pass over the runs, when the level is generated: a level whose sources
+// lead back to spilled levels (most of a wide level's edges) meets each
+// stored node many times, and settling them in batches as they came read
+// every run once per batch.
 func (lv *level) flushAt() int {
 	sp := &lv.g.spill.sp
 	if sp.MemoryNodes > 0 {
 		return sp.MemoryNodes
 	}
 	return int(max(1<<12, sp.Memory/4/64))
-}
-
-// flush settles the level's candidates so far and drops those found
-// stored. Nothing is stored during a level, so settling early gives the
-// answers settling at its end would; a stored node met again later in the
-// level is simply settled again.
-func (lv *level) flush() bool {
-	if !lv.settle() {
-		return false
-	}
-	st := lv.g.stride
-	k := 0
-	for j, c := range lv.cands {
-		if c.old {
-			continue
-		}
-		c.unknown = false
-		lv.cands[k] = c
-		copy(lv.words[k*st:(k+1)*st], lv.words[j*st:(j+1)*st])
-		k++
-	}
-	lv.cands, lv.words = lv.cands[:k], lv.words[:k*st]
-	lv.unknown = 0
-	lv.gen++ // rebuild the dedup table over what is left
-	for j := range lv.cands {
-		lv.put(j)
-	}
-	return true
 }
 
 // settle asks the visited set about the level's unknown candidates and
@@ -383,30 +374,61 @@ func (lv *level) store() bool {
 	if !lv.settle() {
 		return false
 	}
-	first := g.n
-	words, hashes := lv.newWords[:0], lv.newHashes[:0]
-	defer func() { lv.newWords, lv.newHashes = words[:0], hashes[:0] }()
+	if lv.chunked {
+		return lv.storeSorted()
+	}
 	for k, c := range lv.cands {
-		if c.old {
-			continue
-		}
-		idx := g.n
-		g.grow(idx + 1)
-		g.n++
-		g.store(idx, lv.words[k*st:(k+1)*st], link{c.from, c.via})
-		words = append(words, lv.words[k*st:(k+1)*st]...)
-		hashes = append(hashes, c.h)
-		if g.n > g.Cap {
-			g.Truncated = true
-			g.Expanded = int(c.from)
+		if !c.old && !lv.keep(lv.words[k*st:(k+1)*st], c.h, link{c.from, c.via}) {
 			break
 		}
 	}
-	if err := g.spill.vis.Add(words, hashes, first); err != nil {
+	return lv.kept()
+}
+
+// keepBatch is how many new nodes keep hands the visited set at once,
+// checking the budget after each batch: a wide level's new nodes would
+// otherwise all be held in the set's table before it could spill.
+const keepBatch = 1 << 12
+
+// keep stores a new node of the level, and returns false when the cap
+// stopped the search (Truncated set) or the store failed.
+func (lv *level) keep(packed []int64, h uint64, l link) bool {
+	g := lv.g
+	idx := g.n
+	g.grow(idx + 1)
+	g.n++
+	g.store(idx, packed, l)
+	lv.newWords = append(lv.newWords, packed...)
+	lv.newHashes = append(lv.newHashes, h)
+	if g.n > g.Cap {
+		g.Truncated = true
+		g.Expanded = int(l.parent)
+		return false
+	}
+	if len(lv.newHashes) >= keepBatch {
+		if !lv.kept() {
+			return false
+		}
+		if err := lv.budget(g.n); err != nil {
+			g.fail(err)
+			return false
+		}
+	}
+	return true
+}
+
+// kept hands the nodes keep stored since the last batch to the visited
+// set; false when the search must end.
+func (lv *level) kept() bool {
+	g := lv.g
+	n := len(lv.newHashes)
+	err := g.spill.vis.Add(lv.newWords, lv.newHashes, g.n-n)
+	lv.newWords, lv.newHashes = lv.newWords[:0], lv.newHashes[:0]
+	if err != nil {
 		g.fail(err)
 		return false
 	}
-	return !g.Truncated
+	return !g.Truncated && g.spill.err == nil
 }
 
 // budget spills when what the search holds in memory passes the budget;
@@ -420,8 +442,7 @@ func (lv *level) budget(frontier int) error {
 	set := g.spill.set
 	chunkBytes := int64(g.stride*8+8) << g.bits
 	table := 2 * set.memBytes() // its sorted copy is made when it spills
-	held := table + set.runs.MemoryBytes() +
-		int64(g.arena.n-lv.evicted)*chunkBytes + int64(cap(lv.words))*8 + int64(cap(lv.cands))*32
+	held := table + set.runs.MemoryBytes() + int64(g.arena.n-lv.evicted)*chunkBytes + lv.bytes()
 	over := held > sp.Memory && table >= sp.Memory/4
 	if sp.MemoryNodes > 0 {
 		over = len(set.idx) > sp.MemoryNodes

@@ -138,6 +138,7 @@ func (rs *Runs) Add(keys []uint64, vals []int64) error {
 // in all, and the filter holds at most a half more bits than it needs.
 func (rs *Runs) refilter() error {
 	rs.capacity = max(rs.Len()*3/2, 1<<12)
+	rs.filter = nil // not asked while it is rebuilt: let it go first
 	rs.filter = newBloom(rs.capacity)
 	rec := make([]byte, rs.recBytes())
 	key := make([]uint64, rs.w)

@@ -1,0 +1,191 @@
+package explore
+
+import (
+	"slices"
+	"unsafe"
+)
+
+// A breadth-first level can hold many times the budget: the widest level
+// of gen toggles 24 is 2.7 million nodes, and its successors were held in
+// memory until the level was numbered. Past its share of the budget, a
+// level's candidates (settled against the visited set, so all new, and
+// deduplicated since the last chunk) go to byKey, a sorter that writes
+// them in sorted chunks. When the level is generated, the chunks are
+// merged by key, which leaves each new node once, with the earliest edge
+// that reached it (delayed duplicate detection); those go to bySeq,
+// which gives them back in edge order to be numbered: the order, and so
+// the graph, of the in-memory search.
+
+// levelShare is the part of the budget a level's candidates may hold,
+// and sortShare each sorter's: a quarter and an eighth of what the
+// filters and the node chunks in memory leave (the filters grow with the
+// states spilled, so the level's share shrinks as the search goes on).
+func (lv *level) levelShare() int64 { return max(1<<16, lv.free()/4) }
+func (lv *level) sortShare() int64  { return max(1<<16, lv.free()/8) }
+
+func (lv *level) free() int64 {
+	g := lv.g
+	chunkBytes := int64(g.stride*8+8) << g.bits
+	return g.spill.sp.Memory - g.spill.set.runs.MemoryBytes() - int64(g.arena.n-lv.evicted)*chunkBytes
+}
+
+// candBytes is what a candidate costs the level: its words, its record,
+// and its share of the dedup table (sized four times the candidates).
+func (lv *level) candBytes() int64 {
+	return int64(lv.g.stride)*8 + int64(unsafe.Sizeof(levelCand{})) + 4*8
+}
+
+// full reports whether the level's candidates have reached their share
+// (half of it by count: the slices' room doubles as they grow).
+func (lv *level) full() bool {
+	if n := lv.g.spill.sp.MemoryNodes; n > 0 {
+		return len(lv.cands) > n
+	}
+	return 2*int64(len(lv.cands))*lv.candBytes() > lv.levelShare()
+}
+
+// bytes is what the level holds in memory.
+func (lv *level) bytes() int64 {
+	b := int64(cap(lv.words))*8 + int64(cap(lv.cands))*int64(unsafe.Sizeof(levelCand{})) + int64(len(lv.dedup))*8
+	if lv.byKey != nil {
+		b += lv.byKey.MemoryBytes() + lv.bySeq.MemoryBytes()
+	}
+	return b
+}
+
+// toChunk moves the level's candidates to byKey, unsettled: they are
+// settled after their duplicates are merged out.
+func (lv *level) toChunk() bool {
+	g := lv.g
+	if !lv.chunked {
+		// sorters sized for this level's share
+		mem := lv.sortShare()
+		if n := g.spill.sp.MemoryNodes; n > 0 {
+			mem = int64(n) * int64(8*g.stride+16) // tests: chunks of a few nodes
+		}
+		lv.byKey = g.spill.sp.Dir.NewSorter(g.stride+2, mem)
+		lv.bySeq = g.spill.sp.Dir.NewSorter(g.stride+2, mem)
+		lv.rec = make([]uint64, g.stride+2)
+	}
+	st := g.stride
+	for k, c := range lv.cands {
+		rec := lv.rec
+		copy(rec, asUint64s(lv.words[k*st:(k+1)*st]))
+		rec[st] = uint64(c.from)<<32 | uint64(uint32(c.edge))
+		rec[st+1] = uint64(uint32(c.via))
+		if err := lv.byKey.Add(rec); err != nil {
+			g.fail(err)
+			return false
+		}
+	}
+	lv.chunked = true
+	lv.words, lv.cands = lv.words[:0], lv.cands[:0]
+	lv.unknown = 0
+	lv.gen++ // empties the dedup table
+	return true
+}
+
+func asUint64s(w []int64) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(w))), len(w))
+}
+
+func asInt64s(w []uint64) []int64 {
+	return unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(w))), len(w))
+}
+
+// storeSorted numbers and stores the new nodes of a level that went to
+// byKey: merged by key, the first record of each key is its earliest
+// edge (the order word follows the key), and those the visited set does
+// not hold, settled in sorted batches (so each run is read forward, about
+// once per level), go to bySeq; sorted by that order, they come in the
+// order the in-memory search stores them.
+func (lv *level) storeSorted() bool {
+	g := lv.g
+	st := g.stride
+	if !lv.toChunk() {
+		return false
+	}
+	prev, have := make([]uint64, st), false
+	var err error
+	lv.qwords, lv.qhashes, lv.qrecs = lv.qwords[:0], lv.qhashes[:0], lv.qrecs[:0]
+	batch := int(max(1<<10, lv.sortShare()/int64(8*st+64)))
+	if n := g.spill.sp.MemoryNodes; n > 0 {
+		batch = n
+	}
+	if e := lv.byKey.Each(func(rec []uint64) bool {
+		key := rec[:st]
+		if int(rec[st]>>32) >= lv.cut || have && slices.Equal(prev, key) {
+			return true
+		}
+		copy(prev, key)
+		have = true
+		h := HashWords(asInt64s(key))
+		switch at := g.spill.vis.Probe(asInt64s(key), h); {
+		case at >= 0:
+			return true
+		case at == Unknown:
+			lv.qwords = append(lv.qwords, asInt64s(key)...)
+			lv.qhashes = append(lv.qhashes, h)
+			lv.qrecs = append(lv.qrecs, rec[st], rec[st+1])
+			if len(lv.qhashes) >= batch {
+				err = lv.settleSorted()
+			}
+		default:
+			err = lv.toSeq(rec[st], rec[st+1], key)
+		}
+		return err == nil
+	}); e != nil {
+		err = e
+	}
+	if err == nil {
+		err = lv.settleSorted()
+	}
+	// byKey is done with: its room goes to the visited table, which
+	// grows as bySeq's nodes are stored
+	lv.byKey.Free()
+	if err != nil {
+		g.fail(err)
+		return false
+	}
+	if e := lv.bySeq.Each(func(rec []uint64) bool {
+		packed := asInt64s(rec[2:])
+		return lv.keep(packed, HashWords(packed), link{int32(rec[0] >> 32), int32(rec[1])})
+	}); e != nil {
+		g.fail(e)
+		return false
+	}
+	lv.bySeq.Free()
+	return lv.kept()
+}
+
+// toSeq hands a new node of the level to bySeq: its order, transition
+// and key.
+func (lv *level) toSeq(seq, via uint64, key []uint64) error {
+	out := append(lv.rec[:0], seq, via)
+	lv.rec = append(out, key...)
+	return lv.bySeq.Add(lv.rec)
+}
+
+// settleSorted settles the batch of keys storeSorted could not place and
+// hands the new ones to bySeq.
+func (lv *level) settleSorted() error {
+	n := len(lv.qhashes)
+	if n == 0 {
+		return nil
+	}
+	st := lv.g.stride
+	lv.qidx = slices.Grow(lv.qidx[:0], n)[:n]
+	if err := lv.g.spill.vis.Settle(lv.qwords, lv.qhashes, lv.qidx); err != nil {
+		return err
+	}
+	for i, at := range lv.qidx {
+		if at >= 0 {
+			continue
+		}
+		if err := lv.toSeq(lv.qrecs[2*i], lv.qrecs[2*i+1], asUint64s(lv.qwords[i*st:(i+1)*st])); err != nil {
+			return err
+		}
+	}
+	lv.qwords, lv.qhashes, lv.qrecs = lv.qwords[:0], lv.qhashes[:0], lv.qrecs[:0]
+	return nil
+}

@@ -1,0 +1,231 @@
+package spill
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+)
+
+// Sorter sorts records of w words, compared as unsigned words in order,
+// in at most about memory bytes: what passes that is sorted and written
+// to a file, a sorted chunk, and the chunks are merged when the records
+// are read back. A breadth-first level too wide for the budget is
+// deduplicated and numbered this way (delayed duplicate detection): its
+// successors by key, then the new ones by the order they were found in.
+type Sorter struct {
+	d      *Dir
+	w      int
+	limit  int      // words held before a chunk is written
+	buf    []uint64 // the records not yet written, w words each
+	order  []item   // buf's records in order, when sorted
+	chunks []chunkFile
+	rec    []byte
+}
+
+type chunkFile struct {
+	f    *os.File
+	size int64
+}
+
+// sortReadBuf is each chunk's read buffer while the chunks are merged:
+// the merge holds one per chunk.
+const sortReadBuf = 16 << 10
+
+// NewSorter returns an empty sorter of w-word records that holds about
+// memory bytes of them (at least one record) before it writes a chunk.
+func (d *Dir) NewSorter(w int, memory int64) *Sorter {
+	recs := max(1, memory/int64(8*w+16)) // 8 B a word, 16 for its place in order
+	limit := int(min(recs, 1<<31-1)) * w
+	return &Sorter{d: d, w: w, limit: limit, rec: make([]byte, 8*w)}
+}
+
+// Chunks is how many sorted chunks the sorter has written.
+func (s *Sorter) Chunks() int { return len(s.chunks) }
+
+// MemoryBytes is what the sorter holds in memory.
+func (s *Sorter) MemoryBytes() int64 { return int64(cap(s.buf))*8 + int64(cap(s.order))*16 }
+
+// Add adds one record (w words).
+func (s *Sorter) Add(rec []uint64) error {
+	if len(s.buf)+s.w > cap(s.buf) {
+		// grown by doubling up to the limit, never past it: the limit is
+		// the sorter's share of a budget
+		s.buf = slices.Grow(s.buf, min(s.limit, max(2*cap(s.buf), 64*s.w))-len(s.buf))
+	}
+	s.buf = append(s.buf, rec...)
+	if len(s.buf) >= s.limit {
+		return s.flush()
+	}
+	return nil
+}
+
+// item is a record's place in the sort: its first word, which settles
+// most comparisons without a load from the buffer, and its index.
+type item struct {
+	first uint64
+	i     int
+}
+
+// sort orders buf's records in s.order.
+func (s *Sorter) sort() {
+	w, n := s.w, len(s.buf)/s.w
+	s.order = slices.Grow(s.order[:0], n)[:n]
+	for i := range s.order {
+		s.order[i] = item{s.buf[i*w], i}
+	}
+	slices.SortFunc(s.order, func(a, b item) int {
+		if a.first != b.first {
+			if a.first < b.first {
+				return -1
+			}
+			return 1
+		}
+		return slices.Compare(s.buf[a.i*w+1:(a.i+1)*w], s.buf[b.i*w+1:(b.i+1)*w])
+	})
+}
+
+// flush writes the records held as one sorted chunk.
+func (s *Sorter) flush() error {
+	if len(s.buf) == 0 {
+		return nil
+	}
+	s.sort()
+	size := int64(len(s.buf)) * 8
+	if err := s.d.reserve(size); err != nil {
+		return err
+	}
+	f, err := s.d.create("sort")
+	if err != nil {
+		s.d.reserve(-size)
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	for _, it := range s.order {
+		s.put(s.buf[it.i*s.w : (it.i+1)*s.w])
+		if _, err := bw.Write(s.rec); err != nil {
+			s.d.remove(f, size)
+			return fmt.Errorf("spill: writing %s: %w", f.Name(), err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		s.d.remove(f, size)
+		return fmt.Errorf("spill: writing %s: %w", f.Name(), err)
+	}
+	s.chunks = append(s.chunks, chunkFile{f, size})
+	s.buf = s.buf[:0]
+	return nil
+}
+
+func (s *Sorter) put(rec []uint64) {
+	for j, x := range rec {
+		binary.LittleEndian.PutUint64(s.rec[8*j:], x)
+	}
+}
+
+// Each calls f with every record added, in order, until f returns false,
+// and empties the sorter (its chunk files are removed). f must not keep
+// the slice it is given.
+func (s *Sorter) Each(f func(rec []uint64) bool) error {
+	defer s.reset()
+	if len(s.chunks) == 0 {
+		s.sort()
+		for _, it := range s.order {
+			if !f(s.buf[it.i*s.w : (it.i+1)*s.w]) {
+				return nil
+			}
+		}
+		return nil
+	}
+	if err := s.flush(); err != nil {
+		return err
+	}
+	return s.merge(f)
+}
+
+// cursor is a chunk being merged: its next record.
+type cursor struct {
+	br  *bufio.Reader
+	rec []uint64
+}
+
+// merge calls f with the chunks' records in order: a binary heap of the
+// chunks by their next record.
+func (s *Sorter) merge(f func(rec []uint64) bool) error {
+	heap := make([]*cursor, 0, len(s.chunks))
+	for _, c := range s.chunks {
+		cur := &cursor{br: bufio.NewReaderSize(io.NewSectionReader(c.f, 0, c.size), sortReadBuf), rec: make([]uint64, s.w)}
+		ok, err := s.next(cur)
+		if err != nil {
+			return err
+		}
+		if ok {
+			heap = append(heap, cur)
+		}
+	}
+	less := func(i, j int) bool { return slices.Compare(heap[i].rec, heap[j].rec) < 0 }
+	down := func(i int) {
+		for {
+			m := i
+			if l := 2*i + 1; l < len(heap) && less(l, m) {
+				m = l
+			}
+			if r := 2*i + 2; r < len(heap) && less(r, m) {
+				m = r
+			}
+			if m == i {
+				return
+			}
+			heap[i], heap[m] = heap[m], heap[i]
+			i = m
+		}
+	}
+	for i := len(heap)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for len(heap) > 0 {
+		if !f(heap[0].rec) {
+			return nil
+		}
+		ok, err := s.next(heap[0])
+		if err != nil {
+			return err
+		}
+		if !ok {
+			heap[0] = heap[len(heap)-1]
+			heap = heap[:len(heap)-1]
+		}
+		down(0)
+	}
+	return nil
+}
+
+// next reads a cursor's next record; false at the chunk's end.
+func (s *Sorter) next(c *cursor) (bool, error) {
+	if _, err := io.ReadFull(c.br, s.rec); err != nil {
+		if err == io.EOF {
+			return false, nil
+		}
+		return false, fmt.Errorf("spill: reading a sorted chunk: %w", err)
+	}
+	for j := range c.rec {
+		c.rec[j] = binary.LittleEndian.Uint64(s.rec[8*j:])
+	}
+	return true, nil
+}
+
+// Free drops the sorter's buffers (it stays usable): a budget's share
+// held only while the records are sorted.
+func (s *Sorter) Free() { s.buf, s.order = nil, nil }
+
+// reset removes the chunk files and empties the sorter, keeping its
+// buffers.
+func (s *Sorter) reset() {
+	for _, c := range s.chunks {
+		s.d.remove(c.f, c.size)
+	}
+	s.chunks = s.chunks[:0]
+	s.buf = s.buf[:0]
+}
