@@ -3,9 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,7 +18,6 @@ import (
 	"github.com/stateproof/stateproof/internal/progress"
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/report"
-	"github.com/stateproof/stateproof/internal/sts"
 	"github.com/stateproof/stateproof/internal/z3"
 )
 
@@ -145,46 +144,41 @@ func runBMC(f *bmcFlags, cmd *cobra.Command, stdout, stderr io.Writer) error {
 	}
 	rd := inputReader(cmd)
 	f.start = processOf(cmd).start
-	deadline := f.start.Add(time.Duration(f.timeoutMS) * time.Millisecond)
-	m, err := withinBudget(deadline, f.timeoutMS, "loading "+f.model, func() (*frontend.Model, error) {
-		return formats.Registry().Load(rd, f.model, f.formatIn)
+	job := &frontend.Job{ModelPath: f.model, QueryPath: f.queryFile, Bound: f.bound, MaxBound: f.maxBound,
+		Load:    func() (*frontend.Model, error) { return formats.Registry().Load(rd, f.model, f.formatIn) },
+		Release: func(ctx *z3.Context) { release(cmd, ctx) },
+		Options: bmc.Options{TimeoutMS: f.timeoutMS, Start: f.start, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
+			Explain: f.explain, Explainer: explain.Explain},
+	}
+	if f.bound == 0 {
+		var err error
+		if job.Query, err = f.parseQuery(rd); err != nil {
+			fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
+			return &exitError{2}
+		}
+	}
+	var run *frontend.Run
+	err := f.out.progress.run(f.stderr, "solving "+f.model, func(rep progress.Reporter) (err error) {
+		job.Options.Progress = rep
+		run, err = job.Run()
+		return err
 	})
-	if pt := (*phaseTimeout)(nil); errors.As(err, &pt) {
-		return undecidedPhase(stderr, "bmc", pt)
-	}
 	if err != nil {
 		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
 		return &exitError{2}
 	}
-	f.loaded = m
-	var queries []*query.Query
-	if f.bound > 0 {
-		queries, err = frontend.InvariantQueries(m, f.bound)
-		f.skipped = m.Unchecked
-	} else {
-		queries, err = f.loadQuery(rd, m.System)
+	f.loaded, f.skipped = run.Model, run.Skipped
+	if run.Model == nil && f.out.format == "html" {
+		// The page draws the model, which was not loaded.
+		fmt.Fprintf(stderr, "stateproof bmc: UNKNOWN: %s\n", strings.Join(run.Skipped, "; "))
+		return &exitError{3}
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
-		return &exitError{2}
-	}
-	// One Z3 context for every query: creating one costs tens of
-	// milliseconds, and each solve has its own solver in it.
-	ctx, err := z3.NewContext()
-	if err != nil {
-		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
-		return &exitError{2}
-	}
-	defer release(cmd, ctx)
-	reports, err := checkAll(ctx, m, queries, f)
-	if err != nil {
-		fmt.Fprintf(stderr, "stateproof bmc: %v\n", err)
-		return &exitError{2}
-	}
-	return emitBMC(f, stdout, reports)
+	return emitBMC(f, stdout, run.Reports)
 }
 
-func (f *bmcFlags) loadQuery(rd input.Reader, sys *sts.System) ([]*query.Query, error) {
+// parseQuery reads and parses the query (-q FILE or --check TEXT); it is
+// bound once the model is loaded.
+func (f *bmcFlags) parseQuery(rd input.Reader) (*query.Query, error) {
 	file, text := "<check>", f.check
 	if f.queryFile != "" {
 		data, err := rd.ReadFile(f.queryFile)
@@ -193,27 +187,7 @@ func (f *bmcFlags) loadQuery(rd input.Reader, sys *sts.System) ([]*query.Query, 
 		}
 		file, text = f.queryFile, string(data)
 	}
-	q, err := query.Parse(file, text)
-	if err != nil {
-		return nil, err
-	}
-	if err := query.Bind(q, sys, query.BindOptions{MaxBound: f.maxBound}); err != nil {
-		return nil, err
-	}
-	return []*query.Query{q}, nil
-}
-
-// checkAll solves the queries (one, or the invariants of --bound over one
-// shared encoding) and replays the model, with a progress line on a
-// terminal.
-func checkAll(ctx *z3.Context, m *frontend.Model, qs []*query.Query, f *bmcFlags) ([]*bmc.Report, error) {
-	var reports []*bmc.Report
-	err := f.out.progress.run(f.stderr, "solving "+f.model, func(rep progress.Reporter) (err error) {
-		reports, err = frontend.CheckAll(ctx, m, qs, bmc.Options{TimeoutMS: f.timeoutMS, Start: f.start, Shortest: f.shortest, NoIncompleteCheck: f.noIncomplete,
-			Explain: f.explain, Explainer: explain.Explain, Progress: rep}, f.queryFile)
-		return err
-	})
-	return reports, err
+	return query.Parse(file, text)
 }
 
 func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
@@ -222,11 +196,14 @@ func emitBMC(f *bmcFlags, stdout io.Writer, reports []*bmc.Report) error {
 	}
 	var buf bytes.Buffer
 	if f.out.format == "json" || f.out.format == "sarif" {
-		var doc any = reports[0].JSON()
-		if f.out.format == "sarif" {
-			doc = bmcSARIF(reports)
-		} else if f.bound > 0 {
+		var doc any
+		switch {
+		case f.out.format == "sarif":
+			doc = bmcSARIF(f.model, f.queryFile, reports, f.skipped)
+		case f.bound > 0:
 			doc = frontend.BoundJSON(f.bound, reports, f.skipped)
+		default:
+			doc = reports[0].JSON()
 		}
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)

@@ -142,16 +142,33 @@ func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io
 		p     *prove.Problem
 		model *frontend.Model
 	}
-	l, err := withinBudget(deadline, f.timeoutMS, "loading "+input, func() (loaded, error) {
+	l, err := frontend.WithinBudget(nil, deadline, f.timeoutMS, "loading "+input, func() (loaded, error) {
 		p, model, err := loadProblem(ctx, f.rd, input, f.rsc)
 		return loaded{p, model}, err
 	})
-	if pt := (*phaseTimeout)(nil); errors.As(err, &pt) {
+	if pt := (*frontend.PhaseTimeout)(nil); errors.As(err, &pt) {
 		if ctx != nil {
 			ctx.Abandon() // the abandoned load may still be using it
 			ctx = nil
 		}
-		return undecidedPhase(stderr, "prove", pt)
+		if f.out.format != "json" && f.out.format != "sarif" {
+			return undecidedPhase(stderr, "prove", pt)
+		}
+		// The report of the problem not loaded: unknown, no property
+		// known, the phase as the one layer's outcome.
+		res := &prove.Result{Input: input, Verdict: prove.Unknown, ElapsedMS: float64(time.Since(proc.start).Microseconds()) / 1000,
+			Layers: []prove.LayerLog{{Layer: "loading", Outcome: "timeout", Detail: pt.Error()}}}
+		if f.infer {
+			res.InferReason = pt.Error()
+		}
+		var buf bytes.Buffer
+		if err := proveDocument(&buf, f, input, res); err != nil {
+			return err
+		}
+		if err := writeOutput(f.out.out, stdout, buf.Bytes()); err != nil {
+			return err
+		}
+		return &exitError{res.ExitCode()}
 	}
 	p, model := l.p, l.model
 	if err != nil {
@@ -178,14 +195,7 @@ func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io
 	}
 	var buf bytes.Buffer
 	if f.out.format == "json" || f.out.format == "sarif" {
-		var doc any = res.JSON()
-		if f.out.format == "sarif" {
-			doc = proveSARIF(input, res)
-		}
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := proveDocument(&buf, f, input, res); err != nil {
 			return err
 		}
 	} else if err := res.WriteText(&buf); err != nil {
@@ -213,6 +223,18 @@ func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io
 		return &exitError{code}
 	}
 	return nil
+}
+
+// proveDocument writes the JSON or SARIF document of res.
+func proveDocument(buf *bytes.Buffer, f *proveFlags, input string, res *prove.Result) error {
+	var doc any = res.JSON()
+	if f.out.format == "sarif" {
+		doc = proveSARIF(input, res)
+	}
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
 }
 
 // loadProblem reads a CHC problem (.smt2) or a model of any format, with

@@ -77,15 +77,15 @@ func modelLocator(file string, raw *jsonvalue.Value, m *jsonmodel.Model) func(*r
 // bmcSARIF is the SARIF log of bmc reports: each report that does not
 // hold is a result — an error for a violated property or an unreachable
 // goal, a warning for one not decided — at the query file (or the model,
-// for --check and --bound), with its trace as a code flow.
-func bmcSARIF(reports []*bmc.Report) report.Obj {
-	at := report.Location{URI: reports[0].ModelPath, Line: 1, Col: 1}
-	if q := reports[0].QueryPath; q != "" {
-		at.URI = q
-	}
-	inputs := []string{reports[0].ModelPath}
-	if reports[0].QueryPath != "" {
-		inputs = append(inputs, reports[0].QueryPath)
+// for --check and --bound), with its trace as a code flow. A --bound run
+// whose budget ran out while loading has no report: its skipped notes
+// are a warning each, so that the log never reads as a pass.
+func bmcSARIF(model, queryPath string, reports []*bmc.Report, skipped []string) report.Obj {
+	at := report.Location{URI: model, Line: 1, Col: 1}
+	inputs := []string{model}
+	if queryPath != "" {
+		at.URI = queryPath
+		inputs = append(inputs, queryPath)
 	}
 	check := report.Check{ID: "BMC", Name: "Bounded model checking"}
 	for _, r := range reports {
@@ -100,6 +100,9 @@ func bmcSARIF(reports []*bmc.Report) report.Obj {
 		}
 		if code == exitUndecided {
 			f.Severity = report.Warning
+			if r.Result.Status == "timeout" && r.Result.Reason != "" {
+				f.Message += " (" + r.Result.Reason + ")" // the phase it ran out in
+			}
 		}
 		if tr := r.Result.Trace; tr != nil {
 			for _, s := range tr.Steps {
@@ -107,6 +110,11 @@ func bmcSARIF(reports []*bmc.Report) report.Obj {
 			}
 		}
 		check.Findings = append(check.Findings, f)
+	}
+	if len(reports) == 0 {
+		for _, s := range skipped {
+			check.Findings = append(check.Findings, report.Finding{Code: "BMC_TIMEOUT", Severity: report.Warning, Message: s})
+		}
 	}
 	return report.SARIF(sarifTool("bmc", inputs...), []report.Check{check}, nil, func(*report.Finding) report.Location { return at })
 }
@@ -137,6 +145,17 @@ func proveSARIF(input string, res *prove.Result) report.Obj {
 		}
 		findings = append(findings, f)
 		locs = append(locs, sourceLocation(p.Source, input))
+	}
+	if len(findings) == 0 && res.Verdict == prove.Unknown {
+		// Undecided before any property was known (the budget ran out
+		// while loading): one warning, so that the log never reads as a
+		// pass.
+		why := "not decided"
+		if n := len(res.Layers); n > 0 {
+			why = res.Layers[n-1].Detail
+		}
+		findings = append(findings, report.Finding{Code: "PROVE_UNKNOWN", Severity: report.Warning, Message: "unknown: " + why})
+		locs = append(locs, report.Location{URI: input, Line: 1, Col: 1})
 	}
 	check.Findings = findings
 	for i := range check.Findings {

@@ -122,8 +122,13 @@ func join(op expr.Op, a, b expr.Expr) expr.Expr {
 }
 
 // AggregateExit combines the exit codes of several checks: a replay
-// mismatch first, then a negative verdict, then an inconclusive one.
+// mismatch first, then a negative verdict, then an inconclusive one. No
+// report at all (a --bound run whose budget ran out while loading) is
+// inconclusive: nothing was checked.
 func AggregateExit(reports []*bmc.Report) int {
+	if len(reports) == 0 {
+		return 3
+	}
 	code := 0
 	rank := map[int]int{0: 0, 3: 1, 1: 2, 4: 3}
 	for _, r := range reports {

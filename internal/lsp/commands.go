@@ -16,7 +16,6 @@ import (
 	"github.com/stateproof/stateproof/internal/frontend"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/query"
-	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // defaultSimCycles is how many cycles "simulate" runs without events
@@ -195,22 +194,22 @@ func (w *workspace) checkQuery(ctx context.Context, d *document, budget time.Dur
 	if !ok {
 		return nil, errorf(codeRequestFailed, "the query names no model: add a `// model: PATH` line (docs/lsp.md#query-files)")
 	}
-	m, err := w.loadModel(path)
+	// Loading is inside the budget: a model that loads for longer is a
+	// timeout report, as in the CLI.
+	job := &frontend.Job{ModelPath: path, QueryPath: d.path, Query: q, MaxBound: frontend.DefaultMaxBound,
+		Load: func() (*frontend.Model, error) {
+			m, err := w.loadModel(path)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", path, err)
+			}
+			return m, nil
+		},
+		Options: bmc.Options{TimeoutMS: int(budget.Milliseconds() * 9 / 10), Start: time.Now(), Context: ctx}}
+	run, err := job.Run()
 	if err != nil {
-		return nil, errorf(codeRequestFailed, "%s: %v", path, err)
-	}
-	if err := query.Bind(q, m.System, query.BindOptions{MaxBound: frontend.DefaultMaxBound}); err != nil {
 		return nil, errorf(codeRequestFailed, "%v", err)
 	}
-	zctx, err := z3.NewContext()
-	if err != nil {
-		return nil, errorf(codeRequestFailed, "check needs Z3's library: %v (apt-get install libz3-4)", err)
-	}
-	defer zctx.Close()
-	rep, err := frontend.Check(zctx, m, q, bmc.Options{TimeoutMS: int(budget.Milliseconds() * 9 / 10), Context: ctx}, d.path)
-	if err != nil {
-		return nil, errorf(codeRequestFailed, "%v", err)
-	}
+	rep := run.Reports[0]
 	var buf bytes.Buffer
 	if err := rep.WriteText(&buf); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -53,13 +54,33 @@ func toolText(res *mcp.CallToolResult) string {
 }
 
 // A bmc call that times out is a report (outcome timeout, exit 3) that
-// satisfies its output schema, not a JSON-RPC error (issue 29.6).
+// satisfies its output schema, not a JSON-RPC error (issue 29.6). The
+// budget counts from the request (issue 38): 50 ms may run out while
+// loading, encoding or solving; 1 ms on a 20,000-state model runs out
+// while loading, every time, and says so.
 func TestBMCTimeoutIsAReport(t *testing.T) {
 	cs := connect(t)
-	out, res := call(t, cs, "bmc", map[string]any{"path": "examples/order.json",
-		"query": `check reach <= 5000: active("DONE") && retry == 99;`, "timeoutMs": 50})
-	result, _ := out["result"].(map[string]any)
-	if res.IsError || result["outcome"] != "timeout" || out["exit_code"] != float64(3) {
-		t.Fatalf("error %v (%s), outcome %v, exit %v; want a timeout report", res.IsError, toolText(res), result["outcome"], out["exit_code"])
+	states := make([]any, 20000)
+	transitions := make([]any, len(states))
+	for i := range states {
+		states[i] = map[string]any{"id": fmt.Sprintf("S%d", i)}
+		transitions[i] = map[string]any{"from": fmt.Sprintf("S%d", i), "event": "go", "to": fmt.Sprintf("S%d", (i+1)%len(states))}
+	}
+	ring := map[string]any{"schemaVersion": 1, "init": "S0", "states": states, "transitions": transitions, "variables": []any{}}
+	for _, c := range []struct {
+		args    map[string]any
+		loading bool
+	}{
+		{map[string]any{"path": "examples/order.json", "query": `check reach <= 5000: active("DONE") && retry == 99;`, "timeoutMs": 50}, false},
+		{map[string]any{"model": ring, "query": `check reach <= 5000: active("S5");`, "timeoutMs": 1}, true},
+	} {
+		out, res := call(t, cs, "bmc", c.args)
+		result, _ := out["result"].(map[string]any)
+		if res.IsError || result["outcome"] != "timeout" || out["exit_code"] != float64(3) {
+			t.Fatalf("%v ms: error %v (%s), outcome %v, exit %v; want a timeout report", c.args["timeoutMs"], res.IsError, toolText(res), result["outcome"], out["exit_code"])
+		}
+		if reason, _ := result["reason"].(string); c.loading && !strings.Contains(reason, "timeout while loading <inline model>") {
+			t.Errorf("1 ms: reason %q, diagnostics %v; want the loading phase", reason, result["diagnostics"])
+		}
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/report"
 	"github.com/stateproof/stateproof/internal/verify"
-	"github.com/stateproof/stateproof/internal/z3"
 )
 
 // Input names one model: inline, or a file path. Exactly one is given.
@@ -48,7 +47,7 @@ type BMCInput struct {
 	Input
 	Query     string `json:"query,omitempty" jsonschema:"an FBMCQ query, e.g. check reach <= 6: active(\"SHIPPED\"); (or give bound)"`
 	Bound     *int   `json:"bound,omitempty" jsonschema:"instead of a query: check every never-states and var-in-range invariant of the model to this depth"`
-	TimeoutMS *int   `json:"timeoutMs,omitempty" jsonschema:"total budget in milliseconds for encoding and solving (default 30000)"`
+	TimeoutMS *int   `json:"timeoutMs,omitempty" jsonschema:"total budget in milliseconds for loading, encoding and solving, counted from the request (default 30000)"`
 	Shortest  bool   `json:"shortest,omitempty" jsonschema:"return a shortest witness or counterexample"`
 	Explain   string `json:"explain,omitempty" jsonschema:"for an infeasible scenario: none (default), formal or proof"`
 	Format    string `json:"format,omitempty" jsonschema:"the model format: json or fcstm; by default a path's extension says it and an inline object is json; inline FCSTM source is a string in model with format fcstm"`
@@ -140,6 +139,15 @@ func (s *server) loadModel(in *Input, format string) (*frontend.Model, error) {
 		return reg.LoadSource(s.cfg.Files, name, format, data)
 	}
 	return nil, fmt.Errorf("no model: give `model` (inline) or `path`")
+}
+
+// modelName labels the reports of in's model before it is loaded, as
+// loading labels them after.
+func modelName(in *Input) string {
+	if in.Path != "" {
+		return in.Path
+	}
+	return "<inline model>"
 }
 
 func (s *server) decode(in *Input) (*jsonmodel.Result, string, error) {
@@ -272,49 +280,37 @@ func (s *server) bmcTool(ctx context.Context, req *mcp.CallToolRequest, in BMCIn
 			return nil, nil, err
 		}
 	}
-	m, err := s.loadModel(&in.Input, in.Format)
-	if err != nil {
-		return nil, nil, err
-	}
-	var queries []*query.Query
-	var skipped []string
+	// The budget counts from the request, so that loading is inside it:
+	// a load that outlives it is a timeout report, as in the CLI.
+	opts.Start = time.Now()
+	opts.Context = ctx // a cancelled request interrupts the loading, the encoding and the solver
+	job := &frontend.Job{ModelPath: modelName(&in.Input), MaxBound: frontend.DefaultMaxBound, Options: opts,
+		Load: func() (*frontend.Model, error) { return s.loadModel(&in.Input, in.Format) }}
 	if in.Bound != nil {
-		if queries, err = frontend.InvariantQueries(m, *in.Bound); err != nil {
-			return nil, nil, err
-		}
-		skipped = m.Unchecked
+		job.Bound = *in.Bound
 	} else {
 		q, err := query.Parse("<query>", in.Query)
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := query.Bind(q, m.System, query.BindOptions{MaxBound: frontend.DefaultMaxBound}); err != nil {
-			return nil, nil, err
-		}
-		queries = []*query.Query{q}
+		job.Query = q
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	zctx, err := z3.NewContext()
-	if err != nil {
-		return nil, nil, err
-	}
-	defer zctx.Close()
-	opts.Context = ctx // a cancelled request interrupts the encoding and the solver
 	var stop func()
-	opts.Progress, stop = s.watchProgress(ctx, req)
+	job.Options.Progress, stop = s.watchProgress(ctx, req)
 	defer stop()
-	reports, err := frontend.CheckAll(zctx, m, queries, opts, "")
+	run, err := job.Run()
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	var doc any = reports[0].JSON()
+	reports, skipped := run.Reports, run.Skipped
+	var doc any
 	if in.Bound != nil {
 		doc = frontend.BoundJSON(*in.Bound, reports, skipped)
+	} else {
+		doc = reports[0].JSON()
 	}
 	out, err := asReport(doc)
 	return nil, out, err

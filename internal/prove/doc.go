@@ -13,7 +13,8 @@
 // condensation order; Spacer (Z3's CHC engine), in the problem's own Z3
 // context, alone for a head start, then on its own goroutine beside the
 // others (which move to a context of their own) when two workers are
-// allowed, else for a short first slice; a bounded search from the start (a slice of the
+// allowed, else for a short first slice (of Z3's work, not of time, so
+// that it does the same on every run); a bounded search from the start (a slice of the
 // budget, deeper at the end) to tell a counterexample to induction (CTI)
 // that is real from one that is spurious; k-induction; learning (samples
 // of reachable states propose affine, parity, modular, bound and

@@ -26,6 +26,11 @@ func (a *attempt) learnLayer(open []int, phi []expr.Expr) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if c.expired() {
+		// Sampling and candidates would only be cut short too.
+		a.log("learn", "unknown", t0, errCandidatesTimeout.Error())
+		return false, nil
+	}
 	left := time.Until(a.deadline)
 	// keep time for Spacer's second slice (layers in turn) and for the
 	// deeper bounded search at the end

@@ -60,9 +60,12 @@ type Options struct {
 	// (Spacer in two slices); 0 means 2 when the machine has two or more
 	// CPUs. Each concurrent layer has its own Z3 context.
 	Workers int
-	// SpacerSliceMS is Spacer's first slice when layers run in turn;
-	// default 300.
-	SpacerSliceMS int
+	// SpacerSlice is Spacer's first slice when layers run in turn, in
+	// Z3's resource units (its rlimit), not in wall time: the work done
+	// in it, and so every term it leaves in the shared context, does not
+	// depend on the machine's load (issue 38). Default 120,000: about
+	// 300 ms on a 2-core machine running other work (docs/rsc.md).
+	SpacerSlice uint32
 	// Parallel is derived from Workers.
 	Parallel bool
 	// Start is when the budget began (zero: when Prove is called); a
@@ -106,8 +109,8 @@ func (o *Options) defaults() {
 		o.Workers = min(2, runtime.NumCPU())
 	}
 	o.Parallel = o.Workers >= 2
-	if o.SpacerSliceMS <= 0 {
-		o.SpacerSliceMS = 300
+	if o.SpacerSlice == 0 {
+		o.SpacerSlice = defaultSpacerSlice
 	}
 	if o.Start.IsZero() {
 		o.Start = time.Now()

@@ -235,6 +235,10 @@ func solveHorn(ctx *z3.Context, fs []*z3.Term, budget time.Duration, deadline ti
 			ans.Reason = "stopped"
 		case ans.Reason == "canceled" || ans.Reason == "interrupted from keyboard" || ans.Elapsed >= budget:
 			ans.Reason = "timeout"
+		case ans.Reason == "max. resource limit exceeded":
+			// A first slice's rlimit: like the end of a slice in time,
+			// the second slice goes on (finishSpacer).
+			ans.Reason = "timeout"
 		}
 		return ans, nil
 	}

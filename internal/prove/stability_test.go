@@ -47,6 +47,13 @@ func termIDs(t *testing.T, f *z3.Term, seen map[uint32]bool, out []string) []str
 // runs before every check too.
 func proveChecks(t *testing.T, load func() *Problem, opts Options, gc bool) []string {
 	t.Helper()
+	return proveChecksResult(t, load, opts, gc, nil)
+}
+
+// proveChecksResult is proveChecks that also stores the result in res
+// (when not nil).
+func proveChecksResult(t *testing.T, load func() *Problem, opts Options, gc bool, res **Result) []string {
+	t.Helper()
 	var checks []string
 	opts.onCheck = func(s *z3.Solver, asserted []*z3.Term) {
 		seen := map[uint32]bool{}
@@ -60,8 +67,12 @@ func proveChecks(t *testing.T, load func() *Problem, opts Options, gc bool) []st
 		}
 	}
 	p := load()
-	if _, err := Prove(p, opts); err != nil {
+	r, err := Prove(p, opts)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if res != nil {
+		*res = r
 	}
 	return checks
 }
@@ -105,7 +116,7 @@ func TestSolverInputIsDeterministic(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	for _, pr := range problems {
 		t.Run(pr.name, func(t *testing.T) {
-			opts := Options{Workers: 1, MaxK: 2, BMCDepth: 4, TimeoutMS: 600000, QueryTimeoutMS: 600000, SpacerSliceMS: 600000, Layers: pr.layers}
+			opts := Options{Workers: 1, MaxK: 2, BMCDepth: 4, TimeoutMS: 600000, QueryTimeoutMS: 600000, SpacerSlice: 1 << 31, Layers: pr.layers}
 			debug.SetGCPercent(-1)
 			first := proveChecks(t, pr.load, opts, false)
 			if len(first) == 0 {
@@ -140,4 +151,83 @@ func compareChecks(t *testing.T, run int, first, checks []string) {
 		}
 		t.Fatalf("run %d, check %d: %d lines, run 0: %d", run, i, len(b), len(a))
 	}
+}
+
+// Spacer's first slice, when the layers run in turn, ends at a fixed
+// amount of Z3's work (SpacerSlice, an rlimit), not at a wall-clock time:
+// in wall time a loaded machine let it do less, leaving fewer terms in
+// the shared context, so the layers after it saw other term IDs and took
+// other paths, and prove's CPU time varied over 2× from run to run (issue
+// 38; bench/prove-stability.sh). Here the runs vary what a wall-clock
+// slice would feel: goroutines competing for the CPU, GOMAXPROCS, and the
+// collector run before every check or never. Every check of every run
+// (Spacer's slice, the layers after it and Spacer's second slice, which
+// proves) has the same input, and every layer ends the same way.
+func TestSpacerSliceIsLoadIndependent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("proves one problem six times, some under load")
+	}
+	src := readFile(t, "../../bench/fib.smt2")
+	load := func() *Problem {
+		ctx, err := z3.NewContext()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ctx.Close() })
+		p, err := CHCProblem(ctx, "fib.smt2", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// Spacer proves fib.smt2 in its second slice, not in a first one
+	// this short.
+	opts := Options{Workers: 1, MaxK: 2, BMCDepth: 4, TimeoutMS: 600000, QueryTimeoutMS: 600000, SpacerSlice: 3000,
+		Layers: []string{"triple", "spacer"}}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var first []string
+	var firstEnds string
+	for run := range 6 {
+		gc, busy, procs := run%2 == 1, 2*(run%3), 1+run%2
+		runtime.GOMAXPROCS(procs)
+		debug.SetGCPercent(map[bool]int{true: 100, false: -1}[gc])
+		stop := spin(busy)
+		var res *Result
+		checks := proveChecksResult(t, load, opts, gc, &res)
+		stop()
+		var ends []string
+		for _, l := range res.Layers {
+			ends = append(ends, l.Layer+" "+l.Outcome)
+		}
+		got := strings.Join(ends, ", ")
+		if run == 0 {
+			first, firstEnds = checks, got
+			if got != "triple ctis, spacer unknown, bmc none, spacer proved" {
+				t.Fatalf("layers ended %s: the test wants Spacer's first slice to run out and its second to prove", got)
+			}
+			continue
+		}
+		if got != firstEnds {
+			t.Fatalf("run %d (GOMAXPROCS %d, %d busy, gc %v): layers ended %s; run 0: %s", run, procs, busy, gc, got, firstEnds)
+		}
+		compareChecks(t, run, first, checks)
+	}
+}
+
+// spin keeps n goroutines busy until the returned function is called.
+func spin(n int) (stop func()) {
+	done := make(chan struct{})
+	for range n {
+		go func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+			}
+		}()
+	}
+	return func() { close(done) }
 }
