@@ -62,7 +62,7 @@ func (u *Unsupported) Error() string {
 }
 
 // Targets lists the supported targets.
-func Targets() []string { return []string{"go"} }
+func Targets() []string { return []string{"c", "go"} }
 
 // Generate writes the code of m for target. It returns the files, sorted
 // by path, or an *Unsupported error.
@@ -79,8 +79,10 @@ func Generate(m *model.Model, target string, opts Options) ([]File, error) {
 	switch target {
 	case "go":
 		files, err = goTarget(m, opts)
+	case "c":
+		files, err = cTarget(m, opts)
 	default:
-		return nil, fmt.Errorf("unknown target %q (targets: go)", target)
+		return nil, fmt.Errorf("unknown target %q (targets: c, go)", target)
 	}
 	if err != nil {
 		return nil, err
