@@ -1,6 +1,10 @@
 package generate
 
 import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/browsertest"
+	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 )
 
@@ -229,4 +234,147 @@ func keys(m map[string]bool) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// arithModel computes an int/int division, a float power and formats
+// them: the C target's own arithmetic where the C library does not give
+// the runtime's bits directly.
+const arithModel = `def int a = 0;
+def int b = 1;
+def float x = 0.0;
+def float q = 0.0;
+def float p = 0.0;
+state Root {
+    state A { during { q = a / b; p = x ** b; } }
+    [*] -> A;
+}
+`
+
+const arithMain = `#include <stdio.h>
+#include <string.h>
+#include "arith.h"
+
+static arith_machine m;
+
+int main(void)
+{
+	long long a, b;
+	unsigned long long xb;
+	while (scanf("%lld %lld %llx", &a, &b, &xb) == 3) {
+		arith_value v[5];
+		char qs[64], ps[64];
+		double x;
+		memcpy(&x, &xb, sizeof x);
+		memset(v, 0, sizeof v);
+		v[0].kind = ARITH_INT, v[0].i = a;
+		v[1].kind = ARITH_INT, v[1].i = b;
+		v[2].kind = ARITH_FLOAT, v[2].f = x;
+		v[3].kind = ARITH_FLOAT, v[4].kind = ARITH_FLOAT;
+		if (arith_start(&m, "Root.A", v, 0) != 0)
+			return 1;
+		if (arith_cycle(&m, 0, 0) != 0) {
+			printf("error %s\n", m.error.message);
+			continue;
+		}
+		arith_format(qs, sizeof qs, arith_var(&m, ARITH_VAR_Q));
+		arith_format(ps, sizeof ps, arith_var(&m, ARITH_VAR_P));
+		printf("%s %s\n", qs, ps);
+	}
+	return 0;
+}
+`
+
+// TestCArithmetic compares the C target's int/int division (rounded once
+// from the exact quotient), float power (Go's math.Pow for an integer
+// exponent) and float formatting (the shortest decimal, as the runtime
+// writes it) with the runtime's on random and edge operands.
+func TestCArithmetic(t *testing.T) {
+	cc := needCC(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "arith.fcstm")
+	if err := os.WriteFile(src, []byte(arithModel), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(m, "c", Options{Name: "arith"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, files)
+	if err := os.WriteFile(filepath.Join(dir, "main.c"), []byte(arithMain), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "arith")
+	args := append(append([]string{}, cFlags...), "-O2", "-o", bin, filepath.Join(dir, "main.c"), filepath.Join(dir, "arith.c"), "-lm")
+	if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
+		t.Fatalf("cc: %v\n%s", err, out)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	type vec struct {
+		a, b int64
+		x    float64
+	}
+	vecs := []vec{{1, 3, 2}, {-7, 2, 0.5}, {math.MaxInt64, 3, -2}, {math.MinInt64, -1, 10}, {math.MinInt64, 7, 1e-300},
+		{1 << 53, 3, 1.5}, {1<<53 + 1, 2, 1.0000001}, {9007199254740993, 1, -1}, {3, -1075, 2}, {1, 1024, 2}, {1, 1023, 2}, {5, -1074, 2}}
+	// Powers of two and their neighbours: the shortest decimal of a float
+	// at a binade's edge, where the gap below is half the gap above.
+	for k := -1074; k <= 1023; k += 3 {
+		f := math.Ldexp(1, k)
+		vecs = append(vecs, vec{1, 1, f}, vec{1, 1, math.Nextafter(f, 0)}, vec{1, 1, math.Nextafter(f, math.Inf(1))})
+	}
+	for i := 0; i < 3000; i++ {
+		a := int64(r.Uint64()) >> r.IntN(64)
+		b := int64(r.Uint64()) >> r.IntN(64)
+		if b == 0 {
+			b = 1
+		}
+		x := math.Ldexp(r.Float64()+0.5, r.IntN(40)-20)
+		if r.IntN(2) == 0 {
+			x = -x
+		}
+		if r.IntN(3) > 0 {
+			b = int64(r.IntN(4000) - 2000)
+			if b == 0 {
+				b = 7
+			}
+		}
+		vecs = append(vecs, vec{a, b, x})
+	}
+	var in strings.Builder
+	var want []string
+	for _, v := range vecs {
+		fmt.Fprintf(&in, "%d %d %x\n", v.a, v.b, math.Float64bits(v.x))
+		// The runtime's int/int division (internal/expr's trueDiv).
+		q, _ := new(big.Rat).SetFrac(big.NewInt(v.a), big.NewInt(v.b)).Float64()
+		if const2p53 := int64(1) << 53; -const2p53 <= v.a && v.a <= const2p53 && -const2p53 <= v.b && v.b <= const2p53 {
+			q = float64(v.a) / float64(v.b)
+		}
+		p := math.Pow(v.x, float64(v.b))
+		if math.IsInf(p, 0) || math.IsNaN(p) {
+			want = append(want, "error")
+			continue
+		}
+		want = append(want, expr.RealVal(q).String()+" "+expr.RealVal(p).String())
+	}
+	cmd := exec.Command(bin)
+	cmd.Stdin = strings.NewReader(in.String())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(got) != len(want) {
+		t.Fatalf("%d results for %d vectors", len(got), len(vecs))
+	}
+	bad := 0
+	for i := range want {
+		if g := got[i]; g != want[i] && !(want[i] == "error" && strings.Contains(g, "float overflow")) {
+			if bad++; bad <= 10 {
+				t.Errorf("a=%d b=%d x=%v: C gives %q, the runtime %q", vecs[i].a, vecs[i].b, vecs[i].x, g, want[i])
+			}
+		}
+	}
 }
