@@ -26,6 +26,10 @@ var (
 // cTarget generates NAME.h and NAME.c (C99, standard library only, no
 // heap) and, with a driver, driver.c and the run script.
 func cTarget(m *model.Model, opts Options) ([]File, error) {
+	if opts.Name == "va" {
+		// va_start, va_end: <stdarg.h> has them.
+		opts.Name = "fsmva"
+	}
 	g := newCGen(m)
 	src, err := g.source(opts)
 	if err != nil {
@@ -213,7 +217,7 @@ typedef struct {
 } state_def;
 `
 
-// initialC writes the variable names and kinds and initial_value: each
+// initialC writes the variable names and kinds and initial_of: each
 // variable's initialiser, already evaluated by the loader, or the error a
 // cold start gives for it.
 func (g *cGen) initialC() (string, error) {
@@ -243,15 +247,15 @@ func (g *cGen) initialC() (string, error) {
 		b.WriteString(cPosInit(v.Pos) + ", ")
 	}
 	b.WriteString("{0, 0, 0}};\n\n")
-	b.WriteString("static int init_error(fcstmgen_error *err, const char *cls, pos_t at, const char *msg)\n{\n\terr->cls = cls;\n\terr->file = at.file;\n\terr->line = at.line;\n\terr->col = at.col;\n\tsnprintf(err->message, sizeof err->message, \"%s\", msg);\n\treturn -1;\n}\n\n")
-	b.WriteString("/* initial_value is the initial value of variable i on a cold start. */\nstatic int initial_value(int i, fv *out, fcstmgen_error *err)\n{\n\t(void)out;\n\t(void)err;\n\t(void)init_error;\n\tswitch (i) {\n")
+	b.WriteString("static int init_fail(fcstmgen_error *err, const char *cls, pos_t at, const char *msg)\n{\n\terr->cls = cls;\n\terr->file = at.file;\n\terr->line = at.line;\n\terr->col = at.col;\n\tsnprintf(err->message, sizeof err->message, \"%s\", msg);\n\treturn -1;\n}\n\n")
+	b.WriteString("/* initial_of is the initial value of variable i on a cold start. */\nstatic int initial_of(int i, fv *out, fcstmgen_error *err)\n{\n\t(void)out;\n\t(void)err;\n\t(void)init_fail;\n\tswitch (i) {\n")
 	for i, v := range g.m.Vars {
 		fmt.Fprintf(&b, "\tcase %d: /* %s */\n", i, where(v.Pos))
 		switch {
 		case v.InitErr != nil:
-			fmt.Fprintf(&b, "\t\treturn init_error(err, \"init\", %s, %s);\n", cPos(v.InitErr.Pos), cQuote(v.InitErr.Message))
+			fmt.Fprintf(&b, "\t\treturn init_fail(err, \"init\", %s, %s);\n", cPos(v.InitErr.Pos), cQuote(v.InitErr.Message))
 		case v.Init.Type() == expr.Int && !v.Init.IsInt64():
-			fmt.Fprintf(&b, "\t\treturn init_error(err, \"target\", %s, %s);\n", cPos(v.Pos), cQuote("variable '"+v.Name+"': the initial value "+v.Init.String()+" is an "+cOverflow))
+			fmt.Fprintf(&b, "\t\treturn init_fail(err, \"target\", %s, %s);\n", cPos(v.Pos), cQuote("variable '"+v.Name+"': the initial value "+v.Init.String()+" is an "+cOverflow))
 		case v.Init.Type() == expr.Int:
 			fmt.Fprintf(&b, "\t\t*out = %s;\n\t\treturn 0;\n", cInt(v.Init.Int()))
 		case v.Init.Type() == expr.Real:

@@ -179,9 +179,9 @@ func (f *cFunc) expr(e expr.Expr) (string, error) {
 			return fmt.Sprintf("e->vars[%d]", i), nil
 		}
 		if t, ok := f.temps[n.Name]; ok {
-			return fmt.Sprintf("(%s_set ? %s : unknown_var(e, %s))", t, t, cQuote(n.Name)), nil
+			return fmt.Sprintf("(%s_set ? %s : no_such_var(e, %s))", t, t, cQuote(n.Name)), nil
 		}
-		return fmt.Sprintf("unknown_var(e, %s)", cQuote(n.Name)), nil
+		return fmt.Sprintf("no_such_var(e, %s)", cQuote(n.Name)), nil
 	case *expr.Unary:
 		x, err := f.expr(n.X)
 		if err != nil {

@@ -378,3 +378,48 @@ func TestCArithmetic(t *testing.T) {
 		}
 	}
 }
+
+// TestCNamesCannotClash: a name (--name) equal to the first word of one
+// of the generated C's own identifiers (set, init, value, va, …) still
+// compiles: no public NAME_x is one of the file's static names or a
+// standard one.
+func TestCNamesCannotClash(t *testing.T) {
+	cc := needCC(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "api.fcstm")
+	if err := os.WriteFile(src, []byte(apiModel), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(m, "c", Options{Name: "api", Driver: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := map[string]bool{"va": true}
+	for _, f := range files {
+		for _, w := range regexp.MustCompile(`\b([a-z][a-z0-9]*)_[a-z0-9_]*`).FindAllStringSubmatch(string(f.Data), -1) {
+			words[w[1]] = true
+		}
+	}
+	delete(words, "api")
+	for w := range words {
+		files, err := Generate(m, "c", Options{Name: w, Driver: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, w)
+		writeFiles(t, out, files)
+		args := append(append([]string{}, cFlags...), "-fsyntax-only")
+		for _, f := range files {
+			if strings.HasSuffix(f.Path, ".c") {
+				args = append(args, filepath.Join(out, f.Path))
+			}
+		}
+		if msg, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
+			t.Errorf("--name %s: %v\n%s", w, err, msg)
+		}
+	}
+}
