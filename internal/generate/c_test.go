@@ -312,37 +312,7 @@ func TestCArithmetic(t *testing.T) {
 	if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
 		t.Fatalf("cc: %v\n%s", err, out)
 	}
-	r := rand.New(rand.NewPCG(1, 2))
-	type vec struct {
-		a, b int64
-		x    float64
-	}
-	vecs := []vec{{1, 3, 2}, {-7, 2, 0.5}, {math.MaxInt64, 3, -2}, {math.MinInt64, -1, 10}, {math.MinInt64, 7, 1e-300},
-		{1 << 53, 3, 1.5}, {1<<53 + 1, 2, 1.0000001}, {9007199254740993, 1, -1}, {3, -1075, 2}, {1, 1024, 2}, {1, 1023, 2}, {5, -1074, 2}}
-	// Powers of two and their neighbours: the shortest decimal of a float
-	// at a binade's edge, where the gap below is half the gap above.
-	for k := -1074; k <= 1023; k += 3 {
-		f := math.Ldexp(1, k)
-		vecs = append(vecs, vec{1, 1, f}, vec{1, 1, math.Nextafter(f, 0)}, vec{1, 1, math.Nextafter(f, math.Inf(1))})
-	}
-	for i := 0; i < 3000; i++ {
-		a := int64(r.Uint64()) >> r.IntN(64)
-		b := int64(r.Uint64()) >> r.IntN(64)
-		if b == 0 {
-			b = 1
-		}
-		x := math.Ldexp(r.Float64()+0.5, r.IntN(40)-20)
-		if r.IntN(2) == 0 {
-			x = -x
-		}
-		if r.IntN(3) > 0 {
-			b = int64(r.IntN(4000) - 2000)
-			if b == 0 {
-				b = 7
-			}
-		}
-		vecs = append(vecs, vec{a, b, x})
-	}
+	vecs := arithVectors()
 	var in strings.Builder
 	var want []string
 	for _, v := range vecs {
@@ -422,4 +392,43 @@ func TestCNamesCannotClash(t *testing.T) {
 			t.Errorf("--name %s: %v\n%s", w, err, msg)
 		}
 	}
+}
+
+// arithVec is one operand triple of TestCArithmetic: a / b, x ** b.
+type arithVec struct {
+	a, b int64
+	x    float64
+}
+
+// arithVectors are edge operands, powers of two and their neighbours, and
+// random operands of every magnitude.
+func arithVectors() []arithVec {
+	r := rand.New(rand.NewPCG(1, 2))
+	vecs := []arithVec{{1, 3, 2}, {-7, 2, 0.5}, {math.MaxInt64, 3, -2}, {math.MinInt64, -1, 10}, {math.MinInt64, 7, 1e-300},
+		{1 << 53, 3, 1.5}, {1<<53 + 1, 2, 1.0000001}, {9007199254740993, 1, -1}, {3, -1075, 2}, {1, 1024, 2}, {1, 1023, 2}, {5, -1074, 2}}
+	// Powers of two and their neighbours: the shortest decimal of a float
+	// at a binade's edge, where the gap below is half the gap above.
+	for k := -1074; k <= 1023; k += 3 {
+		f := math.Ldexp(1, k)
+		vecs = append(vecs, arithVec{1, 1, f}, arithVec{1, 1, math.Nextafter(f, 0)}, arithVec{1, 1, math.Nextafter(f, math.Inf(1))})
+	}
+	for i := 0; i < 3000; i++ {
+		a := int64(r.Uint64()) >> r.IntN(64)
+		b := int64(r.Uint64()) >> r.IntN(64)
+		if b == 0 {
+			b = 1
+		}
+		x := math.Ldexp(r.Float64()+0.5, r.IntN(40)-20)
+		if r.IntN(2) == 0 {
+			x = -x
+		}
+		if r.IntN(3) > 0 {
+			b = int64(r.IntN(4000) - 2000)
+			if b == 0 {
+				b = 7
+			}
+		}
+		vecs = append(vecs, arithVec{a, b, x})
+	}
+	return vecs
 }
