@@ -23,7 +23,7 @@ type generateFlags struct {
 func newGenerateCmd(stderr io.Writer) *cobra.Command {
 	var f generateFlags
 	cmd := &cobra.Command{
-		Use:   "generate MODEL.fcstm --target go|python -o DIR",
+		Use:   "generate MODEL.fcstm --target c|go|python -o DIR",
 		Short: "Generate code that runs an FCSTM model exactly as the runtime does",
 		Long: `generate writes code that runs MODEL cycle for cycle as stateproof's runtime
 does: the machine every verdict was computed on becomes the machine shipped
@@ -37,6 +37,11 @@ default the model's file name). --driver adds a driver program and an executable
 DIR/run --steps STEPS.json [--init-state S --init-vars JSON] prints exactly the
 document stateproof simulate MODEL --steps STEPS.json --json prints.
 
+--target c writes NAME.h and NAME.c (C99, standard library only, no heap: the
+machine is a caller-owned struct), with the same concepts; its integers are
+64-bit, and a result outside 64 bits fails the cycle (class "target") instead
+of wrapping. Its driver is compiled with cc.
+
 A model the target cannot run exactly (a math function the target's library
 does not compute correctly rounded, …) is refused with a located error
 (file:line:col) and exit status 2, and nothing is written; docs/generate.md
@@ -45,6 +50,7 @@ that does not load or is unsupported, or a file that cannot be written.`,
 		Example: `  stateproof generate examples/fcstm/door.fcstm --target go -o door
   stateproof generate door.fcstm --target go -o gen/door --name door --driver
   stateproof generate door.fcstm --target python -o gen/pydoor --driver
+  stateproof generate door.fcstm --target c -o gen/door_c --driver
   gen/door/run --steps steps.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -52,7 +58,7 @@ that does not load or is unsupported, or a file that cannot be written.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.target, "target", "", "the target language: `go` or python")
+	fl.StringVar(&f.target, "target", "", "the target language: `c`, go or python")
 	fl.StringVarP(&f.out, "out", "o", "", "the output `DIR` (created if needed)")
 	fl.StringVar(&f.name, "name", "", "the package or module `NAME` (default: from the model's file name)")
 	fl.BoolVar(&f.driver, "driver", false, "also write a driver program and DIR/run, which print the simulate --json document of a run")

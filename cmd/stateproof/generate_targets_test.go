@@ -23,6 +23,11 @@ import (
 type genTarget struct {
 	name string
 	run  func(t *testing.T, work string, names []string, jobs []driverJob) []driverOut
+	// outside reports why a document differing from simulate's is outside
+	// the target's domain (a result the target cannot represent, which
+	// the runtime's document shows), or "" when the difference is a
+	// failure; nil for a target with the runtime's whole domain.
+	outside func(got, want string) string
 }
 
 // driverJob is one run of the driver of the case generated as name.
@@ -40,7 +45,38 @@ type driverOut struct {
 
 // genTargets lists the targets every conformance test checks.
 func genTargets() []genTarget {
-	return []genTarget{{"go", runGoDrivers}, {"python", runPythonDrivers}}
+	return []genTarget{{"c", runCDrivers, cOutside}, {"go", runGoDrivers, nil}, {"python", runPythonDrivers, nil}}
+}
+
+// runCDrivers compiles every generated C driver (buildCDrivers) and runs
+// it once per job.
+func runCDrivers(t *testing.T, work string, names []string, jobs []driverJob) []driverOut {
+	bins := buildCDrivers(t, work, names)
+	outs := make([]driverOut, len(jobs))
+	for i, j := range jobs {
+		bin := bins[j.name]
+		if len(bin) == 0 {
+			outs[i] = driverOut{Code: -1, Stderr: "not built (see the compiler's error above)"}
+			continue
+		}
+		outs[i] = runDriver(t, j.name, exec.Command(bin[0], j.args...))
+	}
+	return outs
+}
+
+// runDriver runs one driver command and returns what it printed.
+func runDriver(t *testing.T, name string, cmd *exec.Cmd) driverOut {
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	var d driverOut
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		d.Code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	d.Out, d.Stderr = out.String(), stderr.String()
+	return d
 }
 
 // runGoDrivers builds one program running every generated Go driver and
@@ -49,16 +85,7 @@ func runGoDrivers(t *testing.T, work string, names []string, jobs []driverJob) [
 	all := buildAllDrivers(t, needGo(t), work, names)
 	outs := make([]driverOut, len(jobs))
 	for i, j := range jobs {
-		cmd := exec.Command(all, append([]string{j.name}, j.args...)...)
-		var out, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &stderr
-		err := cmd.Run()
-		if ee, ok := err.(*exec.ExitError); ok {
-			outs[i].Code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("%s: %v", j.name, err)
-		}
-		outs[i].Out, outs[i].Stderr = out.String(), stderr.String()
+		outs[i] = runDriver(t, j.name, exec.Command(all, append([]string{j.name}, j.args...)...))
 	}
 	return outs
 }

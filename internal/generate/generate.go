@@ -62,7 +62,7 @@ func (u *Unsupported) Error() string {
 }
 
 // Targets lists the supported targets.
-func Targets() []string { return []string{"go", "python"} }
+func Targets() []string { return []string{"c", "go", "python"} }
 
 // Generate writes the code of m for target. It returns the files, sorted
 // by path, or an *Unsupported error.
@@ -79,10 +79,12 @@ func Generate(m *model.Model, target string, opts Options) ([]File, error) {
 	switch target {
 	case "go":
 		files, err = goTarget(m, opts)
+	case "c":
+		files, err = cTarget(m, opts)
 	case "python":
 		files, err = pythonTarget(m, opts)
 	default:
-		return nil, fmt.Errorf("unknown target %q (targets: go, python)", target)
+		return nil, fmt.Errorf("unknown target %q (targets: c, go, python)", target)
 	}
 	if err != nil {
 		return nil, err
