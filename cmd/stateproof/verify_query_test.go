@@ -137,8 +137,13 @@ func TestVerifyLTLExitCodes(t *testing.T) {
 		}
 	}
 	out, _, code := runCLI(t, "verify", finite, "--check", `check ltl: G F active("R.B");`)
-	if code != 1 || !strings.Contains(out, "which is frame 1 again, and steps 1–1 repeat forever") {
+	if code != 1 || !strings.Contains(out, "frame 2 of the path shown is frame 1 again") || !strings.Contains(out, "cycle: steps 2–2, from R.A back to it") {
 		t.Errorf("text: exit %d\n%s", code, out)
+	}
+	page := filepath.Join(dir, "r.html")
+	runCLI(t, "verify", finite, "--check", `check ltl: G F active("R.B");`, "--format", "html", "-o", page)
+	if html, err := os.ReadFile(page); err != nil || !strings.Contains(string(html), "↻") {
+		t.Errorf("the HTML report does not mark the lasso's cycle (%v)", err)
 	}
 	_, errOut, code := runCLI(t, "verify", finite, "--check", "check ltl:\n  G F active(\"R.C\");")
 	if code != 2 || !strings.Contains(errOut, `<check>:2:14: unknown state "R.C"`) {

@@ -56,6 +56,11 @@ func Check(answers []report.QueryAnswer) report.Check {
 		case "witness_found", "property_satisfied":
 			held++
 		case "property_violated":
+			if a.Loop >= 0 {
+				// the key a JSON model's lasso has (docs/liveness.md#reading-a-lasso):
+				// the text report, draw --finding and the HTML report mark the cycle
+				ev = append(ev, report.KV{Key: "cycleStart", Value: a.Loop})
+			}
 			c.Findings = append(c.Findings, report.Finding{Code: "FBMCQ_PROPERTY_VIOLATED", Severity: report.Error, Target: a.Query, Evidence: ev,
 				Message: violation(a), Path: a.Path, HasPath: true})
 		case "no_witness":
@@ -77,7 +82,7 @@ func Check(answers []report.QueryAnswer) report.Check {
 func violation(a *report.QueryAnswer) string {
 	switch {
 	case a.Loop >= 0:
-		return fmt.Sprintf("%s: violated by an infinite run: the path shown reaches frame %d, which is frame %d again, and steps %d–%d repeat forever", a.Query, a.Frame, a.Loop, a.Loop, a.Frame-1)
+		return fmt.Sprintf("%s: violated by an infinite run: frame %d of the path shown is frame %d again, and the steps from frame %d on repeat forever", a.Query, a.Frame, a.Loop, a.Loop)
 	case a.Kind == "ltl":
 		return fmt.Sprintf("%s: violated: every run that starts with the %d steps shown violates the formula, whatever it does next", a.Query, a.Frame)
 	}
