@@ -154,3 +154,27 @@ func TestVerifyLTLExitCodes(t *testing.T) {
 		t.Errorf("bmc: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// draw --finding with -q/--check draws an FCSTM query's counterexample,
+// an ltl lasso with its cycle marked; the query flags need --finding and
+// an FCSTM model.
+func TestDrawQueryFinding(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "ticker.fcstm")
+	src := "state R {\n    state A;\n    state B;\n    [*] -> A;\n    A -> B : Tick;\n    B -> A : Tick;\n}\n"
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "draw", model, "--finding", "FBMCQ_PROPERTY_VIOLATED", "--check", `check ltl: G F active("R.B");`)
+	if code != 0 || !strings.Contains(out, "step 2↻: R.A --{}--> R.A") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, args := range [][]string{
+		{"draw", model, "--check", `check ltl: G true;`},
+		{"draw", "../../examples/order.json", "--finding", "X", "--check", `check ltl: G true;`},
+	} {
+		if _, errOut, code := runCLI(t, args...); code != 2 || !strings.Contains(errOut, "--check needs --finding and an FCSTM model") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
