@@ -30,6 +30,11 @@ type System struct {
 	// its answer is read before the next call.
 	Enabled      func(v int) []int32
 	Weak, Strong []bool
+	// Shortest asks for a bad prefix (Result.BadPrefix) instead of the
+	// lasso found when it has fewer steps: a safety violation is then
+	// shown by its shortest run rather than by a cycle deep in the graph.
+	// Its caller must know that every finite run goes on as a fair one.
+	Shortest bool
 	// Unexpanded, when set, marks nodes whose edges are unknown (a search
 	// stopped at its cap): runs are not continued past them, so a lasso
 	// found is a real run, and none found decides nothing.
@@ -130,6 +135,11 @@ func (prop *Property) Check(sys *System, maxProduct int) (Result, error) {
 			}
 		}
 		return res, nil
+	}
+	if sys.Shortest {
+		if bad, ok := p.badPrefix(f); ok && len(bad.Prefix) < len(l.Prefix)+len(l.Cycle) {
+			return bad, nil
+		}
 	}
 	for _, k := range l.Prefix {
 		res.Prefix = append(res.Prefix, p.sysEdge(k))

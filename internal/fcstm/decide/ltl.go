@@ -228,7 +228,12 @@ func decideLTL(m *model.Model, mc *explicit.Machine, q *query.Query, opts Option
 	if limit <= 0 {
 		limit = 1 << 30
 	}
-	res, err := prop.Check(g.system(m, &q.Check), limit)
+	sys := g.system(m, &q.Check)
+	// Where no cycle raises every finite run goes on as a fair one (take
+	// the fair event taken least recently among those some cycle takes),
+	// so a bad prefix is a counterexample, and the shorter one is shown.
+	sys.Shortest = g.raise == "" && g.stuck == ""
+	res, err := prop.Check(sys, limit)
 	switch {
 	case err != nil:
 		r.Outcome, r.Reason = "unknown", err.Error()
@@ -242,11 +247,21 @@ func decideLTL(m *model.Model, mc *explicit.Machine, q *query.Query, opts Option
 		r.Outcome, r.Reason = "unknown", g.raise+"; no run that raises is evidence, so the property is not decided"
 	case res.Holds:
 		r.Outcome = "property_satisfied"
+	case res.BadPrefix && (g.raise != "" || g.stuck != ""):
+		// the run found may have no continuation that does not raise
+		r.Outcome, r.Reason = "unknown", "the run found violates the formula whatever it does next, but "+firstOf(g.raise, g.stuck)+", so it may have no infinite continuation; no lasso counterexample lies among the states searched"
 	default:
 		r.Outcome = "property_violated"
 		g.evidence(m, r, res)
 	}
 	return r, nil
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // ltlScenario refuses what an ltl check does not honour yet: a start
