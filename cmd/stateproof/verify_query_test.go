@@ -137,7 +137,8 @@ func TestVerifyLTLExitCodes(t *testing.T) {
 		}
 	}
 	out, _, code := runCLI(t, "verify", finite, "--check", `check ltl: G F active("R.B");`)
-	if code != 1 || !strings.Contains(out, "frame 2 of the path shown is frame 1 again") || !strings.Contains(out, "cycle: steps 2–2, from R.A back to it") {
+	if code != 1 || !strings.Contains(out, "frame 2 of the path shown is frame 1 again") || !strings.Contains(out, "cycle: steps 2–2, from R.A back to it") ||
+		!strings.Contains(out, "states) at frame 2, which is frame 1 again (a lasso)") {
 		t.Errorf("text: exit %d\n%s", code, out)
 	}
 	page := filepath.Join(dir, "r.html")

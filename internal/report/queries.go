@@ -62,6 +62,9 @@ func writeQueries(b *strings.Builder, qs []QueryAnswer) {
 		if q.Frame >= 0 {
 			fmt.Fprintf(b, " at frame %d", q.Frame)
 		}
+		if q.Loop >= 0 && q.Frame >= 0 {
+			fmt.Fprintf(b, ", which is frame %d again (a lasso)", q.Loop)
+		}
 		b.WriteString("\n")
 		if q.Reason != "" {
 			fmt.Fprintf(b, "    %s\n", q.Reason)
