@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stateproof/stateproof/internal/diagram"
+	"github.com/stateproof/stateproof/internal/fcstm/decide"
 	"github.com/stateproof/stateproof/internal/fcstm/lint"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/input"
@@ -25,6 +26,7 @@ type drawFlags struct {
 	format  string
 	finding string
 	index   int
+	query   verifyQueryFlags // FCSTM: the query whose finding --finding may name
 }
 
 func newDrawCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -48,7 +50,10 @@ to right; nothing to install). Without --format the format follows the extension
 N-th with --index N, counted from 1) on the machine: the steps of its path
 numbered in order, the state where it ends marked, the states of a closed
 cycle or a dead end highlighted, and the variable values at every step in a
-table beside the picture (svg, dot) or as comment lines (mermaid).
+table beside the picture (svg, dot) or as comment lines (mermaid). For an
+FCSTM model, -q FILE or --check QUERY (with --all-depths) decides the query
+as verify does, so that --finding FBMCQ_PROPERTY_VIOLATED draws its
+counterexample (an ltl lasso with its cycle, docs/liveness.md).
 
 Exit status: 0 drawn, 2 usage or input error (an invalid model, no such
 finding).`,
@@ -67,6 +72,7 @@ finding).`,
 	fl.StringVar(&f.format, "format", "", "svg, mermaid or dot (default: from the -o extension, else mermaid)")
 	fl.StringVar(&f.finding, "finding", "", "draw the first verify finding with this `CODE` on the machine")
 	fl.IntVar(&f.index, "index", 1, "with --finding: draw the `N`-th finding with the code (from 1)")
+	f.query.register(fl)
 	return cmd
 }
 
@@ -103,6 +109,12 @@ func runDraw(f *drawFlags, cmd *cobra.Command, path string, stdout, stderr io.Wr
 	if f.index < 1 {
 		return drawUsage(stderr, "--index must be an integer >= 1")
 	}
+	if q := setFlag(cmd, "query", "check"); q != "" && (f.finding == "" || !isFCSTM(path)) {
+		return drawUsage(stderr, "%s needs --finding and an FCSTM model: it adds the query's finding to those --finding picks from", q)
+	}
+	if msg := f.query.refusal(cmd, isFCSTM(path)); msg != "" {
+		return drawUsage(stderr, "%s", msg)
+	}
 	g, ov, err := drawModel(inputReader(cmd), path, f)
 	if err != nil {
 		return drawUsage(stderr, "%v", err)
@@ -136,6 +148,16 @@ func drawModel(rd input.Reader, path string, f *drawFlags) (*diagram.Graph, *dia
 			return nil, nil, fmt.Errorf("%s does not load:\n  %s", path, strings.Join(findingMessages(res.Report), "\n  "))
 		}
 		g, rep = diagram.FromFCSTM(res.Model, filepath.Base(path)), res.Report
+		if f.query.given() {
+			answers, _, msg, err := f.query.answer(rd, res.Model, verify.DefaultOptions().MaxStates)
+			switch {
+			case err != nil:
+				return nil, nil, err
+			case msg != "":
+				return nil, nil, errors.New(msg)
+			}
+			rep.Queries, rep.Checks = answers, append(rep.Checks, decide.Check(answers))
+		}
 	} else {
 		res, ref := readModel(rd, path, "")
 		if ref != nil {

@@ -73,7 +73,7 @@ func (qf *verifyQueryFlags) answer(rd input.Reader, m *model.Model, maxStates in
 	}
 	q, err := query.Parse(file, text)
 	if err == nil {
-		err = query.Bind(q, sys, query.BindOptions{})
+		err = query.Bind(q, sys, query.BindOptions{LTL: true})
 	}
 	if err != nil {
 		return nil, "QUERY_INVALID", err.Error(), nil
@@ -84,9 +84,12 @@ func (qf *verifyQueryFlags) answer(rd input.Reader, m *model.Model, maxStates in
 	}
 	r, err := decide.Decide(m, sys, mc, q, decide.Options{MaxStates: maxStates, AllDepths: qf.allDepths})
 	var ref *decide.Refusal
+	var bad *decide.InvalidError
 	switch {
 	case errors.As(err, &ref):
 		return nil, "QUERY_UNSUPPORTED", ref.Error(), nil
+	case errors.As(err, &bad):
+		return nil, "QUERY_INVALID", bad.Error(), nil
 	case err != nil:
 		return nil, "", "", err
 	}

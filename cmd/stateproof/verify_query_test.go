@@ -86,3 +86,96 @@ func TestVerifyQueryRefused(t *testing.T) {
 		}
 	}
 }
+
+// An ltl check on an FCSTM model: exit 0 when it holds on every fair
+// run, 1 with a lasso (loopStart) when violated, 3 at the state cap, 2
+// for a formula that does not parse (located in the query); the JSON
+// report satisfies its schema.
+func TestVerifyLTLExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "ticker.fcstm")
+	src := "def int n = 0;\nstate R {\n    state A;\n    state B { enter { n = n + 1; } }\n    [*] -> A;\n    A -> B : Tick;\n    B -> A : Tick;\n}\n"
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	finite := filepath.Join(dir, "finite.fcstm")
+	if err := os.WriteFile(finite, []byte(strings.ReplaceAll(src, "n = n + 1;", "n = 1 - n;")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		model, check string
+		code         int
+		outcome      string
+		loop         bool
+	}{
+		{finite, `check ltl fair { "R.Tick" }: G F active("R.B");`, 0, "property_satisfied", false},
+		{finite, `check ltl: G F active("R.B");`, 1, "property_violated", true},
+		{model, `check ltl fair { "R.Tick" }: G F active("R.B");`, 3, "unknown", false}, // n grows: capped
+		{model, `check ltl: G (var("n") < 3);`, 1, "property_violated", false},          // a bad prefix, shorter than any lasso
+	} {
+		args := []string{"verify", c.model, "--json", "--max-states", "50", "--check", c.check}
+		out, errOut, code := runCLI(t, args...)
+		if code != c.code {
+			t.Errorf("%s: exit %d, want %d\n%s%s", c.check, code, c.code, out, errOut)
+			continue
+		}
+		schematest.Report(t, strings.Join(args, " "), []byte(out))
+		var doc struct {
+			Queries []struct {
+				Kind, Outcome string
+				AllDepths     bool
+				Frame         *int
+				LoopStart     *int
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Queries) != 1 {
+			t.Fatalf("%s: %v\n%s", c.check, err, out)
+		}
+		q := doc.Queries[0]
+		if q.Kind != "ltl" || q.Outcome != c.outcome || !q.AllDepths || (q.LoopStart != nil) != c.loop {
+			t.Errorf("%s: %+v, want outcome %s, loop %v\n%s", c.check, q, c.outcome, c.loop, out)
+		}
+	}
+	out, _, code := runCLI(t, "verify", finite, "--check", `check ltl: G F active("R.B");`)
+	if code != 1 || !strings.Contains(out, "frame 2 of the path shown is frame 1 again") || !strings.Contains(out, "cycle: steps 2–2, from R.A back to it") ||
+		!strings.Contains(out, "states) at frame 2, which is frame 1 again (a lasso)") {
+		t.Errorf("text: exit %d\n%s", code, out)
+	}
+	page := filepath.Join(dir, "r.html")
+	runCLI(t, "verify", finite, "--check", `check ltl: G F active("R.B");`, "--format", "html", "-o", page)
+	if html, err := os.ReadFile(page); err != nil || !strings.Contains(string(html), "↻") {
+		t.Errorf("the HTML report does not mark the lasso's cycle (%v)", err)
+	}
+	_, errOut, code := runCLI(t, "verify", finite, "--check", "check ltl:\n  G F active(\"R.C\");")
+	if code != 2 || !strings.Contains(errOut, `<check>:2:14: unknown state "R.C"`) {
+		t.Errorf("bad formula: exit %d, stderr %q", code, errOut)
+	}
+	_, errOut, code = runCLI(t, "bmc", finite, "--check", `check ltl: G F active("R.B");`)
+	if code != 2 || !strings.Contains(errOut, "unsupported_ltl") {
+		t.Errorf("bmc: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// draw --finding with -q/--check draws an FCSTM query's counterexample,
+// an ltl lasso with its cycle marked; the query flags need --finding and
+// an FCSTM model.
+func TestDrawQueryFinding(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "ticker.fcstm")
+	src := "state R {\n    state A;\n    state B;\n    [*] -> A;\n    A -> B : Tick;\n    B -> A : Tick;\n}\n"
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "draw", model, "--finding", "FBMCQ_PROPERTY_VIOLATED", "--check", `check ltl: G F active("R.B");`)
+	if code != 0 || !strings.Contains(out, "step 2↻: R.A --{}--> R.A") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, args := range [][]string{
+		{"draw", model, "--check", `check ltl: G true;`},
+		{"draw", "../../examples/order.json", "--finding", "X", "--check", `check ltl: G true;`},
+	} {
+		if _, errOut, code := runCLI(t, args...); code != 2 || !strings.Contains(errOut, "--check needs --finding and an FCSTM model") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}

@@ -48,6 +48,10 @@ type Problem struct {
 	Enabled func(v int) []int32
 	// Weak and Strong flag the fair events by index; nil means none.
 	Weak, Strong []bool
+	// Takes, when set, gives the events an edge label takes: a format
+	// whose step takes several events at once labels it with an index of
+	// that set. nil: each label is the one event it takes.
+	Takes func(label int32) []int32
 	// Acc is each node's acceptance sets as bits; NAcc of them (at most
 	// 64) must each be visited infinitely often. NAcc 0: every cycle is
 	// accepting.
@@ -211,6 +215,14 @@ func (s *search) starved(v int32, taken []bool) bool {
 	return false
 }
 
+// takes lists the events of an edge label (Problem.Takes).
+func (s *search) takes(label int32) []int32 {
+	if s.p.Takes == nil {
+		return []int32{label}
+	}
+	return s.p.Takes(label)
+}
+
 func flag(f []bool, e int32) bool { return int(e) < len(f) && f[e] }
 
 func (s *search) internalEdge(c []int32) bool {
@@ -231,8 +243,10 @@ func (s *search) taken(c []int32) []bool {
 	for _, v := range c {
 		for i, d := 0, s.g.Degree(v); i < d; i++ {
 			if w := s.g.Target(v, i); w >= 0 && s.in[w] {
-				if e := s.g.Label(v, i); int(e) < len(t) {
-					t[e] = true
+				for _, e := range s.takes(s.g.Label(v, i)) {
+					if int(e) < len(t) {
+						t[e] = true
+					}
 				}
 			}
 		}

@@ -236,3 +236,28 @@ func TestParentGiven(t *testing.T) {
 		t.Fatalf("only %d graphs reach every node", tried)
 	}
 }
+
+// An edge whose label stands for several events (Problem.Takes) takes
+// each of them: a self-loop labelled 0 that takes events 0 and 1 is fair
+// to a weakly fair event 1 enabled throughout, and not when the label is
+// its one event.
+func TestTakesSets(t *testing.T) {
+	g := &Graph{Off: []int{0, 1, 2}, To: []int32{1, 0}, Event: []int32{0, 1}}
+	p := &Problem{G: g, Enabled: func(int) []int32 { return []int32{2} }, Weak: []bool{false, false, true}, Starts: []int{0}}
+	if _, ok := Find(p); ok {
+		t.Fatal("a fair lasso where no edge takes event 2")
+	}
+	sets := [][]int32{{0}, {1, 2}}
+	p.Takes = func(l int32) []int32 { return sets[l] }
+	l, ok := Find(p)
+	if !ok {
+		t.Fatal("no fair lasso where edge 1 takes event 2")
+	}
+	if !slices.Contains(l.Cycle, 1) {
+		t.Errorf("the cycle %v misses the edge that takes event 2", l.Cycle)
+	}
+	p.Weak, p.Strong = nil, []bool{false, false, true}
+	if _, ok := Find(p); !ok {
+		t.Error("no strongly fair lasso where edge 1 takes event 2")
+	}
+}

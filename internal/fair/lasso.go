@@ -80,8 +80,14 @@ func (s *search) waypoints(c []int32) []waypoint {
 			if w := s.g.Target(v, i); w < 0 || !s.in[w] {
 				continue
 			}
-			if e := s.g.Label(v, i); !taken[e] && (flag(s.p.Weak, e) || flag(s.p.Strong, e)) {
-				taken[e] = true
+			// one waypoint for every new fair event the edge takes
+			need := false
+			for _, e := range s.takes(s.g.Label(v, i)) {
+				if !taken[e] && (flag(s.p.Weak, e) || flag(s.p.Strong, e)) {
+					taken[e], need = true, true
+				}
+			}
+			if need {
 				out = append(out, waypoint{v, slot{v, int32(i)}})
 			}
 		}

@@ -19,12 +19,22 @@ type System struct {
 	Init          int
 	// EventIndex gives the index of an event name, -1 if unknown.
 	EventIndex func(name string) int
+	// Taken, when set, says that an edge's Event is a label standing for
+	// a set of events, and gives that set (event indices): a step of a
+	// format whose cycle takes several events at once. The event atom
+	// and fairness then read membership; nil: each label is its event.
+	Taken func(label int32) []int32
 	// Holds gives the value of a state or comparison atom at a node.
 	Holds func(a *Atom, node int) bool
 	// Enabled gives the events enabled at a node (needed with fairness);
 	// its answer is read before the next call.
 	Enabled      func(v int) []int32
 	Weak, Strong []bool
+	// Shortest asks for a bad prefix (Result.BadPrefix) instead of the
+	// lasso found when it has fewer steps: a safety violation is then
+	// shown by its shortest run rather than by a cycle deep in the graph.
+	// Its caller must know that every finite run goes on as a fair one.
+	Shortest bool
 	// Unexpanded, when set, marks nodes whose edges are unknown (a search
 	// stopped at its cap): runs are not continued past them, so a lasso
 	// found is a real run, and none found decides nothing.
@@ -107,6 +117,14 @@ func (prop *Property) Check(sys *System, maxProduct int) (Result, error) {
 	if sys.Weak != nil || sys.Strong != nil {
 		prob.Weak, prob.Strong = sys.Weak, sys.Strong
 		prob.Enabled = func(v int) []int32 { return sys.Enabled(int(p.node[v])) }
+		if sys.Taken != nil {
+			prob.Takes = func(label int32) []int32 {
+				if label == sys.stutter() {
+					return nil
+				}
+				return sys.Taken(label)
+			}
+		}
 	}
 	l, found := fair.Find(prob)
 	res := Result{Holds: !found, ProductNodes: len(p.node)}
@@ -117,6 +135,11 @@ func (prop *Property) Check(sys *System, maxProduct int) (Result, error) {
 			}
 		}
 		return res, nil
+	}
+	if sys.Shortest {
+		if bad, ok := p.badPrefix(f); ok && len(bad.Prefix) < len(l.Prefix)+len(l.Cycle) {
+			return bad, nil
+		}
 	}
 	for _, k := range l.Prefix {
 		res.Prefix = append(res.Prefix, p.sysEdge(k))
@@ -170,9 +193,22 @@ func (s *System) word(prefix, cycle []int) *Word {
 
 func (s *System) atomValue(a *Atom, node, event int) bool {
 	if a.Kind == LastEvent {
-		return event >= 0 && event == s.EventIndex(a.Name)
+		return event >= 0 && s.took(event, s.EventIndex(a.Name))
 	}
 	return s.Holds(a, node)
+}
+
+// took reports whether the step labelled label takes event e.
+func (s *System) took(label, e int) bool {
+	if s.Taken == nil {
+		return label == e
+	}
+	for _, x := range s.Taken(int32(label)) {
+		if int(x) == e {
+			return true
+		}
+	}
+	return false
 }
 
 // product is the automaton × system graph, its nodes numbered
@@ -244,7 +280,7 @@ func newProduct(a *Automaton, sys *System) *product {
 
 func (p *product) holds(ai, node, event int) bool {
 	if p.a.Atoms[ai].Kind == LastEvent {
-		return event >= 0 && event == p.eventIdx[ai]
+		return event >= 0 && p.sys.took(event, p.eventIdx[ai])
 	}
 	c := p.atomAt[ai]
 	if c[node] == 0 {

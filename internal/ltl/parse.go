@@ -15,6 +15,11 @@ type Vocabulary struct {
 	States map[string]bool
 	Events map[string]bool
 	Vars   map[string]bool // name → boolean
+	// Calls admits the atoms as FBMCQ writes them (docs/queries.md#ltl):
+	// active("S") for the state atom, event("E") for the event atom and
+	// var("x") compared with a constant, besides the forms above, so that
+	// an FBMCQ query reaches this parser rather than a second one.
+	Calls bool
 }
 
 // Error is a parse error at a line and column (both from 1, columns in
@@ -284,6 +289,8 @@ func (p *parser) primary(depth int) (*Formula, error) {
 		return p.event(t)
 	case t.kind == tQuoted:
 		return p.state(t, t.text)
+	case t.kind == tIdent && p.voc.Calls && p.isSym("(") && callAtoms[t.text]:
+		return p.call(t)
 	case t.kind == tIdent && !keywords[t.text]:
 		return p.name(t)
 	}
@@ -357,4 +364,48 @@ func (p *parser) compare(v, op token, isBool bool) (*Formula, error) {
 		return nil, p.errAt(c.pos, "expected an integer after %q, found %s", op.text, c.describe())
 	}
 	return &Formula{Op: OpAtom, Atom: a, Pos: v.pos}, nil
+}
+
+// callAtoms are the FBMCQ atoms a formula may call (Vocabulary.Calls).
+var callAtoms = map[string]bool{"active": true, "event": true, "var": true}
+
+// call reads active("S"), event("E") or var("x") CMP VALUE: the same
+// atoms as "S", @E and x CMP VALUE, spelled as FBMCQ spells them.
+func (p *parser) call(fn token) (*Formula, error) {
+	p.next() // (
+	arg := p.next()
+	if arg.kind != tQuoted {
+		return nil, p.errAt(arg.pos, "%s(...) takes one quoted name, found %s", fn.text, arg.describe())
+	}
+	if !p.isSym(")") {
+		return nil, p.errAt(p.peek().pos, "expected \")\" after the name in %s(...), found %s", fn.text, p.peek().describe())
+	}
+	p.next()
+	switch fn.text {
+	case "active":
+		f, err := p.state(arg, arg.text)
+		if f != nil {
+			f.Pos = fn.pos
+		}
+		return f, err
+	case "event":
+		if !p.voc.Events[arg.text] {
+			return nil, p.errAt(arg.pos, "unknown event %q", arg.text)
+		}
+		return &Formula{Op: OpAtom, Atom: &Atom{Kind: LastEvent, Name: arg.text}, Pos: fn.pos}, nil
+	}
+	isBool, isVar := p.voc.Vars[arg.text]
+	if !isVar {
+		return nil, p.errAt(arg.pos, "unknown variable %q", arg.text)
+	}
+	c := p.peek()
+	if c.kind != tSym || !compareOps[c.text] {
+		return nil, p.errAt(c.pos, "var(%q) needs a comparison with a constant (var(%q) > 0), found %s", arg.text, arg.text, c.describe())
+	}
+	p.next()
+	f, err := p.compare(token{tIdent, arg.text, arg.pos}, c, isBool)
+	if f != nil {
+		f.Pos = fn.pos
+	}
+	return f, err
 }

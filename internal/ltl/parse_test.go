@@ -127,3 +127,42 @@ func TestTranslateWorkCap(t *testing.T) {
 		t.Errorf("Translate took %v", d)
 	}
 }
+
+// FBMCQ's atoms parse to the atoms of the JSON forms, under Calls only.
+func TestParseCallAtoms(t *testing.T) {
+	voc := *testVoc
+	voc.Calls = true
+	for src, want := range map[string]string{
+		`G (active("S0") -> F event("e1"))`: `G (S0 -> F @e1)`,
+		`var("x") >= -3 U active("S2")`:     `((x >= -3) U S2)`,
+		`var("b") == true && !event("e0")`:  `((b == true) && !@e0)`,
+		`active ("S1")`:                     `S1`,
+	} {
+		f, err := Parse(src, &voc)
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		if got := f.String(); got != want {
+			t.Errorf("%q printed %q, want %q", src, got, want)
+		}
+	}
+	for src, want := range map[string]string{
+		`active("S9")`:      `1:8: unknown state "S9"`,
+		`event("e9")`:       `1:7: unknown event "e9"`,
+		`var("z") > 1`:      `1:5: unknown variable "z"`,
+		`var("x")`:          `1:9: var("x") needs a comparison with a constant`,
+		`active(S0)`:        `1:8: active(...) takes one quoted name, found "S0"`,
+		`event("e1" "e2")`:  `1:12: expected ")" after the name in event(...)`,
+		`var("b") < true`:   `1:10: boolean "b" compares with == or != only`,
+		`var("x") == "one"`: `1:13: expected an integer after "=="`,
+	} {
+		_, err := Parse(src, &voc)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q…", src, err, want)
+		}
+	}
+	if _, err := Parse(`active("S0")`, testVoc); err == nil {
+		t.Error(`active("S0") parsed without Calls`)
+	}
+}

@@ -134,9 +134,12 @@ const (
 	ExistsAlways
 	Response
 	Cover
+	// LTL is `check ltl: FORMULA;`, a stateproof extension decided by
+	// verify on FCSTM models over every run (docs/queries.md#ltl).
+	LTL
 )
 
-var kindNames = [...]string{"reach", "forbid", "invariant", "must_reach", "exists_always", "response", "cover"}
+var kindNames = [...]string{"reach", "forbid", "invariant", "must_reach", "exists_always", "response", "cover", "ltl"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -188,4 +191,15 @@ type Check struct {
 	FairAll bool
 	// FairSpan locates the clause, for diagnostics.
 	FairSpan expr.Span
+	// Strong lists the strongly fair events of an ltl check's `strong {
+	// "e", ... }` clause; StrongAll is `strong *` (docs/queries.md#ltl).
+	Strong     []Name
+	StrongAll  bool
+	StrongSpan expr.Span
+	// Formula is an ltl check's formula as written, in the LTL syntax of
+	// docs/liveness.md#ltl with FBMCQ's atoms; FormulaSpan locates it.
+	// The query package does not read it: the deciding engine parses it
+	// against the model.
+	Formula     string
+	FormulaSpan expr.Span
 }

@@ -14,6 +14,9 @@ type BindOptions struct {
 	// MaxBound, when > 0, is the largest accepted bound (--max-bound).
 	// Decision (docs/queries.md): no default limit.
 	MaxBound int
+	// LTL admits `check ltl` (docs/queries.md#ltl): the caller decides it
+	// (verify on an FCSTM model); bmc does not.
+	LTL bool
 }
 
 // binder holds the names of one system while binding one query.
@@ -106,6 +109,10 @@ func (b *binder) bind(opts BindOptions) string {
 	ps := &parser{file: b.q.File}
 	for _, r := range roots(b.q) {
 		ps.validate(r)
+	}
+	if b.q.Check.Kind == LTL {
+		b.ltl(opts)
+		return ""
 	}
 	b.shape(opts)
 	if in := b.q.Init; in != nil {

@@ -47,6 +47,7 @@ const (
 	CodeUnsupportedRealModExpr  = "unsupported_real_mod_expr"
 	CodeUnsupportedPowerExpr    = "unsupported_pow_expr"
 	CodeUnsupportedFairness     = "unsupported_fairness"
+	CodeUnsupportedLTL          = "unsupported_ltl"
 )
 
 const (

@@ -42,3 +42,23 @@ func (b *binder) fair() {
 		b.unsupported(CodeUnsupportedFairness, c.FairSpan, "a fair clause is supported on JSON models only (docs/queries.md#fairness)")
 	}
 }
+
+// ltl binds an ltl check (docs/queries.md#ltl): its fairness clauses name
+// events of the model, each once. The formula is the engine's to parse;
+// init and assume clauses are the engine's to refuse or honour.
+func (b *binder) ltl(opts BindOptions) {
+	c := &b.q.Check
+	if !opts.LTL {
+		b.unsupported(CodeUnsupportedLTL, c.Span, "check ltl is decided by stateproof verify on an FCSTM model (-q/--check); a JSON model declares its LTL properties in the model file (docs/liveness.md)")
+	}
+	for _, list := range [][]Name{c.Fair, c.Strong} {
+		seen := map[string]bool{}
+		for _, e := range list {
+			b.event(e)
+			if seen[e.Name] {
+				b.fail(CodeQueryShape, e.Span, "event %q is listed twice in one fairness clause", e.Name)
+			}
+			seen[e.Name] = true
+		}
+	}
+}

@@ -98,23 +98,38 @@ func (s StepRange) String() string {
 }
 
 func formatCheck(b *strings.Builder, c *Check) {
-	b.WriteString("check " + c.Kind.String() + " <= " + strconv.Itoa(c.Bound))
-	if c.FairAll {
-		b.WriteString(" fair *")
-	} else if len(c.Fair) > 0 {
-		names := make([]string, len(c.Fair))
-		for i, n := range c.Fair {
-			names[i] = quote(n.Name)
-		}
-		b.WriteString(" fair { " + strings.Join(names, ", ") + " }")
+	b.WriteString("check " + c.Kind.String())
+	if c.Kind != LTL {
+		b.WriteString(" <= " + strconv.Itoa(c.Bound))
 	}
+	formatEvents(b, "fair", c.Fair, c.FairAll)
+	formatEvents(b, "strong", c.Strong, c.StrongAll)
 	b.WriteString(": ")
+	if c.Kind == LTL {
+		// the formula is LTL, kept as written (the query package does
+		// not parse it)
+		b.WriteString(c.Formula + ";\n")
+		return
+	}
 	if c.Trigger != nil || c.Target != nil {
 		b.WriteString("trigger " + formatExpr(c.Trigger) + " -> within " + strconv.Itoa(c.Window) + " " + formatExpr(c.Target))
 	} else {
 		b.WriteString(formatExpr(c.Body))
 	}
 	b.WriteString(";\n")
+}
+
+// formatEvents writes a fairness clause: ` fair *` or ` fair { "a", … }`.
+func formatEvents(b *strings.Builder, word string, names []Name, all bool) {
+	if all {
+		b.WriteString(" " + word + " *")
+	} else if len(names) > 0 {
+		q := make([]string, len(names))
+		for i, n := range names {
+			q[i] = quote(n.Name)
+		}
+		b.WriteString(" " + word + " { " + strings.Join(q, ", ") + " }")
+	}
 }
 
 // Equal reports whether a and b are the same query, ignoring source spans,
@@ -133,6 +148,7 @@ func Equal(a, b *Query) bool {
 	}
 	x, y := &a.Check, &b.Check
 	return x.Kind == y.Kind && x.Bound == y.Bound && x.Window == y.Window && equalNames(x.Fair, y.Fair) && x.FairAll == y.FairAll &&
+		equalNames(x.Strong, y.Strong) && x.StrongAll == y.StrongAll && x.Formula == y.Formula &&
 		expr.Equal(x.Body, y.Body) && expr.Equal(x.Trigger, y.Trigger) && expr.Equal(x.Target, y.Target)
 }
 
@@ -188,6 +204,9 @@ type (
 		// Fair is the stateproof fairness extension (docs/queries.md#fairness):
 		// the event list, or "*".
 		Fair any `json:"fair,omitempty"`
+		// Strong and Formula belong to an ltl check (docs/queries.md#ltl).
+		Strong  any    `json:"strong,omitempty"`
+		Formula string `json:"formula,omitempty"`
 	}
 )
 
@@ -239,6 +258,12 @@ func FormatJSON(q *Query) ([]byte, error) {
 	} else if len(c.Fair) > 0 {
 		j.Check.Fair = nameList(c.Fair)
 	}
+	if c.StrongAll {
+		j.Check.Strong = "*"
+	} else if len(c.Strong) > 0 {
+		j.Check.Strong = nameList(c.Strong)
+	}
+	j.Check.Formula = c.Formula
 	if c.Trigger != nil || c.Target != nil {
 		j.Check.Within = ptr(c.Window)
 	}

@@ -353,6 +353,11 @@ func (ps *parser) check() Check {
 	}
 	ps.p.Next()
 	c.Kind = k
+	if k == LTL {
+		ps.ltl(&c)
+		c.Span = expr.Span{Start: start.Span.Start, End: ps.p.End()}
+		return c
+	}
 	ps.expect(expr.LEQ, `"<=" after the property kind`)
 	c.Bound, c.BoundSpan = ps.integer("an integer bound after \"<=\"")
 	if ps.isWord("fair") {
@@ -372,6 +377,61 @@ func (ps *parser) check() Check {
 	end := ps.expect(expr.SEMI, `";" at the end of the check clause`)
 	c.Span = expr.Span{Start: start.Span.Start, End: end.Span.End}
 	return c
+}
+
+// ltl parses the rest of `check ltl [fair ...] [strong ...]: FORMULA;`
+// (docs/queries.md#ltl). The formula is LTL, not an FBMCQ expression
+// (U, R, W, X, G, F, <->), so it is kept as text up to the ";" outside a
+// quoted name, and the token cursor restarts after it.
+func (ps *parser) ltl(c *Check) {
+	for {
+		switch {
+		case ps.isWord("fair") && c.Fair == nil && !c.FairAll:
+			ps.fair(c)
+			continue
+		case ps.isWord("strong") && c.Strong == nil && !c.StrongAll:
+			var s Check
+			ps.fair(&s)
+			c.Strong, c.StrongAll, c.StrongSpan = s.Fair, s.FairAll, s.FairSpan
+			continue
+		}
+		break
+	}
+	colon := ps.expect(expr.COLON, `":", "fair" or "strong" after ltl`)
+	from := colon.Span.End.Offset
+	end := formulaEnd(ps.src, from)
+	if end >= len(ps.src) {
+		ps.failAt(expr.Span{Start: colon.Span.End, End: colon.Span.End}, `expected ";" at the end of the ltl formula`)
+	}
+	text := ps.src[from:end]
+	lead := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
+	ps.p = expr.NewParser(expr.NewScannerAt(ps.src, from+lead, 0))
+	c.FormulaSpan.Start = ps.p.Peek().Span.Start
+	c.Formula = strings.TrimSpace(text)
+	if c.Formula == "" {
+		ps.failAt(colon.Span, "expected an LTL formula after the colon")
+	}
+	ps.p = expr.NewParser(expr.NewScannerAt(ps.src, end, 0))
+	semi := ps.expect(expr.SEMI, `";" at the end of the ltl formula`)
+	c.FormulaSpan.End = semi.Span.Start
+}
+
+// formulaEnd is the offset of the first ";" at or after from that is not
+// inside a double-quoted name; len(src) when there is none.
+func formulaEnd(src string, from int) int {
+	for i := from; i < len(src); i++ {
+		switch src[i] {
+		case ';':
+			return i
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	return len(src)
 }
 
 // fair parses the fairness clause `fair { "e", ... }` or `fair *` between the bound and

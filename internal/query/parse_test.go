@@ -167,7 +167,7 @@ func TestParseErrors(t *testing.T) {
 		{"assume events some;", "1:15", `expected "cardinality" after "assume events"`},
 		{"assume never: true;", "1:8", `expected "always", "at", "event" or "events" after assume`},
 		{"assume always: true; init cold;", "1:22", "the init clause comes first"},
-		{"check foo <= 1: true;", "1:7", "expected a property kind (reach, forbid, invariant, must_reach, exists_always, response, cover)"},
+		{"check foo <= 1: true;", "1:7", "expected a property kind (reach, forbid, invariant, must_reach, exists_always, response, cover, ltl)"},
 		{"check reach < 1: true;", "1:13", `expected "<=" after the property kind, found "<"`},
 		{"check reach <= 1.5: true;", "1:16", "found number 1.5"},
 		{"check reach <= 99999999999: true;", "1:16", "too large"},

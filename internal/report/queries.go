@@ -21,6 +21,10 @@ type QueryAnswer struct {
 	Frame  int
 	Path   []Step
 	States int // the nodes the search stored
+	// Loop is the frame a lasso counterexample (an ltl check's) loops
+	// back to: its last frame is frame Loop again and the steps from
+	// Loop on repeat forever; -1 for evidence that is a finite run.
+	Loop int
 }
 
 // JSON renders the answer with keys in contract order.
@@ -35,6 +39,9 @@ func (a *QueryAnswer) JSON() Obj {
 	}
 	if a.Frame >= 0 {
 		o = append(o, KV{"frame", a.Frame}, KV{"path", pathJSON(a.Path)})
+		if a.Loop >= 0 {
+			o = append(o, KV{"loopStart", a.Loop})
+		}
 	}
 	return append(o, KV{"states", a.States})
 }
@@ -54,6 +61,9 @@ func writeQueries(b *strings.Builder, qs []QueryAnswer) {
 		fmt.Fprintf(b, "  %s\n    %s (%s, %d states)", strings.TrimSpace(q.Query), q.Outcome, bound, q.States)
 		if q.Frame >= 0 {
 			fmt.Fprintf(b, " at frame %d", q.Frame)
+		}
+		if q.Loop >= 0 && q.Frame >= 0 {
+			fmt.Fprintf(b, ", which is frame %d again (a lasso)", q.Loop)
 		}
 		b.WriteString("\n")
 		if q.Reason != "" {

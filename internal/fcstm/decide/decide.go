@@ -27,6 +27,10 @@ type Result struct {
 	Frames []Frame
 	// States counts the nodes of every layer.
 	States int
+	// Lasso: the evidence is an infinite run (an ltl counterexample) that
+	// repeats steps Loop.. forever; its last frame is frame Loop again.
+	Lasso bool
+	Loop  int
 }
 
 // Frame is one state of an evidence run.
@@ -61,14 +65,32 @@ func (r *Refusal) Error() string {
 
 // Decide answers q, bound against sys (m's lowering), on mc, the
 // explicit machine of m.
-func Decide(m *model.Model, sys *sts.System, mc *explicit.Machine, q *query.Query, opts Options) (*Result, error) {
-	sc, err := newScenario(m, mc, q, opts.AllDepths)
-	if ref, ok := err.(*Refusal); ok {
+func Decide(m *model.Model, sys *sts.System, mc *explicit.Machine, q *query.Query, opts Options) (r *Result, err error) {
+	if q.Check.Kind == query.LTL {
+		r, err = decideLTL(m, mc, q, opts)
+	} else {
+		r, err = decideBounded(m, sys, mc, q, opts)
+	}
+	if ref, ok := err.(*Refusal); ok && ref.File == "" {
 		ref.File = q.File
 		if ref.File == "" {
 			ref.File = "<check>"
 		}
 	}
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Frames) > 0 {
+		if err := replay(m, r); err != nil {
+			return nil, fmt.Errorf("internal error: the explicit evidence does not replay on the runtime (please report it): %w", err)
+		}
+	}
+	return r, nil
+}
+
+// decideBounded answers a reach, cover, forbid or invariant query.
+func decideBounded(m *model.Model, sys *sts.System, mc *explicit.Machine, q *query.Query, opts Options) (*Result, error) {
+	sc, err := newScenario(m, mc, q, opts.AllDepths)
 	if err != nil {
 		return nil, err
 	}
@@ -83,20 +105,12 @@ func Decide(m *model.Model, sys *sts.System, mc *explicit.Machine, q *query.Quer
 			return nil, err
 		}
 	}
-	var r *Result
 	if opts.AllDepths {
 		s.explore()
-		r = s.decideAll()
-	} else {
-		s.forward()
-		r = s.decide()
+		return s.decideAll(), nil
 	}
-	if len(r.Frames) > 0 {
-		if err := replay(m, r); err != nil {
-			return nil, fmt.Errorf("internal error: the explicit evidence does not replay on the runtime (please report it): %w", err)
-		}
-	}
-	return r, nil
+	s.forward()
+	return s.decide(), nil
 }
 
 // scenario is the query's constraints in the machine's terms.

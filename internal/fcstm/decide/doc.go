@@ -24,6 +24,12 @@
 // the search stopped at its state cap or met a state it cannot step (a
 // variable outside the 64-bit integers): never a pass.
 //
+// An ltl check (ltl.go) is decided over every run instead: the reachable
+// states as an ltl.System whose steps take sets of events (the events a
+// cycle read present), handed to package ltl, the engine of the JSON
+// models' ltl invariants, with the check's weak and strong fairness
+// (docs/liveness.md#ltl-on-fcstm-models).
+//
 // The package sits beside the explicit engine (package fcstm/explicit),
 // not in it, because it reads the query language, which the explicit
 // engines must not import (docs/architecture.md).

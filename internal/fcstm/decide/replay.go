@@ -29,6 +29,13 @@ func replay(m *model.Model, r *Result) error {
 			return fmt.Errorf("frame %d: %w", i+1, err)
 		}
 	}
+	if r.Lasso {
+		// the runtime is at the last frame: it must be the loop's first
+		// again, or the lasso does not close
+		if err := sameFrame(rt, &r.Frames[r.Loop]); err != nil {
+			return fmt.Errorf("the lasso does not close at frame %d: %w", r.Loop, err)
+		}
+	}
 	return nil
 }
 

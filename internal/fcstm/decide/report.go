@@ -16,8 +16,11 @@ const (
 
 // Answer renders r, the answer to q, for the verify report.
 func Answer(q *query.Query, r *Result, allDepths bool) report.QueryAnswer {
-	a := report.QueryAnswer{Query: strings.TrimSpace(query.Format(q)), Kind: r.Kind.String(), Bound: r.Bound, AllDepths: allDepths,
-		Outcome: r.Outcome, Reason: r.Reason, Frame: -1, States: r.States}
+	a := report.QueryAnswer{Query: strings.TrimSpace(query.Format(q)), Kind: r.Kind.String(), Bound: r.Bound, AllDepths: allDepths || r.Kind == query.LTL,
+		Outcome: r.Outcome, Reason: r.Reason, Frame: -1, States: r.States, Loop: -1}
+	if r.Lasso {
+		a.Loop = r.Loop
+	}
 	if len(r.Frames) > 0 {
 		a.Frame = len(r.Steps)
 		for i, in := range r.Steps {
@@ -53,8 +56,13 @@ func Check(answers []report.QueryAnswer) report.Check {
 		case "witness_found", "property_satisfied":
 			held++
 		case "property_violated":
+			if a.Loop >= 0 {
+				// the key a JSON model's lasso has (docs/liveness.md#reading-a-lasso):
+				// the text report, draw --finding and the HTML report mark the cycle
+				ev = append(ev, report.KV{Key: "cycleStart", Value: a.Loop})
+			}
 			c.Findings = append(c.Findings, report.Finding{Code: "FBMCQ_PROPERTY_VIOLATED", Severity: report.Error, Target: a.Query, Evidence: ev,
-				Message: fmt.Sprintf("%s: violated at frame %d; the path shown reaches it", a.Query, a.Frame), Path: a.Path, HasPath: true})
+				Message: violation(a), Path: a.Path, HasPath: true})
 		case "no_witness":
 			c.Findings = append(c.Findings, report.Finding{Code: "FBMCQ_NO_WITNESS", Severity: report.Error, Target: a.Query, Evidence: ev,
 				Message: fmt.Sprintf("%s: no run %s reaches the goal", a.Query, within(a))})
@@ -68,6 +76,17 @@ func Check(answers []report.QueryAnswer) report.Check {
 	}
 	c.Detail = fmt.Sprintf("%d of %d queries hold or have their witness", held, len(answers))
 	return c
+}
+
+// violation says what the path of a counterexample shows.
+func violation(a *report.QueryAnswer) string {
+	switch {
+	case a.Loop >= 0:
+		return fmt.Sprintf("%s: violated by an infinite run: frame %d of the path shown is frame %d again, and the steps from frame %d on repeat forever", a.Query, a.Frame, a.Loop, a.Loop)
+	case a.Kind == "ltl":
+		return fmt.Sprintf("%s: violated: every run that starts with the %d steps shown violates the formula, whatever it does next", a.Query, a.Frame)
+	}
+	return fmt.Sprintf("%s: violated at frame %d; the path shown reaches it", a.Query, a.Frame)
 }
 
 func within(a *report.QueryAnswer) string {

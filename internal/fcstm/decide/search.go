@@ -6,6 +6,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/explicit"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/query"
 )
 
@@ -198,10 +199,13 @@ func (s *search) path(r *Result, id int) {
 }
 
 // frame describes node id for the evidence.
-func (s *search) frame(id int) Frame {
-	v := s.valuation(id)
+func (s *search) frame(id int) Frame { return frameOf(s.sc.m, s.mc, s.nodes[id].words) }
+
+// frameOf describes a state for the evidence.
+func frameOf(m *model.Model, mc *explicit.Machine, words []int64) Frame {
+	v := &valuation{m: m, loc: mc.Location(words[0]), words: words}
 	f := Frame{State: v.loc.State, Started: v.loc.Started, Terminated: v.loc.Kind == explicit.Ended}
-	for _, d := range s.sc.m.Vars {
+	for _, d := range m.Vars {
 		x, _ := v.variable(d.Name)
 		f.Vars = append(f.Vars, x)
 	}
