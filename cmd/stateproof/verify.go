@@ -139,10 +139,11 @@ A flag that would have no effect is refused (exit 2), never ignored:
 --peer-timeout and --start-timeout without either; --progress with either;
 --seed without --swarm; --workers, --max-findings, --max-permutation-events,
 the spill flags, --allow-undecided, --legacy-exit-codes, --progress and --color
-with --swarm; the check options with --hash-check; the exploration options
-with an FCSTM model; --import-root with a JSON model; --json with another
---format; --color with a --format other than text, or with -o;
---allow-undecided with --baseline (the diff exits 0 or 1).
+with --swarm; the check options with --hash-check; the JSON-only options
+(--before-model, --baseline, --max-findings, --progress, ...) with an FCSTM
+model; --import-root with a JSON model; --json with another --format; --color
+with a --format other than text, or with -o; --allow-undecided with
+--baseline (the diff exits 0 or 1).
 
 Exit status (docs/reports.md#exit-codes): 0 for pass or pass_with_findings, 1
 for fail (an error finding; with --baseline, a delta verdict of fail), 2 for an
@@ -172,7 +173,7 @@ carries its exit_code.`,
 				if sc.active() {
 					return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm, --partition and --local-partitions take a JSON model: they do not reach FCSTM models yet (docs/fcstm.md)")
 				}
-				return verifyFCSTM(cmd, out, stdout, stderr, args[0], opts.MaxStates)
+				return verifyFCSTM(cmd, out, stdout, stderr, args[0], opts, &spf)
 			}
 			undo, err := spf.setup(&opts)
 			if err != nil {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,28 +13,42 @@ import (
 	"github.com/stateproof/stateproof/internal/fcstm/explicit"
 	"github.com/stateproof/stateproof/internal/fcstm/lint"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
-	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/verify"
 )
 
 // isFCSTM reports whether a model file is FCSTM (by its extension).
 func isFCSTM(path string) bool { return strings.EqualFold(filepath.Ext(path), ".fcstm") }
 
 // jsonOnlyFlags are the verify flags that do not reach FCSTM models: an
-// FCSTM model is linted and searched on one goroutine, in memory, with no
-// JSON-only check.
+// FCSTM model is linted and searched (with --workers and the spill flags
+// as a JSON model's exploration), with no JSON-only check.
 var jsonOnlyFlags = []string{"before-model", "state-mapping", "baseline", "hash-check", "prove", "max-permutation-events", "hash-spec",
-	"workers", "max-findings", "memory", "spill-dir", "max-disk", "progress"}
+	"max-findings", "progress"}
 
-// verifyFCSTM lints an FCSTM model, searches it (at most maxStates
-// states) and writes the report.
-func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, path string, maxStates int) error {
+// verifyFCSTM lints an FCSTM model, searches it (opts.MaxStates states at
+// most, opts.Workers goroutines, spilling past spf's budget) and writes
+// the report.
+func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, path string, opts verify.Options, spf *spillFlags) error {
 	for _, name := range jsonOnlyFlags {
 		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
 			return refuse(out, stdout, stderr, "BAD_OPTION", "--"+name+" applies to JSON models only, not to FCSTM models")
 		}
 	}
-	if err := report.CheckMaxStates(maxStates); err != nil {
+	undo, err := spf.setup(&opts)
+	if err != nil {
+		code := "BAD_OPTION"
+		if errors.Is(err, errSpillDir) {
+			code = "SPILL_DIR_UNUSABLE"
+		}
+		return refuse(out, stdout, stderr, code, err.Error())
+	}
+	defer undo()
+	if err := opts.Validate(); err != nil {
 		return refuse(out, stdout, stderr, "BAD_OPTION", optionMessage(err))
+	}
+	workers := opts.Workers
+	if workers == 0 {
+		workers = goruntime.NumCPU()
 	}
 	res, err := lint.Check(path, model.ReaderOptions(inputReader(cmd)))
 	if err != nil {
@@ -41,6 +57,12 @@ func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, 
 		}
 		return err
 	}
-	explicit.Verify(res, maxStates)
+	sopts := explicit.Options{MaxStates: opts.MaxStates, Workers: workers, Spill: &opts.Spill.Spill, Done: opts.Done}
+	stats, err := explicit.Verify(res, sopts)
+	if err != nil {
+		return refuse(out, stdout, stderr, "SPILL_FAILED", fmt.Sprintf("the search could not spill to disk: %v", err))
+	}
+	opts.Spill.Stats = stats
+	reportSpill(stderr, opts.Spill)
 	return emitVerifyAt(out, stdout, path, res.Report, res.Locator(), fcstmPicture(path, res.Model))
 }

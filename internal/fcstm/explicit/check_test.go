@@ -31,7 +31,10 @@ func TestCheck(t *testing.T) {
 		{"capped", "def int x = 0;\nstate R { state A; [*] -> A; A -> A :: Go effect { x = x + 1; }; }\n", 20, "FCSTM_SEARCH_UNDECIDED "},
 		{"beyond int64", "def int x = 1;\nstate R { state A; [*] -> A; A -> A :: Go effect { x = x * 1000; }; }\n", 100, "FCSTM_SEARCH_UNDECIDED "},
 	} {
-		c := Check(parse(t, tc.src), tc.cap, nil)
+		c, _, err := Check(parse(t, tc.src), Options{MaxStates: tc.cap}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if got := codes(c); got != tc.want {
 			t.Errorf("%s: findings %q, want %q (%s)", tc.name, got, tc.want, c.Detail)
 		}
