@@ -127,8 +127,9 @@ An FCSTM model (a .fcstm file) is parsed, constructed and linted instead
 followed by structural lints (unreachable states, parent-level transitions
 that never fire, combo and action lints).
 
---partition I/N runs worker I of a partitioned search over gRPC (same report,
-worker 0 writes it; --local-partitions N starts the workers on this host);
+--partition I/N runs worker I of a partitioned search over gRPC, of a JSON or
+an FCSTM model (same report, worker 0 writes it; --local-partitions N starts the
+workers on this host);
 --swarm I/N runs a bug-hunting swarm member whose reports stateproof merge
 combines; see docs/scale.md.
 
@@ -140,9 +141,9 @@ A flag that would have no effect is refused (exit 2), never ignored:
 --seed without --swarm; --workers, --max-findings, --max-permutation-events,
 the spill flags, --allow-undecided, --legacy-exit-codes, --progress and --color
 with --swarm; the check options with --hash-check; the JSON-only options
-(--before-model, --baseline, --max-findings, --progress, ...) with an FCSTM
-model; --import-root with a JSON model; --json with another --format; --color
-with a --format other than text, or with -o; --allow-undecided with
+(--before-model, --baseline, --max-findings, --progress, ...) and --swarm with
+an FCSTM model; --import-root with a JSON model; --json with another --format;
+--color with a --format other than text, or with -o; --allow-undecided with
 --baseline (the diff exits 0 or 1).
 
 Exit status (docs/reports.md#exit-codes): 0 for pass or pass_with_findings, 1
@@ -171,7 +172,7 @@ carries its exit_code.`,
 			}
 			if isFCSTM(args[0]) {
 				if sc.active() {
-					return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm, --partition and --local-partitions take a JSON model: they do not reach FCSTM models yet (docs/fcstm.md)")
+					return sc.runFCSTM(cmd, out, stdout, stderr, args[0], opts)
 				}
 				return verifyFCSTM(cmd, out, stdout, stderr, args[0], opts, &spf)
 			}

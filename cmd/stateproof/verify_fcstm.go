@@ -25,14 +25,20 @@ func isFCSTM(path string) bool { return strings.EqualFold(filepath.Ext(path), ".
 var jsonOnlyFlags = []string{"before-model", "state-mapping", "baseline", "hash-check", "prove", "max-permutation-events", "hash-spec",
 	"max-findings", "progress"}
 
+// jsonOnlyRefusal is the refusal of a JSON-only flag, or "".
+func jsonOnlyRefusal(cmd *cobra.Command) string {
+	if f := setFlag(cmd, jsonOnlyFlags...); f != "" {
+		return f + " applies to JSON models only, not to FCSTM models"
+	}
+	return ""
+}
+
 // verifyFCSTM lints an FCSTM model, searches it (opts.MaxStates states at
 // most, opts.Workers goroutines, spilling past spf's budget) and writes
 // the report.
 func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, path string, opts verify.Options, spf *spillFlags) error {
-	for _, name := range jsonOnlyFlags {
-		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
-			return refuse(out, stdout, stderr, "BAD_OPTION", "--"+name+" applies to JSON models only, not to FCSTM models")
-		}
+	if msg := jsonOnlyRefusal(cmd); msg != "" {
+		return refuse(out, stdout, stderr, "BAD_OPTION", msg)
 	}
 	undo, err := spf.setup(&opts)
 	if err != nil {

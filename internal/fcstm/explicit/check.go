@@ -29,6 +29,11 @@ type Options struct {
 	Spill *explore.Spill
 	// Done, when closed, stops the search as its cap would.
 	Done <-chan struct{}
+	// Explored, when set, is the search made elsewhere (a partitioned
+	// search over many processes) over a Machine of the model, with Cap
+	// MaxStates: the graph Search builds, node for node. Check reads it
+	// instead of searching.
+	Explored *explore.Graph
 }
 
 // Check searches m breadth-first, storing at most opts.MaxStates states,
@@ -40,13 +45,16 @@ type Options struct {
 // error, after which the check is incomplete and must not be shown.
 func Check(m *model.Model, opts Options, skip map[string]bool) (report.Check, explore.SpillStats, error) {
 	c := report.Check{ID: CheckID, Name: CheckName}
-	mc, err := New(m)
-	if err != nil {
-		c.Detail = "Not searched: the cold start fails (" + err.Error() + ")"
-		return c, explore.SpillStats{}, nil
+	g := opts.Explored
+	mc, ok := explicitMachine(g)
+	if !ok {
+		var err error
+		if mc, err = New(m); err != nil {
+			c.Detail = "Not searched: the cold start fails (" + err.Error() + ")"
+			return c, explore.SpillStats{}, nil
+		}
+		g = explore.Search{Machine: mc, Cap: opts.MaxStates, Workers: opts.Workers, Spill: opts.Spill, Done: opts.Done}.Run()
 	}
-	s := explore.Search{Machine: mc, Cap: opts.MaxStates, Workers: opts.Workers, Spill: opts.Spill, Done: opts.Done}
-	g := s.Run()
 	reached := map[string]bool{}
 	var raised, undecided []int
 	for i := range g.Len() {
@@ -86,6 +94,16 @@ func Check(m *model.Model, opts Options, skip map[string]bool) (report.Check, ex
 		c.Detail = fmt.Sprintf("%d states searched; %d finding(s)", g.Len(), len(c.Findings))
 	}
 	return c, stats, nil
+}
+
+// explicitMachine returns the machine a graph made elsewhere was built
+// over: its words mean something only to that machine.
+func explicitMachine(g *explore.Graph) (*Machine, bool) {
+	if g == nil {
+		return nil, false
+	}
+	mc, ok := g.M.(*Machine)
+	return mc, ok
 }
 
 // deadEnds returns, in node order, the first expanded node of each
