@@ -3,6 +3,7 @@ package explicit
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/stateproof/stateproof/internal/explore"
 	"github.com/stateproof/stateproof/internal/fcstm/lint"
@@ -68,7 +69,7 @@ func Check(m *model.Model, opts Options, skip map[string]bool) (report.Check, ex
 			undecided = append(undecided, i)
 		}
 	}
-	dead := deadEnds(g, mc)
+	dead := deadEnds(g, mc, opts.Workers)
 	stats := g.SpillStats()
 	if err := g.Err(); err != nil && !g.DiskBudgetReached() {
 		return c, stats, err
@@ -111,14 +112,27 @@ func explicitMachine(g *explore.Graph) (*Machine, bool) {
 // the node itself or a raised location). It reads the finished graph, so
 // it is the same whatever the workers or the spilling: a node that is
 // the parent of a node not raised has a step that changes something (its
-// child is new), and only the others are stepped again. Breadth-first
-// numbering makes parents non-decreasing in node order, so one pass over
-// the parent links finds the children, with no per-node memory.
-func deadEnds(g *explore.Graph, mc *Machine) []int {
+// child is new), and only the others are stepped again, in windows shared
+// out over workers goroutines. Breadth-first numbering makes parents
+// non-decreasing in node order, so one pass over the parent links finds
+// the children, with no per-node memory.
+func deadEnds(g *explore.Graph, mc *Machine, workers int) []int {
 	var out []int
 	found := map[string]bool{}
-	src := make([]int64, mc.Width())
-	var buf concrete.Buffer
+	w := mc.Width()
+	src := make([]int64, g.Width())
+	var window []int
+	var words []int64
+	flush := func() {
+		dead := stepWindow(mc, words, workers)
+		for k, i := range window {
+			if st := mc.Location(words[k*w]).State; dead[k] && !found[st] {
+				found[st] = true
+				out = append(out, i)
+			}
+		}
+		window, words = window[:0], words[:0]
+	}
 	j := 1 // the next node whose parent is looked at
 	for i := 0; i < g.Expanded; i++ {
 		parent := false
@@ -135,13 +149,40 @@ func deadEnds(g *explore.Graph, mc *Machine) []int {
 		if loc.Kind != Running || parent || found[loc.State] {
 			continue
 		}
-		g.Runtime(i, src)
-		if !changes(mc, src, &buf) {
-			found[loc.State] = true
-			out = append(out, i)
+		window = append(window, i)
+		words = append(words, g.Runtime(i, src)...)
+		if len(window) == deadWindow {
+			flush()
 		}
 	}
+	flush()
 	return out
+}
+
+// deadWindow is how many nodes deadEnds steps at once: enough to share
+// out, few enough that their words stay small beside a spilled graph.
+const deadWindow = 4096
+
+// stepWindow reports, per state of words (Width words each), whether no
+// step from it changes anything, stepping on up to workers goroutines.
+func stepWindow(mc *Machine, words []int64, workers int) []bool {
+	w := mc.Width()
+	n := len(words) / w
+	dead := make([]bool, n)
+	parts := max(1, min(workers, n/64))
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf concrete.Buffer
+			for k := p * n / parts; k < (p+1)*n/parts; k++ {
+				dead[k] = !changes(mc, words[k*w:(k+1)*w], &buf)
+			}
+		}()
+	}
+	wg.Wait()
+	return dead
 }
 
 // changes reports whether some step from src enters a state other than
