@@ -52,10 +52,10 @@ func TestIgnoredFlagsRefused(t *testing.T) {
 		{[]string{"verify", model, "--hash-check", strings.Repeat("0", 64), "--max-states", "9"}, []string{"--max-states", "--hash-check"}},
 		{[]string{"verify", model, "--hash-check", strings.Repeat("0", 64), "--prove"}, []string{"--prove", "--hash-check"}},
 		{[]string{"verify", model, "--hash-check", strings.Repeat("0", 64), "--hash-spec", "v0"}, []string{"--hash-spec", "--hash-check"}},
-		// verify: an FCSTM model is searched on one goroutine, in memory
-		{[]string{"verify", fcstm, "--workers", "2"}, []string{"--workers", "FCSTM"}},
-		{[]string{"verify", fcstm, "--memory", "1GiB"}, []string{"--memory", "FCSTM"}},
+		// verify: an FCSTM model has none of the JSON-only checks (its
+		// search takes --workers and the spill flags: TestVerifyFCSTMScale)
 		{[]string{"verify", fcstm, "--max-findings", "3"}, []string{"--max-findings", "FCSTM"}},
+		{[]string{"verify", fcstm, "--max-permutation-events", "3"}, []string{"--max-permutation-events", "FCSTM"}},
 		{[]string{"verify", model, "--import-root", "."}, []string{"--import-root", "JSON model"}},
 		// verify: a query is decided by one in-memory search of an FCSTM model
 		{[]string{"verify", fcstm, "--check", "check reach <= 1: true;", "--swarm", "0/2"}, []string{"--swarm", "--check"}},
@@ -64,6 +64,8 @@ func TestIgnoredFlagsRefused(t *testing.T) {
 		{[]string{"verify", fcstm, "-q", "q.fbmcq", "--hash-check", strings.Repeat("0", 64)}, []string{"--hash-check", "--query"}},
 		{[]string{"verify", fcstm, "-q", "q.fbmcq", "--check", "check reach <= 1: true;"}, []string{"--query", "--check"}},
 		{[]string{"verify", fcstm, "--all-depths"}, []string{"--all-depths", "--query or --check"}},
+		{[]string{"verify", fcstm, "--check", "check reach <= 1: true;", "--workers", "2"}, []string{"--workers", "-q/--check"}},
+		{[]string{"verify", fcstm, "--check", "check reach <= 1: true;", "--memory", "1MiB"}, []string{"--memory", "-q/--check"}},
 		{[]string{"verify", model, "--check", "check reach <= 1: true;"}, []string{"--check", "FCSTM", "stateproof bmc"}},
 		// output flags, on every command that has them
 		{[]string{"verify", model, "--json", "--format", "sarif"}, []string{"--json", "--format sarif"}},

@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stateproof/stateproof/internal/cluster"
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/lineend"
 	"github.com/stateproof/stateproof/internal/runtime"
@@ -191,42 +193,53 @@ func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdou
 	if !res.Valid() {
 		return emitVerify(out, stdout, name, verify.Run(res, opts), res)
 	}
-	rd := inputReader(cmd)
+	hash, _ := jsonmodel.Hash(res.Model.Raw, "v1")
+	g, err := p.search(cmd, out, stdout, stderr, hash, runtime.Compile(res.Model), opts.MaxStates)
+	if g == nil {
+		return err
+	}
+	opts.Explored = g
+	start := time.Now()
+	rep := verify.Run(res, opts)
+	fmt.Fprintf(stderr, "stateproof: partitioned search: checks on worker 0 in %s\n", time.Since(start).Round(time.Millisecond))
+	return emitVerify(out, stdout, name, rep, res)
+}
+
+// search runs this worker's part of the partitioned search of mc, whose
+// model hashes to hash. On worker 0 it returns the settled exploration;
+// otherwise (a worker done, or a failure) it returns nil and what the
+// command returns.
+func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, hash string, mc concrete.Portable, maxStates int) (*explore.Graph, error) {
 	var cfg cluster.Config
 	var err error
 	if p.localChild {
 		cfg, err = p.childConfig(stdout)
 	} else {
-		cfg, err = p.config(rd.ReadFile)
+		cfg, err = p.config(inputReader(cmd).ReadFile)
 	}
 	if err != nil {
-		return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
+		return nil, refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
 	}
 	cfg.Version = buildVersion()
-	cfg.ModelHash, _ = jsonmodel.Hash(res.Model.Raw, "v1")
-	mc := runtime.Compile(res.Model)
-	r, err := cluster.Run(cmd.Context(), cfg, mc, opts.MaxStates)
+	cfg.ModelHash = hash
+	r, err := cluster.Run(cmd.Context(), cfg, mc, maxStates)
 	var ce *cluster.Error
 	switch {
 	case cmd.Context().Err() != nil:
-		return &exitError{exitInterrupted} // stopped, not undecided
+		return nil, &exitError{exitInterrupted} // stopped, not undecided
 	case errors.As(err, &ce):
 		fmt.Fprintf(stderr, "stateproof: worker %d of %d: undecided: %s (PARTITION_UNDECIDED)\n", cfg.Index, len(cfg.Peers), ce.Reason)
-		return &exitError{exitUndecided}
+		return nil, &exitError{exitUndecided}
 	case err != nil:
-		return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
+		return nil, refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
 	case r == nil:
 		fmt.Fprintf(stderr, "stateproof: worker %d of %d: my part of the exploration is done; worker 0 writes the report\n", cfg.Index, len(cfg.Peers))
-		return nil
+		return nil, nil
 	}
 	fmt.Fprintf(stderr, "stateproof: partitioned search: %d states in %d levels over %d workers, %d bytes sent (%.1f per state); explored in %s, gathered in %s\n",
 		r.Graph.Len(), r.Levels, len(cfg.Peers), r.BytesSent, float64(r.BytesSent)/float64(max(1, r.Graph.Len())),
 		r.Explore.Round(time.Millisecond), r.Gather.Round(time.Millisecond))
-	opts.Explored = r.Graph
-	start := time.Now()
-	rep := verify.Run(res, opts)
-	fmt.Fprintf(stderr, "stateproof: partitioned search: checks on worker 0 in %s\n", time.Since(start).Round(time.Millisecond))
-	return emitVerify(out, stdout, name, rep, res)
+	return r.Graph, nil
 }
 
 // childConfig is a --local-partitions child's setup: it listens on a port

@@ -37,24 +37,40 @@ func (s *scaleFlags) run(cmd *cobra.Command, out outputFlags, stdout, stderr io.
 	if cmpf.before != "" || cmpf.baseline != "" || cmd.Flags().Changed("hash-check") || cmpf.prove {
 		return refuse(out, stdout, stderr, "BAD_OPTION", what+" cannot be combined with --before-model, --baseline, --hash-check or --prove")
 	}
+	if msg := s.conflict(); msg != "" {
+		return refuse(out, stdout, stderr, "BAD_OPTION", msg)
+	}
 	switch {
-	case s.swarm != "" && s.part.active():
-		return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm cannot be combined with --partition or --local-partitions")
-	case s.part.local > 0 && s.part.share != "":
-		return refuse(out, stdout, stderr, "BAD_OPTION", "--local-partitions starts its own workers: it cannot be combined with --partition")
 	case s.part.active() && !res.Valid():
 		return emitVerify(out, stdout, name, verify.Run(res, opts), res) // nothing to explore
 	case s.part.local > 0:
-		if err := s.part.runLocal(cmd, stdout, stderr, name); err != nil {
-			var ee *exitError
-			if errors.As(err, &ee) {
-				return err
-			}
-			return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
-		}
-		return nil
+		return s.part.runLocalOrRefuse(cmd, out, stdout, stderr, name)
 	case s.part.active():
 		return s.part.runPartition(cmd, out, stdout, stderr, name, res, opts)
 	}
 	return runSwarm(out, stdout, stderr, name, res, opts, s.swarm, s.seed)
+}
+
+// conflict is the refusal of scale flags that exclude each other, or "".
+func (s *scaleFlags) conflict() string {
+	switch {
+	case s.swarm != "" && s.part.active():
+		return "--swarm cannot be combined with --partition or --local-partitions"
+	case s.part.local > 0 && s.part.share != "":
+		return "--local-partitions starts its own workers: it cannot be combined with --partition"
+	}
+	return ""
+}
+
+// runLocalOrRefuse runs --local-partitions: worker 0's report and exit status are
+// the command's.
+func (p *partitionFlags) runLocalOrRefuse(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, name string) error {
+	if err := p.runLocal(cmd, stdout, stderr, name); err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return err
+		}
+		return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
+	}
+	return nil
 }

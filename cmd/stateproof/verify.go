@@ -135,8 +135,9 @@ in place of the whole-space search FCSTM-S1); --all-depths decides it for every
 depth, undecided unless the reachable space is finite within --max-states
 (docs/fcstm.md, "Queries decided by search").
 
---partition I/N runs worker I of a partitioned search over gRPC (same report,
-worker 0 writes it; --local-partitions N starts the workers on this host);
+--partition I/N runs worker I of a partitioned search over gRPC, of a JSON or
+an FCSTM model (same report, worker 0 writes it; --local-partitions N starts the
+workers on this host);
 --swarm I/N runs a bug-hunting swarm member whose reports stateproof merge
 combines; see docs/scale.md.
 
@@ -147,12 +148,14 @@ A flag that would have no effect is refused (exit 2), never ignored:
 --peer-timeout and --start-timeout without either; --progress with either;
 --seed without --swarm; --workers, --max-findings, --max-permutation-events,
 the spill flags, --allow-undecided, --legacy-exit-codes, --progress and --color
-with --swarm; the check options with --hash-check; the exploration options
-with an FCSTM model; --import-root with a JSON model; -q/--check with a JSON
-model, with each other, or with --partition, --local-partitions, --swarm,
---hash-check, --before-model, --baseline or --prove; --all-depths without a query; --json with another
---format; --color with a --format other than text, or with -o;
---allow-undecided with --baseline (the diff exits 0 or 1).
+with --swarm; the check options with --hash-check; the JSON-only options
+(--before-model, --baseline, --max-findings, --progress, ...) and --swarm with
+an FCSTM model; --import-root with a JSON model; -q/--check with a JSON
+model, with each other, with --workers or the spill flags, or with --partition,
+--local-partitions, --swarm, --hash-check, --before-model, --baseline or
+--prove; --all-depths without a query; --json with another --format; --color
+with a --format other than text, or with -o; --allow-undecided with
+--baseline (the diff exits 0 or 1).
 
 Exit status (docs/reports.md#exit-codes): 0 for pass or pass_with_findings, 1
 for fail (an error finding; with --baseline, a delta verdict of fail), 2 for an
@@ -184,9 +187,9 @@ carries its exit_code.`,
 			}
 			if isFCSTM(args[0]) {
 				if sc.active() {
-					return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm, --partition and --local-partitions take a JSON model: they do not reach FCSTM models yet (docs/fcstm.md)")
+					return sc.runFCSTM(cmd, out, stdout, stderr, args[0], opts)
 				}
-				return verifyFCSTM(cmd, out, stdout, stderr, args[0], opts.MaxStates, qf)
+				return verifyFCSTM(cmd, out, stdout, stderr, args[0], opts, &spf, qf)
 			}
 			undo, err := spf.setup(&opts)
 			if err != nil {

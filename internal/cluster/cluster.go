@@ -14,7 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/stateproof/stateproof/internal/explore"
-	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 )
 
 // Config is one worker's part of a partitioned search.
@@ -67,8 +67,9 @@ func (e *Error) Error() string { return "partitioned search undecided: " + e.Rea
 // Run runs this worker of a partitioned search of mc's plain exploration
 // (Cap cap) until its part ends: on worker 0 the exploration is settled
 // and returned; on the others Run returns when worker 0 releases them.
-// Any failure is an *Error, on every worker that survives it.
-func Run(ctx context.Context, cfg Config, mc *runtime.Machine, cap int) (*Result, error) {
+// Any failure is an *Error, on every worker that survives it. Any model
+// format whose machine is concrete.Portable can be searched so.
+func Run(ctx context.Context, cfg Config, mc concrete.Portable, cap int) (*Result, error) {
 	n := len(cfg.Peers)
 	if n < 1 || cfg.Index < 0 || cfg.Index >= n {
 		return nil, fmt.Errorf("worker %d of %d peers", cfg.Index, n)

@@ -290,8 +290,9 @@ func (cu *cursor) next(ctx context.Context) error {
 	}
 	d := cu.page
 	cu.g = int(d.u())
-	cu.parent, cu.via = int32(int64(d.u())-1), int32(int64(d.u())-1)
-	d.runtime(cu.c.w.mc, cu.words)
+	cu.parent = int32(int64(d.u()) - 1)
+	cu.via = int32(d.label(cu.c.w.mc))
+	d.state(cu.c.w.mc, cu.words)
 	cu.left--
 	return d.err
 }
@@ -321,7 +322,7 @@ func (c *coordinator) gather(ctx context.Context, total int) (*explore.Graph, er
 			return nil, &Error{fmt.Sprintf("no worker sent state %d", i)}
 		}
 		// a breadth-first parent comes first; only the root has none
-		if int(cu.parent) >= i || (cu.parent < 0) != (i == 0) || (i > 0 && (cu.via < 0 || int(cu.via) >= len(mc.Model.Transitions))) {
+		if int(cu.parent) >= i || (cu.parent < 0) != (i == 0) || (i > 0 && cu.via < 0) {
 			return nil, &Error{fmt.Sprintf("worker %d sent state %d with parent %d by transition %d", cu.i, i, cu.parent, cu.via)}
 		}
 		if j, fresh := g.Intern(cu.words, int(cu.parent), int(cu.via)); !fresh || j != i {

@@ -32,9 +32,12 @@
 // The service is gRPC (google.golang.org/grpc) with hand-written method
 // descriptors and a raw-bytes codec forced on the server and on every call
 // (never registered globally): each message is a few varints encoded by
-// hand (wire.go), so no protoc or generated code is needed, and runtimes
-// travel as their words, with big integers (handles into a process's own
-// table) sent by value. Every call carries a shared token in its metadata,
+// hand (wire.go), so no protoc or generated code is needed. States and
+// step labels travel in their machine's portable encoding
+// (concrete.Portable): a format's words may mean something only in the
+// process that made them (the JSON runtime's big integers are handles into
+// its own table, the FCSTM machine numbers locations as it meets them), so
+// any format whose machine is Portable is searched over many processes. Every call carries a shared token in its metadata,
 // checked by a server interceptor in constant time; TLS (mutual, with a
 // CA) is optional.
 package cluster

@@ -57,8 +57,8 @@ func (o *outbox) add(d int, g int64, rank, via int, r []int64) {
 	b := &o.bufs[d]
 	b.u(uint64(g))
 	b.u(uint64(rank))
-	b.u(uint64(via))
-	b.runtime(o.w.mc, r)
+	b.label(o.w.mc, via)
+	b.state(o.w.mc, r)
 	if o.counts[d]++; o.counts[d] == batchSize {
 		o.flush(d, false)
 	}

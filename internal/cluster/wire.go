@@ -4,11 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/big"
-	"slices"
 
 	"github.com/stateproof/stateproof/internal/explore"
-	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 )
 
 // rawCodec carries a message as the bytes it is: every message of the
@@ -42,55 +40,23 @@ type enc struct{ b []byte }
 func (e *enc) u(x uint64)   { e.b = binary.AppendUvarint(e.b, x) }
 func (e *enc) str(s string) { e.u(uint64(len(s))); e.b = append(e.b, s...) }
 
-// runtime appends a runtime's words. An integer word within ±2^62 is
-// the integer itself; any other is a handle into the sending process's
-// table of big integers (package runtime), meaningless elsewhere, so it
-// goes as the integer's digits and the receiver interns them in its own
-// table.
-func (e *enc) runtime(mc *runtime.Machine, ws []int64) {
-	for _, w := range ws {
-		if isHandle(w) {
-			text := mc.Int(w).Text(16)
-			e.u(uint64(len(text))<<1 | 1)
-			e.b = append(e.b, text...)
-			continue
-		}
-		e.u(zigzag(w) << 1)
+// state appends a state's words in the machine's portable encoding (a
+// format's words may mean something only in the process that made them).
+func (e *enc) state(mc concrete.Portable, ws []int64) { e.b = mc.AppendState(e.b, ws) }
+
+// label appends a step label, or none (-1, the root's) as a zero.
+func (e *enc) label(mc concrete.Portable, t int) {
+	if t < 0 {
+		e.u(0)
+		return
 	}
+	e.u(1)
+	e.b = mc.AppendLabel(e.b, t)
 }
 
-// isHandle reports whether an integer word is a big-integer handle: its
-// top two bits differ (see package runtime's integer words).
-func isHandle(w int64) bool { return w^(w<<1) < 0 }
-
-func zigzag(w int64) uint64 { return uint64(w<<1) ^ uint64(w>>63) }
-
-func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
-
-// ownerHash hashes a runtime by value, the same in every process: a big
-// integer counts by its digits, not by its handle.
-func ownerHash(mc *runtime.Machine, ws []int64) uint64 {
-	for _, w := range ws {
-		if isHandle(w) {
-			canon := slices.Clone(ws)
-			for k, w := range canon {
-				if isHandle(w) {
-					canon[k] = int64(fnv(mc.Int(w).Text(16)))
-				}
-			}
-			return explore.HashWords(canon)
-		}
-	}
-	return explore.HashWords(ws)
-}
-
-func fnv(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
+// ownerHash hashes a state by value, the same in every process.
+func ownerHash(mc concrete.Portable, ws []int64) uint64 {
+	return explore.HashWords(mc.Canon(nil, ws))
 }
 
 // dec reads what enc wrote; the first error sticks and every later read
@@ -139,28 +105,31 @@ func (d *dec) str() string {
 	return s
 }
 
-// runtime reads what enc.runtime wrote into dst, interning big integers
-// in mc's table.
-func (d *dec) runtime(mc *runtime.Machine, dst []int64) {
-	for k := range dst {
-		u := d.u()
-		if u&1 == 0 {
-			dst[k] = unzigzag(u >> 1)
-			continue
-		}
-		n := u >> 1
-		if d.err != nil || n > uint64(len(d.b)) {
-			d.err = errShort
-			return
-		}
-		x, ok := new(big.Int).SetString(string(d.b[:n]), 16)
-		if !ok {
-			d.err = errors.New("cluster: bad integer in message")
-			return
-		}
-		d.b = d.b[n:]
-		dst[k] = mc.Word(x)
+// state reads what enc.state wrote into dst.
+func (d *dec) state(mc concrete.Portable, dst []int64) {
+	if d.err != nil {
+		return
 	}
+	rest, err := mc.ReadState(d.b, dst)
+	if err != nil {
+		d.err = fmt.Errorf("cluster: %v", err)
+		return
+	}
+	d.b = rest
+}
+
+// label reads what enc.label wrote (-1 for none).
+func (d *dec) label(mc concrete.Portable) int {
+	if d.u() == 0 || d.err != nil {
+		return -1
+	}
+	t, rest, err := mc.ReadLabel(d.b)
+	if err != nil {
+		d.err = fmt.Errorf("cluster: %v", err)
+		return -1
+	}
+	d.b = rest
+	return t
 }
 
 // done returns the first error, or one if bytes are left over.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/stateproof/stateproof/internal/explore"
-	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 )
 
 // key orders the candidates of a level as the one-process search meets
@@ -45,7 +45,7 @@ const sentToMax = 1 << 20
 // and canonical parents, and the level being collected.
 type worker struct {
 	plan  plan
-	mc    *runtime.Machine
+	mc    concrete.Portable
 	peers []peer
 	sent  *atomic.Int64
 	// lastWord is when worker 0 last called (unix nanoseconds): the
@@ -100,14 +100,14 @@ type plan struct {
 	peerTimeout  time.Duration
 }
 
-func newWorker(p plan, mc *runtime.Machine, sent *atomic.Int64) *worker {
+func newWorker(p plan, mc concrete.Portable, sent *atomic.Int64) *worker {
 	w := &worker{plan: p, mc: mc, sent: sent, finish: make(chan error, 1)}
 	w.store = explore.NewStore(mc, 0, 1024)
 	return w
 }
 
 // owner is the worker that owns a runtime.
-func owner(mc *runtime.Machine, words []int64, count int) int {
+func owner(mc concrete.Portable, words []int64, count int) int {
 	return int((ownerHash(mc, words) >> 32) % uint64(count))
 }
 
@@ -292,20 +292,18 @@ func (w *worker) expand(level int, frontier []int32) error {
 	mc := w.mc
 	out := newOutbox(w, level)
 	src := make([]int64, mc.Width())
-	var sb runtime.StepBuffer
+	var buf concrete.Buffer
 	for _, li := range frontier {
 		w.mu.Lock()
 		w.store.Runtime(int(li), src)
 		g := w.gidx[li]
 		w.mu.Unlock()
-		rank := 0
-		for e := range mc.Events {
-			for _, o := range mc.Fire(src, e, &sb) {
-				d := owner(mc, o.Next, w.plan.count)
-				if d == w.plan.index || w.firstSend(o.Next) {
-					out.add(d, g, rank, o.Label, o.Next)
-				}
-				rank++
+		// Fired, not Successors: every step has its rank, as the
+		// one-process search's edges are ranked
+		for rank, o := range mc.Fired(src, &buf) {
+			d := owner(mc, o.Next, w.plan.count)
+			if d == w.plan.index || w.firstSend(o.Next) {
+				out.add(d, g, rank, o.Label, o.Next)
 			}
 		}
 	}
@@ -348,7 +346,7 @@ func (w *worker) deliver(d *dec) error {
 }
 
 // decodeCands reads a batch of successors after its level.
-func decodeCands(mc *runtime.Machine, d *dec) []cand {
+func decodeCands(mc concrete.Portable, d *dec) []cand {
 	n := d.n()
 	width := mc.Width()
 	cands := make([]cand, n)
@@ -356,9 +354,9 @@ func decodeCands(mc *runtime.Machine, d *dec) []cand {
 	for j := range cands {
 		c := &cands[j]
 		c.k = key{int64(d.u()), int32(d.u())}
-		c.via = int32(d.u())
+		c.via = int32(d.label(mc))
 		c.words = flat[j*width : (j+1)*width]
-		d.runtime(mc, c.words)
+		d.state(mc, c.words)
 	}
 	return cands
 }
@@ -379,8 +377,8 @@ func (w *worker) take(level int, last bool, cands []cand) error {
 		w.pend = explore.NewStore(w.mc, 0, 1024)
 	}
 	for _, c := range cands {
-		if c.words[0] < 0 || int(c.words[0]) >= len(w.mc.States) || c.via < 0 || int(c.via) >= len(w.mc.Model.Transitions) || c.k.parent < 0 {
-			return fmt.Errorf("cluster: a delivered runtime is not one of this model's")
+		if c.via < 0 || c.k.parent < 0 {
+			return fmt.Errorf("cluster: a delivered successor has no source or step")
 		}
 		if w.store.Lookup(c.words) >= 0 {
 			continue
@@ -500,8 +498,8 @@ func (w *worker) onGather(d *dec) ([]byte, error) {
 	for i := from; i < to; i++ {
 		e.u(uint64(w.gidx[i]))
 		e.u(uint64(w.parent[i] + 1))
-		e.u(uint64(w.via[i] + 1))
-		e.runtime(w.mc, w.store.Runtime(i, words))
+		e.label(w.mc, int(w.via[i]))
+		e.state(w.mc, w.store.Runtime(i, words))
 	}
 	return e.b, nil
 }

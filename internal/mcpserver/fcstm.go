@@ -39,6 +39,8 @@ func verifyFCSTM(in *VerifyInput, files input.Reader) (doc report.Obj, ok bool, 
 	if err := report.CheckMaxStates(maxStates); err != nil {
 		return nil, true, err
 	}
-	explicit.Verify(res, maxStates)
+	if _, err := explicit.Verify(res, explicit.Options{MaxStates: maxStates}); err != nil {
+		return nil, true, err
+	}
 	return res.Report.JSON(), true, nil
 }

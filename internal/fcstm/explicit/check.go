@@ -3,11 +3,13 @@ package explicit
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/stateproof/stateproof/internal/explore"
 	"github.com/stateproof/stateproof/internal/fcstm/lint"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/fcstm/runtime"
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 	"github.com/stateproof/stateproof/internal/report"
 )
 
@@ -17,43 +19,65 @@ const (
 	CheckName = "State Space Search"
 )
 
-// Check searches m breadth-first, storing at most maxStates states, and
-// reports what the explored graph decides (docs/fcstm.md, "stateproof
+// Options are the settings of a search. Workers and Spill change how the
+// search runs, never what it reports: the graph is the same, node for node
+// (docs/scale.md).
+type Options struct {
+	MaxStates int
+	// Workers is how many goroutines expand states (0 or 1: the caller's).
+	Workers int
+	// Spill, when set, keeps what passes its memory budget on disk.
+	Spill *explore.Spill
+	// Done, when closed, stops the search as its cap would.
+	Done <-chan struct{}
+	// Explored, when set, is the search made elsewhere (a partitioned
+	// search over many processes) over a Machine of the model, with Cap
+	// MaxStates: the graph Search builds, node for node. Check reads it
+	// instead of searching.
+	Explored *explore.Graph
+}
+
+// Check searches m breadth-first, storing at most opts.MaxStates states,
+// and reports what the explored graph decides (docs/fcstm.md, "stateproof
 // verify MODEL.fcstm"): cycles that raise, dead ends, and, when the search
 // was exhaustive, the leaf states it never reached. skip lists leaf
-// states another check already reports as unreachable.
-func Check(m *model.Model, maxStates int, skip map[string]bool) report.Check {
+// states another check already reports as unreachable. It returns what
+// the search spilled (zero when it fit in memory) and a spill store
+// error, after which the check is incomplete and must not be shown.
+func Check(m *model.Model, opts Options, skip map[string]bool) (report.Check, explore.SpillStats, error) {
 	c := report.Check{ID: CheckID, Name: CheckName}
-	mc, err := New(m)
-	if err != nil {
-		c.Detail = "Not searched: the cold start fails (" + err.Error() + ")"
-		return c
+	g := opts.Explored
+	mc, ok := explicitMachine(g)
+	if !ok {
+		var err error
+		if mc, err = New(m); err != nil {
+			c.Detail = "Not searched: the cold start fails (" + err.Error() + ")"
+			return c, explore.SpillStats{}, nil
+		}
+		g = explore.Search{Machine: mc, Cap: opts.MaxStates, Workers: opts.Workers, Spill: opts.Spill, Done: opts.Done}.Run()
 	}
-	g, live := search(mc, maxStates)
 	reached := map[string]bool{}
-	dead := map[string]int{} // first dead-end node per state
-	var deadOrder, raised, undecided []int
+	var raised, undecided []int
 	for i := range g.Len() {
 		loc := mc.Location(int64(g.StateOf(i)))
 		switch loc.Kind {
 		case Running:
 			reached[loc.State] = true
-			if i < g.Expanded && !live[i] {
-				if _, ok := dead[loc.State]; !ok {
-					dead[loc.State] = i
-					deadOrder = append(deadOrder, i)
-				}
-			}
 		case Raised:
 			raised = append(raised, i)
 		case Undecided:
 			undecided = append(undecided, i)
 		}
 	}
+	dead := deadEnds(g, mc, opts.Workers)
+	stats := g.SpillStats()
+	if err := g.Err(); err != nil && !g.DiskBudgetReached() {
+		return c, stats, err
+	}
 	for _, i := range raised {
 		c.Findings = append(c.Findings, raiseFinding(g, mc, i))
 	}
-	for _, i := range deadOrder {
+	for _, i := range dead {
 		st := mc.Location(int64(g.StateOf(i))).State
 		f := report.Finding{Code: "FCSTM_DEAD_END", Severity: report.Warning, Target: st,
 			Message: fmt.Sprintf("Dead end: in %s, no set of input events changes anything (the machine has not ended); the path shown reaches it", st),
@@ -64,40 +88,112 @@ func Check(m *model.Model, maxStates int, skip map[string]bool) report.Check {
 	if exhaustive {
 		c.Findings = append(c.Findings, unreached(m, reached, skip, len(raised) > 0)...)
 	} else {
-		c.Findings = append(c.Findings, undecidedFinding(g, mc, undecided, maxStates))
+		c.Findings = append(c.Findings, undecidedFinding(g, mc, undecided, opts))
 	}
 	c.Detail = fmt.Sprintf("%d states searched; no cycle raises, no dead end, every leaf state reached", g.Len())
 	if len(c.Findings) > 0 {
 		c.Detail = fmt.Sprintf("%d states searched; %d finding(s)", g.Len(), len(c.Findings))
 	}
-	return c
+	return c, stats, nil
 }
 
-// search explores mc and marks the expanded nodes with a step that
-// changes something (a successor other than the node itself or a raised
-// location): the others are dead ends.
-func search(mc *Machine, maxStates int) (*explore.Graph, []bool) {
-	var live []bool
-	src := make([]int64, mc.Width())
-	last := -1
-	onEdge := func(g *explore.Graph, from, t int, next []int64) explore.Edge {
-		for len(live) <= from {
-			live = append(live, false)
-		}
-		if from != last {
-			g.Runtime(from, src)
-			last = from
-		}
-		if !live[from] && mc.Location(next[0]).Kind != Raised && !equal(src, next[:len(src)]) {
-			live[from] = true
-		}
-		return explore.Keep
+// explicitMachine returns the machine a graph made elsewhere was built
+// over: its words mean something only to that machine.
+func explicitMachine(g *explore.Graph) (*Machine, bool) {
+	if g == nil {
+		return nil, false
 	}
-	g := explore.Search{Machine: mc, Cap: maxStates, OnEdge: onEdge}.Run()
-	for len(live) < g.Len() {
-		live = append(live, false)
+	mc, ok := g.M.(*Machine)
+	return mc, ok
+}
+
+// deadEnds returns, in node order, the first expanded node of each
+// running state from which no step changes anything (every successor is
+// the node itself or a raised location). It reads the finished graph, so
+// it is the same whatever the workers or the spilling: a node that is
+// the parent of a node not raised has a step that changes something (its
+// child is new), and only the others are stepped again, in windows shared
+// out over workers goroutines. Breadth-first numbering makes parents
+// non-decreasing in node order, so one pass over the parent links finds
+// the children, with no per-node memory.
+func deadEnds(g *explore.Graph, mc *Machine, workers int) []int {
+	var out []int
+	found := map[string]bool{}
+	w := mc.Width()
+	src := make([]int64, g.Width())
+	var window []int
+	var words []int64
+	flush := func() {
+		dead := stepWindow(mc, words, workers)
+		for k, i := range window {
+			if st := mc.Location(words[k*w]).State; dead[k] && !found[st] {
+				found[st] = true
+				out = append(out, i)
+			}
+		}
+		window, words = window[:0], words[:0]
 	}
-	return g, live
+	j := 1 // the next node whose parent is looked at
+	for i := 0; i < g.Expanded; i++ {
+		parent := false
+		for ; j < g.Len(); j++ {
+			p, _ := g.Parent(j)
+			if p > i {
+				break
+			}
+			if p == i && mc.Location(int64(g.StateOf(j))).Kind != Raised {
+				parent = true
+			}
+		}
+		loc := mc.Location(int64(g.StateOf(i)))
+		if loc.Kind != Running || parent || found[loc.State] {
+			continue
+		}
+		window = append(window, i)
+		words = append(words, g.Runtime(i, src)...)
+		if len(window) == deadWindow {
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// deadWindow is how many nodes deadEnds steps at once: enough to share
+// out, few enough that their words stay small beside a spilled graph.
+const deadWindow = 4096
+
+// stepWindow reports, per state of words (Width words each), whether no
+// step from it changes anything, stepping on up to workers goroutines.
+func stepWindow(mc *Machine, words []int64, workers int) []bool {
+	w := mc.Width()
+	n := len(words) / w
+	dead := make([]bool, n)
+	parts := max(1, min(workers, n/64))
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf concrete.Buffer
+			for k := p * n / parts; k < (p+1)*n/parts; k++ {
+				dead[k] = !changes(mc, words[k*w:(k+1)*w], &buf)
+			}
+		}()
+	}
+	wg.Wait()
+	return dead
+}
+
+// changes reports whether some step from src enters a state other than
+// src that is not a raised location.
+func changes(mc *Machine, src []int64, buf *concrete.Buffer) bool {
+	for _, o := range mc.Successors(src, buf) {
+		if mc.Location(o.Next[0]).Kind != Raised && !equal(src, o.Next) {
+			return true
+		}
+	}
+	return false
 }
 
 func equal(a, b []int64) bool {
@@ -162,8 +258,13 @@ func unreached(m *model.Model, reached, skip map[string]bool, raises bool) []rep
 }
 
 // undecidedFinding says why leaf reachability is not decided.
-func undecidedFinding(g *explore.Graph, mc *Machine, undecided []int, maxStates int) report.Finding {
+func undecidedFinding(g *explore.Graph, mc *Machine, undecided []int, opts Options) report.Finding {
+	maxStates := opts.MaxStates
 	ev := report.O("cap", maxStates, "explored", g.Len())
+	if g.DiskBudgetReached() {
+		return report.Finding{Code: "FCSTM_SEARCH_UNDECIDED", Severity: report.Warning, Evidence: ev,
+			Message: fmt.Sprintf("Could not decide which leaf states are reachable: disk budget reached — the search stopped at --max-disk after %d runtime states; raise --max-disk and re-run (docs/scale.md)", g.Len())}
+	}
 	if g.Truncated {
 		return report.Finding{Code: "FCSTM_SEARCH_UNDECIDED", Severity: report.Warning, Evidence: ev,
 			Message: fmt.Sprintf("Could not decide which leaf states are reachable: state cap reached — the search stopped at --max-states %d runtime states; raise --max-states and re-run", maxStates)}
@@ -174,15 +275,18 @@ func undecidedFinding(g *explore.Graph, mc *Machine, undecided []int, maxStates 
 }
 
 // Verify adds the search to a lint result, as `verify MODEL.fcstm` and the
-// MCP verify tool report it: the report's cap is maxStates, and the states
-// FCSTM-L1 already reports as unreachable by structure are not reported
-// again. A result whose model did not load is left as it is.
-func Verify(res *lint.Result, maxStates int) {
+// MCP verify tool report it: the report's cap is opts.MaxStates, and the
+// states FCSTM-L1 already reports as unreachable by structure are not
+// reported again. A result whose model did not load is left as it is. The
+// spill statistics and the error are Check's.
+func Verify(res *lint.Result, opts Options) (explore.SpillStats, error) {
 	if res.Model == nil {
-		return
+		return explore.SpillStats{}, nil
 	}
-	res.Report.MaxStates = maxStates
-	res.Report.Checks = append(res.Report.Checks, Check(res.Model, maxStates, structurallyUnreachable(res.Report)))
+	res.Report.MaxStates = opts.MaxStates
+	c, stats, err := Check(res.Model, opts, structurallyUnreachable(res.Report))
+	res.Report.Checks = append(res.Report.Checks, c)
+	return stats, err
 }
 
 // structurallyUnreachable lists the states FCSTM-L1 reports.

@@ -1,10 +1,13 @@
 package explicit
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/stateproof/stateproof/internal/explore"
 	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/spill"
 )
 
 func codes(c report.Check) string {
@@ -33,7 +36,10 @@ func TestCheck(t *testing.T) {
 		{"capped", "def int x = 0;\nstate R { state A; [*] -> A; A -> A :: Go effect { x = x + 1; }; }\n", 20, "FCSTM_SEARCH_UNDECIDED "},
 		{"beyond int64", "def int x = 1;\nstate R { state A; [*] -> A; A -> A :: Go effect { x = x * 1000; }; }\n", 100, "FCSTM_SEARCH_UNDECIDED "},
 	} {
-		c := Check(parse(t, tc.src), tc.cap, nil)
+		c, _, err := Check(parse(t, tc.src), Options{MaxStates: tc.cap}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if got := codes(c); got != tc.want {
 			t.Errorf("%s: findings %q, want %q (%s)", tc.name, got, tc.want, c.Detail)
 		}
@@ -47,6 +53,32 @@ func TestCheck(t *testing.T) {
 				t.Errorf("%s: %s", tc.name, f.Message)
 			}
 			t.Logf("%s: %s %v", tc.name, f.Message, f.Path)
+		}
+	}
+}
+
+// Dead ends are the same whatever the workers and the spilling: many
+// nodes of two states are dead ends (every count rests in B or C), the
+// report names the first of each, with its path.
+func TestDeadEndsAnyWorkers(t *testing.T) {
+	m := parse(t, "def int x = 0;\nstate R { state A; state B; state C; [*] -> A;\n A -> A :: Up effect { x = x + 1; };\n A -> B :: Stop;\n A -> C : if [x % 2 == 1];\n}\n")
+	base, _, err := Check(m, Options{MaxStates: 2000}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := codes(base); got != "FCSTM_DEAD_END R.B; FCSTM_DEAD_END R.C; FCSTM_SEARCH_UNDECIDED " {
+		t.Fatalf("findings %q", got)
+	}
+	for _, opts := range []Options{
+		{MaxStates: 2000, Workers: 4},
+		{MaxStates: 2000, Workers: 2, Spill: &explore.Spill{Memory: 1 << 30, Dir: spill.New(t.TempDir(), 0), MemoryNodes: 50}},
+	} {
+		c, stats, err := Check(m, opts, nil)
+		if err != nil || fmt.Sprint(c) != fmt.Sprint(base) {
+			t.Errorf("workers %d, spill %v: %v\n%v\nwant\n%v", opts.Workers, opts.Spill != nil, err, c, base)
+		}
+		if opts.Spill != nil && stats.Spills == 0 {
+			t.Error("did not spill")
 		}
 	}
 }

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/stateproof/stateproof/internal/fcstm/explicit"
+	"github.com/stateproof/stateproof/internal/fcstm/lint"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
+	"github.com/stateproof/stateproof/internal/report"
+	"github.com/stateproof/stateproof/internal/verify"
+)
+
+// runFCSTM runs a verify of an FCSTM model that a scale flag asked for:
+// a partitioned search, whose report is the one-process report (a swarm
+// member takes JSON models only).
+func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, name string, opts verify.Options) error {
+	if msg := s.conflict(); msg != "" {
+		return refuse(out, stdout, stderr, "BAD_OPTION", msg)
+	}
+	if s.swarm != "" {
+		return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm takes a JSON model: it does not reach FCSTM models yet (docs/fcstm.md)")
+	}
+	if msg := jsonOnlyRefusal(cmd); msg != "" {
+		return refuse(out, stdout, stderr, "BAD_OPTION", msg)
+	}
+	if err := report.CheckMaxStates(opts.MaxStates); err != nil {
+		return refuse(out, stdout, stderr, "BAD_OPTION", optionMessage(err))
+	}
+	res, err := lint.Check(name, model.ReaderOptions(inputReader(cmd)))
+	if err != nil {
+		if errors.Is(err, lint.ErrUnreadable) {
+			return refuse(out, stdout, stderr, "INPUT_UNREADABLE", err.Error())
+		}
+		return err
+	}
+	sopts := explicit.Options{MaxStates: opts.MaxStates}
+	var mc *explicit.Machine
+	if res.Model != nil {
+		mc, err = explicit.New(res.Model)
+	}
+	switch {
+	case res.Model == nil || err != nil:
+		// nothing to explore: the report says why, as one process's does
+	case s.part.local > 0:
+		return s.part.runLocalOrRefuse(cmd, out, stdout, stderr, name)
+	default:
+		g, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates)
+		if g == nil {
+			return err
+		}
+		sopts.Explored = g
+	}
+	if _, err := explicit.Verify(res, sopts); err != nil {
+		return err
+	}
+	return emitVerifyAt(out, stdout, name, res.Report, res.Locator(), fcstmPicture(name, res.Model))
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLocalPartitionsFCSTM: a partitioned search of an FCSTM model, over
+// 2 and 3 worker processes, gives the one-process report byte for byte,
+// with the same exit status, on every example, the generated families and
+// a model whose cycles raise (raised locations cross processes too), with
+// a cap that truncates the larger ones.
+func TestLocalPartitionsFCSTM(t *testing.T) {
+	models := fcstmScaleModels(t)
+	raising := filepath.Join(t.TempDir(), "raising.fcstm")
+	src := "def int x = 2;\ndef int y = 0;\nstate R { state A; [*] -> A;\n A -> A :: Tick effect { x = (x + 1) % 3; };\n A -> A :: Div effect { y = 10 / x; };\n}\n"
+	if err := os.WriteFile(raising, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	models = append(models, raising)
+	for _, model := range models {
+		// small cap: a level costs round trips, and counter has one per state
+		base := []string{"verify", model, "--json", "--max-states", "300"}
+		want, _, wantCode := runBin(t, time.Minute, base...)
+		if !strings.Contains(want, `"FCSTM-S1"`) {
+			t.Fatalf("%s: no search in\n%s", model, want)
+		}
+		for _, n := range []int{2, 3} {
+			got, errs, code := runBin(t, time.Minute, append(base, "--local-partitions", strconv.Itoa(n))...)
+			if got != want || code != wantCode {
+				t.Errorf("%s, %d local partitions: exit %d (want %d), report differs:\n%s\n%s", filepath.Base(model), n, code, wantCode, firstDiff(got, want), errs)
+			}
+		}
+	}
+}
+
+// A swarm member does not take FCSTM models yet: refused, never ignored.
+func TestSwarmFCSTMRefused(t *testing.T) {
+	_, stderr, code := runCLI(t, "verify", "../../examples/fcstm/door.fcstm", "--swarm", "0/2")
+	if code != 2 || !strings.Contains(stderr, "--swarm takes a JSON model") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
