@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/explicit"
@@ -27,6 +28,10 @@ type Result struct {
 	Frames []Frame
 	// States counts the nodes of every layer.
 	States int
+	// Diameter is the largest frame of a node: with AllDepths, the
+	// greatest breadth-first depth of a reachable state, which bmc
+	// reads to say when its bound covers every depth.
+	Diameter int
 }
 
 // Frame is one state of an evidence run.
@@ -45,6 +50,12 @@ type Options struct {
 	// AllDepths decides the query for every depth, its bound aside
 	// (--all-depths): one node per state, since no depth is told apart.
 	AllDepths bool
+	// Deadline, when not zero, stops the search like the cap (bmc gives
+	// the search a share of its budget); the answer is then unknown.
+	Deadline time.Time
+	// MaxDepth, when above zero, stops an AllDepths search like the cap
+	// at a state deeper than it: bmc's every-depth note needs no more.
+	MaxDepth int
 }
 
 // Refusal is a query this engine does not decide (yet): Decide returns
@@ -72,7 +83,7 @@ func Decide(m *model.Model, sys *sts.System, mc *explicit.Machine, q *query.Quer
 	if err != nil {
 		return nil, err
 	}
-	s := &search{sc: sc, mc: mc, max: opts.MaxStates, succ: map[string][]succ{}}
+	s := &search{sc: sc, mc: mc, max: opts.MaxStates, deadline: opts.Deadline, maxDepth: opts.MaxDepth, succ: map[string][]succ{}}
 	if q.Check.Kind == query.Cover {
 		var names []string
 		for _, v := range m.Vars {
@@ -356,11 +367,14 @@ func key(words []int64) string {
 
 // search is the layered search of one query.
 type search struct {
-	sc   *scenario
-	mc   *explicit.Machine
-	max  int
-	buf  concrete.Buffer
-	succ map[string][]succ
+	sc       *scenario
+	mc       *explicit.Machine
+	max      int
+	deadline time.Time
+	maxDepth int
+	stopped  string // why the search was capped, when not by the state cap
+	buf      concrete.Buffer
+	succ     map[string][]succ
 
 	cases   *cases // cover: the lowering's cases
 	real    []bool // per model variable: a float

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stateproof/stateproof/internal/bmc"
 	"github.com/stateproof/stateproof/internal/fcstm/decide"
@@ -414,6 +415,58 @@ func TestAllDepths(t *testing.T) {
 		}
 		if r.Outcome != tc.want {
 			t.Errorf("%s: %s (%s), want %s", tc.text, r.Outcome, r.Reason, tc.want)
+		}
+	}
+}
+
+// TestAllDepthsDiameter: the diameter is the greatest breadth-first depth
+// of a reachable state. Under the assumption the door is never opened, a
+// run starts (frame 1, Closed), locks (frame 2) and breaks (frame 3, ended
+// for good): four states, diameter 3, whatever path is taken.
+func TestAllDepthsDiameter(t *testing.T) {
+	m, fm, mc := setup(t, door)
+	r, err := decide.Decide(m, fm.System, mc, bind(t, fm, "assume always: opened == 0;\ncheck forbid <= 1: active(\"Door.Open\");"), decide.Options{MaxStates: 500, AllDepths: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Outcome != "property_satisfied" || r.States != 4 || r.Diameter != 3 {
+		t.Errorf("%s, %d states, diameter %d; want property_satisfied, 4 states, diameter 3", r.Outcome, r.States, r.Diameter)
+	}
+}
+
+// TestDeadline: a search whose deadline has passed decides nothing that
+// needs the missing states, and says the deadline stopped it, not the cap.
+func TestDeadline(t *testing.T) {
+	m, fm, mc := setup(t, door)
+	for _, all := range []bool{false, true} {
+		q := bind(t, fm, "assume always: opened == 0;\ncheck forbid <= 4: active(\"Door.Open\");")
+		r, err := decide.Decide(m, fm.System, mc, q, decide.Options{MaxStates: 500, AllDepths: all, Deadline: time.Now().Add(-time.Second)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Outcome != "unknown" || !strings.Contains(r.Reason, "time share ran out") {
+			t.Errorf("all depths %v: %s (%s), want unknown for the deadline", all, r.Outcome, r.Reason)
+		}
+	}
+}
+
+// TestMaxDepth: a state deeper than MaxDepth stops the search, undecided
+// (the door's end is at depth 3 under opened == 0). That a state the
+// assumptions rule out does not stop it is shown through bmc's note
+// (cmd/stateproof, TestBMCEveryDepthNote).
+func TestMaxDepth(t *testing.T) {
+	m, fm, mc := setup(t, door)
+	text := "assume always: opened == 0;\ncheck forbid <= 1: active(\"Door.Open\");"
+	for _, tc := range []struct {
+		depth int
+		want  string
+	}{{2, "unknown"}, {3, "property_satisfied"}} {
+		r, err := decide.Decide(m, fm.System, mc, bind(t, fm, text), decide.Options{MaxStates: 500, AllDepths: true, MaxDepth: tc.depth})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Outcome != tc.want || tc.want == "unknown" && !strings.Contains(r.Reason, "depth cap reached") {
+			t.Errorf("MaxDepth %d: %s (%s), want %s", tc.depth, r.Outcome, r.Reason, tc.want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package decide
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/explicit"
@@ -26,11 +27,26 @@ func (s *search) add(layer map[string]int, words []int64, k, parent int, in []in
 		s.capped = true
 		return -1
 	}
+	// The clock is read every 1024 nodes: a node costs microseconds.
+	if s.stopped == "" && !s.deadline.IsZero() && len(s.nodes)%1024 == 0 && time.Now().After(s.deadline) {
+		s.stopped = "time share ran out: the search stopped at the deadline its caller gave it"
+	}
+	if s.stopped != "" {
+		s.capped = true
+		return -1
+	}
 	s.nodes = append(s.nodes, node{words: words, frame: k, parent: parent, in: in})
 	id := len(s.nodes) - 1
 	if !s.sc.frameOK(s.valuation(id)) {
 		s.nodes = s.nodes[:id]
 		layer[key] = -1
+		return -1
+	}
+	// After the assumptions: a state they rule out is not one deeper.
+	if s.maxDepth > 0 && k > s.maxDepth {
+		s.nodes = s.nodes[:id]
+		s.capped = true
+		s.stopped = fmt.Sprintf("depth cap reached: the search stopped at a state deeper than %d", s.maxDepth)
 		return -1
 	}
 	layer[key] = id
@@ -106,7 +122,7 @@ func (s *search) backward() {
 // decide reads the verdict off the layers.
 func (s *search) decide() *Result {
 	q := s.sc.q
-	r := &Result{Kind: q.Check.Kind, Bound: q.Check.Bound, States: len(s.nodes)}
+	r := &Result{Kind: q.Check.Kind, Bound: q.Check.Bound, States: len(s.nodes), Diameter: s.diameter()}
 	if q.Check.Kind == query.Cover {
 		for _, h := range s.hits {
 			if s.viable[h.to] {
@@ -131,7 +147,7 @@ func (s *search) decide() *Result {
 	feasible := len(s.layers[0]) > 0 && s.viable[s.layers[0][0]]
 	switch {
 	case s.capped:
-		r.Outcome, r.Reason = "unknown", fmt.Sprintf("state cap reached: the search stopped at --max-states %d nodes; raise --max-states and re-run", s.max)
+		r.Outcome, r.Reason = "unknown", s.capReason("nodes; raise --max-states and re-run")
 	case s.stuck != "":
 		r.Outcome, r.Reason = "unknown", s.stuck
 	case !feasible:
@@ -147,6 +163,24 @@ func (s *search) decide() *Result {
 		r.Outcome = "property_satisfied"
 	}
 	return r
+}
+
+// capReason says why a capped search stopped; what ends the state cap's
+// sentence.
+func (s *search) capReason(what string) string {
+	if s.stopped != "" {
+		return s.stopped
+	}
+	return fmt.Sprintf("state cap reached: the search stopped at --max-states %d %s", s.max, what)
+}
+
+// diameter is the largest frame of a node.
+func (s *search) diameter() int {
+	d := 0
+	for i := range s.nodes {
+		d = max(d, s.nodes[i].frame)
+	}
+	return d
 }
 
 // evidence reports whether node id is what the query looks for: a frame
