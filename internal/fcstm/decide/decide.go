@@ -124,8 +124,15 @@ type scenario struct {
 func newScenario(m *model.Model, mc *explicit.Machine, q *query.Query, allDepths bool) (*scenario, error) {
 	switch q.Check.Kind {
 	case query.Reach, query.Cover, query.Forbid, query.Invariant:
+	case query.MustReach:
+		if allDepths {
+			return nil, &Refusal{Pos: q.Check.Span.Start, What: "a must_reach query with --all-depths (that every run reaches the goal at some depth is not a property of the reachable states)"}
+		}
+		if q.Check.Fair != nil || q.Check.FairAll {
+			return nil, &Refusal{Pos: q.Check.Span.Start, What: "a fairness clause"}
+		}
 	default:
-		return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query (it decides reach, cover, forbid and invariant)"}
+		return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query (it decides reach, cover, forbid, invariant and must_reach)"}
 	}
 	if in := q.Init; in != nil && (in.Mode != query.Cold || in.HavocAll || len(in.Havoc) > 0 || in.Where != nil) {
 		return nil, &Refusal{Pos: in.Span.Start, What: "an init clause other than `init cold;`"}

@@ -470,3 +470,90 @@ func TestMaxDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestMustReach pins must_reach answers on the door, reasoned by hand: a
+// counterexample is a whole run of N steps that never meets the goal.
+func TestMustReach(t *testing.T) {
+	m, fm, mc := setup(t, door)
+	for _, tc := range []struct {
+		text, want string
+		steps      int // the counterexample's length; 0 without one
+	}{
+		// the root is active from frame 0 (a cold start) on
+		{`check must_reach <= 3: active("Door");`, "property_satisfied", 0},
+		// a run that never pushes stays closed (or locked)
+		{`check must_reach <= 3: active("Door.Open");`, "property_violated", 3},
+		// every run is closed at frame 1
+		{`check must_reach <= 2: active("Door.Closed");`, "property_satisfied", 0},
+		{"assume always: !active(\"Door.Closed\");\ncheck must_reach <= 2: active(\"Door.Open\");", "scenario_infeasible", 0},
+		// undefined is not good: 1 / opened is undefined until a push
+		{`check must_reach <= 1: 1 / opened > 0;`, "property_violated", 1},
+	} {
+		r, err := decide.Decide(m, fm.System, mc, bind(t, fm, tc.text), decide.Options{MaxStates: 10000})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.text, err)
+		}
+		if r.Outcome != tc.want || len(r.Steps) != tc.steps || tc.steps > 0 && len(r.Frames) != tc.steps+1 {
+			t.Errorf("%s: %s (%s) with %d steps, want %s with %d", tc.text, r.Outcome, r.Reason, len(r.Steps), tc.want, tc.steps)
+		}
+	}
+	_, err := decide.Decide(m, fm.System, mc, bind(t, fm, `check must_reach <= 3: active("Door.Open");`), decide.Options{AllDepths: true})
+	var ref *decide.Refusal
+	if !errors.As(err, &ref) {
+		t.Errorf("must_reach with AllDepths: %v, want a refusal", err)
+	}
+}
+
+// TestMustReachAgreesWithBMC is the differential test of must_reach: the
+// random queries of TestAgreesWithBMC with their kind made must_reach, on
+// the examples and random models (seeds logged).
+func TestMustReachAgreesWithBMC(t *testing.T) {
+	ctx, err := z3.NewContext()
+	if err != nil {
+		t.Skip("no Z3:", err)
+	}
+	defer ctx.Close()
+	compared := map[string]int{}
+	check := func(name string, m *model.Model, seed uint64, n int) {
+		m, fm, mc := engines(t, m)
+		for _, text := range randomQueries(seed, fm.System, n) {
+			if strings.Contains(text, "check cover") {
+				continue
+			}
+			i := strings.Index(text, "check ")
+			j := strings.Index(text, " <=")
+			text = text[:i] + "check must_reach" + text[j:]
+			q := bind(t, fm, text)
+			r, err := decide.Decide(m, fm.System, mc, q, decide.Options{MaxStates: 200000})
+			if err != nil {
+				t.Fatalf("%s: %s: %v", name, text, err)
+			}
+			rep, err := frontend.Check(ctx, fm, q, bmc.Options{TimeoutMS: 60000}, "")
+			if err != nil {
+				t.Fatalf("%s: %s: %v", name, text, err)
+			}
+			if want := rep.Result.Outcome; want != "timeout" && r.Outcome != want {
+				t.Errorf("%s: %s\nexplicit %s (%s), bmc %s (%s)", name, text, r.Outcome, r.Reason, want, rep.Result.Reason)
+			}
+			compared[rep.Result.Outcome]++
+		}
+	}
+	paths, _ := filepath.Glob("../../../examples/fcstm/*.fcstm")
+	for _, p := range paths {
+		m, err := model.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(p, m, 2, 6)
+	}
+	check("raises", parse(t, raises), 6, 12)
+	for seed := uint64(1); seed <= 12; seed++ {
+		t.Logf("random model seed %d", seed)
+		check(fmt.Sprintf("seed %d", seed), parse(t, fcstmtest.RandomModel(seed)), seed+300, 6)
+	}
+	for seed := uint64(1); seed <= 6; seed++ {
+		t.Logf("random raising model seed %d", seed)
+		check(fmt.Sprintf("raising seed %d", seed), parse(t, fcstmtest.RandomRaisingModel(seed)), seed+300, 6)
+	}
+	t.Logf("outcomes compared: %v", compared)
+}

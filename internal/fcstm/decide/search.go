@@ -132,9 +132,13 @@ func (s *search) decide() *Result {
 			}
 		}
 	}
+	if q.Check.Kind == query.MustReach && s.avoidsGoal(r) {
+		r.Outcome = "property_violated"
+		return r
+	}
 	for k := range s.layers {
 		for _, id := range s.layers[k] {
-			if q.Check.Kind != query.Cover && s.viable[id] && s.evidence(id) {
+			if q.Check.Kind != query.Cover && q.Check.Kind != query.MustReach && s.viable[id] && s.evidence(id) {
 				r.Outcome = map[query.Kind]string{query.Reach: "witness_found"}[q.Check.Kind]
 				if r.Outcome == "" {
 					r.Outcome = "property_violated"
