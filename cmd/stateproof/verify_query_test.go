@@ -37,6 +37,9 @@ func TestVerifyQueryExitCodes(t *testing.T) {
 		// a run that is never asked to open stays closed: a run of 3 steps
 		{[]string{"--check", `check must_reach <= 3: active("Door.Open");`}, 1, "property_violated"},
 		{[]string{"--check", `check must_reach <= 3: active("Door.Closed");`}, 0, "property_satisfied"},
+		// closed at frame 1 with a window past the bound: bmc's tail
+		{[]string{"--check", `check response <= 3: trigger active("Door.Closed") -> within 3 active("Door.Open");`}, 3, "incomplete"},
+		{[]string{"--check", `check response <= 6: trigger active("Door.Closed") -> within 2 active("Door.Opening");`}, 1, "property_violated"},
 	} {
 		args := append([]string{"verify", door, "--json"}, c.args...)
 		out, errOut, code := runCLI(t, args...)
@@ -78,7 +81,8 @@ func TestVerifyQueryRefused(t *testing.T) {
 		want string
 	}{
 		{[]string{"-q", "../../examples/fcstm/door-opens.fbmcq"}, "door-opens.fbmcq:6:1: verify cannot decide called(...) and call_count(...) atoms"},
-		{[]string{"--check", `check response <= 3: trigger true -> within 1 active("Door.Open");`}, "<check>:1:1: verify cannot decide a response query"},
+		{[]string{"--check", `check exists_always <= 3: active("Door");`}, "<check>:1:1: verify cannot decide a exists_always query"},
+		{[]string{"--check", `check response <= 3: trigger true -> within 1 true;`, "--all-depths"}, "<check>:1:1: verify cannot decide a response query with --all-depths"},
 		{[]string{"--check", `check must_reach <= 3: active("Door.Open");`, "--all-depths"}, "<check>:1:1: verify cannot decide a must_reach query with --all-depths"},
 		{[]string{"--check", `check reach <= 3: active("Door.Nowhere");`}, "<check>:1:"},
 		{[]string{"--check", `check reach <= 3: cycle == 1;`, "--all-depths"}, "<check>:1:19: verify cannot decide `cycle` with --all-depths"},

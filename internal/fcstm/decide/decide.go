@@ -124,15 +124,18 @@ type scenario struct {
 func newScenario(m *model.Model, mc *explicit.Machine, q *query.Query, allDepths bool) (*scenario, error) {
 	switch q.Check.Kind {
 	case query.Reach, query.Cover, query.Forbid, query.Invariant:
-	case query.MustReach:
+	case query.MustReach, query.Response:
 		if allDepths {
-			return nil, &Refusal{Pos: q.Check.Span.Start, What: "a must_reach query with --all-depths (that every run reaches the goal at some depth is not a property of the reachable states)"}
+			return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query with --all-depths (what every run does at some depth is not a property of the reachable states)"}
 		}
 		if q.Check.Fair != nil || q.Check.FairAll {
 			return nil, &Refusal{Pos: q.Check.Span.Start, What: "a fairness clause"}
 		}
+		if err := triggerEvents(q, mc); err != nil {
+			return nil, err
+		}
 	default:
-		return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query (it decides reach, cover, forbid, invariant and must_reach)"}
+		return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query (it decides reach, cover, forbid, invariant, must_reach and response)"}
 	}
 	if in := q.Init; in != nil && (in.Mode != query.Cold || in.HavocAll || len(in.Havoc) > 0 || in.Where != nil) {
 		return nil, &Refusal{Pos: in.Span.Start, What: "an init clause other than `init cold;`"}
@@ -392,6 +395,7 @@ type search struct {
 	layers [][]int // node ids per frame
 	capped bool
 	raise  string // the first raise within the bound, as a reason
+	open   string // response: the first open obligation (bmc's tail)
 	stuck  string // the first state the machine cannot step
 	viable []bool
 }

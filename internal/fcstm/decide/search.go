@@ -132,13 +132,14 @@ func (s *search) decide() *Result {
 			}
 		}
 	}
-	if q.Check.Kind == query.MustReach && s.avoidsGoal(r) {
+	if q.Check.Kind == query.MustReach && s.avoidsGoal(r) || q.Check.Kind == query.Response && s.responds(r) {
 		r.Outcome = "property_violated"
 		return r
 	}
+	framed := q.Check.Kind == query.Reach || q.Check.Kind == query.Forbid || q.Check.Kind == query.Invariant
 	for k := range s.layers {
 		for _, id := range s.layers[k] {
-			if q.Check.Kind != query.Cover && q.Check.Kind != query.MustReach && s.viable[id] && s.evidence(id) {
+			if framed && s.viable[id] && s.evidence(id) {
 				r.Outcome = map[query.Kind]string{query.Reach: "witness_found"}[q.Check.Kind]
 				if r.Outcome == "" {
 					r.Outcome = "property_violated"
@@ -157,6 +158,9 @@ func (s *search) decide() *Result {
 	case !feasible:
 		r.Outcome = "scenario_infeasible"
 		r.Reason = "the assumptions cannot all hold on a run of the bound"
+	case s.open != "":
+		// As bmc's tail: an open obligation is incomplete, raise or not.
+		r.Outcome, r.Reason = "incomplete", s.open
 	case s.raise != "":
 		r.Outcome, r.Reason = "unknown", s.raise+"; no run that raises is evidence, so the property is not decided"
 	case s.caseErr != "":
