@@ -37,6 +37,8 @@ func TestVerifyQueryExitCodes(t *testing.T) {
 		// a run that is never asked to open stays closed: a run of 3 steps
 		{[]string{"--check", `check must_reach <= 3: active("Door.Open");`}, 1, "property_violated"},
 		{[]string{"--check", `check must_reach <= 3: active("Door.Closed");`}, 0, "property_satisfied"},
+		{[]string{"--check", `check exists_always <= 3: !active("Door.Open");`}, 0, "witness_found"},
+		{[]string{"--check", `check exists_always <= 3: active("Door.Closed");`}, 1, "no_witness"},
 		// closed at frame 1 with a window past the bound: bmc's tail
 		{[]string{"--check", `check response <= 3: trigger active("Door.Closed") -> within 3 active("Door.Open");`}, 3, "incomplete"},
 		{[]string{"--check", `check response <= 6: trigger active("Door.Closed") -> within 2 active("Door.Opening");`}, 1, "property_violated"},
@@ -81,7 +83,8 @@ func TestVerifyQueryRefused(t *testing.T) {
 		want string
 	}{
 		{[]string{"-q", "../../examples/fcstm/door-opens.fbmcq"}, "door-opens.fbmcq:6:1: verify cannot decide called(...) and call_count(...) atoms"},
-		{[]string{"--check", `check exists_always <= 3: active("Door");`}, "<check>:1:1: verify cannot decide a exists_always query"},
+		{[]string{"--check", "init state(\"Door.Open\");\ncheck reach <= 3: true;"}, "<check>:1:1: verify cannot decide an init clause other than `init cold;`"},
+		{[]string{"--check", `check exists_always <= 3: active("Door");`, "--all-depths"}, "<check>:1:1: verify cannot decide a exists_always query with --all-depths"},
 		{[]string{"--check", `check response <= 3: trigger true -> within 1 true;`, "--all-depths"}, "<check>:1:1: verify cannot decide a response query with --all-depths"},
 		{[]string{"--check", `check must_reach <= 3: active("Door.Open");`, "--all-depths"}, "<check>:1:1: verify cannot decide a must_reach query with --all-depths"},
 		{[]string{"--check", `check reach <= 3: active("Door.Nowhere");`}, "<check>:1:"},

@@ -124,7 +124,7 @@ type scenario struct {
 func newScenario(m *model.Model, mc *explicit.Machine, q *query.Query, allDepths bool) (*scenario, error) {
 	switch q.Check.Kind {
 	case query.Reach, query.Cover, query.Forbid, query.Invariant:
-	case query.MustReach, query.Response:
+	case query.MustReach, query.Response, query.ExistsAlways:
 		if allDepths {
 			return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query with --all-depths (what every run does at some depth is not a property of the reachable states)"}
 		}
@@ -135,7 +135,7 @@ func newScenario(m *model.Model, mc *explicit.Machine, q *query.Query, allDepths
 			return nil, err
 		}
 	default:
-		return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query (it decides reach, cover, forbid, invariant, must_reach and response)"}
+		return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query (it decides reach, cover, forbid, invariant, must_reach, exists_always and response)"}
 	}
 	if in := q.Init; in != nil && (in.Mode != query.Cold || in.HavocAll || len(in.Havoc) > 0 || in.Where != nil) {
 		return nil, &Refusal{Pos: in.Span.Start, What: "an init clause other than `init cold;`"}

@@ -132,8 +132,12 @@ func (s *search) decide() *Result {
 			}
 		}
 	}
-	if q.Check.Kind == query.MustReach && s.avoidsGoal(r) || q.Check.Kind == query.Response && s.responds(r) {
+	if q.Check.Kind == query.MustReach && s.throughout(r, false) || q.Check.Kind == query.Response && s.responds(r) {
 		r.Outcome = "property_violated"
+		return r
+	}
+	if q.Check.Kind == query.ExistsAlways && s.throughout(r, true) {
+		r.Outcome = "witness_found"
 		return r
 	}
 	framed := q.Check.Kind == query.Reach || q.Check.Kind == query.Forbid || q.Check.Kind == query.Invariant
@@ -165,7 +169,7 @@ func (s *search) decide() *Result {
 		r.Outcome, r.Reason = "unknown", s.raise+"; no run that raises is evidence, so the property is not decided"
 	case s.caseErr != "":
 		r.Outcome, r.Reason = "unknown", s.caseErr
-	case q.Check.Kind == query.Reach || q.Check.Kind == query.Cover:
+	case q.Check.Kind == query.Reach || q.Check.Kind == query.Cover || q.Check.Kind == query.ExistsAlways:
 		r.Outcome = "no_witness"
 	default:
 		r.Outcome = "property_satisfied"

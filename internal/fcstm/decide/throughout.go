@@ -6,19 +6,20 @@ import (
 	"github.com/stateproof/stateproof/internal/expr"
 )
 
-// avoidsGoal looks for a must_reach counterexample: a run of N steps
-// within the assumptions on whose frames the body is never good (defined
-// and true), as bmc's objective ∧_i ¬G_i asks. A node avoids the goal
-// when it is not good and is at frame N or has a successor that avoids
-// it; the run follows, from frame 0, the first such successor. It fills
-// r's evidence and reports whether there is one.
-func (s *search) avoidsGoal(r *Result) bool {
+// throughout looks for a run of N steps within the assumptions on whose
+// every frame the body is good (defined and true) when good is true, or
+// never good when it is false: an exists_always witness (bmc's ∧_i G_i)
+// or a must_reach counterexample (∧_i ¬G_i). A node keeps to it when its
+// frame does and it is at frame N or has a successor that keeps to it;
+// the run follows, from frame 0, the first such successor. It fills r's
+// evidence and reports whether there is one.
+func (s *search) throughout(r *Result, good bool) bool {
 	n := len(s.layers) - 1
 	avoid := make([]bool, len(s.nodes))
 	for k := n; k >= 0; k-- {
 		for _, id := range s.layers[k] {
 			x, err := expr.Eval(s.sc.q.Check.Body, s.valuation(id))
-			if err == nil && x.Bool() {
+			if (err == nil && x.Bool()) != good {
 				continue
 			}
 			avoid[id] = k == n || slices.ContainsFunc(s.nodes[id].kids, func(c int) bool { return avoid[c] })
