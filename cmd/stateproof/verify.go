@@ -129,11 +129,12 @@ followed by structural lints (unreachable states, parent-level transitions
 that never fire, combo and action lints).
 
 With -q FILE.fbmcq or --check 'QUERY' (FCSTM models), verify decides an FBMCQ
-reach, cover, forbid or invariant query by explicit search, with bmc's frames,
+query (any of the seven kinds) by explicit search, with bmc's frames,
 assumptions and outcome names (the report's queries section, check FCSTM-Q1,
-in place of the whole-space search FCSTM-S1); --all-depths decides it for every
-depth, undecided unless the reachable space is finite within --max-states
-(docs/fcstm.md, "Queries decided by search").
+in place of the whole-space search FCSTM-S1); --all-depths decides a reach,
+cover, forbid or invariant query for every depth, undecided unless the
+reachable space is finite within --max-states (docs/fcstm.md, "Queries decided
+by search").
 
 --partition I/N runs worker I of a partitioned search over gRPC, of a JSON or
 an FCSTM model (same report, worker 0 writes it; --local-partitions N starts the

@@ -34,6 +34,14 @@ func TestVerifyQueryExitCodes(t *testing.T) {
 		// door counts its openings without bound: every depth is undecided
 		{[]string{"-q", qfile, "--all-depths", "--max-states", "300"}, 3, "unknown"},
 		{[]string{"--check", `check invariant <= 2: open_count < 1;`, "--all-depths", "--max-states", "300"}, 1, "property_violated"},
+		// a run that is never asked to open stays closed: a run of 3 steps
+		{[]string{"--check", `check must_reach <= 3: active("Door.Open");`}, 1, "property_violated"},
+		{[]string{"--check", `check must_reach <= 3: active("Door.Closed");`}, 0, "property_satisfied"},
+		{[]string{"--check", `check exists_always <= 3: !active("Door.Open");`}, 0, "witness_found"},
+		{[]string{"--check", `check exists_always <= 3: active("Door.Closed");`}, 1, "no_witness"},
+		// closed at frame 1 with a window past the bound: bmc's tail
+		{[]string{"--check", `check response <= 3: trigger active("Door.Closed") -> within 3 active("Door.Open");`}, 3, "incomplete"},
+		{[]string{"--check", `check response <= 6: trigger active("Door.Closed") -> within 2 active("Door.Opening");`}, 1, "property_violated"},
 	} {
 		args := append([]string{"verify", door, "--json"}, c.args...)
 		out, errOut, code := runCLI(t, args...)
@@ -75,7 +83,10 @@ func TestVerifyQueryRefused(t *testing.T) {
 		want string
 	}{
 		{[]string{"-q", "../../examples/fcstm/door-opens.fbmcq"}, "door-opens.fbmcq:6:1: verify cannot decide called(...) and call_count(...) atoms"},
-		{[]string{"--check", `check must_reach <= 3: active("Door.Open");`}, "<check>:1:1: verify cannot decide a must_reach query"},
+		{[]string{"--check", "init state(\"Door.Open\");\ncheck reach <= 3: true;"}, "<check>:1:1: verify cannot decide an init clause other than `init cold;`"},
+		{[]string{"--check", `check exists_always <= 3: active("Door");`, "--all-depths"}, "<check>:1:1: verify cannot decide a exists_always query with --all-depths"},
+		{[]string{"--check", `check response <= 3: trigger true -> within 1 true;`, "--all-depths"}, "<check>:1:1: verify cannot decide a response query with --all-depths"},
+		{[]string{"--check", `check must_reach <= 3: active("Door.Open");`, "--all-depths"}, "<check>:1:1: verify cannot decide a must_reach query with --all-depths"},
 		{[]string{"--check", `check reach <= 3: active("Door.Nowhere");`}, "<check>:1:"},
 		{[]string{"--check", `check reach <= 3: cycle == 1;`, "--all-depths"}, "<check>:1:19: verify cannot decide `cycle` with --all-depths"},
 		{[]string{"-q", "no-such.fbmcq"}, "cannot read no-such.fbmcq"},

@@ -138,6 +138,10 @@ func (rep *Report) JSON() map[string]any {
 	} {
 		res[k] = v
 	}
+	if d := r.EveryDepth; d != nil {
+		// Only with the note: every other report stays as it was.
+		res["every_depth"] = map[string]any{"engine": "explicit", "states": d.States, "diameter": d.Diameter}
+	}
 	out := map[string]any{
 		"schema":    Schema,
 		"input":     map[string]any{"model_path": rep.ModelPath, "query_path": nullable(rep.QueryPath), "query": rep.Query},

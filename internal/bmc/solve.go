@@ -111,6 +111,12 @@ type Result struct {
 	// Fair lists the weakly fair events of the query's fair clause
 	// (docs/queries.md#fairness); nil without one.
 	Fair []string
+	// EveryDepth, when not nil, says the verdict holds at every depth:
+	// an explicit search found the reachable space finite and within the
+	// bound (docs/queries.md, "When the bound is enough"). Set by the
+	// caller (package frontend), which has the model's search; bmc
+	// itself never sets it.
+	EveryDepth *EveryDepth
 	// LoopStart is the frame the last frame of a fair counterexample
 	// equals: the run repeats steps LoopStart..N-1 forever. nil unless
 	// the check has a fair clause and a trace.
@@ -177,6 +183,12 @@ type session struct {
 // 50 ms so that a check about to return is not thrown away.
 func abandonGrace(budget time.Duration) time.Duration {
 	return max(budget/20, 50*time.Millisecond)
+}
+
+// EveryDepth is what an explicit search found behind the every-depth
+// note: the reachable states and the diameter of their space.
+type EveryDepth struct {
+	States, Diameter int
 }
 
 // DefaultTimeoutMS is the budget of a solve when the caller gives none

@@ -53,6 +53,13 @@ func (rep *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, " (%s)", r.Reason)
 	}
 	fmt.Fprintf(&b, " in %.1f ms at bound %d, %d trace symbols\n", r.ElapsedMS, r.SolvedBound, r.Symbols)
+	if d := r.EveryDepth; d != nil {
+		what := "holds at every depth"
+		if r.Outcome == "no_witness" {
+			what = "no witness at any depth"
+		}
+		fmt.Fprintf(&b, "  %s (explicit search: %d states, diameter %d; docs/queries.md#when-the-bound-is-enough)\n", what, d.States, d.Diameter)
+	}
 	if f := r.Feasibility; f.LocalizationStatus != "not_needed" && f.LocalizationStatus != "" {
 		fmt.Fprintf(&b, "  feasibility: kernel %s, initialization %s, assumptions %s", stageText(f.Kernel), stageText(f.Initialization), stageText(f.Assumptions))
 		if f.InfeasibleStage != "" {

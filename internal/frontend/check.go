@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/stateproof/stateproof/internal/bmc"
 	"github.com/stateproof/stateproof/internal/expr"
@@ -29,16 +30,71 @@ func Check(ctx *z3.Context, m *Model, q *query.Query, opts bmc.Options, queryPat
 // invariant queries of a --bound run): bmc.SolveAll encodes their shared
 // unrolling once; each result is replayed on its own, and the reports come
 // in the order of qs.
+//
+// When the format has a DepthSearch, a verdict that rests on the absence
+// of a run may carry the every-depth note (see everyDepth).
 func CheckAll(ctx *z3.Context, m *Model, qs []*query.Query, opts bmc.Options, queryPath string) ([]*bmc.Report, error) {
+	start := opts.Start
+	if start.IsZero() {
+		start = time.Now()
+	}
 	results, err := bmc.SolveAll(ctx, m.System, qs, opts)
 	if err != nil {
 		return nil, err
 	}
 	reports := make([]*bmc.Report, len(qs))
 	for i, res := range results {
+		// The first query's budget began at start (loading included),
+		// each later one's with its solve.
+		spent := time.Duration(res.TotalElapsedMS * float64(time.Millisecond))
+		if i == 0 {
+			spent = time.Since(start)
+		}
+		if opts.Context == nil || opts.Context.Err() == nil {
+			everyDepth(m, qs[i], res, opts.TimeoutMS, spent)
+		}
 		reports[i] = report(m, qs[i], res, queryPath)
 	}
 	return reports, nil
+}
+
+// everyDepthStates caps the explicit search behind the every-depth note:
+// it is a remark on a verdict already given, so a larger space goes
+// without it rather than making bmc slow or large.
+const everyDepthStates = 100_000
+
+// everyDepth adds to res, a verdict that rests on the absence of a run
+// (property_satisfied, no_witness), that it holds at every depth when an
+// explicit search of m, within a tenth of the budget left and
+// everyDepthStates, finds the reachable space finite, reaches every
+// state of it within the bound, and gives the same every-depth answer
+// (docs/queries.md, "When the bound is enough"). A search that was
+// capped, ran out of time, met a raise or cannot model q exactly adds
+// nothing: the note is never a guess.
+func everyDepth(m *Model, q *query.Query, res *bmc.Result, timeoutMS int, spent time.Duration) {
+	if m.Depths == nil || res.Outcome != "property_satisfied" && res.Outcome != "no_witness" {
+		return
+	}
+	if timeoutMS <= 0 {
+		timeoutMS = bmc.DefaultTimeoutMS
+	}
+	share := (time.Duration(timeoutMS)*time.Millisecond - spent) / 10
+	if share <= 0 {
+		return
+	}
+	// A state deeper than the bound ends the search: the note is out of
+	// reach, however the search would end.
+	depth := q.Check.Bound
+	if q.Check.Kind == query.Cover {
+		depth-- // a case is taken on the step out of the deepest state
+	}
+	if depth < 1 {
+		return // no model has every state at its start
+	}
+	a, ok := m.Depths.AllDepths(q, DepthLimits{States: everyDepthStates, Depth: depth, Deadline: time.Now().Add(share)})
+	if ok && a.Outcome == res.Outcome && a.Diameter <= depth {
+		res.EveryDepth = &bmc.EveryDepth{States: a.States, Diameter: a.Diameter}
+	}
 }
 
 // report labels res and replays its trace, if any, on m's runtime.

@@ -1,8 +1,11 @@
 package frontend
 
 import (
+	"time"
+
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/input"
+	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/sts"
 	"github.com/stateproof/stateproof/internal/trace"
 )
@@ -32,6 +35,10 @@ type Model struct {
 	System *sts.System
 	// Replayer replays decoded witnesses on the format's runtime.
 	Replayer Replayer
+	// Depths searches the model's reachable states for bmc's every-depth
+	// note (docs/queries.md, "When the bound is enough"); nil for a
+	// format without such a search.
+	Depths DepthSearch
 	// Invariants are the state-predicate properties the model itself
 	// declares (JSON invariants); empty for formats that declare none.
 	Invariants []Invariant
@@ -49,6 +56,30 @@ type Model struct {
 // where it disagrees.
 type Replayer interface {
 	Replay(tr *trace.Trace) *trace.Replay
+}
+
+// A DepthSearch decides a query for every depth, its bound aside, by
+// explicit search of a model's reachable states.
+type DepthSearch interface {
+	// AllDepths answers q for every depth within lim, in bmc's outcome
+	// names; a search stopped by lim answers unknown. ok is false when
+	// the search cannot model q exactly (a clause it does not decide).
+	AllDepths(q *query.Query, lim DepthLimits) (a DepthAnswer, ok bool)
+}
+
+// DepthLimits bound a DepthSearch: at most States states, none deeper
+// than Depth (a breadth-first depth), stopping at Deadline.
+type DepthLimits struct {
+	States, Depth int
+	Deadline      time.Time
+}
+
+// A DepthAnswer is a DepthSearch's answer: its outcome, the states it
+// reached and the diameter of the space (the greatest breadth-first depth
+// of a reachable state).
+type DepthAnswer struct {
+	Outcome          string
+	States, Diameter int
 }
 
 // An Invariant is a property the model declares: each Placement's

@@ -43,3 +43,58 @@ func hasCheck(rep map[string]any, id string) bool {
 	}
 	return false
 }
+
+// The verify tool decides an FBMCQ query on an FCSTM model by explicit
+// search, as verify -q/--check does (issue 39): the typed report has the
+// queries section and the FCSTM-Q1 check instead of the whole-space search.
+func TestVerifyFCSTMQuery(t *testing.T) {
+	cs := connect(t)
+	answer := func(out map[string]any) map[string]any {
+		t.Helper()
+		qs, _ := out["queries"].([]any)
+		if len(qs) != 1 || !hasCheck(out, "FCSTM-Q1") || hasCheck(out, "FCSTM-S1") {
+			t.Fatalf("queries %v, checks %v", out["queries"], out["checks"])
+		}
+		return qs[0].(map[string]any)
+	}
+	out, _ := call(t, cs, "verify", map[string]any{"path": "examples/fcstm/door.fcstm", "query": `check reach <= 4: active("Door.Open");`})
+	a := answer(out)
+	if a["outcome"] != "witness_found" || a["engine"] != "explicit" || a["kind"] != "reach" || a["bound"] != 4.0 || out["verdict"] != "pass" {
+		t.Errorf("door reach: %v, verdict %v", a, out["verdict"])
+	}
+	if path, _ := a["path"].([]any); len(path) == 0 || a["frame"] != float64(len(path)) {
+		t.Errorf("witness path %v at frame %v", a["path"], a["frame"])
+	}
+	// motor is -1, 0 or 1 at every depth, but open_count grows without
+	// end: undecided at the cap, never a pass.
+	out, _ = call(t, cs, "verify", map[string]any{"path": "examples/fcstm/door.fcstm", "query": "check invariant <= 3: motor <= 1;", "allDepths": true, "maxStates": 200})
+	if a := answer(out); a["outcome"] != "unknown" || a["allDepths"] != true || out["verdict"] != "not_decided" {
+		t.Errorf("door every depth: %v, verdict %v", a, out["verdict"])
+	}
+	src := "def int n = 0;\nstate R {\n    state A;\n    state B { enter { n = 1; } }\n    [*] -> A;\n    A -> B :: Go;\n    B -> A :: Back;\n}\n"
+	out, _ = call(t, cs, "verify", map[string]any{"model": src, "query": "check invariant <= 1: n <= 1;", "allDepths": true})
+	if a := answer(out); a["outcome"] != "property_satisfied" || out["verdict"] != "pass" {
+		t.Errorf("inline every depth: %v, verdict %v", a, out["verdict"])
+	}
+	out, _ = call(t, cs, "verify", map[string]any{"path": "cmd/stateproof/testdata/fcstm/x.fcstm", "queryPath": "cmd/stateproof/testdata/fcstm/two-values.fbmcq"})
+	if a := answer(out); a["outcome"] != "scenario_infeasible" || out["verdict"] != "not_decided" {
+		t.Errorf("queryPath: %v, verdict %v", a, out["verdict"])
+	}
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"path": "examples/order.json", "query": `check reach <= 2: active("PAID");`}, "use the bmc tool"},
+		{map[string]any{"path": "examples/fcstm/door.fcstm", "query": "check reach <= 1: true;", "queryPath": "x.fbmcq"}, "not both"},
+		{map[string]any{"path": "examples/fcstm/door.fcstm", "allDepths": true}, "allDepths has no effect"},
+		{map[string]any{"path": "examples/fcstm/door.fcstm", "query": `check reach <= 2: active("Door.Nope");`}, "<query>:1:"},
+		{map[string]any{"path": "examples/fcstm/door.fcstm", "query": "init state(\"Door.Open\");\ncheck reach <= 2: true;"}, "use stateproof bmc"},
+		{map[string]any{"path": "examples/fcstm/door.fcstm", "queryPath": "examples/fcstm/door-opens.fbmcq"}, "door-opens.fbmcq:"},
+		{map[string]any{"path": "examples/fcstm/door.fcstm", "queryPath": "nope.fbmcq"}, "cannot read nope.fbmcq"},
+	} {
+		_, res := call(t, cs, "verify", c.args)
+		if !res.IsError || !strings.Contains(toolText(res), c.want) {
+			t.Errorf("%v: error %v %q, want one with %q", c.args, res.IsError, toolText(res), c.want)
+		}
+	}
+}

@@ -52,7 +52,7 @@ func (s *search) explore() {
 // cycle within the assumptions), or bmc's answer changes with the bound.
 func (s *search) decideAll() *Result {
 	q := s.sc.q
-	r := &Result{Kind: q.Check.Kind, Bound: q.Check.Bound, States: len(s.nodes)}
+	r := &Result{Kind: q.Check.Kind, Bound: q.Check.Bound, States: len(s.nodes), Diameter: s.diameter()}
 	if q.Check.Kind == query.Cover && len(s.hits) > 0 {
 		r.Outcome = "witness_found"
 		s.pathVia(r, s.hits[0])
@@ -71,7 +71,7 @@ func (s *search) decideAll() *Result {
 	}
 	switch {
 	case s.capped:
-		r.Outcome, r.Reason = "unknown", fmt.Sprintf("state cap reached: the search stopped at --max-states %d states before the reachable space was exhausted; raise --max-states and re-run", s.max)
+		r.Outcome, r.Reason = "unknown", s.capReason("states before the reachable space was exhausted; raise --max-states and re-run")
 	case s.stuck != "":
 		r.Outcome, r.Reason = "unknown", s.stuck
 	case len(s.nodes) == 0:

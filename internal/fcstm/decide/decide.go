@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/explicit"
@@ -31,6 +32,10 @@ type Result struct {
 	// repeats steps Loop.. forever; its last frame is frame Loop again.
 	Lasso bool
 	Loop  int
+	// Diameter is the largest frame of a node: with AllDepths, the
+	// greatest breadth-first depth of a reachable state, which bmc
+	// reads to say when its bound covers every depth.
+	Diameter int
 }
 
 // Frame is one state of an evidence run.
@@ -49,6 +54,12 @@ type Options struct {
 	// AllDepths decides the query for every depth, its bound aside
 	// (--all-depths): one node per state, since no depth is told apart.
 	AllDepths bool
+	// Deadline, when not zero, stops the search like the cap (bmc gives
+	// the search a share of its budget); the answer is then unknown.
+	Deadline time.Time
+	// MaxDepth, when above zero, stops an AllDepths search like the cap
+	// at a state deeper than it: bmc's every-depth note needs no more.
+	MaxDepth int
 }
 
 // Refusal is a query this engine does not decide (yet): Decide returns
@@ -88,13 +99,13 @@ func Decide(m *model.Model, sys *sts.System, mc *explicit.Machine, q *query.Quer
 	return r, nil
 }
 
-// decideBounded answers a reach, cover, forbid or invariant query.
+// decideBounded answers a query of a bounded kind (every kind but ltl).
 func decideBounded(m *model.Model, sys *sts.System, mc *explicit.Machine, q *query.Query, opts Options) (*Result, error) {
 	sc, err := newScenario(m, mc, q, opts.AllDepths)
 	if err != nil {
 		return nil, err
 	}
-	s := &search{sc: sc, mc: mc, max: opts.MaxStates, succ: map[string][]succ{}}
+	s := &search{sc: sc, mc: mc, max: opts.MaxStates, deadline: opts.Deadline, maxDepth: opts.MaxDepth, succ: map[string][]succ{}}
 	if q.Check.Kind == query.Cover {
 		var names []string
 		for _, v := range m.Vars {
@@ -127,8 +138,18 @@ type scenario struct {
 func newScenario(m *model.Model, mc *explicit.Machine, q *query.Query, allDepths bool) (*scenario, error) {
 	switch q.Check.Kind {
 	case query.Reach, query.Cover, query.Forbid, query.Invariant:
+	case query.MustReach, query.Response, query.ExistsAlways:
+		if allDepths {
+			return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query with --all-depths (what every run does at some depth is not a property of the reachable states)"}
+		}
+		if q.Check.Fair != nil || q.Check.FairAll {
+			return nil, &Refusal{Pos: q.Check.Span.Start, What: "a fairness clause"}
+		}
+		if err := triggerEvents(q, mc); err != nil {
+			return nil, err
+		}
 	default:
-		return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query (it decides reach, cover, forbid and invariant)"}
+		return nil, &Refusal{Pos: q.Check.Span.Start, What: "a " + q.Check.Kind.String() + " query (it decides reach, cover, forbid, invariant, must_reach, exists_always and response)"}
 	}
 	if in := q.Init; in != nil && (in.Mode != query.Cold || in.HavocAll || len(in.Havoc) > 0 || in.Where != nil) {
 		return nil, &Refusal{Pos: in.Span.Start, What: "an init clause other than `init cold;`"}
@@ -370,11 +391,14 @@ func key(words []int64) string {
 
 // search is the layered search of one query.
 type search struct {
-	sc   *scenario
-	mc   *explicit.Machine
-	max  int
-	buf  concrete.Buffer
-	succ map[string][]succ
+	sc       *scenario
+	mc       *explicit.Machine
+	max      int
+	deadline time.Time
+	maxDepth int
+	stopped  string // why the search was capped, when not by the state cap
+	buf      concrete.Buffer
+	succ     map[string][]succ
 
 	cases   *cases // cover: the lowering's cases
 	real    []bool // per model variable: a float
@@ -385,6 +409,7 @@ type search struct {
 	layers [][]int // node ids per frame
 	capped bool
 	raise  string // the first raise within the bound, as a reason
+	open   string // response: the first open obligation (bmc's tail)
 	stuck  string // the first state the machine cannot step
 	viable []bool
 }

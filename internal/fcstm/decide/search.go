@@ -3,6 +3,7 @@ package decide
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/explicit"
@@ -27,11 +28,26 @@ func (s *search) add(layer map[string]int, words []int64, k, parent int, in []in
 		s.capped = true
 		return -1
 	}
+	// The clock is read every 1024 nodes: a node costs microseconds.
+	if s.stopped == "" && !s.deadline.IsZero() && len(s.nodes)%1024 == 0 && time.Now().After(s.deadline) {
+		s.stopped = "time share ran out: the search stopped at the deadline its caller gave it"
+	}
+	if s.stopped != "" {
+		s.capped = true
+		return -1
+	}
 	s.nodes = append(s.nodes, node{words: words, frame: k, parent: parent, in: in})
 	id := len(s.nodes) - 1
 	if !s.sc.frameOK(s.valuation(id)) {
 		s.nodes = s.nodes[:id]
 		layer[key] = -1
+		return -1
+	}
+	// After the assumptions: a state they rule out is not one deeper.
+	if s.maxDepth > 0 && k > s.maxDepth {
+		s.nodes = s.nodes[:id]
+		s.capped = true
+		s.stopped = fmt.Sprintf("depth cap reached: the search stopped at a state deeper than %d", s.maxDepth)
 		return -1
 	}
 	layer[key] = id
@@ -107,7 +123,7 @@ func (s *search) backward() {
 // decide reads the verdict off the layers.
 func (s *search) decide() *Result {
 	q := s.sc.q
-	r := &Result{Kind: q.Check.Kind, Bound: q.Check.Bound, States: len(s.nodes)}
+	r := &Result{Kind: q.Check.Kind, Bound: q.Check.Bound, States: len(s.nodes), Diameter: s.diameter()}
 	if q.Check.Kind == query.Cover {
 		for _, h := range s.hits {
 			if s.viable[h.to] {
@@ -117,9 +133,18 @@ func (s *search) decide() *Result {
 			}
 		}
 	}
+	if q.Check.Kind == query.MustReach && s.throughout(r, false) || q.Check.Kind == query.Response && s.responds(r) {
+		r.Outcome = "property_violated"
+		return r
+	}
+	if q.Check.Kind == query.ExistsAlways && s.throughout(r, true) {
+		r.Outcome = "witness_found"
+		return r
+	}
+	framed := q.Check.Kind == query.Reach || q.Check.Kind == query.Forbid || q.Check.Kind == query.Invariant
 	for k := range s.layers {
 		for _, id := range s.layers[k] {
-			if q.Check.Kind != query.Cover && s.viable[id] && s.evidence(id) {
+			if framed && s.viable[id] && s.evidence(id) {
 				r.Outcome = map[query.Kind]string{query.Reach: "witness_found"}[q.Check.Kind]
 				if r.Outcome == "" {
 					r.Outcome = "property_violated"
@@ -132,22 +157,43 @@ func (s *search) decide() *Result {
 	feasible := len(s.layers[0]) > 0 && s.viable[s.layers[0][0]]
 	switch {
 	case s.capped:
-		r.Outcome, r.Reason = "unknown", fmt.Sprintf("state cap reached: the search stopped at --max-states %d nodes; raise --max-states and re-run", s.max)
+		r.Outcome, r.Reason = "unknown", s.capReason("nodes; raise --max-states and re-run")
 	case s.stuck != "":
 		r.Outcome, r.Reason = "unknown", s.stuck
 	case !feasible:
 		r.Outcome = "scenario_infeasible"
 		r.Reason = "the assumptions cannot all hold on a run of the bound"
+	case s.open != "":
+		// As bmc's tail: an open obligation is incomplete, raise or not.
+		r.Outcome, r.Reason = "incomplete", s.open
 	case s.raise != "":
 		r.Outcome, r.Reason = "unknown", s.raise+"; no run that raises is evidence, so the property is not decided"
 	case s.caseErr != "":
 		r.Outcome, r.Reason = "unknown", s.caseErr
-	case q.Check.Kind == query.Reach || q.Check.Kind == query.Cover:
+	case q.Check.Kind == query.Reach || q.Check.Kind == query.Cover || q.Check.Kind == query.ExistsAlways:
 		r.Outcome = "no_witness"
 	default:
 		r.Outcome = "property_satisfied"
 	}
 	return r
+}
+
+// capReason says why a capped search stopped; what ends the state cap's
+// sentence.
+func (s *search) capReason(what string) string {
+	if s.stopped != "" {
+		return s.stopped
+	}
+	return fmt.Sprintf("state cap reached: the search stopped at --max-states %d %s", s.max, what)
+}
+
+// diameter is the largest frame of a node.
+func (s *search) diameter() int {
+	d := 0
+	for i := range s.nodes {
+		d = max(d, s.nodes[i].frame)
+	}
+	return d
 }
 
 // evidence reports whether node id is what the query looks for: a frame
