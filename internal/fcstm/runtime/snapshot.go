@@ -122,6 +122,7 @@ func (r *Runtime) Restore(s Snapshot) error {
 		}
 	}
 	r.next = nil
+	r.tapes.cur = nil
 	frames := r.frames[:0]
 	var parent *stateInfo
 	for k := 1; k < len(c); k += 4 {

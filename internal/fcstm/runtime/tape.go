@@ -1,0 +1,216 @@
+package runtime
+
+import (
+	"math"
+
+	"github.com/stateproof/stateproof/internal/expr"
+)
+
+// A quiet cycle (Step, Next) from a configuration depends on the
+// variables only through the decisions its search makes: which events
+// are present and which guards hold. Everything else — the candidates
+// tried, the states left and entered, the operation blocks run, the
+// configuration reached — follows from the configuration and those
+// decisions. A runtime records each quiet cycle it runs as a tape (its
+// decisions and blocks, in order) in a trie per configuration, and
+// replays a cycle whose decisions follow a recorded path: it tests the
+// same events and guards and runs the same blocks, skipping the search's
+// bookkeeping. A decision that leaves the recorded paths, or an error,
+// falls back to the search, which records the new path; an explicit
+// search steps each configuration on many inputs and variable values,
+// and replays nearly all of them (docs/fcstm.md, "Search speed").
+//
+// Only searches that never back out of a candidate are recorded: a
+// candidate's path fails through a dead end or through having no
+// candidate (both fixed by the decisions), or through a repeated
+// configuration, which compares variables too. A recorded path ends
+// where its search first backed out, with a node that sends the cycle to
+// the search. A replay that follows a recorded path to its end meets no
+// repeated configuration: from a repeat on, the cycle would run as it
+// did from the first visit, and so would have reached the path's end
+// earlier, where the recorded search (same frames, same decisions) did
+// not stop.
+
+// maxTapeNodes bounds the nodes of a runtime's tapes: past it, cycles
+// that leave the recorded paths are searched and not recorded.
+const maxTapeNodes = 1 << 16
+
+type tapeKind uint8
+
+const (
+	tEvent  tapeKind = iota // is event present? next by the answer
+	tGuard                  // does guard hold? next by the answer
+	tBlock                  // run block, then next[0]
+	tEnd                    // the cycle reached frames (a Delta when delta)
+	tSearch                 // the search backs out from here: not taped
+)
+
+// tapeNode is a node of a configuration's trie of recorded cycles.
+type tapeNode struct {
+	kind   tapeKind
+	event  int
+	guard  *expr.Program
+	block  []stmt
+	next   [2]*tapeNode // by a decision's outcome; next[0] after a block
+	frames []frame      // tEnd: the configuration reached
+	tested []int        // tEnd: the events the search tested, in order
+	delta  bool         // tEnd: the search found no continuation
+}
+
+// tapeOp is one step of a cycle being recorded: a decision and its
+// outcome (out) or a block.
+type tapeOp struct {
+	kind  tapeKind
+	event int
+	guard *expr.Program
+	block []stmt
+	out   bool
+}
+
+// recorder is the tape of the quiet cycle being searched.
+type recorder struct {
+	on  bool
+	ops []tapeOp
+	cut int // ops from cut on are not a tape: the search backed out there
+}
+
+// note records op when recording.
+func (s *search) note(op tapeOp) {
+	if s.rec.on {
+		s.rec.ops = append(s.rec.ops, op)
+	}
+}
+
+// backedOut records that the search backs out at op position at.
+func (s *search) backedOut(at int) {
+	if s.rec.on {
+		s.rec.cut = min(s.rec.cut, at)
+	}
+}
+
+// tapes are a runtime's recorded cycles: a trie per configuration.
+type tapes struct {
+	byControl map[string]*tapeNode // by Control; the root's next[0] is the first node
+	nodes     int
+	hits      int // cycles replayed (tests check that some are)
+	key       []byte
+	cur       *tapeNode // the root of the runtime's configuration; nil: look it up
+}
+
+// root returns the trie root of the configuration of frames.
+func (t *tapes) root(frames []frame, started, ended bool) *tapeNode {
+	if t.cur != nil {
+		return t.cur
+	}
+	t.key = appendControl(t.key[:0], frames, started, ended)
+	n := t.byControl[string(t.key)]
+	if n == nil {
+		if t.byControl == nil {
+			t.byControl = map[string]*tapeNode{}
+		}
+		n = &tapeNode{kind: tSearch}
+		t.byControl[string(t.key)] = n
+	}
+	t.cur = n
+	return n
+}
+
+// insert adds the path of ops, ending in end, under root.
+func (t *tapes) insert(root *tapeNode, ops []tapeOp, end *tapeNode) {
+	if t.nodes+len(ops)+1 > maxTapeNodes {
+		return
+	}
+	p := &root.next[0]
+	for i := range ops {
+		op := &ops[i]
+		n := *p
+		switch {
+		case n == nil:
+			n = &tapeNode{kind: op.kind, event: op.event, guard: op.guard, block: op.block}
+			*p = n
+			t.nodes++
+		case !n.is(op):
+			return // cannot happen: the same decisions lead to the same step
+		}
+		p = &n.next[0]
+		if op.out {
+			p = &n.next[1]
+		}
+	}
+	if *p == nil {
+		*p = end
+		t.nodes++
+	}
+}
+
+// is reports whether n records op's step.
+func (n *tapeNode) is(op *tapeOp) bool {
+	if n.kind != op.kind || n.event != op.event || n.guard != op.guard || len(n.block) != len(op.block) {
+		return false
+	}
+	return len(n.block) == 0 || &n.block[0] == &op.block[0]
+}
+
+// replay runs the cycle from c (the search's root path) along root's
+// trie. hit is false when the cycle leaves the recorded paths or raises:
+// c's variables are then rolled back for the search to run.
+func (s *search) replay(c *ctx, root *tapeNode) (ok, hit bool) {
+	n := root.next[0]
+	for n != nil {
+		switch n.kind {
+		case tEvent:
+			n = n.next[b2i(s.events[n.event])]
+		case tGuard:
+			s.env = varEnv{ix: s.ix, vars: c.vars}
+			v, err := n.guard.Run(c.vars, &s.env)
+			if err != nil || v.Type() != expr.Bool {
+				n = nil
+				break
+			}
+			n = n.next[b2i(v.Bool())]
+		case tBlock:
+			if err := s.block(c, n.block); err != nil {
+				n = nil
+				break
+			}
+			n = n.next[0]
+		case tEnd:
+			c.frames = append(c.frames[:0], n.frames...)
+			*s.tested = append((*s.tested)[:0], n.tested...)
+			return !n.delta, true
+		default:
+			n = nil
+		}
+	}
+	s.rollback(c.vars, 0)
+	c.wrote = 0
+	return false, false
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// record starts recording the cycle about to be searched.
+func (s *search) record() {
+	s.rec.on, s.rec.ops, s.rec.cut = true, s.rec.ops[:0], math.MaxInt
+}
+
+// recorded adds the cycle searched to t under root:
+// c and ok are the search's outcome, which raised no error.
+func (s *search) recorded(t *tapes, root *tapeNode, c *ctx, ok bool) {
+	ops := s.rec.ops
+	end := &tapeNode{kind: tSearch}
+	if s.rec.cut != math.MaxInt {
+		ops = ops[:s.rec.cut]
+	} else {
+		end = &tapeNode{kind: tEnd, delta: !ok, tested: append([]int(nil), *s.tested...)}
+		if ok {
+			end.frames = append([]frame(nil), c.frames...)
+		}
+	}
+	t.insert(root, ops, end)
+}
