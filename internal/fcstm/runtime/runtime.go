@@ -44,6 +44,7 @@ type Runtime struct {
 	next     *ctx   // the configuration Next reached (s.root); nil: the runtime's
 	tapes    tapes  // the quiet cycles recorded (tape.go)
 	noTapes  bool   // search every cycle (tests compare the two)
+	restored string // the Control of the last Restore while the frames are its
 }
 
 // New prepares m for execution. It fails with a ClassInit error for a bad
@@ -297,7 +298,7 @@ func (r *Runtime) commit(c *ctx) {
 	r.vars, c.vars = c.vars, r.vars[:0]
 	r.started = true
 	r.ended = len(r.frames) == 0
-	r.tapes.cur = nil
+	r.tapes.cur, r.restored = nil, ""
 }
 
 // Step is Cycle for a search: the input events are given by number

@@ -55,6 +55,8 @@ type tapeNode struct {
 	frames []frame      // tEnd: the configuration reached
 	tested []int        // tEnd: the events the search tested, in order
 	delta  bool         // tEnd: the search found no continuation
+	// control is a root's configuration (Snapshot's Control).
+	control string
 }
 
 // tapeOp is one step of a cycle being recorded: a decision and its
@@ -95,23 +97,30 @@ type tapes struct {
 	hits      int // cycles replayed (tests check that some are)
 	key       []byte
 	cur       *tapeNode // the root of the runtime's configuration; nil: look it up
+	last      *tapeNode // the root looked up last
 }
 
-// root returns the trie root of the configuration of frames.
+// root returns the trie root of the configuration of frames. A search
+// restores configurations of one location many times in a row: the last
+// one looked up is checked first.
 func (t *tapes) root(frames []frame, started, ended bool) *tapeNode {
 	if t.cur != nil {
 		return t.cur
 	}
 	t.key = appendControl(t.key[:0], frames, started, ended)
+	if t.last != nil && string(t.key) == t.last.control {
+		t.cur = t.last
+		return t.cur
+	}
 	n := t.byControl[string(t.key)]
 	if n == nil {
 		if t.byControl == nil {
 			t.byControl = map[string]*tapeNode{}
 		}
-		n = &tapeNode{kind: tSearch}
-		t.byControl[string(t.key)] = n
+		n = &tapeNode{kind: tSearch, control: string(t.key)}
+		t.byControl[n.control] = n
 	}
-	t.cur = n
+	t.cur, t.last = n, n
 	return n
 }
 
