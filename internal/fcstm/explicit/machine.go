@@ -70,13 +70,16 @@ type label struct {
 
 // stepper is one worker's runtime and scratch.
 type stepper struct {
-	rt    *runtime.Runtime
-	src   runtime.Snapshot
-	err   error   // restoring src failed: every cycle from it raises this
-	from  []int64 // the words of src
-	in    []int
-	key   []byte // the Control of the configuration a cycle reached
-	stack []decided
+	rt  *runtime.Runtime
+	src runtime.Snapshot
+	err error // restoring src failed: every cycle from it raises this
+	// restored says whether rt is at src (and err set): a cycle replayed
+	// on words does not need it.
+	restored bool
+	from     []int64 // the words of src
+	in       []int
+	key      []byte // the Control of the configuration a cycle reached
+	stack    []decided
 	// Recent numbers of the shared tables, which only a miss asks.
 	labels [cacheSize]cachedLabel
 	locs   [cacheSize]cachedLoc
@@ -194,8 +197,7 @@ func (mc *Machine) successors(src []int64, buf *concrete.Buffer, inputs *[]Input
 	st := mc.pool.Get().(*stepper)
 	defer mc.pool.Put(st)
 	st.src.Control = loc.control
-	st.src.Vars = mc.unpack(src, st.src.Vars[:0])
-	st.err = st.rt.Restore(st.src)
+	st.restored = false // until a cycle needs the runtime (see step)
 	st.from = src
 	if !mc.reduce {
 		all := uint64(1)<<len(events) - 1
@@ -291,15 +293,28 @@ func (mc *Machine) Fired(src []int64, buf *concrete.Buffer) []concrete.Outcome {
 // the events of mask and writes the resulting state into next. It reports
 // whether the cycle ran.
 func (mc *Machine) step(st *stepper, events []int, mask uint64, next []int64) bool {
-	if st.err != nil {
-		mc.raised(next, st.err)
-		return false
-	}
 	st.in = st.in[:0]
 	for i, e := range events {
 		if mask&(1<<i) != 0 {
 			st.in = append(st.in, e)
 		}
+	}
+	// A replay on words first: it needs neither the runtime restored nor
+	// the variables as values.
+	copy(next[1:], st.from[1:])
+	if control, ok := st.rt.NextWords(st.src.Control, st.in, next[1:]); ok {
+		st.key = append(st.key[:0], control...)
+		next[0] = int64(mc.locate(st))
+		return true
+	}
+	if !st.restored {
+		st.src.Vars = mc.unpack(st.from, st.src.Vars[:0])
+		st.err = st.rt.Restore(st.src)
+		st.restored = true
+	}
+	if st.err != nil {
+		mc.raised(next, st.err)
+		return false
 	}
 	if err := st.rt.Next(st.in); err != nil {
 		mc.raised(next, err)
@@ -336,6 +351,13 @@ func (mc *Machine) pack(st *stepper, src, dst []int64) []int64 {
 		}
 	}
 	st.key = st.rt.AppendNextControl(st.key[:0])
+	dst[0] = int64(mc.locate(st))
+	return dst
+}
+
+// locate returns the number of the location whose Control is st.key,
+// describing it when new (st.rt must then have reached it by Next).
+func (mc *Machine) locate(st *stepper) int {
 	h := uint32(2166136261)
 	for _, b := range st.key {
 		h = (h ^ uint32(b)) * 16777619
@@ -348,8 +370,7 @@ func (mc *Machine) pack(st *stepper, src, dst []int64) []int64 {
 		}
 		*e = cachedLoc{key: string(st.key), n: n}
 	}
-	dst[0] = int64(e.n)
-	return dst
+	return e.n
 }
 
 // packVar writes variable i into dst, or makes dst undecided (false)
@@ -389,7 +410,7 @@ func (mc *Machine) describe(st *stepper) *Location {
 	} else {
 		loc = mc.running(st.rt, control)
 	}
-	if st.src.Control != "" {
+	if st.restored {
 		st.err = st.rt.Restore(st.src)
 	}
 	return loc

@@ -290,7 +290,7 @@ func (s *search) enabled(c *ctx, e edge) (bool, error) {
 	if v.Type() != expr.Bool {
 		return false, errorf(ClassExpression, e.t.Pos, nil, "transition guard evaluation failed: the guard is %s, not a condition", v.Type())
 	}
-	s.note(tapeOp{kind: tGuard, guard: e.guard, out: v.Bool()})
+	s.note(tapeOp{kind: tGuard, guard: e.guard, src: e.t.Guard, out: v.Bool()})
 	return v.Bool(), nil
 }
 

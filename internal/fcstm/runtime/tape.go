@@ -50,13 +50,18 @@ type tapeNode struct {
 	kind   tapeKind
 	event  int
 	guard  *expr.Program
+	src    expr.Expr // the guard's source
 	block  []stmt
 	next   [2]*tapeNode // by a decision's outcome; next[0] after a block
 	frames []frame      // tEnd: the configuration reached
 	tested []int        // tEnd: the events the search tested, in order
 	delta  bool         // tEnd: the search found no continuation
-	// control is a root's configuration (Snapshot's Control).
+	// control is a root's configuration, or a tEnd's (Snapshot's Control).
 	control string
+	// The word forms of a guard or block, compiled on first use (words).
+	wstate uint8
+	wguard *expr.IntProgram
+	wblock []wstmt
 }
 
 // tapeOp is one step of a cycle being recorded: a decision and its
@@ -65,6 +70,7 @@ type tapeOp struct {
 	kind  tapeKind
 	event int
 	guard *expr.Program
+	src   expr.Expr
 	block []stmt
 	out   bool
 }
@@ -135,7 +141,7 @@ func (t *tapes) insert(root *tapeNode, ops []tapeOp, end *tapeNode) {
 		n := *p
 		switch {
 		case n == nil:
-			n = &tapeNode{kind: op.kind, event: op.event, guard: op.guard, block: op.block}
+			n = &tapeNode{kind: op.kind, event: op.event, guard: op.guard, src: op.src, block: op.block}
 			*p = n
 			t.nodes++
 		case !n.is(op):
@@ -219,7 +225,180 @@ func (s *search) recorded(t *tapes, root *tapeNode, c *ctx, ok bool) {
 		end = &tapeNode{kind: tEnd, delta: !ok, tested: append([]int(nil), *s.tested...)}
 		if ok {
 			end.frames = append([]frame(nil), c.frames...)
+			end.control = string(appendControl(nil, c.frames, true, len(c.frames) == 0))
 		}
 	}
 	t.insert(root, ops, end)
+}
+
+// wstmt is a statement compiled to words: an assignment to an int
+// variable (value set) or an if.
+type wstmt struct {
+	slot   int
+	value  *expr.IntProgram
+	conds  []*expr.IntProgram
+	bodies [][]wstmt
+	els    []wstmt
+}
+
+// Word forms of a node (wordState).
+const (
+	wUnknown uint8 = iota
+	wCompiled
+	wNone // some part is not an int64 operation
+)
+
+// words compiles n's guard or block to words, once; false when it has
+// no word form.
+func (ix *index) words(n *tapeNode) bool {
+	if n.wstate == wUnknown {
+		n.wstate = wNone
+		switch n.kind {
+		case tGuard:
+			if p, isBool, ok := expr.CompileInts(n.src, ix.intSlot); ok && isBool {
+				n.wguard, n.wstate = p, wCompiled
+			}
+		case tBlock:
+			if b, ok := ix.wordBlock(n.block); ok {
+				n.wblock, n.wstate = b, wCompiled
+			}
+		}
+	}
+	return n.wstate == wCompiled
+}
+
+// intSlot resolves an int variable to its slot.
+func (ix *index) intSlot(name string) (int, bool) {
+	i, ok := ix.varIdx[name]
+	return i, ok && ix.varTypes[i] == expr.Int
+}
+
+// wordBlock compiles a block to words when every statement assigns an
+// int variable an int or tests a condition, all of int64 operations:
+// then no writeback converts anything and no temporary is involved.
+func (ix *index) wordBlock(ops []stmt) ([]wstmt, bool) {
+	out := make([]wstmt, 0, len(ops))
+	for i := range ops {
+		op := &ops[i]
+		if op.assign != nil {
+			if op.slot < 0 || ix.varTypes[op.slot] != expr.Int {
+				return nil, false
+			}
+			p, isBool, ok := expr.CompileInts(op.assign.Value, ix.intSlot)
+			if !ok || isBool {
+				return nil, false
+			}
+			out = append(out, wstmt{slot: op.slot, value: p})
+			continue
+		}
+		w := wstmt{slot: -1}
+		var ok bool
+		if w.els, ok = ix.wordBlock(op.els); !ok {
+			return nil, false
+		}
+		for k := range op.conds {
+			p, isBool, ok := expr.CompileInts(op.ifs.Branches[k].Cond, ix.intSlot)
+			if !ok || !isBool {
+				return nil, false
+			}
+			body, ok := ix.wordBlock(op.bodies[k])
+			if !ok {
+				return nil, false
+			}
+			w.conds, w.bodies = append(w.conds, p), append(w.bodies, body)
+		}
+		out = append(out, w)
+	}
+	return out, true
+}
+
+// runWords runs a block compiled to words on words; false when an
+// operation must be left to Eval.
+func runWords(b []wstmt, words []int64) bool {
+	for i := range b {
+		st := &b[i]
+		if st.value != nil {
+			v, ok := st.value.Run(words)
+			if !ok {
+				return false
+			}
+			words[st.slot] = v
+			continue
+		}
+		body := st.els
+		for k, cond := range st.conds {
+			v, ok := cond.Run(words)
+			if !ok {
+				return false
+			}
+			if v == 1 {
+				body = st.bodies[k]
+				break
+			}
+		}
+		if !runWords(body, words) {
+			return false
+		}
+	}
+	return true
+}
+
+// NextWords is Next for a search that keeps variables as words (an
+// int's value, a float's IEEE bits, in declaration order): from the
+// configuration control (a Snapshot's Control), whatever the runtime's
+// own, it runs the cycle on present in place on words and returns the
+// Control of the configuration reached, with Tested listing the events
+// tested. It does so only for a cycle that replays a recorded tape whose
+// guards and blocks are all int64 operations on int variables; otherwise
+// (ok false, words then unspecified) the caller restores the runtime and
+// calls Next, which records the tape. The values are Next's: the same
+// operations of Eval, and where one would leave int64 or raise, ok false.
+func (r *Runtime) NextWords(control string, present []int, words []int64) (next string, ok bool) {
+	root := r.tapes.lookup(control)
+	if root == nil || r.noTapes || len(words) != len(r.vars) {
+		return "", false
+	}
+	r.next = nil
+	clear(r.events)
+	for _, i := range present {
+		if i < 0 || i >= len(r.events) {
+			return "", false
+		}
+		r.events[i] = true
+	}
+	for n := root.next[0]; n != nil; {
+		switch {
+		case n.kind == tEvent:
+			n = n.next[b2i(r.events[n.event])]
+		case n.kind == tEnd && !n.delta:
+			r.tested = append(r.tested[:0], n.tested...)
+			r.tapes.hits++
+			return n.control, true
+		case n.kind == tGuard && r.ix.words(n):
+			v, ok := n.wguard.Run(words)
+			if !ok {
+				return "", false
+			}
+			n = n.next[v]
+		case n.kind == tBlock && r.ix.words(n) && runWords(n.wblock, words):
+			n = n.next[0]
+		default:
+			// A Delta (words must stay as they were), a step without a
+			// word form, an untaped continuation.
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// lookup returns the trie root of control, nil when none was recorded.
+func (t *tapes) lookup(control string) *tapeNode {
+	if t.last != nil && t.last.control == control {
+		return t.last
+	}
+	n := t.byControl[control]
+	if n != nil {
+		t.last = n
+	}
+	return n
 }
