@@ -50,6 +50,7 @@ type Location struct {
 type Machine struct {
 	m       *model.Model
 	real    []bool   // per variable: a float
+	bit     []bool   // per variable: an int that only holds 0 or 1 (bitVars)
 	all     []int    // every event, for the unreduced enumeration of tests
 	names   []string // every event's path
 	reduce  bool
@@ -122,18 +123,23 @@ func New(m *model.Model) (*Machine, error) {
 	st := &stepper{rt: rt}
 	mc.init = mc.pack(st, nil, make([]int64, mc.Width()))
 	mc.pool.Put(st)
+	mc.bit = bitVars(m, mc.init)
 	return mc, nil
 }
 
 // Width is one word for the location and one per variable.
 func (mc *Machine) Width() int { return 1 + len(mc.real) }
 
-// Ranges says nothing of the variables; locations are numbered from 0.
+// Ranges gives the variables that only hold 0 or 1 as bits (bitVars)
+// and nothing of the others; locations are numbered from 0.
 func (mc *Machine) Ranges() []concrete.Range {
 	rs := make([]concrete.Range, mc.Width())
 	rs[0] = concrete.Range{Min: 0, Max: math.MaxInt32}
 	for i := 1; i < len(rs); i++ {
 		rs[i] = concrete.Unbounded
+		if mc.bit[i-1] {
+			rs[i] = concrete.Bit
+		}
 	}
 	return rs
 }
