@@ -239,7 +239,7 @@ func (mc *Machine) tree(st *stepper, loc *Location, from int, buf *concrete.Buff
 			ran = false
 			mc.undecided(next, "a cycle in "+loc.State+" tested an event outside its readable set (an internal error; please report it)")
 		}
-		buf.Keep(mc.cachedLabel(st, label{from: from, mask: d.on, to: int(next[0])}), next, mc.changed)
+		buf.Keep(mc.cachedLabel(st, label{from: from, mask: d.on, to: int(next[0])}), next, mc.differ(st.from, next))
 		off := d.off
 		if ran {
 			for _, e := range st.rt.Tested() {
@@ -257,6 +257,23 @@ func (mc *Machine) tree(st *stepper, loc *Location, from int, buf *concrete.Buff
 			*inputs = append(*inputs, input(loc.events, d.on, off))
 		}
 	}
+}
+
+// differ returns the words of next that may differ from src's, as
+// Outcome.Changed: the span from the first variable that differs to the
+// last, so that the visited set repacks only these (a cycle assigns a
+// few variables of many).
+func (mc *Machine) differ(src, next []int64) []int {
+	lo, hi := len(next), 0
+	for i := 1; i < len(next); i++ {
+		if next[i] != src[i] {
+			lo, hi = min(lo, i), i
+		}
+	}
+	if hi == 0 {
+		return mc.changed[:0]
+	}
+	return mc.changed[lo-1 : hi]
 }
 
 // input lists the events of the masks on and off.

@@ -30,7 +30,7 @@ state R {
 `
 
 // A variable the search stores as a bit holds 0 or 1 in every reachable
-// state (on random models, searched without the layout that relies on
+// state, a step changes no word outside its Changed (on random models, searched without the layout that relies on
 // it), and the flags of toggles and of flags above are found.
 func TestBitVars(t *testing.T) {
 	for _, tc := range []struct {
@@ -67,7 +67,8 @@ func parseMachine(t *testing.T, src string) *Machine {
 }
 
 // checkBits searches mc breadth first (up to 5000 states) and checks
-// every word Ranges calls a bit.
+// every word Ranges calls a bit, and that every word a step changes is
+// in its outcome's Changed.
 func checkBits(t *testing.T, mc *Machine, src string) {
 	t.Helper()
 	rs := mc.Ranges()
@@ -83,6 +84,11 @@ func checkBits(t *testing.T, mc *Machine, src string) {
 			}
 		}
 		for _, o := range mc.Successors(s, &buf) {
+			for i := 1; i < len(s); i++ {
+				if o.Next[i] != s[i] && !slices.Contains(o.Changed, i) {
+					t.Fatalf("word %d changes from %v to %v outside Changed %v\n%s", i, s, o.Next, o.Changed, src)
+				}
+			}
 			k := fmt.Sprint(o.Next)
 			if !seen[k] {
 				seen[k] = true
