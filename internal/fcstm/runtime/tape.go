@@ -62,6 +62,11 @@ type tapeNode struct {
 	wstate uint8
 	wguard *expr.IntProgram
 	wblock []wstmt
+	// A tEvent's chain of event tests (eventRun), as of trie generation
+	// runGen.
+	run    []eventHop
+	absent *tapeNode
+	runGen int
 }
 
 // tapeOp is one step of a cycle being recorded: a decision and its
@@ -100,6 +105,7 @@ func (s *search) backedOut(at int) {
 type tapes struct {
 	byControl map[string]*tapeNode // by Control; the root's next[0] is the first node
 	nodes     int
+	gen       int // the number of insertions: a change of the trie
 	hits      int // cycles replayed (tests check that some are)
 	key       []byte
 	cur       *tapeNode // the root of the runtime's configuration; nil: look it up
@@ -135,6 +141,7 @@ func (t *tapes) insert(root *tapeNode, ops []tapeOp, end *tapeNode) {
 	if t.nodes+len(ops)+1 > maxTapeNodes {
 		return
 	}
+	t.gen++
 	p := &root.next[0]
 	for i := range ops {
 		op := &ops[i]
@@ -369,7 +376,7 @@ func (r *Runtime) NextWords(control string, present []int, words []int64) (next 
 	for n := root.next[0]; n != nil; {
 		switch {
 		case n.kind == tEvent:
-			n = n.next[b2i(r.events[n.event])]
+			n = r.tapes.eventRun(n, r.events)
 		case n.kind == tEnd && !n.delta:
 			r.tested = append(r.tested[:0], n.tested...)
 			r.tapes.hits++
@@ -389,6 +396,35 @@ func (r *Runtime) NextWords(control string, present []int, words []int64) (next 
 		}
 	}
 	return "", false
+}
+
+// eventHop is one test of an event run: the node after event's test
+// when it is present.
+type eventHop struct {
+	event   int
+	present *tapeNode
+}
+
+// eventRun follows the chain of event tests from n (each absent event
+// leads to the next test) to the node the present events lead to. The
+// chain is kept in n as one slice, rebuilt after the trie grows: a
+// location with many events tests most of them in every cycle, and a
+// slice is walked faster than as many nodes.
+func (t *tapes) eventRun(n *tapeNode, present []bool) *tapeNode {
+	if n.runGen != t.gen {
+		n.run = n.run[:0]
+		m := n
+		for ; m != nil && m.kind == tEvent; m = m.next[0] {
+			n.run = append(n.run, eventHop{m.event, m.next[1]})
+		}
+		n.absent, n.runGen = m, t.gen
+	}
+	for _, h := range n.run {
+		if present[h.event] {
+			return h.present
+		}
+	}
+	return n.absent
 }
 
 // lookup returns the trie root of control, nil when none was recorded.
