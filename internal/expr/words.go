@@ -102,7 +102,7 @@ func (n *inode) run(w []int64) (int64, bool) {
 		}
 		return x, true
 	}
-	x, ok := n.x.run(w)
+	x, ok := n.x.operand(w)
 	if !ok {
 		return 0, false
 	}
@@ -115,11 +115,17 @@ func (n *inode) run(w []int64) (int64, bool) {
 		}
 		return n.y.run(w)
 	}
-	y, ok := n.y.run(w)
+	y, ok := n.y.operand(w)
 	if !ok {
 		return 0, false
 	}
 	switch n.op {
+	case Add:
+		s := x + y
+		return s, (x^s)&(y^s) >= 0 // int64Arith's overflow test
+	case Sub:
+		d := x - y
+		return d, (x^y)&(x^d) >= 0
 	case Eq, Ne:
 		return b2w((x == y) == (n.op == Eq)), true
 	case Lt, Le, Gt, Ge:
@@ -132,6 +138,18 @@ func (n *inode) run(w []int64) (int64, bool) {
 		return 0, false
 	}
 	return r.i, true
+}
+
+// operand is run with a leaf inline: most operands are variables and
+// literals.
+func (n *inode) operand(w []int64) (int64, bool) {
+	switch n.kind {
+	case iLit:
+		return n.val, true
+	case iSlot:
+		return w[n.slot], true
+	}
+	return n.run(w)
 }
 
 func b2w(b bool) int64 {

@@ -77,6 +77,7 @@ type stepper struct {
 	// restored says whether rt is at src (and err set): a cycle replayed
 	// on words does not need it.
 	restored bool
+	ends     []int   // by rt's NextWords end number: 1 + its location's number, or 0
 	from     []int64 // the words of src
 	in       []int
 	key      []byte // the Control of the configuration a cycle reached
@@ -325,9 +326,13 @@ func (mc *Machine) step(st *stepper, events []int, mask uint64, next []int64) bo
 	// A replay on words first: it needs neither the runtime restored nor
 	// the variables as values.
 	copy(next[1:], st.from[1:])
-	if control, ok := st.rt.NextWords(st.src.Control, st.in, next[1:]); ok {
-		st.key = append(st.key[:0], control...)
-		next[0] = int64(mc.locate(st))
+	if control, end, ok := st.rt.NextWords(st.src.Control, st.in, next[1:]); ok {
+		if end >= len(st.ends) || st.ends[end] == 0 {
+			st.key = append(st.key[:0], control...)
+			st.ends = append(st.ends, make([]int, max(0, end+1-len(st.ends)))...)
+			st.ends[end] = 1 + mc.locate(st)
+		}
+		next[0] = int64(st.ends[end] - 1)
 		return true
 	}
 	if !st.restored {

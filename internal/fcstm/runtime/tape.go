@@ -56,6 +56,7 @@ type tapeNode struct {
 	frames []frame      // tEnd: the configuration reached
 	tested []int        // tEnd: the events the search tested, in order
 	delta  bool         // tEnd: the search found no continuation
+	end    int          // tEnd: the number of control (tapes.ends)
 	// control is a root's configuration, or a tEnd's (Snapshot's Control).
 	control string
 	// The word forms of a guard or block, compiled on first use (words).
@@ -105,8 +106,9 @@ func (s *search) backedOut(at int) {
 type tapes struct {
 	byControl map[string]*tapeNode // by Control; the root's next[0] is the first node
 	nodes     int
-	gen       int // the number of insertions: a change of the trie
-	hits      int // cycles replayed (tests check that some are)
+	gen       int            // the number of insertions: a change of the trie
+	ends      map[string]int // the Controls tapes end in, numbered
+	hits      int            // cycles replayed (tests check that some are)
 	key       []byte
 	cur       *tapeNode // the root of the runtime's configuration; nil: look it up
 	last      *tapeNode // the root looked up last
@@ -233,6 +235,7 @@ func (s *search) recorded(t *tapes, root *tapeNode, c *ctx, ok bool) {
 		if ok {
 			end.frames = append([]frame(nil), c.frames...)
 			end.control = string(appendControl(nil, c.frames, true, len(c.frames) == 0))
+			end.end = t.endNumber(end.control)
 		}
 	}
 	t.insert(root, ops, end)
@@ -355,21 +358,23 @@ func runWords(b []wstmt, words []int64) bool {
 // configuration control (a Snapshot's Control), whatever the runtime's
 // own, it runs the cycle on present in place on words and returns the
 // Control of the configuration reached, with Tested listing the events
-// tested. It does so only for a cycle that replays a recorded tape whose
+// tested, and end, a number the runtime gives that configuration (from 0
+// up; the same for the same Control), by which a caller can keep what
+// it learnt of it. It does so only for a cycle that replays a recorded tape whose
 // guards and blocks are all int64 operations on int variables; otherwise
 // (ok false, words then unspecified) the caller restores the runtime and
 // calls Next, which records the tape. The values are Next's: the same
 // operations of Eval, and where one would leave int64 or raise, ok false.
-func (r *Runtime) NextWords(control string, present []int, words []int64) (next string, ok bool) {
+func (r *Runtime) NextWords(control string, present []int, words []int64) (next string, end int, ok bool) {
 	root := r.tapes.lookup(control)
 	if root == nil || r.noTapes || len(words) != len(r.vars) {
-		return "", false
+		return "", 0, false
 	}
 	r.next = nil
 	clear(r.events)
 	for _, i := range present {
 		if i < 0 || i >= len(r.events) {
-			return "", false
+			return "", 0, false
 		}
 		r.events[i] = true
 	}
@@ -380,11 +385,11 @@ func (r *Runtime) NextWords(control string, present []int, words []int64) (next 
 		case n.kind == tEnd && !n.delta:
 			r.tested = append(r.tested[:0], n.tested...)
 			r.tapes.hits++
-			return n.control, true
+			return n.control, n.end, true
 		case n.kind == tGuard && r.ix.words(n):
 			v, ok := n.wguard.Run(words)
 			if !ok {
-				return "", false
+				return "", 0, false
 			}
 			n = n.next[v]
 		case n.kind == tBlock && r.ix.words(n) && runWords(n.wblock, words):
@@ -392,10 +397,10 @@ func (r *Runtime) NextWords(control string, present []int, words []int64) (next 
 		default:
 			// A Delta (words must stay as they were), a step without a
 			// word form, an untaped continuation.
-			return "", false
+			return "", 0, false
 		}
 	}
-	return "", false
+	return "", 0, false
 }
 
 // eventHop is one test of an event run: the node after event's test
@@ -425,6 +430,19 @@ func (t *tapes) eventRun(n *tapeNode, present []bool) *tapeNode {
 		}
 	}
 	return n.absent
+}
+
+// endNumber numbers the Controls that tapes end in.
+func (t *tapes) endNumber(control string) int {
+	n, ok := t.ends[control]
+	if !ok {
+		if t.ends == nil {
+			t.ends = map[string]int{}
+		}
+		n = len(t.ends)
+		t.ends[control] = n
+	}
+	return n
 }
 
 // lookup returns the trie root of control, nil when none was recorded.

@@ -92,6 +92,7 @@ func toWords(vars []expr.Value) []int64 {
 func compareTapes(t *testing.T, taped, searched *Runtime, rng *rand.Rand, src string, wordHits *int) int {
 	t.Helper()
 	n := len(taped.EventPaths())
+	ends := map[int]string{} // NextWords's end numbers
 	for step := 0; step < 40 && !taped.Ended(); step++ {
 		snap := taped.Snapshot(Snapshot{})
 		var last []int
@@ -116,8 +117,12 @@ func compareTapes(t *testing.T, taped, searched *Runtime, rng *rand.Rand, src st
 				t.Fatalf("from %q %v on %v: replayed %s, searched %s\n%s", snap.Control, snap.Vars, last, got, want, src)
 			}
 			words := toWords(snap.Vars)
-			if control, ok := taped.NextWords(snap.Control, last, words); ok {
+			if control, end, ok := taped.NextWords(snap.Control, last, words); ok {
 				*wordHits++
+				if c, seen := ends[end]; seen && c != control {
+					t.Fatalf("end %d is %q and %q", end, c, control)
+				}
+				ends[end] = control
 				got := fmt.Sprint(control, words, taped.Tested())
 				want := fmt.Sprint(string(searched.AppendNextControl(nil)), toWords(searched.NextVars()), searched.Tested())
 				if errS != nil || got != want {
