@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
@@ -509,6 +510,10 @@ type interner[K comparable, V any] struct {
 	mu   sync.RWMutex
 	idx  map[K]int
 	vals []V
+	// seen is vals as of the last addition, read without the lock: a
+	// search looks up the location of every state it steps, and values
+	// are only ever appended.
+	seen atomic.Pointer[[]V]
 }
 
 // number returns key's number, adding describe() under it when key is new.
@@ -530,6 +535,8 @@ func (t *interner[K, V]) number(key K, describe func() V) int {
 	}
 	t.idx[key] = len(t.vals)
 	t.vals = append(t.vals, v)
+	vals := t.vals
+	t.seen.Store(&vals)
 	return len(t.vals) - 1
 }
 
@@ -542,11 +549,9 @@ func find[V any](t *interner[string, V], key []byte) (int, bool) {
 	return i, ok
 }
 
-// at returns the value numbered i.
+// at returns the value numbered i (a number number returned).
 func (t *interner[K, V]) at(i int) V {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.vals[i]
+	return (*t.seen.Load())[i]
 }
 
 // Describe renders a step: the state it leaves, its input set in braces
