@@ -100,3 +100,21 @@ func BenchmarkSuccessors(b *testing.B) {
 		mc.Successors(src, &buf)
 	}
 }
+
+// BenchmarkCounterSuccessors times one cycle out of each of 1000 states
+// of counter 100000 in turn: a state per cycle, as the counter search.
+func BenchmarkCounterSuccessors(b *testing.B) {
+	mc := fcstmMachine(b, gen.CounterFCSTM(100000))
+	var buf concrete.Buffer
+	states := [][]int64{mc.Initial(make([]int64, mc.Width()))}
+	for len(states) < 1000 {
+		outs := mc.Successors(states[len(states)-1], &buf)
+		states = append(states, append([]int64(nil), outs[0].Next...))
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		mc.Successors(states[i%len(states)], &buf)
+		i++
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
@@ -50,6 +51,7 @@ type Location struct {
 type Machine struct {
 	m       *model.Model
 	real    []bool   // per variable: a float
+	bit     []bool   // per variable: an int that only holds 0 or 1 (bitVars)
 	all     []int    // every event, for the unreduced enumeration of tests
 	names   []string // every event's path
 	reduce  bool
@@ -70,13 +72,17 @@ type label struct {
 
 // stepper is one worker's runtime and scratch.
 type stepper struct {
-	rt    *runtime.Runtime
-	src   runtime.Snapshot
-	err   error   // restoring src failed: every cycle from it raises this
-	from  []int64 // the words of src
-	in    []int
-	key   []byte // the Control of the configuration a cycle reached
-	stack []decided
+	rt  *runtime.Runtime
+	src runtime.Snapshot
+	err error // restoring src failed: every cycle from it raises this
+	// restored says whether rt is at src (and err set): a cycle replayed
+	// on words does not need it.
+	restored bool
+	ends     []int   // by rt's NextWords end number: 1 + its location's number, or 0
+	from     []int64 // the words of src
+	in       []int
+	key      []byte // the Control of the configuration a cycle reached
+	stack    []decided
 	// Recent numbers of the shared tables, which only a miss asks.
 	labels [cacheSize]cachedLabel
 	locs   [cacheSize]cachedLoc
@@ -119,18 +125,23 @@ func New(m *model.Model) (*Machine, error) {
 	st := &stepper{rt: rt}
 	mc.init = mc.pack(st, nil, make([]int64, mc.Width()))
 	mc.pool.Put(st)
+	mc.bit = bitVars(m, mc.init)
 	return mc, nil
 }
 
 // Width is one word for the location and one per variable.
 func (mc *Machine) Width() int { return 1 + len(mc.real) }
 
-// Ranges says nothing of the variables; locations are numbered from 0.
+// Ranges gives the variables that only hold 0 or 1 as bits (bitVars)
+// and nothing of the others; locations are numbered from 0.
 func (mc *Machine) Ranges() []concrete.Range {
 	rs := make([]concrete.Range, mc.Width())
 	rs[0] = concrete.Range{Min: 0, Max: math.MaxInt32}
 	for i := 1; i < len(rs); i++ {
 		rs[i] = concrete.Unbounded
+		if mc.bit[i-1] {
+			rs[i] = concrete.Bit
+		}
 	}
 	return rs
 }
@@ -194,8 +205,7 @@ func (mc *Machine) successors(src []int64, buf *concrete.Buffer, inputs *[]Input
 	st := mc.pool.Get().(*stepper)
 	defer mc.pool.Put(st)
 	st.src.Control = loc.control
-	st.src.Vars = mc.unpack(src, st.src.Vars[:0])
-	st.err = st.rt.Restore(st.src)
+	st.restored = false // until a cycle needs the runtime (see step)
 	st.from = src
 	if !mc.reduce {
 		all := uint64(1)<<len(events) - 1
@@ -231,7 +241,7 @@ func (mc *Machine) tree(st *stepper, loc *Location, from int, buf *concrete.Buff
 			ran = false
 			mc.undecided(next, "a cycle in "+loc.State+" tested an event outside its readable set (an internal error; please report it)")
 		}
-		buf.Keep(mc.cachedLabel(st, label{from: from, mask: d.on, to: int(next[0])}), next, mc.changed)
+		buf.Keep(mc.cachedLabel(st, label{from: from, mask: d.on, to: int(next[0])}), next, mc.differ(st.from, next))
 		off := d.off
 		if ran {
 			for _, e := range st.rt.Tested() {
@@ -249,6 +259,23 @@ func (mc *Machine) tree(st *stepper, loc *Location, from int, buf *concrete.Buff
 			*inputs = append(*inputs, input(loc.events, d.on, off))
 		}
 	}
+}
+
+// differ returns the words of next that may differ from src's, as
+// Outcome.Changed: the span from the first variable that differs to the
+// last, so that the visited set repacks only these (a cycle assigns a
+// few variables of many).
+func (mc *Machine) differ(src, next []int64) []int {
+	lo, hi := len(next), 0
+	for i := 1; i < len(next); i++ {
+		if next[i] != src[i] {
+			lo, hi = min(lo, i), i
+		}
+	}
+	if hi == 0 {
+		return mc.changed[:0]
+	}
+	return mc.changed[lo-1 : hi]
 }
 
 // input lists the events of the masks on and off.
@@ -291,15 +318,32 @@ func (mc *Machine) Fired(src []int64, buf *concrete.Buffer) []concrete.Outcome {
 // the events of mask and writes the resulting state into next. It reports
 // whether the cycle ran.
 func (mc *Machine) step(st *stepper, events []int, mask uint64, next []int64) bool {
-	if st.err != nil {
-		mc.raised(next, st.err)
-		return false
-	}
 	st.in = st.in[:0]
 	for i, e := range events {
 		if mask&(1<<i) != 0 {
 			st.in = append(st.in, e)
 		}
+	}
+	// A replay on words first: it needs neither the runtime restored nor
+	// the variables as values.
+	copy(next[1:], st.from[1:])
+	if control, end, ok := st.rt.NextWords(st.src.Control, st.in, next[1:]); ok {
+		if end >= len(st.ends) || st.ends[end] == 0 {
+			st.key = append(st.key[:0], control...)
+			st.ends = append(st.ends, make([]int, max(0, end+1-len(st.ends)))...)
+			st.ends[end] = 1 + mc.locate(st)
+		}
+		next[0] = int64(st.ends[end] - 1)
+		return true
+	}
+	if !st.restored {
+		st.src.Vars = mc.unpack(st.from, st.src.Vars[:0])
+		st.err = st.rt.Restore(st.src)
+		st.restored = true
+	}
+	if st.err != nil {
+		mc.raised(next, st.err)
+		return false
 	}
 	if err := st.rt.Next(st.in); err != nil {
 		mc.raised(next, err)
@@ -336,6 +380,13 @@ func (mc *Machine) pack(st *stepper, src, dst []int64) []int64 {
 		}
 	}
 	st.key = st.rt.AppendNextControl(st.key[:0])
+	dst[0] = int64(mc.locate(st))
+	return dst
+}
+
+// locate returns the number of the location whose Control is st.key,
+// describing it when new (st.rt must then have reached it by Next).
+func (mc *Machine) locate(st *stepper) int {
 	h := uint32(2166136261)
 	for _, b := range st.key {
 		h = (h ^ uint32(b)) * 16777619
@@ -348,8 +399,7 @@ func (mc *Machine) pack(st *stepper, src, dst []int64) []int64 {
 		}
 		*e = cachedLoc{key: string(st.key), n: n}
 	}
-	dst[0] = int64(e.n)
-	return dst
+	return e.n
 }
 
 // packVar writes variable i into dst, or makes dst undecided (false)
@@ -389,7 +439,7 @@ func (mc *Machine) describe(st *stepper) *Location {
 	} else {
 		loc = mc.running(st.rt, control)
 	}
-	if st.src.Control != "" {
+	if st.restored {
 		st.err = st.rt.Restore(st.src)
 	}
 	return loc
@@ -460,6 +510,10 @@ type interner[K comparable, V any] struct {
 	mu   sync.RWMutex
 	idx  map[K]int
 	vals []V
+	// seen is vals as of the last addition, read without the lock: a
+	// search looks up the location of every state it steps, and values
+	// are only ever appended.
+	seen atomic.Pointer[[]V]
 }
 
 // number returns key's number, adding describe() under it when key is new.
@@ -481,6 +535,8 @@ func (t *interner[K, V]) number(key K, describe func() V) int {
 	}
 	t.idx[key] = len(t.vals)
 	t.vals = append(t.vals, v)
+	vals := t.vals
+	t.seen.Store(&vals)
 	return len(t.vals) - 1
 }
 
@@ -493,11 +549,9 @@ func find[V any](t *interner[string, V], key []byte) (int, bool) {
 	return i, ok
 }
 
-// at returns the value numbered i.
+// at returns the value numbered i (a number number returned).
 func (t *interner[K, V]) at(i int) V {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.vals[i]
+	return (*t.seen.Load())[i]
 }
 
 // Describe renders a step: the state it leaves, its input set in braces

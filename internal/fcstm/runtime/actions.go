@@ -86,6 +86,9 @@ func (s *search) action(c *ctx, a *model.Action, host, leaf *stateInfo, stage St
 // variables and block-local temporaries, then the writeback of every
 // persistent variable it assigned, converted to its declared type.
 func (s *search) block(c *ctx, ops []stmt) error {
+	if len(ops) > 0 {
+		s.note(tapeOp{kind: tBlock, block: ops})
+	}
 	s.temps = s.temps[:0]
 	s.env = varEnv{ix: s.ix, vars: c.vars, temps: &s.temps}
 	s.assigned = s.assigned[:0]

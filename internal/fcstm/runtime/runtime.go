@@ -42,6 +42,9 @@ type Runtime struct {
 	marked   []bool // by event number: in tested
 	s        search // the cycles' search, kept for its scratch storage
 	next     *ctx   // the configuration Next reached (s.root); nil: the runtime's
+	tapes    tapes  // the quiet cycles recorded (tape.go)
+	noTapes  bool   // search every cycle (tests compare the two)
+	restored string // the Control of the last Restore while the frames are its
 }
 
 // New prepares m for execution. It fails with a ClassInit error for a bad
@@ -261,12 +264,29 @@ func (r *Runtime) search(present []int, quiet bool) (c *ctx, ok bool, err error)
 		*s = search{ix: r.ix, events: r.events, seed: r.seed, tested: &r.tested, marked: r.marked}
 	}
 	c = s.start(r.frames, r.vars, quiet)
+	var root *tapeNode
+	if quiet && !r.noTapes {
+		root = r.tapes.root(r.frames, r.started, r.ended)
+		if ok, hit := s.replay(c, root); hit {
+			r.tapes.hits++
+			return c, ok, nil
+		}
+		if r.tapes.nodes < maxTapeNodes {
+			s.record()
+		}
+	}
 	ok = true
 	if !r.started {
 		err = s.enter(c, r.ix.root)
 	}
 	if err == nil {
 		ok, err = s.run(c)
+	}
+	if s.rec.on {
+		s.rec.on = false
+		if err == nil {
+			s.recorded(&r.tapes, root, c, ok)
+		}
 	}
 	return c, ok, err
 }
@@ -278,6 +298,7 @@ func (r *Runtime) commit(c *ctx) {
 	r.vars, c.vars = c.vars, r.vars[:0]
 	r.started = true
 	r.ended = len(r.frames) == 0
+	r.tapes.cur, r.restored = nil, ""
 }
 
 // Step is Cycle for a search: the input events are given by number

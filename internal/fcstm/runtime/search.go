@@ -88,6 +88,7 @@ type search struct {
 	temps     []temp
 	assigned  []assignment
 	undo      []undo // the journal of assignments, oldest first
+	rec       recorder
 }
 
 // undo is an assignment journaled: the variable and its previous value.
@@ -235,7 +236,7 @@ func (s *search) choose(c *ctx, cands []edge, initial bool) (bool, error) {
 
 // try takes e on a fork of c and runs it on; a success becomes c.
 func (s *search) try(c *ctx, e edge, initial bool) (bool, error) {
-	mark := len(s.undo)
+	mark, at := len(s.undo), len(s.rec.ops)
 	cl := s.fork(c)
 	ok, err := s.follow(cl, e, initial)
 	s.depth--
@@ -246,6 +247,7 @@ func (s *search) try(c *ctx, e edge, initial bool) (bool, error) {
 		adopt(c, cl)
 	default:
 		s.rollback(c.vars, mark)
+		s.backedOut(at)
 	}
 	return ok, err
 }
@@ -271,7 +273,9 @@ func (s *search) enabled(c *ctx, e edge) (bool, error) {
 			s.marked[e.event] = true
 			*s.tested = append(*s.tested, e.event)
 		}
-		if !s.events[e.event] {
+		present := s.events[e.event]
+		s.note(tapeOp{kind: tEvent, event: e.event, out: present})
+		if !present {
 			return false, nil
 		}
 	}
@@ -286,6 +290,7 @@ func (s *search) enabled(c *ctx, e edge) (bool, error) {
 	if v.Type() != expr.Bool {
 		return false, errorf(ClassExpression, e.t.Pos, nil, "transition guard evaluation failed: the guard is %s, not a condition", v.Type())
 	}
+	s.note(tapeOp{kind: tGuard, guard: e.guard, src: e.t.Guard, out: v.Bool()})
 	return v.Bool(), nil
 }
 

@@ -122,6 +122,13 @@ func (r *Runtime) Restore(s Snapshot) error {
 		}
 	}
 	r.next = nil
+	if r.restored != "" && c == r.restored {
+		// A search restores states of one location in a row: the frames
+		// are those of the last Restore (a commit clears restored).
+		r.vars = append(r.vars[:0], s.Vars...)
+		return nil
+	}
+	r.tapes.cur, r.restored = nil, ""
 	frames := r.frames[:0]
 	var parent *stateInfo
 	for k := 1; k < len(c); k += 4 {
@@ -136,6 +143,7 @@ func (r *Runtime) Restore(s Snapshot) error {
 	r.frames = frames
 	r.started, r.ended = c[0]&ctlStarted != 0, c[0]&ctlEnded != 0
 	r.vars = append(r.vars[:0], s.Vars...)
+	r.restored = c
 	return nil
 }
 
