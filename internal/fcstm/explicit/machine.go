@@ -234,18 +234,18 @@ func (mc *Machine) tree(st *stepper, loc *Location, from int, buf *concrete.Buff
 		d := st.stack[len(st.stack)-1]
 		st.stack = st.stack[:len(st.stack)-1]
 		next := buf.Next(w)
-		ran := mc.step(st, loc.events, d.on, next)
-		if ran && !loc.covers(st.rt.Tested()) {
-			// Readable missed an event a cycle tested: say so rather than
-			// skip inputs.
-			ran = false
-			mc.undecided(next, "a cycle in "+loc.State+" tested an event outside its readable set (an internal error; please report it)")
-		}
-		buf.Keep(mc.cachedLabel(st, label{from: from, mask: d.on, to: int(next[0])}), next, mc.differ(st.from, next))
 		off := d.off
-		if ran {
+		if mc.step(st, loc.events, d.on, next) {
+			pushed := len(st.stack)
 			for _, e := range st.rt.Tested() {
 				b := loc.bit(e)
+				if b < 0 {
+					// Readable missed an event a cycle tested: say so
+					// rather than skip inputs.
+					st.stack, off = st.stack[:pushed], d.off
+					mc.undecided(next, "a cycle in "+loc.State+" tested an event outside its readable set (an internal error; please report it)")
+					break
+				}
 				if (d.on|off)&(1<<b) != 0 {
 					continue
 				}
@@ -253,6 +253,7 @@ func (mc *Machine) tree(st *stepper, loc *Location, from int, buf *concrete.Buff
 				off |= 1 << b
 			}
 		}
+		buf.Keep(mc.cachedLabel(st, label{from: from, mask: d.on, to: int(next[0])}), next, mc.differ(st.from, next))
 		if inputs != nil {
 			// This leaf's class: the events tested and not decided present
 			// are absent (the branches pushed above have them present).
@@ -295,16 +296,6 @@ func input(events []int, on, off uint64) Input {
 // decided is a node of the input decision tree: the events decided
 // present (on) and absent (off), as bits over the location's events.
 type decided struct{ on, off uint64 }
-
-// covers reports whether every tested event is among the location's.
-func (l *Location) covers(tested []int) bool {
-	for _, e := range tested {
-		if l.bit(e) < 0 {
-			return false
-		}
-	}
-	return true
-}
 
 // bit returns the bit of event e among the location's events, or -1.
 func (l *Location) bit(e int) int { return int(l.bits[e]) }

@@ -370,7 +370,7 @@ func (r *Runtime) NextWords(control string, present []int, words []int64) (next 
 	if root == nil || r.noTapes || len(words) != len(r.vars) {
 		return "", 0, false
 	}
-	r.next = nil
+	r.next, r.taped = nil, nil
 	clear(r.events)
 	for _, i := range present {
 		if i < 0 || i >= len(r.events) {
@@ -383,7 +383,7 @@ func (r *Runtime) NextWords(control string, present []int, words []int64) (next 
 		case n.kind == tEvent:
 			n = r.tapes.eventRun(n, r.events)
 		case n.kind == tEnd && !n.delta:
-			r.tested = append(r.tested[:0], n.tested...)
+			r.tested, r.taped = r.tested[:0], n.tested
 			r.tapes.hits++
 			return n.control, n.end, true
 		case n.kind == tGuard && r.ix.words(n):
