@@ -82,7 +82,10 @@ type stepper struct {
 	from     []int64 // the words of src
 	in       []int
 	key      []byte // the Control of the configuration a cycle reached
-	stack    []decided
+	// changed is the last cycle's Outcome.Changed when it ran on words
+	// (the variables its blocks may assign), nil when differ must find it.
+	changed []int
+	stack   []decided
 	// Recent numbers of the shared tables, which only a miss asks.
 	labels [cacheSize]cachedLabel
 	locs   [cacheSize]cachedLoc
@@ -242,7 +245,7 @@ func (mc *Machine) tree(st *stepper, loc *Location, from int, buf *concrete.Buff
 				if b < 0 {
 					// Readable missed an event a cycle tested: say so
 					// rather than skip inputs.
-					st.stack, off = st.stack[:pushed], d.off
+					st.stack, off, st.changed = st.stack[:pushed], d.off, nil
 					mc.undecided(next, "a cycle in "+loc.State+" tested an event outside its readable set (an internal error; please report it)")
 					break
 				}
@@ -253,7 +256,11 @@ func (mc *Machine) tree(st *stepper, loc *Location, from int, buf *concrete.Buff
 				off |= 1 << b
 			}
 		}
-		buf.Keep(mc.cachedLabel(st, label{from: from, mask: d.on, to: int(next[0])}), next, mc.differ(st.from, next))
+		changed := st.changed
+		if changed == nil {
+			changed = mc.differ(st.from, next)
+		}
+		buf.Keep(mc.cachedLabel(st, label{from: from, mask: d.on, to: int(next[0])}), next, changed)
 		if inputs != nil {
 			// This leaf's class: the events tested and not decided present
 			// are absent (the branches pushed above have them present).
@@ -277,6 +284,20 @@ func (mc *Machine) differ(src, next []int64) []int {
 		return mc.changed[:0]
 	}
 	return mc.changed[lo-1 : hi]
+}
+
+// wroteSpan returns the words of the variables of wrote (a bit set as
+// Runtime.NextWrote's) as Outcome.Changed: the span from the first to the
+// last, found without comparing any word.
+func (mc *Machine) wroteSpan(wrote uint64) []int {
+	if wrote == 0 {
+		return mc.changed[:0:0]
+	}
+	lo, hi := bits.TrailingZeros64(wrote), 63-bits.LeadingZeros64(wrote)
+	if hi == 63 {
+		hi = len(mc.changed) - 1 // bit 63 stands for every later variable too
+	}
+	return mc.changed[lo : hi+1]
 }
 
 // input lists the events of the masks on and off.
@@ -318,7 +339,9 @@ func (mc *Machine) step(st *stepper, events []int, mask uint64, next []int64) bo
 	// A replay on words first: it needs neither the runtime restored nor
 	// the variables as values.
 	copy(next[1:], st.from[1:])
-	if control, end, ok := st.rt.NextWords(st.src.Control, st.in, next[1:]); ok {
+	st.changed = nil
+	if control, end, wrote, ok := st.rt.NextWords(st.src.Control, st.in, next[1:]); ok {
+		st.changed = mc.wroteSpan(wrote)
 		if end >= len(st.ends) || st.ends[end] == 0 {
 			st.key = append(st.key[:0], control...)
 			st.ends = append(st.ends, make([]int, max(0, end+1-len(st.ends)))...)

@@ -63,6 +63,7 @@ type tapeNode struct {
 	wstate uint8
 	wguard *expr.IntProgram
 	wblock []wstmt
+	wwrote uint64 // the variables wblock may assign, as NextWrote
 	// A tEvent's chain of event tests (eventRun), as of trie generation
 	// runGen.
 	run    []eventHop
@@ -112,6 +113,10 @@ type tapes struct {
 	key       []byte
 	cur       *tapeNode // the root of the runtime's configuration; nil: look it up
 	last      *tapeNode // the root looked up last
+	// lastKey is last's Control as the caller gave it: a search passes
+	// one location's string again and again, and a string compared with
+	// itself is equal without reading its bytes.
+	lastKey string
 }
 
 // root returns the trie root of the configuration of frames. A search
@@ -134,7 +139,7 @@ func (t *tapes) root(frames []frame, started, ended bool) *tapeNode {
 		n = &tapeNode{kind: tSearch, control: string(t.key)}
 		t.byControl[n.control] = n
 	}
-	t.cur, t.last = n, n
+	t.cur, t.last, t.lastKey = n, n, n.control
 	return n
 }
 
@@ -270,11 +275,29 @@ func (ix *index) words(n *tapeNode) bool {
 			}
 		case tBlock:
 			if b, ok := ix.wordBlock(n.block); ok {
-				n.wblock, n.wstate = b, wCompiled
+				n.wblock, n.wwrote, n.wstate = b, wordsWrote(b), wCompiled
 			}
 		}
 	}
 	return n.wstate == wCompiled
+}
+
+// wordsWrote returns the variables b may assign, on any of its branches,
+// as a bit set like NextWrote's.
+func wordsWrote(b []wstmt) uint64 {
+	var w uint64
+	for i := range b {
+		st := &b[i]
+		if st.value != nil {
+			w |= 1 << min(st.slot, 63)
+			continue
+		}
+		for _, body := range st.bodies {
+			w |= wordsWrote(body)
+		}
+		w |= wordsWrote(st.els)
+	}
+	return w
 }
 
 // intSlot resolves an int variable to its slot.
@@ -358,23 +381,25 @@ func runWords(b []wstmt, words []int64) bool {
 // configuration control (a Snapshot's Control), whatever the runtime's
 // own, it runs the cycle on present in place on words and returns the
 // Control of the configuration reached, with Tested listing the events
-// tested, and end, a number the runtime gives that configuration (from 0
+// tested, end, a number the runtime gives that configuration (from 0
 // up; the same for the same Control), by which a caller can keep what
-// it learnt of it. It does so only for a cycle that replays a recorded tape whose
+// it learnt of it, and wrote, the variables the cycle may have assigned
+// (as NextWrote, though it may name more: a block's every branch), so
+// that a search compares and repacks only those words. It does so only for a cycle that replays a recorded tape whose
 // guards and blocks are all int64 operations on int variables; otherwise
 // (ok false, words then unspecified) the caller restores the runtime and
 // calls Next, which records the tape. The values are Next's: the same
 // operations of Eval, and where one would leave int64 or raise, ok false.
-func (r *Runtime) NextWords(control string, present []int, words []int64) (next string, end int, ok bool) {
+func (r *Runtime) NextWords(control string, present []int, words []int64) (next string, end int, wrote uint64, ok bool) {
 	root := r.tapes.lookup(control)
 	if root == nil || r.noTapes || len(words) != len(r.vars) {
-		return "", 0, false
+		return "", 0, 0, false
 	}
 	r.next, r.taped = nil, nil
 	clear(r.events)
 	for _, i := range present {
 		if i < 0 || i >= len(r.events) {
-			return "", 0, false
+			return "", 0, 0, false
 		}
 		r.events[i] = true
 	}
@@ -385,22 +410,23 @@ func (r *Runtime) NextWords(control string, present []int, words []int64) (next 
 		case n.kind == tEnd && !n.delta:
 			r.tested, r.taped = r.tested[:0], n.tested
 			r.tapes.hits++
-			return n.control, n.end, true
+			return n.control, n.end, wrote, true
 		case n.kind == tGuard && r.ix.words(n):
 			v, ok := n.wguard.Run(words)
 			if !ok {
-				return "", 0, false
+				return "", 0, 0, false
 			}
 			n = n.next[v]
 		case n.kind == tBlock && r.ix.words(n) && runWords(n.wblock, words):
+			wrote |= n.wwrote
 			n = n.next[0]
 		default:
 			// A Delta (words must stay as they were), a step without a
 			// word form, an untaped continuation.
-			return "", 0, false
+			return "", 0, 0, false
 		}
 	}
-	return "", 0, false
+	return "", 0, 0, false
 }
 
 // eventHop is one test of an event run: the node after event's test
@@ -447,12 +473,12 @@ func (t *tapes) endNumber(control string) int {
 
 // lookup returns the trie root of control, nil when none was recorded.
 func (t *tapes) lookup(control string) *tapeNode {
-	if t.last != nil && t.last.control == control {
+	if t.last != nil && t.lastKey == control {
 		return t.last
 	}
 	n := t.byControl[control]
 	if n != nil {
-		t.last = n
+		t.last, t.lastKey = n, control
 	}
 	return n
 }

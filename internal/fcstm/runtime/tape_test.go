@@ -117,8 +117,13 @@ func compareTapes(t *testing.T, taped, searched *Runtime, rng *rand.Rand, src st
 				t.Fatalf("from %q %v on %v: replayed %s, searched %s\n%s", snap.Control, snap.Vars, last, got, want, src)
 			}
 			words := toWords(snap.Vars)
-			if control, end, ok := taped.NextWords(snap.Control, last, words); ok {
+			if control, end, wrote, ok := taped.NextWords(snap.Control, last, words); ok {
 				*wordHits++
+				// wrote names every variable the search assigned, so
+				// every word that changed.
+				if w := searched.NextWrote(); w&^wrote != 0 {
+					t.Fatalf("from %q %v on %v: on words wrote %b, searched %b\n%s", snap.Control, snap.Vars, last, wrote, w, src)
+				}
 				if c, seen := ends[end]; seen && c != control {
 					t.Fatalf("end %d is %q and %q", end, c, control)
 				}
