@@ -87,7 +87,7 @@ type stepper struct {
 	changed []int
 	stack   []decided
 	// Recent numbers of the shared tables, which only a miss asks.
-	labels [cacheSize]cachedLabel
+	labels [cacheSize][2]cachedLabel // two ways: see cachedLabel
 	locs   [cacheSize]cachedLoc
 }
 
@@ -432,14 +432,22 @@ func (mc *Machine) packVar(vars []expr.Value, i int, dst []int64) bool {
 	return true
 }
 
-// cachedLabel is label through st's cache.
+// cachedLabel is label through st's cache. A state's labels are asked
+// for in turn, state after state, so two of them sharing a set of a
+// direct-mapped cache would miss on every state (toggles 14 has such a
+// pair): the cache keeps two per set, the newest first.
 func (mc *Machine) cachedLabel(st *stepper, l label) int {
-	h := (uint64(l.from)*0x9e3779b97f4a7c15 ^ uint64(l.to)*0xc2b2ae3d27d4eb4f ^ l.mask*0x165667b19e3779f9) >> 32
-	e := &st.labels[h%cacheSize]
-	if !e.ok || e.l != l {
-		*e = cachedLabel{l: l, n: mc.label(l), ok: true}
+	h := (uint64(l.from)*0x9e3779b97f4a7c15 ^ uint64(l.to)*0xc2b2ae3d27d4eb4f ^ l.mask*0x165667b19e3779f9) * 0xff51afd7ed558ccd
+	set := &st.labels[h>>32%cacheSize]
+	switch {
+	case set[0].ok && set[0].l == l:
+		return set[0].n
+	case set[1].ok && set[1].l == l:
+		set[0], set[1] = set[1], set[0]
+		return set[0].n
 	}
-	return e.n
+	set[1], set[0] = set[0], cachedLabel{l: l, n: mc.label(l), ok: true}
+	return set[0].n
 }
 
 // describe describes the configuration st.rt's last Next reached: it

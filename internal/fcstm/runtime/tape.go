@@ -474,6 +474,7 @@ func (t *tapes) endNumber(control string) int {
 // lookup returns the trie root of control, nil when none was recorded.
 func (t *tapes) lookup(control string) *tapeNode {
 	if t.last != nil && t.lastKey == control {
+		t.lastKey = control // the caller's own string: equal by pointer next time
 		return t.last
 	}
 	n := t.byControl[control]
