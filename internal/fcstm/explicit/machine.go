@@ -331,10 +331,8 @@ func (mc *Machine) Fired(src []int64, buf *concrete.Buffer) []concrete.Outcome {
 // whether the cycle ran.
 func (mc *Machine) step(st *stepper, events []int, mask uint64, next []int64) bool {
 	st.in = st.in[:0]
-	for i, e := range events {
-		if mask&(1<<i) != 0 {
-			st.in = append(st.in, e)
-		}
+	for m := mask; m != 0; m &= m - 1 { // the set bits, lowest first
+		st.in = append(st.in, events[bits.TrailingZeros64(m)])
 	}
 	// A replay on words first: it needs neither the runtime restored nor
 	// the variables as values.

@@ -69,6 +69,10 @@ type tapeNode struct {
 	run    []eventHop
 	absent *tapeNode
 	runGen int
+	// runAt is, by event number, the position of its test in a long run
+	// (or -1), so that a cycle with few events present finds the first
+	// present one without testing the run's every event.
+	runAt []int32
 }
 
 // tapeOp is one step of a cycle being recorded: a decision and its
@@ -406,7 +410,7 @@ func (r *Runtime) NextWords(control string, present []int, words []int64) (next 
 	for n := root.next[0]; n != nil; {
 		switch {
 		case n.kind == tEvent:
-			n = r.tapes.eventRun(n, r.events)
+			n = r.tapes.eventRun(n, r.events, present)
 		case n.kind == tEnd && !n.delta:
 			r.tested, r.taped = r.tested[:0], n.tested
 			r.tapes.hits++
@@ -437,18 +441,42 @@ type eventHop struct {
 }
 
 // eventRun follows the chain of event tests from n (each absent event
-// leads to the next test) to the node the present events lead to. The
-// chain is kept in n as one slice, rebuilt after the trie grows: a
-// location with many events tests most of them in every cycle, and a
-// slice is walked faster than as many nodes.
-func (t *tapes) eventRun(n *tapeNode, present []bool) *tapeNode {
+// leads to the next test) to the node the present events (by number in
+// present, listed in list) lead to. The chain is kept in n as one slice,
+// rebuilt after the trie grows: a location with many events tests most
+// of them in every cycle, and a slice is walked faster than as many
+// nodes. A long chain also keeps each event's position in it, and a
+// cycle with few events present (a search tries one at a time) looks
+// only theirs up.
+func (t *tapes) eventRun(n *tapeNode, present []bool, list []int) *tapeNode {
 	if n.runGen != t.gen {
 		n.run = n.run[:0]
 		m := n
 		for ; m != nil && m.kind == tEvent; m = m.next[0] {
 			n.run = append(n.run, eventHop{m.event, m.next[1]})
 		}
-		n.absent, n.runGen = m, t.gen
+		n.absent, n.runGen, n.runAt = m, t.gen, n.runAt[:0]
+		if len(n.run) >= longRun {
+			n.runAt = append(n.runAt, make([]int32, len(present))...)
+			for i := range n.runAt {
+				n.runAt[i] = -1
+			}
+			for i := len(n.run) - 1; i >= 0; i-- { // the first test of an event wins
+				n.runAt[n.run[i].event] = int32(i)
+			}
+		}
+	}
+	if len(n.runAt) != 0 && len(list) < len(n.run)/4 {
+		first := int32(len(n.run))
+		for _, e := range list {
+			if at := n.runAt[e]; at >= 0 && at < first {
+				first = at
+			}
+		}
+		if int(first) < len(n.run) {
+			return n.run[first].present
+		}
+		return n.absent
 	}
 	for _, h := range n.run {
 		if present[h.event] {
@@ -457,6 +485,10 @@ func (t *tapes) eventRun(n *tapeNode, present []bool) *tapeNode {
 	}
 	return n.absent
 }
+
+// longRun is the shortest chain of event tests whose positions eventRun
+// keeps by event.
+const longRun = 8
 
 // endNumber numbers the Controls that tapes end in.
 func (t *tapes) endNumber(control string) int {
