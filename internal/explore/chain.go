@@ -1,6 +1,10 @@
 package explore
 
-import "github.com/stateproof/stateproof/internal/frontend/concrete"
+import (
+	"slices"
+
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
+)
 
 // A chain (a counter stepped up to its bound, a timer) has one node per
 // level, so a batch has one source and each level waits for the one before:
@@ -99,9 +103,10 @@ func newChain(g *Graph, nmon, first int) *chain {
 func padded(n int) []int64 { return make([]int64, n+16)[8 : 8+n : 8+n] }
 
 // walk guesses ew's levels from node src (words srcWords), up to max of
-// them, stopping before a node with other than one successor. It writes
-// each guessed node's words and link at its index-to-be, which the caller
-// has grown the arena for (their monitor values come after, see fold).
+// them, stopping before a node with other than one successor or one that
+// steps only to itself. It writes each guessed node's words and link at
+// its index-to-be, which the caller has grown the arena for (their
+// monitor values come after, see fold).
 func (r *runner) walk(ew *epochWalk, src int, srcWords []int64, max int) {
 	g, c, m := r.g, r.chain, r.s.Machine
 	w, stride := m.Width(), g.stride
@@ -126,6 +131,15 @@ func (r *runner) walk(ew *epochWalk, src int, srcWords []int64, max int) {
 		ew.words = append(ew.words, cur...)
 		packed := ew.words[next:]
 		g.lay.patch(packed, c.succ, outs[0].Changed)
+		if slices.Equal(packed, ew.words[k*stride:next]) {
+			// A node that steps only to itself (a machine at rest that
+			// idles, as an FCSTM one does) ends the chain as a branch
+			// would: past it the walk would guess the same node as new
+			// level after level, until the interning found it stored.
+			ew.words = ew.words[:next]
+			ew.full = false
+			break
+		}
 		h := HashWords(packed)
 		ew.hashes = append(ew.hashes, h)
 		ew.trans = append(ew.trans, int32(via))

@@ -82,9 +82,12 @@ type stepper struct {
 	from     []int64 // the words of src
 	in       []int
 	key      []byte // the Control of the configuration a cycle reached
-	stack    []decided
+	// changed is the last cycle's Outcome.Changed when it ran on words
+	// (the variables its blocks may assign), nil when differ must find it.
+	changed []int
+	stack   []decided
 	// Recent numbers of the shared tables, which only a miss asks.
-	labels [cacheSize]cachedLabel
+	labels [cacheSize][2]cachedLabel // two ways: see cachedLabel
 	locs   [cacheSize]cachedLoc
 }
 
@@ -234,18 +237,18 @@ func (mc *Machine) tree(st *stepper, loc *Location, from int, buf *concrete.Buff
 		d := st.stack[len(st.stack)-1]
 		st.stack = st.stack[:len(st.stack)-1]
 		next := buf.Next(w)
-		ran := mc.step(st, loc.events, d.on, next)
-		if ran && !loc.covers(st.rt.Tested()) {
-			// Readable missed an event a cycle tested: say so rather than
-			// skip inputs.
-			ran = false
-			mc.undecided(next, "a cycle in "+loc.State+" tested an event outside its readable set (an internal error; please report it)")
-		}
-		buf.Keep(mc.cachedLabel(st, label{from: from, mask: d.on, to: int(next[0])}), next, mc.differ(st.from, next))
 		off := d.off
-		if ran {
+		if mc.step(st, loc.events, d.on, next) {
+			pushed := len(st.stack)
 			for _, e := range st.rt.Tested() {
 				b := loc.bit(e)
+				if b < 0 {
+					// Readable missed an event a cycle tested: say so
+					// rather than skip inputs.
+					st.stack, off, st.changed = st.stack[:pushed], d.off, nil
+					mc.undecided(next, "a cycle in "+loc.State+" tested an event outside its readable set (an internal error; please report it)")
+					break
+				}
 				if (d.on|off)&(1<<b) != 0 {
 					continue
 				}
@@ -253,6 +256,11 @@ func (mc *Machine) tree(st *stepper, loc *Location, from int, buf *concrete.Buff
 				off |= 1 << b
 			}
 		}
+		changed := st.changed
+		if changed == nil {
+			changed = mc.differ(st.from, next)
+		}
+		buf.Keep(mc.cachedLabel(st, label{from: from, mask: d.on, to: int(next[0])}), next, changed)
 		if inputs != nil {
 			// This leaf's class: the events tested and not decided present
 			// are absent (the branches pushed above have them present).
@@ -278,6 +286,20 @@ func (mc *Machine) differ(src, next []int64) []int {
 	return mc.changed[lo-1 : hi]
 }
 
+// wroteSpan returns the words of the variables of wrote (a bit set as
+// Runtime.NextWrote's) as Outcome.Changed: the span from the first to the
+// last, found without comparing any word.
+func (mc *Machine) wroteSpan(wrote uint64) []int {
+	if wrote == 0 {
+		return mc.changed[:0:0]
+	}
+	lo, hi := bits.TrailingZeros64(wrote), 63-bits.LeadingZeros64(wrote)
+	if hi == 63 {
+		hi = len(mc.changed) - 1 // bit 63 stands for every later variable too
+	}
+	return mc.changed[lo : hi+1]
+}
+
 // input lists the events of the masks on and off.
 func input(events []int, on, off uint64) Input {
 	var in Input
@@ -296,16 +318,6 @@ func input(events []int, on, off uint64) Input {
 // present (on) and absent (off), as bits over the location's events.
 type decided struct{ on, off uint64 }
 
-// covers reports whether every tested event is among the location's.
-func (l *Location) covers(tested []int) bool {
-	for _, e := range tested {
-		if l.bit(e) < 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // bit returns the bit of event e among the location's events, or -1.
 func (l *Location) bit(e int) int { return int(l.bits[e]) }
 
@@ -319,15 +331,15 @@ func (mc *Machine) Fired(src []int64, buf *concrete.Buffer) []concrete.Outcome {
 // whether the cycle ran.
 func (mc *Machine) step(st *stepper, events []int, mask uint64, next []int64) bool {
 	st.in = st.in[:0]
-	for i, e := range events {
-		if mask&(1<<i) != 0 {
-			st.in = append(st.in, e)
-		}
+	for m := mask; m != 0; m &= m - 1 { // the set bits, lowest first
+		st.in = append(st.in, events[bits.TrailingZeros64(m)])
 	}
 	// A replay on words first: it needs neither the runtime restored nor
 	// the variables as values.
 	copy(next[1:], st.from[1:])
-	if control, end, ok := st.rt.NextWords(st.src.Control, st.in, next[1:]); ok {
+	st.changed = nil
+	if control, end, wrote, ok := st.rt.NextWords(st.src.Control, st.in, next[1:]); ok {
+		st.changed = mc.wroteSpan(wrote)
 		if end >= len(st.ends) || st.ends[end] == 0 {
 			st.key = append(st.key[:0], control...)
 			st.ends = append(st.ends, make([]int, max(0, end+1-len(st.ends)))...)
@@ -418,14 +430,22 @@ func (mc *Machine) packVar(vars []expr.Value, i int, dst []int64) bool {
 	return true
 }
 
-// cachedLabel is label through st's cache.
+// cachedLabel is label through st's cache. A state's labels are asked
+// for in turn, state after state, so two of them sharing a set of a
+// direct-mapped cache would miss on every state (toggles 14 has such a
+// pair): the cache keeps two per set, the newest first.
 func (mc *Machine) cachedLabel(st *stepper, l label) int {
-	h := (uint64(l.from)*0x9e3779b97f4a7c15 ^ uint64(l.to)*0xc2b2ae3d27d4eb4f ^ l.mask*0x165667b19e3779f9) >> 32
-	e := &st.labels[h%cacheSize]
-	if !e.ok || e.l != l {
-		*e = cachedLabel{l: l, n: mc.label(l), ok: true}
+	h := (uint64(l.from)*0x9e3779b97f4a7c15 ^ uint64(l.to)*0xc2b2ae3d27d4eb4f ^ l.mask*0x165667b19e3779f9) * 0xff51afd7ed558ccd
+	set := &st.labels[h>>32%cacheSize]
+	switch {
+	case set[0].ok && set[0].l == l:
+		return set[0].n
+	case set[1].ok && set[1].l == l:
+		set[0], set[1] = set[1], set[0]
+		return set[0].n
 	}
-	return e.n
+	set[1], set[0] = set[0], cachedLabel{l: l, n: mc.label(l), ok: true}
+	return set[0].n
 }
 
 // describe describes the configuration st.rt's last Next reached: it

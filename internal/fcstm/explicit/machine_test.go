@@ -269,3 +269,22 @@ func containsAny(set, xs []int) bool {
 	}
 	return false
 }
+
+// The label cache gives the shared table's numbers whatever the order
+// labels are asked in: a pool larger than a set's two ways, with
+// collisions, evictions and hits on either way.
+func TestLabelCache(t *testing.T) {
+	mc, _ := togglesState(t)
+	st := &stepper{}
+	rng := rand.New(rand.NewPCG(3, 9))
+	pool := make([]label, 1200)
+	for i := range pool {
+		pool[i] = label{from: rng.IntN(4), to: rng.IntN(4), mask: uint64(rng.IntN(1 << 14))}
+	}
+	for range 100000 {
+		l := pool[rng.IntN(len(pool))]
+		if got, want := mc.cachedLabel(st, l), mc.label(l); got != want {
+			t.Fatalf("label %+v is %d through the cache, %d in the table", l, got, want)
+		}
+	}
+}

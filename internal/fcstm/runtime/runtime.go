@@ -39,6 +39,10 @@ type Runtime struct {
 	seed     maphash.Seed
 	events   []bool // scratch: present events of the running cycle
 	tested   []int  // the events the last cycle's search tested, in order
+	// taped is what Tested returns after NextWords: the replayed tape's
+	// own list (read-only), which a search asks of every cycle and so
+	// is not copied; nil after any other cycle.
+	taped    []int
 	marked   []bool // by event number: in tested
 	s        search // the cycles' search, kept for its scratch storage
 	next     *ctx   // the configuration Next reached (s.root); nil: the runtime's
@@ -200,7 +204,7 @@ func (r *Runtime) varMap(vals []expr.Value) map[string]expr.Value {
 // resolved from the root (an input naming none is dropped), and none as
 // unconsumed: no state is left to consume them, so pyfcstm reports [].
 func (r *Runtime) Cycle(inputs []string) (*Cycle, error) {
-	r.tested = r.tested[:0]
+	r.tested, r.taped = r.tested[:0], nil
 	r.next = nil
 	if r.ended {
 		out := &Cycle{Ended: true}
@@ -256,7 +260,7 @@ func (r *Runtime) search(present []int, quiet bool) (c *ctx, ok bool, err error)
 	for _, i := range present {
 		r.events[i] = true
 	}
-	r.tested = r.tested[:0]
+	r.tested, r.taped = r.tested[:0], nil
 	r.next = nil
 	clear(r.marked)
 	s := &r.s
@@ -317,7 +321,7 @@ func (r *Runtime) Step(present []int) error {
 // quiet runs Step's cycle: c is the configuration reached, nil when
 // nothing changes (an ended machine, a Delta, an error).
 func (r *Runtime) quiet(present []int) (*ctx, error) {
-	r.tested = r.tested[:0]
+	r.tested, r.taped = r.tested[:0], nil
 	r.next = nil
 	if r.ended {
 		return nil, nil

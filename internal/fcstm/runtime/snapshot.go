@@ -243,4 +243,9 @@ func (w *readWalk) enter(s *stateInfo) {
 // same configuration whose inputs agree with the last one's on these
 // events does exactly what it did. An explicit search enumerates input
 // sets by them.
-func (r *Runtime) Tested() []int { return r.tested }
+func (r *Runtime) Tested() []int {
+	if r.taped != nil {
+		return r.taped
+	}
+	return r.tested
+}

@@ -63,11 +63,16 @@ type tapeNode struct {
 	wstate uint8
 	wguard *expr.IntProgram
 	wblock []wstmt
+	wwrote uint64 // the variables wblock may assign, as NextWrote
 	// A tEvent's chain of event tests (eventRun), as of trie generation
 	// runGen.
 	run    []eventHop
 	absent *tapeNode
 	runGen int
+	// runAt is, by event number, the position of its test in a long run
+	// (or -1), so that a cycle with few events present finds the first
+	// present one without testing the run's every event.
+	runAt []int32
 }
 
 // tapeOp is one step of a cycle being recorded: a decision and its
@@ -112,6 +117,10 @@ type tapes struct {
 	key       []byte
 	cur       *tapeNode // the root of the runtime's configuration; nil: look it up
 	last      *tapeNode // the root looked up last
+	// lastKey is last's Control as the caller gave it: a search passes
+	// one location's string again and again, and a string compared with
+	// itself is equal without reading its bytes.
+	lastKey string
 }
 
 // root returns the trie root of the configuration of frames. A search
@@ -134,7 +143,7 @@ func (t *tapes) root(frames []frame, started, ended bool) *tapeNode {
 		n = &tapeNode{kind: tSearch, control: string(t.key)}
 		t.byControl[n.control] = n
 	}
-	t.cur, t.last = n, n
+	t.cur, t.last, t.lastKey = n, n, n.control
 	return n
 }
 
@@ -270,11 +279,29 @@ func (ix *index) words(n *tapeNode) bool {
 			}
 		case tBlock:
 			if b, ok := ix.wordBlock(n.block); ok {
-				n.wblock, n.wstate = b, wCompiled
+				n.wblock, n.wwrote, n.wstate = b, wordsWrote(b), wCompiled
 			}
 		}
 	}
 	return n.wstate == wCompiled
+}
+
+// wordsWrote returns the variables b may assign, on any of its branches,
+// as a bit set like NextWrote's.
+func wordsWrote(b []wstmt) uint64 {
+	var w uint64
+	for i := range b {
+		st := &b[i]
+		if st.value != nil {
+			w |= 1 << min(st.slot, 63)
+			continue
+		}
+		for _, body := range st.bodies {
+			w |= wordsWrote(body)
+		}
+		w |= wordsWrote(st.els)
+	}
+	return w
 }
 
 // intSlot resolves an int variable to its slot.
@@ -358,49 +385,52 @@ func runWords(b []wstmt, words []int64) bool {
 // configuration control (a Snapshot's Control), whatever the runtime's
 // own, it runs the cycle on present in place on words and returns the
 // Control of the configuration reached, with Tested listing the events
-// tested, and end, a number the runtime gives that configuration (from 0
+// tested, end, a number the runtime gives that configuration (from 0
 // up; the same for the same Control), by which a caller can keep what
-// it learnt of it. It does so only for a cycle that replays a recorded tape whose
+// it learnt of it, and wrote, the variables the cycle may have assigned
+// (as NextWrote, though it may name more: a block's every branch), so
+// that a search compares and repacks only those words. It does so only for a cycle that replays a recorded tape whose
 // guards and blocks are all int64 operations on int variables; otherwise
 // (ok false, words then unspecified) the caller restores the runtime and
 // calls Next, which records the tape. The values are Next's: the same
 // operations of Eval, and where one would leave int64 or raise, ok false.
-func (r *Runtime) NextWords(control string, present []int, words []int64) (next string, end int, ok bool) {
+func (r *Runtime) NextWords(control string, present []int, words []int64) (next string, end int, wrote uint64, ok bool) {
 	root := r.tapes.lookup(control)
 	if root == nil || r.noTapes || len(words) != len(r.vars) {
-		return "", 0, false
+		return "", 0, 0, false
 	}
-	r.next = nil
+	r.next, r.taped = nil, nil
 	clear(r.events)
 	for _, i := range present {
 		if i < 0 || i >= len(r.events) {
-			return "", 0, false
+			return "", 0, 0, false
 		}
 		r.events[i] = true
 	}
 	for n := root.next[0]; n != nil; {
 		switch {
 		case n.kind == tEvent:
-			n = r.tapes.eventRun(n, r.events)
+			n = r.tapes.eventRun(n, r.events, present)
 		case n.kind == tEnd && !n.delta:
-			r.tested = append(r.tested[:0], n.tested...)
+			r.tested, r.taped = r.tested[:0], n.tested
 			r.tapes.hits++
-			return n.control, n.end, true
+			return n.control, n.end, wrote, true
 		case n.kind == tGuard && r.ix.words(n):
 			v, ok := n.wguard.Run(words)
 			if !ok {
-				return "", 0, false
+				return "", 0, 0, false
 			}
 			n = n.next[v]
 		case n.kind == tBlock && r.ix.words(n) && runWords(n.wblock, words):
+			wrote |= n.wwrote
 			n = n.next[0]
 		default:
 			// A Delta (words must stay as they were), a step without a
 			// word form, an untaped continuation.
-			return "", 0, false
+			return "", 0, 0, false
 		}
 	}
-	return "", 0, false
+	return "", 0, 0, false
 }
 
 // eventHop is one test of an event run: the node after event's test
@@ -411,18 +441,42 @@ type eventHop struct {
 }
 
 // eventRun follows the chain of event tests from n (each absent event
-// leads to the next test) to the node the present events lead to. The
-// chain is kept in n as one slice, rebuilt after the trie grows: a
-// location with many events tests most of them in every cycle, and a
-// slice is walked faster than as many nodes.
-func (t *tapes) eventRun(n *tapeNode, present []bool) *tapeNode {
+// leads to the next test) to the node the present events (by number in
+// present, listed in list) lead to. The chain is kept in n as one slice,
+// rebuilt after the trie grows: a location with many events tests most
+// of them in every cycle, and a slice is walked faster than as many
+// nodes. A long chain also keeps each event's position in it, and a
+// cycle with few events present (a search tries one at a time) looks
+// only theirs up.
+func (t *tapes) eventRun(n *tapeNode, present []bool, list []int) *tapeNode {
 	if n.runGen != t.gen {
 		n.run = n.run[:0]
 		m := n
 		for ; m != nil && m.kind == tEvent; m = m.next[0] {
 			n.run = append(n.run, eventHop{m.event, m.next[1]})
 		}
-		n.absent, n.runGen = m, t.gen
+		n.absent, n.runGen, n.runAt = m, t.gen, n.runAt[:0]
+		if len(n.run) >= longRun {
+			n.runAt = append(n.runAt, make([]int32, len(present))...)
+			for i := range n.runAt {
+				n.runAt[i] = -1
+			}
+			for i := len(n.run) - 1; i >= 0; i-- { // the first test of an event wins
+				n.runAt[n.run[i].event] = int32(i)
+			}
+		}
+	}
+	if len(n.runAt) != 0 && len(list) < len(n.run)/4 {
+		first := int32(len(n.run))
+		for _, e := range list {
+			if at := n.runAt[e]; at >= 0 && at < first {
+				first = at
+			}
+		}
+		if int(first) < len(n.run) {
+			return n.run[first].present
+		}
+		return n.absent
 	}
 	for _, h := range n.run {
 		if present[h.event] {
@@ -431,6 +485,10 @@ func (t *tapes) eventRun(n *tapeNode, present []bool) *tapeNode {
 	}
 	return n.absent
 }
+
+// longRun is the shortest chain of event tests whose positions eventRun
+// keeps by event.
+const longRun = 8
 
 // endNumber numbers the Controls that tapes end in.
 func (t *tapes) endNumber(control string) int {
@@ -447,12 +505,13 @@ func (t *tapes) endNumber(control string) int {
 
 // lookup returns the trie root of control, nil when none was recorded.
 func (t *tapes) lookup(control string) *tapeNode {
-	if t.last != nil && t.last.control == control {
+	if t.last != nil && t.lastKey == control {
+		t.lastKey = control // the caller's own string: equal by pointer next time
 		return t.last
 	}
 	n := t.byControl[control]
 	if n != nil {
-		t.last = n
+		t.last, t.lastKey = n, control
 	}
 	return n
 }

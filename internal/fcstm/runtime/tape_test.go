@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/expr"
@@ -39,6 +40,30 @@ state R {
 }
 `
 
+// manyEvents is a model whose states read a dozen events or more, in
+// long chains of event tests (leaf, parent, combos), some under guards.
+func manyEvents(rng *rand.Rand) string {
+	var b strings.Builder
+	b.WriteString("def int x = 0;\ndef int y = 0;\nstate R {\n    state A {\n        state A1;\n        state A2;\n        [*] -> A1;\n")
+	for i := range 6 + rng.IntN(8) {
+		from, to := []string{"A1", "A2"}[rng.IntN(2)], []string{"A1", "A2"}[rng.IntN(2)]
+		switch rng.IntN(3) {
+		case 0:
+			fmt.Fprintf(&b, "        %s -> %s :: E%d effect { x = (x + %d) %% 5; };\n", from, to, i, i)
+		case 1:
+			fmt.Fprintf(&b, "        %s -> %s :: E%d + [x > %d] effect { y = 1 - y; };\n", from, to, i, rng.IntN(4))
+		default:
+			fmt.Fprintf(&b, "        %s -> %s :: E%d + [y == 0] + F%d;\n", from, to, i, rng.IntN(3))
+		}
+	}
+	b.WriteString("    }\n    state B;\n    [*] -> A;\n")
+	for i := range 4 + rng.IntN(6) {
+		fmt.Fprintf(&b, "    A -> B :: G%d + [x == %d];\n    B -> A :: H%d effect { x = x + 1; };\n", i, rng.IntN(5), i%3)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
 // A runtime replaying its tapes steps every configuration exactly as the
 // search does (the same configuration, variables, NextWrote, Tested and
 // error), and so does NextWords where it answers, on random models with raising blocks, pseudo chains that back
@@ -50,6 +75,9 @@ func TestTapesReplayAsSearch(t *testing.T) {
 	}
 	for seed := uint64(1); seed <= 20; seed++ {
 		models = append(models, fcstmtest.PseudoChain(2+int(seed)%5, rand.New(rand.NewPCG(seed, 9))))
+	}
+	for seed := uint64(1); seed <= 40; seed++ {
+		models = append(models, manyEvents(rand.New(rand.NewPCG(seed, 11))))
 	}
 	models = append(models, pseudoLoop, deltaStart)
 	hits, wordHits := 0, 0
@@ -98,9 +126,16 @@ func compareTapes(t *testing.T, taped, searched *Runtime, rng *rand.Rand, src st
 		var last []int
 		for range 6 {
 			last = last[:0]
-			for e := range n {
-				if rng.IntN(2) == 0 {
-					last = append(last, e)
+			if rng.IntN(2) == 0 {
+				for e := range n {
+					if rng.IntN(2) == 0 {
+						last = append(last, e)
+					}
+				}
+			} else if n > 0 {
+				// as a search tries them: none or a few events
+				for range rng.IntN(3) {
+					last = append(last, rng.IntN(n))
 				}
 			}
 			if err := searched.Restore(snap); err != nil {
@@ -117,8 +152,13 @@ func compareTapes(t *testing.T, taped, searched *Runtime, rng *rand.Rand, src st
 				t.Fatalf("from %q %v on %v: replayed %s, searched %s\n%s", snap.Control, snap.Vars, last, got, want, src)
 			}
 			words := toWords(snap.Vars)
-			if control, end, ok := taped.NextWords(snap.Control, last, words); ok {
+			if control, end, wrote, ok := taped.NextWords(snap.Control, last, words); ok {
 				*wordHits++
+				// wrote names every variable the search assigned, so
+				// every word that changed.
+				if w := searched.NextWrote(); w&^wrote != 0 {
+					t.Fatalf("from %q %v on %v: on words wrote %b, searched %b\n%s", snap.Control, snap.Vars, last, wrote, w, src)
+				}
 				if c, seen := ends[end]; seen && c != control {
 					t.Fatalf("end %d is %q and %q", end, c, control)
 				}
