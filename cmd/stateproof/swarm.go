@@ -42,7 +42,7 @@ func runSwarm(out outputFlags, stdout, stderr io.Writer, name string, res *jsonm
 	if !res.Valid() {
 		return emitVerify(out, stdout, name, verify.Run(res, opts), res)
 	}
-	rep := swarm.Run(res.Model, swarm.NewPlan(i, n, seed, opts.MaxStates))
+	rep := swarm.Run(swarm.JSON(res.Model), swarm.NewPlan(i, n, seed, opts.MaxStates))
 	rep.Model = name
 	rep.ModelHash, _ = jsonmodel.Hash(res.Model.Raw, opts.HashSpec)
 	return emitSwarm(out, stdout, rep)
@@ -156,7 +156,7 @@ so are --color (the text is not coloured), --json with another --format and
 			}
 			hash, _ := jsonmodel.Hash(res.Model.Raw, "v1")
 			opt := swarm.Options{Cap: maxStates, Deadline: start.Add(time.Duration(timeoutMS) * time.Millisecond)}
-			merged, err := swarm.Merge(res.Model, model, hash, inputs, opt)
+			merged, err := swarm.Merge(swarm.JSON(res.Model), model, hash, inputs, opt)
 			if err != nil {
 				return refuse(out, stdout, stderr, "SWARM_PATH_REFUSED", err.Error())
 			}
