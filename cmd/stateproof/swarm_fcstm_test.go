@@ -108,6 +108,10 @@ func TestSwarmFCSTM(t *testing.T) {
 	if out, stderr, code := runCLI(t, "merge", r); code != 1 || !strings.Contains(out, "FCSTM_CYCLE_RAISES") || !strings.Contains(out, "(27 steps)") {
 		t.Errorf("merge of a report naming its FCSTM model: exit %d\n%s%s", code, out, stderr)
 	}
+	// no budget: the paths are kept as found, and said so
+	if out, _, code := runCLI(t, "merge", r, "--timeout-ms", "0", "--json"); code != 1 || !strings.Contains(out, `"shortenStopped": "the time budget ran out at step 0`) || strings.Contains(out, `"provedShortest": true`) {
+		t.Errorf("merge --timeout-ms 0: exit %d\n%s", code, out)
+	}
 	// another model's report is refused: the hashes differ
 	if _, stderr, code := runCLI(t, "merge", r, "--model", filepath.Join(dir, "counter.fcstm")); code != 2 || !strings.Contains(stderr, "modelHash") {
 		t.Errorf("merge on another model: exit %d %s", code, stderr)
