@@ -33,14 +33,23 @@ func parseShare(flag, s string) (i, n int, err error) {
 	return i, n, nil
 }
 
+// swarmShare reads --swarm's I/N, or says why the member cannot run.
+func swarmShare(out outputFlags, share string) (i, n int, msg string) {
+	i, n, err := parseShare("swarm", share)
+	switch {
+	case err != nil:
+		return 0, 0, err.Error()
+	case out.format == "sarif" || out.format == "html":
+		return 0, 0, "--format " + out.format + " cannot be combined with --swarm: a member writes text or json (a swarm report, for stateproof merge)"
+	}
+	return i, n, ""
+}
+
 // runSwarm runs one swarm member (verify --swarm) on a decoded model.
 func runSwarm(out outputFlags, stdout, stderr io.Writer, name string, res *jsonmodel.Result, opts verify.Options, share string, seed int64) error {
-	i, n, err := parseShare("swarm", share)
-	if err != nil {
-		return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
-	}
-	if out.format == "sarif" || out.format == "html" {
-		return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm writes text or json (a swarm report, for stateproof merge)")
+	i, n, msg := swarmShare(out, share)
+	if msg != "" {
+		return refuse(out, stdout, stderr, "BAD_OPTION", msg)
 	}
 	if !res.Valid() {
 		return emitVerify(out, stdout, name, verify.Run(res, opts), res)
@@ -55,16 +64,13 @@ func runSwarm(out outputFlags, stdout, stderr io.Writer, name string, res *jsonm
 // that does not load, or whose cold start fails, has nothing to search:
 // the report is verify's, saying why.
 func runSwarmFCSTM(out outputFlags, stdout, stderr io.Writer, res *lint.Result, opts verify.Options, share string, seed int64) error {
-	i, n, err := parseShare("swarm", share)
-	if err != nil {
-		return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
-	}
-	if out.format == "sarif" || out.format == "html" {
-		return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm writes text or json (a swarm report, for stateproof merge)")
+	i, n, msg := swarmShare(out, share)
+	if msg != "" {
+		return refuse(out, stdout, stderr, "BAD_OPTION", msg)
 	}
 	var mc *explicit.Machine
 	if res.Model != nil {
-		mc, err = explicit.New(res.Model)
+		mc, _ = explicit.New(res.Model) // Verify reports why it fails
 	}
 	if mc == nil {
 		if _, err := explicit.Verify(res, explicit.Options{MaxStates: opts.MaxStates}); err != nil {

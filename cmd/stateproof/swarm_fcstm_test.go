@@ -131,6 +131,8 @@ func TestSwarmFCSTMRefusals(t *testing.T) {
 		{[]string{"--partition", "0/2"}, []string{"--partition", "--swarm"}},
 		{[]string{"--local-partitions", "2"}, []string{"--local-partitions", "--swarm"}},
 		{[]string{"--check", `check reach <= 2: active("Door.Open");`}, []string{"--check", "--swarm"}},
+		{[]string{"--format", "sarif"}, []string{"--format sarif", "--swarm"}},
+		{[]string{"--format", "html"}, []string{"--format html", "--swarm"}},
 	} {
 		_, stderr, code := runCLI(t, append([]string{"verify", door, "--swarm", "0/2"}, tc.args...)...)
 		if code != 2 {
