@@ -14,14 +14,11 @@ import (
 )
 
 // runFCSTM runs a verify of an FCSTM model that a scale flag asked for:
-// a partitioned search, whose report is the one-process report (a swarm
-// member takes JSON models only).
+// a swarm member, or a partitioned search, whose report is the
+// one-process report.
 func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, name string, opts verify.Options) error {
 	if msg := s.conflict(); msg != "" {
 		return refuse(out, stdout, stderr, "BAD_OPTION", msg)
-	}
-	if s.swarm != "" {
-		return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm takes a JSON model: it does not reach FCSTM models yet (docs/fcstm.md)")
 	}
 	if msg := jsonOnlyRefusal(cmd); msg != "" {
 		return refuse(out, stdout, stderr, "BAD_OPTION", msg)
@@ -35,6 +32,9 @@ func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stder
 			return refuse(out, stdout, stderr, "INPUT_UNREADABLE", err.Error())
 		}
 		return err
+	}
+	if s.swarm != "" {
+		return runSwarmFCSTM(out, stdout, stderr, res, opts, s.swarm, s.seed)
 	}
 	sopts := explicit.Options{MaxStates: opts.MaxStates}
 	var mc *explicit.Machine

@@ -37,11 +37,3 @@ func TestLocalPartitionsFCSTM(t *testing.T) {
 		}
 	}
 }
-
-// A swarm member does not take FCSTM models yet: refused, never ignored.
-func TestSwarmFCSTMRefused(t *testing.T) {
-	_, stderr, code := runCLI(t, "verify", "../../examples/fcstm/door.fcstm", "--swarm", "0/2")
-	if code != 2 || !strings.Contains(stderr, "--swarm takes a JSON model") {
-		t.Errorf("exit %d: %s", code, stderr)
-	}
-}

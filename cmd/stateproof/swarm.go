@@ -12,6 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stateproof/stateproof/internal/fcstm/explicit"
+	"github.com/stateproof/stateproof/internal/fcstm/lint"
+	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/input"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/report"
@@ -30,21 +33,54 @@ func parseShare(flag, s string) (i, n int, err error) {
 	return i, n, nil
 }
 
+// swarmShare reads --swarm's I/N, or says why the member cannot run.
+func swarmShare(out outputFlags, share string) (i, n int, msg string) {
+	i, n, err := parseShare("swarm", share)
+	switch {
+	case err != nil:
+		return 0, 0, err.Error()
+	case out.format == "sarif" || out.format == "html":
+		return 0, 0, "--format " + out.format + " cannot be combined with --swarm: a member writes text or json (a swarm report, for stateproof merge)"
+	}
+	return i, n, ""
+}
+
 // runSwarm runs one swarm member (verify --swarm) on a decoded model.
 func runSwarm(out outputFlags, stdout, stderr io.Writer, name string, res *jsonmodel.Result, opts verify.Options, share string, seed int64) error {
-	i, n, err := parseShare("swarm", share)
-	if err != nil {
-		return refuse(out, stdout, stderr, "BAD_OPTION", err.Error())
-	}
-	if out.format == "sarif" || out.format == "html" {
-		return refuse(out, stdout, stderr, "BAD_OPTION", "--swarm writes text or json (a swarm report, for stateproof merge)")
+	i, n, msg := swarmShare(out, share)
+	if msg != "" {
+		return refuse(out, stdout, stderr, "BAD_OPTION", msg)
 	}
 	if !res.Valid() {
 		return emitVerify(out, stdout, name, verify.Run(res, opts), res)
 	}
-	rep := swarm.Run(res.Model, swarm.NewPlan(i, n, seed, opts.MaxStates))
+	rep := swarm.Run(swarm.JSON(res.Model), swarm.NewPlan(i, n, seed, opts.MaxStates))
 	rep.Model = name
 	rep.ModelHash, _ = jsonmodel.Hash(res.Model.Raw, opts.HashSpec)
+	return emitSwarm(out, stdout, rep)
+}
+
+// runSwarmFCSTM runs one swarm member on a linted FCSTM model. A model
+// that does not load, or whose cold start fails, has nothing to search:
+// the report is verify's, saying why.
+func runSwarmFCSTM(out outputFlags, stdout, stderr io.Writer, res *lint.Result, opts verify.Options, share string, seed int64) error {
+	i, n, msg := swarmShare(out, share)
+	if msg != "" {
+		return refuse(out, stdout, stderr, "BAD_OPTION", msg)
+	}
+	var mc *explicit.Machine
+	if res.Model != nil {
+		mc, _ = explicit.New(res.Model) // Verify reports why it fails
+	}
+	if mc == nil {
+		if _, err := explicit.Verify(res, explicit.Options{MaxStates: opts.MaxStates}); err != nil {
+			return err
+		}
+		return emitVerifyAt(out, stdout, res.File, res.Report, res.Locator(), fcstmPicture(res.File, res.Model))
+	}
+	rep := swarm.Run(explicit.SwarmTarget(mc), swarm.NewPlan(i, n, seed, opts.MaxStates))
+	rep.Model = res.File
+	rep.ModelHash = res.Report.ModelHash
 	return emitSwarm(out, stdout, rep)
 }
 
@@ -91,9 +127,11 @@ func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "merge SWARM-REPORT.json...",
 		Short: "Combine swarm reports (verify --swarm --json): replay, shorten and deduplicate their violations",
 		Long: `merge reads the reports of swarm members (stateproof verify MODEL --swarm I/N
---json) and combines them. Every violation is replayed on the model's runtime
-first: a path that does not replay, or does not end in a violation of its
-invariant, is refused as an error (exit 2), never reported. Copies of one
+--json) and combines them; MODEL is a JSON or an FCSTM model. Every violation is
+replayed on the model's runtime first (an FCSTM step is a cycle, replayed with
+its input set): a path that does not replay, or does not end in a violation of
+its invariant (for an FCSTM model, in its cycle that raises or dead end), is
+refused as an error (exit 2), never reported. Copies of one
 violation are merged, then the shortest path found per invariant is shortened
 (breadth-first from the initial runtime, up to --max-states, and failing that
 from the runtimes along the path) within --timeout-ms; when that runs out, the
@@ -141,22 +179,12 @@ so are --color (the text is not coloured), --json with another --format and
 				}
 				inputs = append(inputs, swarm.Input{Name: name, Report: r})
 			}
-			var res *jsonmodel.Result
-			var ref *refusal
-			if model != "" {
-				res, ref = readModel(rd, model, "model ")
-			} else {
-				model, res, ref = reportModel(rd, inputs[0])
-			}
+			name, target, hash, ref := mergeTarget(rd, model, inputs[0])
 			if ref != nil {
 				return refuse(out, stdout, stderr, ref.code, ref.msg)
 			}
-			if !res.Valid() {
-				return refuse(out, stdout, stderr, "MODEL_INVALID", fmt.Sprintf("%s is not a valid model (run stateproof verify on it)", model))
-			}
-			hash, _ := jsonmodel.Hash(res.Model.Raw, "v1")
 			opt := swarm.Options{Cap: maxStates, Deadline: start.Add(time.Duration(timeoutMS) * time.Millisecond)}
-			merged, err := swarm.Merge(res.Model, model, hash, inputs, opt)
+			merged, err := swarm.Merge(target, name, hash, inputs, opt)
 			if err != nil {
 				return refuse(out, stdout, stderr, "SWARM_PATH_REFUSED", err.Error())
 			}
@@ -172,12 +200,58 @@ so are --color (the text is not coloured), --json with another --format and
 	return cmd
 }
 
+// mergeTarget loads the model of a merge, a JSON or an FCSTM model (by
+// its extension): model, or else the one the first report names. It
+// returns the model's name, its swarm target and its hash.
+func mergeTarget(rd input.Reader, path string, first swarm.Input) (string, swarm.Target, string, *refusal) {
+	var data []byte
+	var ref *refusal
+	named := path == ""
+	if named {
+		path, data, ref = reportModel(rd, first)
+		// what the model imports stays in the report's folder too
+		rd.ImportRoot = filepath.Dir(first.Name)
+	} else {
+		var err error
+		if data, err = rd.ReadFile(path); err != nil {
+			ref = &refusal{"INPUT_UNREADABLE", fmt.Sprintf("cannot read model %s: %v", path, err)}
+		}
+	}
+	if ref != nil {
+		return path, nil, "", ref
+	}
+	invalid := &refusal{"MODEL_INVALID", fmt.Sprintf("%s is not a valid model (run stateproof verify on it)", path)}
+	if isFCSTM(path) {
+		res := lint.CheckSource(path, data, model.ReaderOptions(rd))
+		if res.Model == nil {
+			return path, nil, "", invalid
+		}
+		mc, err := explicit.New(res.Model)
+		if err != nil {
+			return path, nil, "", invalid
+		}
+		return path, explicit.SwarmTarget(mc), res.Report.ModelHash, nil
+	}
+	res, err := jsonmodel.Decode(data)
+	if err != nil {
+		if named {
+			return path, nil, "", &refusal{"INPUT_NOT_JSON", fmt.Sprintf("%s: the model %s it names is not a JSON model: pass the model with --model (docs/scale.md#swarm)", first.Name, path)}
+		}
+		return path, nil, "", &refusal{"INPUT_NOT_JSON", fmt.Sprintf("model %s: %v", path, err)}
+	}
+	if !res.Valid() {
+		return path, nil, "", invalid
+	}
+	hash, _ := jsonmodel.Hash(res.Model.Raw, "v1")
+	return path, swarm.JSON(res.Model), hash, nil
+}
+
 // reportModel reads the model a report names, which must be a relative
 // path inside the report's folder: the report is untrusted input, so it
 // cannot make merge read a file the user did not name (an absolute path,
 // a ".." or a symbolic link out of the folder), and no refusal quotes the
 // file's bytes.
-func reportModel(rd input.Reader, in swarm.Input) (string, *jsonmodel.Result, *refusal) {
+func reportModel(rd input.Reader, in swarm.Input) (string, []byte, *refusal) {
 	named := in.Report.Model
 	const hint = "pass the model with --model (docs/scale.md#swarm)"
 	if named == "" || !filepath.IsLocal(named) {
@@ -192,9 +266,5 @@ func reportModel(rd input.Reader, in swarm.Input) (string, *jsonmodel.Result, *r
 	case err != nil:
 		return path, nil, &refusal{"INPUT_UNREADABLE", fmt.Sprintf("%s: cannot read the model %s it names: %v; %s", in.Name, path, err, hint)}
 	}
-	res, err := jsonmodel.Decode(data)
-	if err != nil {
-		return path, nil, &refusal{"INPUT_NOT_JSON", fmt.Sprintf("%s: the model %s it names is not a JSON model: %s", in.Name, path, hint)}
-	}
-	return path, res, nil
+	return path, data, nil
 }

@@ -58,8 +58,5 @@ func TestSwarmAndMergeCommands(t *testing.T) {
 		t.Errorf("forged merge said:\n%s", text)
 	}
 	runOK(2, "verify", broken, "--swarm", "3/3")
-	if text := runOK(2, "verify", "../../examples/fcstm/door.fcstm", "--swarm", "0/2"); !strings.Contains(text, "JSON model") {
-		t.Errorf("an FCSTM swarm said:\n%s", text)
-	}
 	runOK(2, "verify", broken, "--swarm", "0/2", "--local-partitions", "2")
 }

@@ -139,8 +139,8 @@ by search").
 --partition I/N runs worker I of a partitioned search over gRPC, of a JSON or
 an FCSTM model (same report, worker 0 writes it; --local-partitions N starts the
 workers on this host);
---swarm I/N runs a bug-hunting swarm member whose reports stateproof merge
-combines; see docs/scale.md.
+--swarm I/N runs a bug-hunting swarm member, of a JSON or an FCSTM model,
+whose reports stateproof merge combines; see docs/scale.md.
 
 A flag that would have no effect is refused (exit 2), never ignored:
 --memory, --spill-dir and --max-disk with --partition or --local-partitions
@@ -150,8 +150,8 @@ A flag that would have no effect is refused (exit 2), never ignored:
 --seed without --swarm; --workers, --max-findings, --max-permutation-events,
 the spill flags, --allow-undecided, --legacy-exit-codes, --progress and --color
 with --swarm; the check options with --hash-check; the JSON-only options
-(--before-model, --baseline, --max-findings, --progress, ...) and --swarm with
-an FCSTM model; --import-root with a JSON model; -q/--check with a JSON
+(--before-model, --baseline, --max-findings, --progress, ...) with an FCSTM
+model; --import-root with a JSON model; -q/--check with a JSON
 model, with each other, with --workers or the spill flags, or with --partition,
 --local-partitions, --swarm, --hash-check, --before-model, --baseline or
 --prove; --all-depths without a query; --json with another --format; --color

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/stateproof/stateproof/internal/jsonmodel"
-	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // counter is a model whose only violation is at the end of an n-step path:
@@ -27,7 +26,7 @@ func counter(t testing.TB, n int) (*jsonmodel.Model, []Step) {
 	}
 	path := make([]Step, n)
 	for i := range path {
-		path[i] = Step{From: "RUN", Event: "tick", To: "RUN", Transition: 0}
+		path[i] = Step{From: "RUN", Event: "tick", To: "RUN", Transition: new(int)}
 	}
 	return res.Model, path
 }
@@ -49,7 +48,7 @@ func TestMergeDedupesBeforeShortening(t *testing.T) {
 	for i := range copies {
 		copies[i] = path
 	}
-	g := newMerger(m, Options{Cap: 1000})
+	g := newMerger(JSON(m), Options{Cap: 1000})
 	out, err := g.merge("x", "h", []Input{{Name: "a", Report: report(copies...)}, {Name: "b", Report: report(path)}})
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +69,7 @@ func TestMergeDedupesBeforeShortening(t *testing.T) {
 func TestMergeBudget(t *testing.T) {
 	m, path := counter(t, 3000)
 	in := []Input{{Name: "a", Report: report(path)}}
-	out, err := Merge(m, "x", "h", in, Options{Cap: 100000, Deadline: time.Now()})
+	out, err := Merge(JSON(m), "x", "h", in, Options{Cap: 100000, Deadline: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +78,7 @@ func TestMergeBudget(t *testing.T) {
 		out.Verdict != Fail || !strings.Contains(out.VerdictReason, "time budget for 1 of them") {
 		t.Errorf("spent budget: %d steps, proved %v, %q, %s: %s", len(v.Path), *v.ProvedShortest, v.ShortenStopped, out.Verdict, out.VerdictReason)
 	}
-	out, err = Merge(m, "x", "h", in, Options{Cap: 100000})
+	out, err = Merge(JSON(m), "x", "h", in, Options{Cap: 100000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,14 +91,14 @@ func TestMergeBudget(t *testing.T) {
 	// 120,000 steps: the search from the initial runtime stops at its cap,
 	// and the search along the path takes minutes; 50 ms stop it.
 	m, path = counter(t, 120000)
-	out, err = Merge(m, "x", "h", []Input{{Name: "a", Report: report(path)}}, Options{Cap: 1000, Deadline: time.Now().Add(50 * time.Millisecond)})
+	out, err = Merge(JSON(m), "x", "h", []Input{{Name: "a", Report: report(path)}}, Options{Cap: 1000, Deadline: time.Now().Add(50 * time.Millisecond)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v := out.Violations[0]; len(v.Path) != len(path) || *v.ProvedShortest || !strings.Contains(v.ShortenStopped, "the time budget ran out") {
 		t.Errorf("long path: %d steps, proved %v, %q", len(v.Path), *v.ProvedShortest, v.ShortenStopped)
 	}
-	if _, _, err := replay(runtime.Compile(m), newMerger(m, Options{}).tests["below"], out.Violations[0].Path); err != nil {
+	if _, _, err := replay(JSON(m), "below", out.Violations[0].Path); err != nil {
 		t.Errorf("the partly shortened path does not replay: %v", err)
 	}
 }
@@ -111,7 +110,7 @@ func BenchmarkMergeLongPath(b *testing.B) {
 	m, path := counter(b, 120000)
 	in := []Input{{Name: "a", Report: report(path)}}
 	for b.Loop() {
-		if _, err := Merge(m, "x", "h", in, Options{Cap: 100000, Deadline: time.Now().Add(time.Second)}); err != nil {
+		if _, err := Merge(JSON(m), "x", "h", in, Options{Cap: 100000, Deadline: time.Now().Add(time.Second)}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -127,7 +126,7 @@ func BenchmarkMergeCopies(b *testing.B) {
 	}
 	in := []Input{{Name: "a", Report: report(copies...)}}
 	for b.Loop() {
-		if _, err := Merge(m, "x", "h", in, Options{Cap: 100}); err != nil {
+		if _, err := Merge(JSON(m), "x", "h", in, Options{Cap: 100}); err != nil {
 			b.Fatal(err)
 		}
 	}

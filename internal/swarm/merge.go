@@ -7,8 +7,7 @@ import (
 	"time"
 
 	"github.com/stateproof/stateproof/internal/explore"
-	"github.com/stateproof/stateproof/internal/jsonmodel"
-	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 )
 
 // Input is one member report to merge, by the name it was read from.
@@ -29,22 +28,18 @@ type Options struct {
 	Deadline time.Time
 }
 
-// Merge replays every violation of the inputs on the model, shortens the
-// shortest path found per invariant and keeps it. Any path that does not
-// replay, or replays to a runtime that does not violate its invariant, is
-// an error: a swarm report is evidence to check, not to trust. Copies of
-// one path (one invariant, the same steps) are replayed and shortened
-// once, whichever reports repeat it.
-func Merge(m *jsonmodel.Model, modelName, modelHash string, inputs []Input, opt Options) (*Report, error) {
-	return newMerger(m, opt).merge(modelName, modelHash, inputs)
+// Merge replays every violation of the inputs on the target, shortens the
+// shortest path found per finding and keeps it. Any path that does not
+// replay, or replays to a state without its finding, is an error: a swarm
+// report is evidence to check, not to trust. Copies of one path (one
+// finding, the same steps) are replayed and shortened once, whichever
+// reports repeat it.
+func Merge(t Target, modelName, modelHash string, inputs []Input, opt Options) (*Report, error) {
+	return newMerger(t, opt).merge(modelName, modelHash, inputs)
 }
 
-func newMerger(m *jsonmodel.Model, opt Options) *merger {
-	g := &merger{mc: runtime.Compile(m), tests: map[string]check{}, opt: opt}
-	for _, c := range checks(m, g.mc) {
-		g.tests[c.inv.ID] = c
-	}
-	return g
+func newMerger(t Target, opt Options) *merger {
+	return &merger{t: t, opt: opt}
 }
 
 func (g *merger) merge(modelName, modelHash string, inputs []Input) (*Report, error) {
@@ -65,12 +60,13 @@ func (g *merger) merge(modelName, modelHash string, inputs []Input) (*Report, er
 	for _, in := range inputs {
 		out.Reports = append(out.Reports, in.Name)
 	}
-	slices.SortStableFunc(out.Violations, func(a, b Violation) int { return g.tests[a.Invariant].inv.Index - g.tests[b.Invariant].inv.Index })
+	rank := func(v Violation) int { r, _ := g.t.Rank(v.Invariant); return r }
+	slices.SortStableFunc(out.Violations, func(a, b Violation) int { return rank(a) - rank(b) })
 	out.Verdict = Undecided
 	out.VerdictReason = fmt.Sprintf("no violation in %d swarm report(s); a swarm never decides a pass (run verify for that)", len(inputs))
 	if len(out.Violations) > 0 {
 		out.Verdict = Fail
-		out.VerdictReason = fmt.Sprintf("%d invariant(s) violated, each path replayed on the runtime", len(out.Violations))
+		out.VerdictReason = g.t.Found(len(out.Violations)) + ", each path replayed on the runtime"
 		if stopped > 0 {
 			out.VerdictReason += fmt.Sprintf("; the shortening stopped at its time budget for %d of them (shortenStopped), whose paths are partly as found", stopped)
 		}
@@ -82,28 +78,27 @@ func (g *merger) merge(modelName, modelHash string, inputs []Input) (*Report, er
 // merger holds what a merge shares between its violations, and counts the
 // shortenings it runs (each is up to a cap of breadth-first searches).
 type merger struct {
-	mc          *runtime.Machine
-	tests       map[string]check
+	t           Target
 	opt         Options
 	shortenings int
 }
 
-// found is an invariant's violations across the inputs: the reports that
+// found is a finding's violations across the inputs: the reports that
 // found it, and the shortest path among them, replayed.
 type found struct {
-	c       check
+	key     string
 	foundBy []string
 	path    []Step
 	runs    [][]int64
-	what    string
+	what    Finding
 }
 
 // collect replays each distinct violation of the inputs once and keeps
-// the shortest path per invariant, in the order the invariants were first
+// the shortest path per finding, in the order the findings were first
 // found.
 func (g *merger) collect(modelName, modelHash string, inputs []Input) ([]*found, error) {
 	var order []*found
-	byInv := map[string]*found{}
+	byKey := map[string]*found{}
 	seen := map[string]bool{} // pathKey of every path replayed
 	for _, in := range inputs {
 		if in.Report.ModelHash != modelHash {
@@ -111,14 +106,13 @@ func (g *merger) collect(modelName, modelHash string, inputs []Input) ([]*found,
 		}
 		for vi, v := range in.Report.Violations {
 			at := fmt.Sprintf("%s: $.violations[%d]", in.Name, vi)
-			c, ok := g.tests[v.Invariant]
-			if !ok {
-				return nil, fmt.Errorf("%s: invariant %q is not a never-states or var-in-range invariant of %s", at, v.Invariant, modelName)
+			if _, ok := g.t.Rank(v.Invariant); !ok {
+				return nil, fmt.Errorf("%s: %q is not a finding a swarm looks for in %s", at, v.Invariant, modelName)
 			}
-			f := byInv[v.Invariant]
+			f := byKey[v.Invariant]
 			if f == nil {
-				f = &found{c: c}
-				byInv[v.Invariant] = f
+				f = &found{key: v.Invariant}
+				byKey[v.Invariant] = f
 				order = append(order, f)
 			}
 			if !slices.Contains(f.foundBy, in.Name) {
@@ -129,7 +123,7 @@ func (g *merger) collect(modelName, modelHash string, inputs []Input) ([]*found,
 				continue
 			}
 			seen[key] = true
-			runs, what, err := replay(g.mc, c, v.Path)
+			runs, what, err := replay(g.t, v.Invariant, v.Path)
 			if err != nil {
 				return nil, fmt.Errorf("%s: the path does not replay: %v", at, err)
 			}
@@ -141,12 +135,15 @@ func (g *merger) collect(modelName, modelHash string, inputs []Input) ([]*found,
 	return order, nil
 }
 
-// pathKey identifies a violation: its invariant and every field of every
+// pathKey identifies a violation: its finding and every field of every
 // step.
-func pathKey(inv string, path []Step) string {
-	b := strconv.AppendQuote(nil, inv)
+func pathKey(key string, path []Step) string {
+	b := strconv.AppendQuote(nil, key)
 	for _, s := range path {
-		b = strconv.AppendInt(append(b, ' '), int64(s.Transition), 10)
+		b = append(b, ' ')
+		if s.Transition != nil {
+			b = strconv.AppendInt(b, int64(*s.Transition), 10)
+		}
 		b = strconv.AppendQuote(b, s.From)
 		b = strconv.AppendQuote(b, s.Event)
 		b = strconv.AppendQuote(b, s.To)
@@ -157,13 +154,13 @@ func pathKey(inv string, path []Step) string {
 // shortenFound shortens f's shortest path found and renders the violation.
 func (g *merger) shortenFound(f *found) Violation {
 	g.shortenings++
-	path, proved, stoppedAt := shorten(g.mc, f.c, f.runs, f.path, g.opt)
+	path, proved, stoppedAt := shorten(g.t, f.key, f.runs, f.path, g.opt)
 	what := f.what
-	if p := shortenedWhat(g.mc, f.c, path); p != "" {
+	if _, p, err := replay(g.t, f.key, path); err == nil {
 		what = p
 	}
 	n := len(f.path)
-	v := Violation{Code: "S7_INVARIANT_VIOLATION", Invariant: f.c.inv.ID, Message: message(f.c, what), Path: path,
+	v := Violation{Code: what.Code, Invariant: f.key, Message: what.Message, Path: path,
 		FoundBy: f.foundBy, FoundLength: &n, ProvedShortest: &proved}
 	if stoppedAt >= 0 {
 		v.ShortenStopped = fmt.Sprintf("the time budget ran out at step %d of the %d-step path found: the path from there on is as found", stoppedAt, n)
@@ -171,68 +168,53 @@ func (g *merger) shortenFound(f *found) Violation {
 	return v
 }
 
-func message(c check, what string) string {
-	return fmt.Sprintf("Invariant %q violated: %s", c.inv.ID, what)
-}
-
-// shortenedWhat says how the end of a path violates c's invariant.
-func shortenedWhat(mc *runtime.Machine, c check, path []Step) string {
-	runs, what, err := replay(mc, c, path)
-	if err != nil || len(runs) == 0 {
-		return ""
+// findingAt returns the finding key of state r, if it has it.
+func findingAt(t Target, key string, r []int64, initial bool) (Finding, bool) {
+	for _, f := range t.Find(r, initial, func(k string) bool { return k == key }) {
+		if f.Key == key {
+			return f, true
+		}
 	}
-	return what
+	return Finding{}, false
 }
 
-// replay follows path from the initial runtime, checking each step names
-// a transition that fires there with the from, event and to it claims,
-// and that the last runtime violates c. It returns the runtimes along the
-// path (the initial one first).
-func replay(mc *runtime.Machine, c check, path []Step) ([][]int64, string, error) {
+// replay follows path from the initial state, each step checked by the
+// target, and checks that the last state has the finding key. It returns
+// the states along the path (the initial one first).
+func replay(t Target, key string, path []Step) ([][]int64, Finding, error) {
+	mc := t.Machine()
 	r := mc.Initial(make([]int64, mc.Width()))
 	runs := [][]int64{r}
-	var buf runtime.StepBuffer
 	for i, s := range path {
-		if s.Transition < 0 || s.Transition >= len(mc.Model.Transitions) {
-			return nil, "", fmt.Errorf("step %d: no transition %d", i, s.Transition)
+		next, err := t.Replay(r, s)
+		if err != nil {
+			return nil, Finding{}, fmt.Errorf("step %d: %v", i, err)
 		}
-		t := mc.Transition(s.Transition)
-		if t.From != s.From || t.Event != s.Event || t.To != s.To {
-			return nil, "", fmt.Errorf("step %d: transition %d is %s --%s--> %s, not %s --%s--> %s", i, s.Transition, t.From, t.Event, t.To, s.From, s.Event, s.To)
-		}
-		e := mc.EventIndex(s.Event)
-		var next []int64
-		ok := false
-		if e >= 0 {
-			next, ok = mc.Fires(r, e, s.Transition, &buf)
-		}
-		if !ok {
-			return nil, "", fmt.Errorf("step %d: transition %d (%s --%s--> %s) does not fire in runtime %s", i, s.Transition, s.From, s.Event, s.To, mc.Key(r))
-		}
-		r = append([]int64(nil), next...)
+		r = next
 		runs = append(runs, r)
 	}
-	what, bad := c.test(r, slices.Equal(r, runs[0]))
+	what, bad := findingAt(t, key, r, slices.Equal(r, runs[0]))
 	if !bad {
-		return nil, "", fmt.Errorf("its last runtime %s does not violate invariant %q", mc.Key(r), c.inv.ID)
+		return nil, Finding{}, fmt.Errorf("its last runtime %s does not show %q", t.Key(r), key)
 	}
 	return runs, what, nil
 }
 
-// shorten looks for a shorter path to a violation of c: breadth-first
-// from the initial runtime (the first violating runtime found is a
-// shortest one: proved), and when that search stops at its cap first,
-// breadth-first from each runtime along the path to the furthest later
-// one it reaches in fewer steps than the path takes, or to a violation
-// nearer than the path's end. At opt.Deadline it stops and keeps the rest
-// of the path as found, returning the position on path it stopped at (-1
-// when it finished).
-func shorten(mc *runtime.Machine, c check, runs [][]int64, path []Step, opt Options) ([]Step, bool, int) {
+// shorten looks for a shorter path to the finding key: breadth-first
+// from the initial state (the first state with it found is a shortest
+// one: proved), and when that search stops at its cap first,
+// breadth-first from each state along the path to the furthest later one
+// it reaches in fewer steps than the path takes, or to the finding nearer
+// than the path's end. At opt.Deadline it stops and keeps the rest of the
+// path as found, returning the position on path it stopped at (-1 when it
+// finished).
+func shorten(t Target, key string, runs [][]int64, path []Step, opt Options) ([]Step, bool, int) {
 	late := func() bool { return !opt.Deadline.IsZero() && !time.Now().Before(opt.Deadline) }
 	if late() {
 		return path, false, 0
 	}
-	p, found, complete := bfs(mc, runs[0], opt.Cap, c, nil, late)
+	has := func(r []int64) bool { _, ok := findingAt(t, key, r, slices.Equal(r, runs[0])); return ok }
+	p, found, complete := bfs(t, runs[0], opt.Cap, func(r []int64, _ string, _ int) bool { return has(r) }, late)
 	switch {
 	case found:
 		return p, true, -1
@@ -242,9 +224,9 @@ func shorten(mc *runtime.Machine, c check, runs [][]int64, path []Step, opt Opti
 		return path, false, 0
 	}
 	per := max(64, opt.Cap/max(1, len(path)))
-	last := map[string]int{} // a runtime's last position on the path
+	last := map[string]int{} // a state's last position on the path
 	for j, r := range runs {
-		last[mc.Key(r)] = j
+		last[t.Key(r)] = j
 	}
 	var out []Step
 	for pos := 0; pos < len(path); {
@@ -252,11 +234,11 @@ func shorten(mc *runtime.Machine, c check, runs [][]int64, path []Step, opt Opti
 			return append(out, path[pos:]...), false, pos
 		}
 		var jump int
-		p, found, _ := bfs(mc, runs[pos], per, c, func(r []int64, key string, depth int) bool {
-			if _, bad := c.test(r, slices.Equal(r, runs[0])); bad {
+		p, found, _ := bfs(t, runs[pos], per, func(r []int64, k string, depth int) bool {
+			if has(r) {
 				return true
 			}
-			if j := last[key]; j-pos > depth && j > jump {
+			if j := last[k]; j-pos > depth && j > jump {
 				jump = j
 			}
 			return false
@@ -265,7 +247,8 @@ func shorten(mc *runtime.Machine, c check, runs [][]int64, path []Step, opt Opti
 		case found && len(p) < len(path)-pos:
 			return append(out, p...), false, -1
 		case jump > 0:
-			seg, ok, _ := bfs(mc, runs[pos], per, c, func(_ []int64, key string, _ int) bool { return key == mc.Key(runs[jump]) }, late)
+			target := t.Key(runs[jump])
+			seg, ok, _ := bfs(t, runs[pos], per, func(_ []int64, k string, _ int) bool { return k == target }, late)
 			if !ok { // out of time between the two searches
 				return append(out, path[pos:]...), false, pos
 			}
@@ -277,46 +260,36 @@ func shorten(mc *runtime.Machine, c check, runs [][]int64, path []Step, opt Opti
 	return out, false, -1
 }
 
-// bfs searches breadth-first from root for a runtime violating c (root
-// itself counts when it is the model's initial runtime), or, when stop is
-// set, for the first runtime stop accepts (given its words, mc.Key and
-// depth); it returns the path to it, whether it found one, and whether
-// the search ran out of runtimes before its cap. It gives up, finding
-// nothing, when late says so (asked every 1024 runtimes).
-func bfs(mc *runtime.Machine, root []int64, cap int, c check, stop func(r []int64, key string, depth int) bool, late func() bool) ([]Step, bool, bool) {
+// bfs searches breadth-first from root for the first state stop accepts
+// (given its words, t.Key and depth; root itself included); it returns
+// the path to it, whether it found one, and whether the search ran out of
+// states before its cap. It gives up, finding nothing, when late says so
+// (asked every 1024 states).
+func bfs(t Target, root []int64, cap int, stop func(r []int64, key string, depth int) bool, late func() bool) ([]Step, bool, bool) {
+	mc := t.Machine()
 	g := explore.NewStore(mc, 0, cap)
-	initial := mc.Initial(make([]int64, mc.Width()))
 	g.Intern(root, -1, -1)
 	depth := []int{0}
-	hit := func(i int, r []int64) bool {
-		if stop != nil {
-			return stop(r, mc.Key(r), depth[i])
-		}
-		_, bad := c.test(r, slices.Equal(r, initial))
-		return bad
-	}
-	if hit(0, root) {
+	if stop(root, t.Key(root), 0) {
 		return nil, true, true
 	}
-	var buf runtime.StepBuffer
+	var buf concrete.Buffer
 	for i := 0; i < g.Len(); i++ {
 		if i%1024 == 1023 && late() {
 			return nil, false, false
 		}
 		r := g.Runtime(i, nil)
-		for e := range mc.Events {
-			for _, o := range mc.Fire(r, e, &buf) {
-				j, fresh := g.Intern(o.Next, i, o.Label)
-				if !fresh {
-					continue
-				}
-				depth = append(depth, depth[i]+1)
-				if hit(j, o.Next) {
-					return pathTo(g, j), true, false
-				}
-				if g.Len() > cap {
-					return nil, false, false
-				}
+		for _, o := range mc.Fired(r, &buf) {
+			j, fresh := g.Intern(o.Next, i, o.Label)
+			if !fresh {
+				continue
+			}
+			depth = append(depth, depth[i]+1)
+			if stop(o.Next, t.Key(o.Next), depth[j]) {
+				return pathTo(t, g, j), true, false
+			}
+			if g.Len() > cap {
+				return nil, false, false
 			}
 		}
 	}

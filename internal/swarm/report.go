@@ -18,13 +18,16 @@ const (
 	Undecided = "undecided"
 )
 
-// Step is one transition of a path: the model transition Transition
-// (its index in the model's transitions) by its from, event and to.
+// Step is one step of a path, from a state to the next. For a JSON model
+// it is the model transition Transition (its index in the model's
+// transitions) by its from, event and to; for an FCSTM model it is a
+// cycle, Event its input set in braces ("{}" for the empty cycle), with
+// no Transition (docs/scale.md#swarm).
 type Step struct {
 	From       string `json:"from"`
 	Event      string `json:"event"`
 	To         string `json:"to"`
-	Transition int    `json:"transition"`
+	Transition *int   `json:"transition,omitempty"`
 }
 
 // Violation is an invariant a member found violated, with the path from

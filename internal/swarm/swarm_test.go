@@ -49,7 +49,7 @@ func s7Paths(t *testing.T, name string) map[string]int {
 func members(m *jsonmodel.Model, n, cap int) []Input {
 	var in []Input
 	for i := range n {
-		r := Run(m, NewPlan(i, n, 7, cap))
+		r := Run(JSON(m), NewPlan(i, n, 7, cap))
 		r.ModelHash = "h"
 		in = append(in, Input{Name: fmt.Sprintf("m%d.json", i), Report: r})
 	}
@@ -76,7 +76,7 @@ func TestSwarmFindsBrokenExamples(t *testing.T) {
 			if found == 0 {
 				t.Fatal("no member found the violation")
 			}
-			out, err := Merge(m, name, "h", in, Options{Cap: 10000})
+			out, err := Merge(JSON(m), name, "h", in, Options{Cap: 10000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +106,7 @@ func TestSwarmNeverPasses(t *testing.T) {
 				t.Errorf("%s %s: %s exit %d", name, x.Name, x.Report.Verdict, x.Report.ExitCode)
 			}
 		}
-		out, err := Merge(m, name, "h", in, Options{Cap: 10000})
+		out, err := Merge(JSON(m), name, "h", in, Options{Cap: 10000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,21 +134,22 @@ func TestMergeRefusesForgedPaths(t *testing.T) {
 	forge := map[string]func(p []Step) []Step{
 		"short":      func(p []Step) []Step { return p[:len(p)-1] },
 		"misnamed":   func(p []Step) []Step { p[0].Event = "halt"; return p },
-		"no such":    func(p []Step) []Step { p[0].Transition = 99; return p },
+		"no such":    func(p []Step) []Step { p[0].Transition = ptr(99); return p },
+		"unnamed":    func(p []Step) []Step { p[0].Transition = nil; return p },
 		"not firing": func(p []Step) []Step { return append([]Step{p[len(p)-1]}, p...) },
 	}
 	for what, f := range forge {
 		bad := *good
 		bad.Violations = []Violation{good.Violations[0]}
 		bad.Violations[0].Path = f(append([]Step(nil), good.Violations[0].Path...))
-		_, err := Merge(m, "x", "h", []Input{{Name: "forged.json", Report: &bad}}, Options{Cap: 10000})
+		_, err := Merge(JSON(m), "x", "h", []Input{{Name: "forged.json", Report: &bad}}, Options{Cap: 10000})
 		if err == nil || !strings.Contains(err.Error(), "forged.json: $.violations[0]") {
 			t.Errorf("%s: merge accepted the path or said %v", what, err)
 		}
 	}
 	other := *good
 	other.ModelHash = "other"
-	if _, err := Merge(m, "x", "h", []Input{{Name: "o.json", Report: &other}}, Options{Cap: 10000}); err == nil {
+	if _, err := Merge(JSON(m), "x", "h", []Input{{Name: "o.json", Report: &other}}, Options{Cap: 10000}); err == nil {
 		t.Error("a report of another model was merged")
 	}
 }
@@ -167,8 +168,8 @@ func TestShortenAlongPath(t *testing.T) {
 	if err != nil || !res.Valid() {
 		t.Fatal(err, res.Errors)
 	}
-	inc := Step{From: "S", Event: "inc", To: "S", Transition: 0}
-	dec := Step{From: "S", Event: "dec", To: "S", Transition: 1}
+	inc := Step{From: "S", Event: "inc", To: "S", Transition: ptr(0)}
+	dec := Step{From: "S", Event: "dec", To: "S", Transition: ptr(1)}
 	var path []Step
 	for range 6 {
 		path = append(path, inc, inc, dec)
@@ -179,7 +180,7 @@ func TestShortenAlongPath(t *testing.T) {
 		cap    int
 		proved bool
 	}{{1, false}, {1000, true}} {
-		out, err := Merge(res.Model, "x", "h", []Input{{Name: "a", Report: rep}}, Options{Cap: tc.cap})
+		out, err := Merge(JSON(res.Model), "x", "h", []Input{{Name: "a", Report: rep}}, Options{Cap: tc.cap})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,3 +190,5 @@ func TestShortenAlongPath(t *testing.T) {
 		}
 	}
 }
+
+func ptr(i int) *int { return &i }
