@@ -1,5 +1,7 @@
 package explore
 
+import goruntime "runtime"
+
 // A search that keeps its edges (Search.KeepEdges) records, for every
 // successor it interns, the node it was found or stored as, so that
 // Adjacency hands those edges over instead of stepping every node again:
@@ -69,18 +71,28 @@ func (k *keptEdges) adjacency(n, expanded int) *Adjacency {
 		k.off = append(k.off, k.n)
 	}
 	m := k.off[expanded]
-	a := &Adjacency{Off: make([]int, n+1)}
-	copy(a.Off, k.off[:expanded+1])
-	for i := expanded + 1; i <= n; i++ {
-		a.Off[i] = m
+	off := k.off[:expanded+1]
+	for len(off) <= n {
+		off = append(off, m)
 	}
+	a := &Adjacency{Off: off}
 	k.off = nil
 	a.To = gather(k.to, m)
 	a.Via = gather(k.via, m)
 	k.to, k.via = nil, nil
 	k.adj = a
+	if m >= collectEdges {
+		// The chunks are now garbage as large as the edges: collected
+		// here, their memory is reused by what the checks allocate next
+		// (the product, Tarjan's arrays) instead of the heap growing
+		// past them until the collector's next cycle.
+		goruntime.GC()
+	}
 	return a
 }
+
+// collectEdges is the fewest edges whose chunks are collected at once.
+const collectEdges = 1 << 20
 
 // gather copies the first m values of chunks into one slice, dropping
 // each chunk once it is copied.

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	goruntime "runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -124,4 +125,21 @@ func TestEdgesKeptOnlyWhereExact(t *testing.T) {
 			t.Errorf("%s: the edges are kept", name)
 		}
 	}
+}
+
+// The chunks the edges were kept in are collected when Adjacency has
+// copied them out, so that the checks which run next reuse their memory
+// rather than piling on top of it (issue 42 item 3: peak memory).
+func TestKeptChunksCollected(t *testing.T) {
+	g := Search{Machine: machine(t, gen.Toggles(16)), Cap: 1 << 17, KeepEdges: true}.Run()
+	a := g.Adjacency()
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	goruntime.GC()
+	goruntime.ReadMemStats(&after)
+	chunks := uint64(len(a.To)) * 8
+	if freed := int64(before.HeapAlloc) - int64(after.HeapAlloc); freed > int64(chunks/4) {
+		t.Errorf("%d bytes were still to collect after Adjacency; the chunks of %d edges hold %d", freed, len(a.To), chunks)
+	}
+	goruntime.KeepAlive(a)
 }
