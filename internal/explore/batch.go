@@ -570,6 +570,9 @@ func (r *runner) store(segs []*segment, hi int) bool {
 	g.grow(r.stored)
 	r.run(phaseStore)
 	g.n = r.stored
+	if g.kept != nil {
+		g.keepBatch(segs)
+	}
 	if !truncated {
 		g.Expanded = hi
 		return true

@@ -12,9 +12,11 @@ import goruntime "runtime"
 // unless the machine merges outcomes, so a machine that may (or cannot
 // say) has its edges rebuilt as before. Edges are recorded in the order
 // the interning meets them — source by source, then step order — which
-// is the order Adjacency lists them in, on one goroutine: with more than
-// two workers a wide batch is interned by shard, out of that order, and
-// the edges are rebuilt instead.
+// is the order Adjacency lists them in. With more than two workers a
+// wide batch is interned by shard, out of that order: its edges are
+// recorded once it is stored, a stored candidate by the index it was
+// given and a duplicate by a look-up of the table, which the batch has
+// just brought into cache.
 
 // merging is a machine that can say whether Successors merges outcomes
 // that Fired lists apart (see MergesOutcomes of the JSON runtime).
@@ -37,7 +39,7 @@ const (
 
 // keepsEdges reports whether search s can keep its edges on graph g.
 func (s *Search) keepsEdges() bool {
-	if !s.KeepEdges || s.OnEdge != nil || s.Extra != 0 || s.Workers > 2 {
+	if !s.KeepEdges || s.OnEdge != nil || s.Extra != 0 {
 		return false
 	}
 	m, ok := s.Machine.(merging)
@@ -117,5 +119,20 @@ func (ew *epochWalk) keepEdges(k *keptEdges, valid, dupNode int) {
 	}
 	if dupNode >= 0 {
 		k.add(ew.first-1+valid, dupNode, ew.trans[valid])
+	}
+}
+
+// keepBatch records the edges of a batch interned by shard, once its new
+// nodes are stored: those of a candidate stored (or, past the cap, not)
+// from the store phase, the others by finding the node in the table.
+func (g *Graph) keepBatch(segs []*segment) {
+	for _, sg := range segs {
+		for k := range sg.trans {
+			idx := int(sg.nodeOf[k])
+			if *sg.answer(k) == notNew {
+				idx, _ = g.find(sg.cand(k, g.stride), sg.hashes[k])
+			}
+			g.kept.add(int(sg.from[k]), idx, sg.trans[k])
+		}
 	}
 }

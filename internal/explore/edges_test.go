@@ -32,6 +32,8 @@ func TestKeptEdgesAreAdjacency(t *testing.T) {
 				{Workers: 2, epochLevels: 100},
 				{Workers: 1, batchesOnly: true, Monitors: []Monitor{parity}},
 				{Workers: 2, Monitors: []Monitor{parity}},
+				{Workers: 4, MinParallel: 1},
+				{Workers: 3, MinParallel: 2, Monitors: []Monitor{parity}},
 			} {
 				s.Machine, s.Cap, s.KeepEdges = mc, cap, true
 				g := s.Run()
@@ -79,11 +81,11 @@ func (c counting) Fired(src []int64, buf *concrete.Buffer) []concrete.Outcome {
 // every expanded node after one that did not (a plain search, which must
 // not pay for edges).
 func TestKeptEdgesNotSteppedAgain(t *testing.T) {
-	for _, workers := range []int{1, 2} {
+	for _, workers := range []int{1, 2, 4} {
 		for _, keep := range []bool{false, true} {
 			var steps atomic.Int64
 			m := counting{machine(t, gen.Toggles(10)), &steps}
-			g := Search{Machine: m, Cap: 1 << 20, Workers: workers, KeepEdges: keep}.Run()
+			g := Search{Machine: m, Cap: 1 << 20, Workers: workers, MinParallel: 1, KeepEdges: keep}.Run()
 			searched := steps.Load()
 			a := g.Adjacency()
 			again := steps.Load() - searched
@@ -103,7 +105,7 @@ func TestKeptEdgesNotSteppedAgain(t *testing.T) {
 
 // The edges are not kept where they would not be Adjacency's: a machine
 // whose Successors merges outcomes (two branches of one event into one
-// runtime), more than two workers, extra words, an edge callback.
+// runtime), extra words, an edge callback.
 func TestEdgesKeptOnlyWhereExact(t *testing.T) {
 	merging := machine(t, `{"schemaVersion": 1, "init": "A", "states": [{"id": "A"}, {"id": "B"}],
 	  "transitions": [{"from": "A", "event": "e", "to": "B"}, {"from": "A", "event": "e", "to": "B"}, {"from": "B", "event": "e", "to": "A"}]}`)
@@ -116,9 +118,8 @@ func TestEdgesKeptOnlyWhereExact(t *testing.T) {
 	}
 	mc := machine(t, gen.Toggles(4))
 	for name, s := range map[string]Search{
-		"4 workers": {Workers: 4},
-		"extra":     {Extra: 1},
-		"callback":  {OnEdge: func(*Graph, int, int, []int64) Edge { return Keep }},
+		"extra":    {Extra: 1},
+		"callback": {OnEdge: func(*Graph, int, int, []int64) Edge { return Keep }},
 	} {
 		s.Machine, s.Cap, s.KeepEdges = mc, 100, true
 		if s.Run().kept != nil {

@@ -68,8 +68,8 @@ type Search struct {
 	// return without stepping every node again (edges.go): for the
 	// checks that read the whole graph, at 8 bytes an edge. It is ignored
 	// where the kept edges would not be Adjacency's (an edge callback,
-	// extra words, a machine that merges outcomes) or not in its order
-	// (more than two workers), and by a spilling search.
+	// extra words, a machine that merges outcomes), and by a spilling
+	// search.
 	KeepEdges bool
 	// Spill, when set, bounds what a plain search (no OnEdge, monitors
 	// or extra words) keeps in memory, spilling the rest to disk (see
