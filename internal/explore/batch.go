@@ -399,12 +399,18 @@ func (r *runner) internInOrder(sg *segment, hi int) bool {
 		words := sg.cand(k, g.stride)
 		idx, slot := g.find(words, sg.hashes[k])
 		if idx >= 0 {
+			if g.kept != nil {
+				g.kept.add(int(sg.from[k]), idx, sg.trans[k])
+			}
 			if r.nmon > 0 {
 				r.checkConflict(sg, k, 0, func(mk int) int64 { return g.mon[mk].get(idx) })
 			}
 			continue
 		}
 		idx = g.add(words, sg.hashes[k], slot, int(sg.from[k]), int(sg.trans[k]))
+		if g.kept != nil {
+			g.kept.add(int(sg.from[k]), idx, sg.trans[k])
+		}
 		for mk, mon := range r.s.Monitors {
 			v := sg.monv[k*r.nmon+mk]
 			g.mon[mk].set(idx, v)
@@ -564,6 +570,9 @@ func (r *runner) store(segs []*segment, hi int) bool {
 	g.grow(r.stored)
 	r.run(phaseStore)
 	g.n = r.stored
+	if g.kept != nil {
+		g.keepBatch(segs)
+	}
 	if !truncated {
 		g.Expanded = hi
 		return true

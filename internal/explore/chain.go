@@ -379,5 +379,8 @@ func (r *runner) settle(ew *epochWalk) bool {
 	if dupNode >= 0 {
 		g.Expanded = g.n // its one successor was found stored
 	}
+	if g.kept != nil {
+		ew.keepEdges(g.kept, valid, dupNode)
+	}
 	return valid == ew.levels
 }

@@ -34,7 +34,8 @@ type Graph struct {
 	// stretch (a store: see NewStore) grows the first chunk with the
 	// nodes stored rather than allocating it whole
 	stretch bool
-	packBuf []int64 // Intern's packed node (stores only: one writer)
+	packBuf []int64    // Intern's packed node (stores only: one writer)
+	kept    *keptEdges // the edges as interned (Search.KeepEdges), or nil
 }
 
 // link is a node's parent and the transition that produced it (-1, -1

@@ -64,6 +64,13 @@ type Search struct {
 	// progressEvery replaces progress.SampleEvery in tests (negative:
 	// every sample point).
 	progressEvery time.Duration
+	// KeepEdges keeps the edges the search interns, for Adjacency to
+	// return without stepping every node again (edges.go): for the
+	// checks that read the whole graph, at 8 bytes an edge. It is ignored
+	// where the kept edges would not be Adjacency's (an edge callback,
+	// extra words, a machine that merges outcomes), and by a spilling
+	// search.
+	KeepEdges bool
 	// Spill, when set, bounds what a plain search (no OnEdge, monitors
 	// or extra words) keeps in memory, spilling the rest to disk (see
 	// level.go); other searches ignore it.
@@ -100,6 +107,9 @@ func (s Search) Run() *Graph {
 	m := s.Machine
 	g := newGraph(m, s.Extra, s.Cap)
 	g.Cap = s.Cap
+	if s.keepsEdges() {
+		g.kept = &keptEdges{}
+	}
 	for _, mon := range s.Monitors {
 		g.mon = append(g.mon, newColumn(mon, g.bits))
 		g.Monitors = append(g.Monitors, &MonitorResult{Conflict: NoKey, Overflow: NoKey, Horizon: NoKey})

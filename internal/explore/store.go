@@ -62,6 +62,9 @@ func (g *Graph) Adjacency() *Adjacency {
 	if g.spill != nil {
 		return g.spilledAdjacency()
 	}
+	if g.kept != nil {
+		return g.kept.adjacency(g.Len(), g.Expanded)
+	}
 	m := g.M
 	n := g.Len()
 	a := &Adjacency{Off: make([]int, n+1)}

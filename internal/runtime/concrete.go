@@ -50,3 +50,67 @@ func (mc *Machine) Describe(t int) (from, event, to string) {
 	tr := mc.Transition(t)
 	return tr.From, tr.Event, tr.To
 }
+
+// MergesOutcomes reports whether Successors may merge two outcomes that
+// Fired lists apart: two branches of one event in one state that enter
+// the same state can reach the same runtime, unless their guards cannot
+// hold at once (see exclusive). A search keeps the edges it interns only
+// when nothing merges, so that they are Fired's (explore.Search.KeepEdges).
+func (mc *Machine) MergesOutcomes() bool {
+	for i := range mc.groups {
+		g := &mc.groups[i]
+		if mc.mayMerge(g.guarded, true) || mc.mayMerge(g.defaults, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayMerge reports whether two of the transitions enter one state with
+// guards (when guarded) that may hold at once.
+func (mc *Machine) mayMerge(ts []int32, guarded bool) bool {
+	for i, a := range ts {
+		ta := &mc.trans[a]
+		for _, b := range ts[i+1:] {
+			tb := &mc.trans[b]
+			if ta.to == tb.to && !(guarded && exclusive(ta.guard, tb.guard)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// exclusive reports whether guards a and b provably never hold at once:
+// each requires a leaf on one variable, and the leaves are == with two
+// values, or == and != with one (the form of a toggle's branches). It
+// compares words as eval does; anything else may overlap.
+func exclusive(a, b *cguard) bool {
+	for _, x := range required(a, nil) {
+		for _, y := range required(b, nil) {
+			if x.v != y.v {
+				continue
+			}
+			switch {
+			case x.op == "==" && y.op == "==" && x.val != y.val,
+				x.op == "==" && y.op == "!=" && x.val == y.val,
+				x.op == "!=" && y.op == "==" && x.val == y.val:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// required appends to out the leaves that must hold for g to hold.
+func required(g *cguard, out []*cguard) []*cguard {
+	switch g.kind {
+	case jsonmodel.GuardLeaf:
+		return append(out, g)
+	case jsonmodel.GuardAll:
+		for _, c := range g.children {
+			out = required(c, out)
+		}
+	}
+	return out
+}

@@ -96,7 +96,7 @@ type env struct {
 func (e *env) explored() *explore.Graph {
 	if e.graph == nil {
 		s := explore.Search{Machine: e.mc, Cap: e.opts.MaxStates, Done: e.opts.Done, Progress: e.opts.Progress, Task: "explore",
-			Monitors: e.riders().monitors, Workers: e.workers(), MinParallel: e.opts.minParallel}
+			Monitors: e.riders().monitors, Workers: e.workers(), MinParallel: e.opts.minParallel, KeepEdges: e.needsEdges()}
 		if sp := e.opts.Spill; sp != nil {
 			s.Spill = &sp.Spill
 		}
@@ -139,6 +139,20 @@ func (e *env) adjacency() *explore.Adjacency {
 		e.adjTooLarge = e.adj == nil
 	}
 	return e.adj
+}
+
+// needsEdges reports whether a check of the model reads the whole
+// graph's edges (see adjacency), so that the exploration keeps the edges
+// it interns instead of adjacency stepping every runtime again; a model
+// without such a check does not pay for them.
+func (e *env) needsEdges() bool {
+	for _, inv := range e.m.Invariants {
+		switch inv.Kind {
+		case jsonmodel.LeadsTo, jsonmodel.Budget, jsonmodel.Probability, jsonmodel.LTL:
+			return true
+		}
+	}
+	return false
 }
 
 // tooLarge is the outcome of a check that needs the whole graph's edges
