@@ -13,15 +13,19 @@ const (
 	reasonSource    = "unreachable_source_state"
 	reasonGuard     = "guard_false"
 	reasonRedundant = "redundant"
+	reasonShadowed  = "shadowed"
+	reasonNoExpand  = "forced_never_expands"
 )
 
 // unreachableTransitions reports W_UNREACHABLE_TRANSITION: each written
 // transition (not a combo's) that can never fire, once, with every reason
 // found: its source state is never entered (by structure, or with
 // Options.Search by the exhaustive search), its guard is constant false,
-// or it repeats an earlier transition. It reads what structure and
+// it repeats an earlier transition, or an earlier one is always taken
+// instead (shadowedBy). It reads what structure and
 // redundancy found, so that the reasons agree with their diagnostics.
 func (a *analysis) unreachableTransitions() {
+	a.shadowed = shadowedBy(a.m)
 	states(a.m.Root, func(s *model.State) {
 		for _, t := range s.Transitions {
 			if t.Origin != nil {
@@ -47,6 +51,9 @@ func (a *analysis) unreachableTransition(t *model.Transition) {
 	}
 	if a.redundant[t] {
 		reasons = append(reasons, reasonRedundant)
+	}
+	if a.shadowed[t] != nil {
+		reasons = append(reasons, reasonShadowed)
 	}
 	if len(reasons) == 0 {
 		return
