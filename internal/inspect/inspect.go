@@ -155,10 +155,11 @@ type analysis struct {
 	m    *model.Model
 	out  *Result
 
-	searched  *searched                               // the explicit search's findings; nil without Options.Search
-	live      map[*model.State]bool                   // the states a run can enter by structure (structure)
-	redundant map[*model.Transition]bool              // transitions that repeat an earlier one (redundancy)
-	shadowed  map[*model.Transition]*model.Transition // transition -> an earlier one always taken instead (shadowedBy)
+	searched     *searched                               // the explicit search's findings; nil without Options.Search
+	live         map[*model.State]bool                   // the states a run can enter by structure (structure)
+	redundant    map[*model.Transition]bool              // transitions that repeat an earlier one (redundancy)
+	shadowed     map[*model.Transition]*model.Transition // transition -> an earlier one always taken instead (shadowedBy)
+	deadConsumer map[*model.Transition]bool              // transitions of an event no reachable state consumes (deadConsumers)
 
 	codes    map[string]Code       // the registry, by name
 	extents  map[int]int           // declaration line of a root-file state -> its last line (suppression only)

@@ -274,6 +274,14 @@ state System {
     A -> B : if [x >= 0] effect { x = x * 1 + ((x % 2 == 1) ? 0 : 1) - 1; }
     B -> A;
 }`,
+	"W_EVENT_UNREACHABLE_EMIT": `state System {
+    event Panic;
+    state A;
+    state Lost;
+    [*] -> A;
+    A -> A : Panic;
+    Lost -> A : Panic;
+}`,
 	"W_NAMED_ACTION_SHADOWS_ANCESTOR": `state Root {
     enter Sync { }
     state Child { enter Setup { } exit Sync2 { } }

@@ -91,3 +91,40 @@ func TestUnreachableTransitionForcedNeverExpands(t *testing.T) {
 		t.Errorf("refs %v", r)
 	}
 }
+
+// TestUnreachableTransitionEventConsumer: a transition from a state no run
+// enters has the reason unreachable_event_consumer too when no transition
+// its event triggers leaves a state a run enters, and not when one does.
+func TestUnreachableTransitionEventConsumer(t *testing.T) {
+	src := `state Root {
+    event Panic;
+    event Stop;
+    state A;
+    state Lost;
+    [*] -> A;
+    A -> A : Stop;
+    Lost -> A : Panic;
+    Lost -> A : Stop;
+}
+`
+	res := Source("m.fcstm", []byte(src), Options{})
+	got := transitionDiags(res)
+	if len(got) != 2 {
+		t.Fatalf("want lines 8 and 9: %v", got)
+	}
+	want := map[int][]string{8: {"unreachable_event_consumer", "unreachable_source_state"}, 9: {"unreachable_source_state"}}
+	for _, d := range got {
+		if r := d.Refs["reasons"].([]string); !slices.Equal(r, want[d.Span.Line]) {
+			t.Errorf("line %d: reasons %v, want %v", d.Span.Line, r, want[d.Span.Line])
+		}
+	}
+	var emits []Diagnostic
+	for _, d := range res.Diagnostics {
+		if d.Code == "W_EVENT_UNREACHABLE_EMIT" {
+			emits = append(emits, d)
+		}
+	}
+	if len(emits) != 1 || emits[0].Span.Line != 2 || emits[0].Refs["event_name"] != "Root.Panic" || emits[0].Refs["consumer_count"] != 1 {
+		t.Errorf("want W_EVENT_UNREACHABLE_EMIT on Root.Panic alone, with one consumer: %v", emits)
+	}
+}

@@ -15,6 +15,7 @@ const (
 	reasonRedundant = "redundant"
 	reasonShadowed  = "shadowed"
 	reasonNoExpand  = "forced_never_expands"
+	reasonConsumer  = "unreachable_event_consumer"
 )
 
 // unreachableTransitions reports W_UNREACHABLE_TRANSITION: each written
@@ -22,10 +23,14 @@ const (
 // found: its source state is never entered (by structure, or with
 // Options.Search by the exhaustive search), its guard is constant false,
 // it repeats an earlier transition, or an earlier one is always taken
-// instead (shadowedBy). It reads what structure and
+// instead (shadowedBy); a transition whose event no transition from a
+// state a run enters consumes has unreachable_event_consumer too. It reads what structure and
 // redundancy found, so that the reasons agree with their diagnostics.
 func (a *analysis) unreachableTransitions() {
 	a.shadowed = shadowedBy(a.m)
+	var count map[*model.Event]int
+	a.deadConsumer, count = a.deadConsumers()
+	a.unreachableEmits(count)
 	states(a.m.Root, func(s *model.State) {
 		for _, t := range s.Transitions {
 			if t.Origin != nil {
@@ -43,6 +48,9 @@ func (a *analysis) unreachableTransition(t *model.Transition) {
 	switch {
 	case !a.live[src]:
 		reasons = append(reasons, reasonSource)
+		if a.deadConsumer[t] {
+			reasons = append(reasons, reasonConsumer)
+		}
 	case a.neverRests(src):
 		reasons, bySearch = append(reasons, reasonSource), true
 	}

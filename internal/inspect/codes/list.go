@@ -34,6 +34,7 @@ func inspectCodes() []Code {
 		{"W_FORCED_GUARD_UNSAT", w, BasisSMT, "A forced transition's guard is false on the variables' declared initial values.", append(smtRefs[:len(smtRefs):len(smtRefs)], "scope"), "", ""},
 		{"W_EFFECT_SMT_NO_OP", w, BasisSMT, "A transition's effect leaves every variable as it was on every run that takes the transition.", smtRefs, "", ""},
 		{"W_UNREACHABLE_TRANSITION", w, s, "A written transition can never fire: its source state is never entered, its guard is constant false, or it repeats an earlier one.", []string{"from_path", "to_path", "reasons", "source_state_path"}, "", ""},
+		{"W_EVENT_UNREACHABLE_EMIT", w, s, "Every transition the event triggers leaves a state no run enters, so emitting it never makes anything happen.", []string{"algorithm_name", "verification_scope", "event_name", "consumer_count"}, "", ""},
 		{"W_NAMED_ACTION_SHADOWS_ANCESTOR", w, s, "A named action has the name of a named action of an enclosing state.", []string{"function_name", "inner_state_path", "outer_state_path"}, "", ""},
 	}
 }
