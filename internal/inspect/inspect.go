@@ -173,6 +173,7 @@ func (a *analysis) run() {
 	a.dataFlow()
 	a.guards()
 	a.numeric()
+	a.literals()
 	a.combos()
 	a.lifecycle()
 	a.redundancy()

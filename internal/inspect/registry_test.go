@@ -274,6 +274,31 @@ state System {
     A -> B : if [x >= 0] effect { x = x * 1 + ((x % 2 == 1) ? 0 : 1) - 1; }
     B -> A;
 }`,
+	"W_NUMERIC_LITERAL_OUT_OF_TARGET_RANGE": `def int low = -9223372036854775808;
+def int high = 9223372036854775807;
+state Root {
+    state A;
+    state B;
+    [*] -> A;
+    A -> B : if [low < high];
+    B -> A : if [high - low > 0];
+}`,
+	"W_NUMERIC_SHIFT_COUNT_OUT_OF_TARGET_RANGE": `def int flags = 1;
+def int n = 0;
+state Root {
+    state A { during { n = n + 1; flags = flags << n; } }
+    state B;
+    [*] -> A;
+    A -> B : if [(flags << 63) != 0 && (flags >> 0) > 0];
+    B -> A;
+}`,
+	"W_LITERAL_TYPE_NARROWING": `def float gain = 3.5;
+def int whole = 3;
+state Root {
+    state A { enter { gain = 2.5; whole = 3.0 + 0.5; } }
+    [*] -> A;
+    A -> A : if [gain > whole];
+}`,
 	"W_EVENT_UNREACHABLE_EMIT": `state System {
     event Panic;
     state A;
