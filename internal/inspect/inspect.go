@@ -177,6 +177,7 @@ func (a *analysis) run() {
 	a.combos()
 	a.lifecycle()
 	a.redundancy()
+	a.overrides()
 	a.unreachableTransitions()
 }
 

@@ -299,6 +299,30 @@ state Root {
     [*] -> A;
     A -> A : if [gain > whole];
 }`,
+	"W_FORCED_OVERRIDES_NORMAL": `state Root {
+    state A;
+    state B;
+    [*] -> A;
+    A -> B :: Go;
+    !A -> B :: Stop;
+    B -> A :: Go;
+}`,
+	"W_SHADOWED_EVENT": `state Root {
+    event Tick;
+    state A;
+    state B;
+    [*] -> A;
+    A -> B : Tick;
+    B -> A :: Tock;
+}`,
+	"I_TRANSITION_NEVER_EVENT_TRIGGERED": `def int n = 0;
+state Root {
+    state A { during { n = n + 1; } }
+    state B;
+    [*] -> A;
+    A -> B : if [n > 2];
+    B -> A :: Back;
+}`,
 	"W_EVENT_UNREACHABLE_EMIT": `state System {
     event Panic;
     state A;

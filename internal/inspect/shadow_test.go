@@ -128,3 +128,41 @@ func TestUnreachableTransitionEventConsumer(t *testing.T) {
 		t.Errorf("want W_EVENT_UNREACHABLE_EMIT on Root.Panic alone, with one consumer: %v", emits)
 	}
 }
+
+// TestShadowedEventScopes: an event shadows one of an enclosing scope
+// only; events of the same name in sibling scopes are not reported.
+func TestShadowedEventScopes(t *testing.T) {
+	src := `state Root {
+    state A { event Tick; state A1; [*] -> A1; }
+    state B { event Tick; state B1; [*] -> B1; }
+    [*] -> A;
+    A -> B :: Tick;
+    B -> A :: Tick;
+}
+`
+	res := Source("m.fcstm", []byte(src), Options{})
+	for _, d := range res.Diagnostics {
+		if d.Code == "W_SHADOWED_EVENT" {
+			t.Errorf("sibling scopes reported: %v", d)
+		}
+	}
+	src = `state Root {
+    event Tick;
+    state A { event Tick; state A1; [*] -> A1; }
+    state B;
+    [*] -> A;
+    A -> B :: Tick;
+    B -> A : Tick;
+}
+`
+	res = Source("m.fcstm", []byte(src), Options{})
+	var got []Diagnostic
+	for _, d := range res.Diagnostics {
+		if d.Code == "W_SHADOWED_EVENT" {
+			got = append(got, d)
+		}
+	}
+	if len(got) != 1 || got[0].Span.Line != 3 || got[0].Refs["local_path"] != "Root.A.Tick" || got[0].Refs["chain_path"] != "Root.Tick" {
+		t.Errorf("want one on the inner declaration (line 3): %v", got)
+	}
+}

@@ -38,6 +38,9 @@ func inspectCodes() []Code {
 		{"W_EFFECT_SMT_NO_OP", w, BasisSMT, "A transition's effect leaves every variable as it was on every run that takes the transition.", smtRefs, "", ""},
 		{"W_UNREACHABLE_TRANSITION", w, s, "A written transition can never fire: its source state is never entered, its guard is constant false, or it repeats an earlier one.", []string{"from_path", "to_path", "reasons", "source_state_path"}, "", ""},
 		{"W_EVENT_UNREACHABLE_EMIT", w, s, "Every transition the event triggers leaves a state no run enters, so emitting it never makes anything happen.", []string{"algorithm_name", "verification_scope", "event_name", "consumer_count"}, "", ""},
+		{"W_FORCED_OVERRIDES_NORMAL", w, s, "A forced transition has the source, target, event and guard of a normal transition, and is tried before it.", []string{"from_path", "to_path"}, "", ""},
+		{"W_SHADOWED_EVENT", w, s, "An event has the name of an event of an enclosing scope, so `:` and `::` triggers of that name name different events.", []string{"event_name", "local_path", "chain_path"}, "", ""},
+		{"I_TRANSITION_NEVER_EVENT_TRIGGERED", i, s, "A normal transition has neither an event nor a guard: it is taken whenever it is tried.", []string{"from_path", "to_path"}, "", ""},
 		{"W_NAMED_ACTION_SHADOWS_ANCESTOR", w, s, "A named action has the name of a named action of an enclosing state.", []string{"function_name", "inner_state_path", "outer_state_path"}, "", ""},
 	}
 }
