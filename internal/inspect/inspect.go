@@ -82,6 +82,10 @@ type Options struct {
 	// early claims nothing; its reason is listed in Result.Undecided.
 	Search    bool
 	MaxStates int
+
+	// Thresholds are the limits of W_DEEP_HIERARCHY, W_LARGE_COMPOSITE
+	// and W_HIGH_VAR_TO_LEAF_RATIO; nil means DefaultThresholds.
+	Thresholds *Thresholds
 }
 
 // ErrUnreadable wraps a failure to read the model file itself.
@@ -138,6 +142,11 @@ func Loaded(path string, src []byte, f *ast.File, m *model.Model, loadErr error,
 			a.searched = a.search(opts.MaxStates, opts.TimeoutMS)
 		}
 		a.run()
+		th := DefaultThresholds()
+		if opts.Thresholds != nil {
+			th = *opts.Thresholds
+		}
+		a.thresholds(th)
 		if opts.SMT {
 			a.smtCodes(opts.TimeoutMS)
 		}

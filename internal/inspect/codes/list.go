@@ -41,6 +41,9 @@ func inspectCodes() []Code {
 		{"W_FORCED_OVERRIDES_NORMAL", w, s, "A forced transition has the source, target, event and guard of a normal transition, and is tried before it.", []string{"from_path", "to_path"}, "", ""},
 		{"W_SHADOWED_EVENT", w, s, "An event has the name of an event of an enclosing scope, so `:` and `::` triggers of that name name different events.", []string{"event_name", "local_path", "chain_path"}, "", ""},
 		{"I_TRANSITION_NEVER_EVENT_TRIGGERED", i, s, "A normal transition has neither an event nor a guard: it is taken whenever it is tried.", []string{"from_path", "to_path"}, "", ""},
+		{"W_DEEP_HIERARCHY", w, s, "The state hierarchy is deeper than the threshold (6 by default).", []string{"max_depth", "deepest_path", "actual", "threshold"}, "", ""},
+		{"W_LARGE_COMPOSITE", w, s, "A composite has more direct child states than the threshold (12 by default).", []string{"composite_path", "n_children", "actual", "threshold"}, "", ""},
+		{"W_HIGH_VAR_TO_LEAF_RATIO", w, s, "The model has more variables per non-pseudo leaf state than the threshold (2.0 by default).", []string{"n_vars", "n_leaf_states", "actual", "threshold"}, "", ""},
 		{"W_NAMED_ACTION_SHADOWS_ANCESTOR", w, s, "A named action has the name of a named action of an enclosing state.", []string{"function_name", "inner_state_path", "outer_state_path"}, "", ""},
 	}
 }
