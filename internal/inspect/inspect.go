@@ -164,11 +164,13 @@ type analysis struct {
 	m    *model.Model
 	out  *Result
 
-	searched     *searched                               // the explicit search's findings; nil without Options.Search
-	live         map[*model.State]bool                   // the states a run can enter by structure (structure)
-	redundant    map[*model.Transition]bool              // transitions that repeat an earlier one (redundancy)
-	shadowed     map[*model.Transition]*model.Transition // transition -> an earlier one always taken instead (shadowedBy)
-	deadConsumer map[*model.Transition]bool              // transitions of an event no reachable state consumes (deadConsumers)
+	searched         *searched                                 // the explicit search's findings; nil without Options.Search
+	live             map[*model.State]bool                     // the states a run can enter by structure (structure)
+	redundant        map[*model.Transition]bool                // transitions that repeat an earlier one (redundancy)
+	shadowed         map[*model.Transition]*model.Transition   // transition -> an earlier one always taken instead (shadowedBy)
+	deadConsumer     map[*model.Transition]bool                // transitions of an event no reachable state consumes (deadConsumers)
+	shadowCandidates map[*model.Transition][]*model.Transition // transition -> earlier ones that shadow it if their guards cover its guard (shadowedBy)
+	unreachable      map[*model.Transition]int                 // transition -> its W_UNREACHABLE_TRANSITION in out.Diagnostics, until they are sorted
 
 	codes    map[string]Code       // the registry, by name
 	extents  map[int]int           // declaration line of a root-file state -> its last line (suppression only)

@@ -16,8 +16,12 @@ import (
 // is one of the later guard's), and it leads to a stoppable leaf, so that
 // the cycle that takes it always comes to rest there (a transition into a
 // pseudo state or a composite may be rejected, and the next one tried).
-func shadowedBy(m *model.Model) map[*model.Transition]*model.Transition {
-	out := map[*model.Transition]*model.Transition{}
+//
+// It also returns, for each written transition it leaves undecided, the
+// earlier ones that would shadow it but for their guards (smtShadowed
+// asks the solver whether those guards cover its guard).
+func shadowedBy(m *model.Model) (out map[*model.Transition]*model.Transition, candidates map[*model.Transition][]*model.Transition) {
+	out, candidates = map[*model.Transition]*model.Transition{}, map[*model.Transition][]*model.Transition{}
 	states(m.Root, func(s *model.State) {
 		var takers []*model.Transition
 		for _, t := range s.Transitions {
@@ -28,10 +32,17 @@ func shadowedBy(m *model.Model) map[*model.Transition]*model.Transition {
 			// below it, so it is examined from a leaf only.
 			if t.Origin == nil && !(t.Forced && !t.From.IsLeaf()) {
 				for _, e := range takers {
-					if shadows(e, t) {
+					if !sameTrigger(e, t) {
+						continue
+					}
+					if guardCovers(e.Guard, t.Guard) {
 						out[t] = e
 						break
 					}
+					candidates[t] = append(candidates[t], e)
+				}
+				if out[t] != nil {
+					delete(candidates, t)
 				}
 			}
 			if t.Origin == nil && t.To != nil && t.To.Stoppable() {
@@ -39,31 +50,32 @@ func shadowedBy(m *model.Model) map[*model.Transition]*model.Transition {
 			}
 		}
 	})
-	return out
+	return out, candidates
 }
 
-// shadows reports whether e, written before t, is taken whenever t could be.
-func shadows(e, t *model.Transition) bool {
-	if e.From != t.From {
-		return false
-	}
-	if e.Event != nil && (t.Event == nil || e.Event.Path != t.Event.Path) {
-		return false
-	}
-	if e.Guard == nil {
+// sameTrigger reports whether e, tried before t, leaves t's source on
+// every input t does: no event, or t's.
+func sameTrigger(e, t *model.Transition) bool {
+	return e.From == t.From && (e.Event == nil || t.Event != nil && e.Event.Path == t.Event.Path)
+}
+
+// guardCovers reports whether the guard eg holds whenever tg does, by
+// structure.
+func guardCovers(eg, tg expr.Expr) bool {
+	if eg == nil {
 		return true
 	}
-	if v, ok := lint.ConstantGuard(e.Guard); ok {
+	if v, ok := lint.ConstantGuard(eg); ok {
 		return v
 	}
-	if t.Guard == nil {
+	if tg == nil {
 		return false
 	}
 	have := map[string]bool{}
-	for _, c := range conjuncts(t.Guard, nil) {
+	for _, c := range conjuncts(tg, nil) {
 		have[expr.Format(c)] = true
 	}
-	for _, c := range conjuncts(e.Guard, nil) {
+	for _, c := range conjuncts(eg, nil) {
 		if !have[expr.Format(c)] {
 			return false
 		}

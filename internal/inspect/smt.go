@@ -64,7 +64,7 @@ func (a *analysis) smtCodes(timeoutMS int) {
 		}
 		c.vars[v.Name], c.ints[v.Name] = t, true
 	}
-	seen := map[expr.Expr]bool{}
+	seen, deadGuard := map[expr.Expr]bool{}, map[*model.Transition]bool{}
 	states(a.m.Root, func(s *model.State) {
 		for _, t := range s.Transitions {
 			if !written(t) || t.Origin != nil && !t.Forced {
@@ -75,12 +75,58 @@ func (a *analysis) smtCodes(timeoutMS int) {
 			if t.Guard != nil && !seen[t.Guard] {
 				seen[t.Guard] = true
 				dead = c.guard(t, st)
+				deadGuard[t] = dead
 			}
 			if len(t.Effect) > 0 && !dead {
 				c.effect(t, st)
 			}
 		}
 	})
+	states(a.m.Root, func(s *model.State) {
+		for _, t := range s.Transitions {
+			if es := a.shadowCandidates[t]; len(es) > 0 && !deadGuard[t] {
+				c.shadowed(t, es)
+			}
+		}
+	})
+}
+
+// shadowed asks whether the earlier transitions es, each taken whenever
+// its guard holds, leave t no run: whether t's guard can hold (and not
+// raise) while each of theirs is false (and does not raise; a guard that
+// raises fails the cycle, so t is not taken then either).
+func (c *smtCheck) shadowed(t *model.Transition, es []*model.Transition) {
+	const code = "W_UNREACHABLE_TRANSITION"
+	if v, ok := lint.ConstantGuard(t.Guard); ok && !v {
+		return // guard_false already: no earlier transition is needed to keep it from firing
+	}
+	span := c.a.stmtSpan(t.Pos)
+	f := c.b.Bool(true)
+	if t.Guard != nil {
+		if why := c.outside(t.Guard, nil); why != "" {
+			c.undecided(code, t.Pos.File, span, "shadowed: the guard: "+why)
+			return
+		}
+		g, ok := c.lower(code, t.Pos.File, span, t.Guard, c.scope(nil))
+		if !ok {
+			return
+		}
+		f = c.b.And(g.Def, g.T)
+	}
+	for _, e := range es {
+		if why := c.outside(e.Guard, nil); why != "" {
+			c.undecided(code, t.Pos.File, span, fmt.Sprintf("shadowed: the guard of the transition on line %d: %s", e.Pos.Line, why))
+			return
+		}
+		g, ok := c.lower(code, t.Pos.File, span, e.Guard, c.scope(nil))
+		if !ok {
+			return
+		}
+		f = c.b.And(f, g.Def, c.b.Not(g.T))
+	}
+	if c.ask(code, t.Pos.File, span, f) == z3.Unsat {
+		c.a.shadowedBySMT(t)
+	}
 }
 
 // refs are the refs every SMT-backed code carries.

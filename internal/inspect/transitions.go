@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -27,7 +28,7 @@ const (
 // state a run enters consumes has unreachable_event_consumer too. It reads what structure and
 // redundancy found, so that the reasons agree with their diagnostics.
 func (a *analysis) unreachableTransitions() {
-	a.shadowed = shadowedBy(a.m)
+	a.shadowed, a.shadowCandidates = shadowedBy(a.m)
 	var count map[*model.Event]int
 	a.deadConsumer, count = a.deadConsumers()
 	a.unreachableEmits(count)
@@ -75,6 +76,10 @@ func (a *analysis) unreachableTransition(t *model.Transition) {
 		refs["verify_backed"] = true
 		refs["verification_source_ids"] = []string{searchAlgorithm + "@exhaustive"}
 	}
+	if a.unreachable == nil {
+		a.unreachable = map[*model.Transition]int{}
+	}
+	a.unreachable[t] = len(a.out.Diagnostics)
 	a.emit("W_UNREACHABLE_TRANSITION", t.Pos.File, a.stmtSpan(t.Pos), refs,
 		"transition %s -> %s can never fire (%s)", endpointPath(t.From), endpointPath(t.To), strings.Join(reasons, ", "))
 	if bySearch && len(reasons) == 1 {
@@ -87,4 +92,28 @@ func (a *analysis) unreachableTransition(t *model.Transition) {
 func (a *analysis) neverRests(s *model.State) bool {
 	r := a.searched
 	return r != nil && r.incomplete == "" && !r.reached[s.Path] && s.Stoppable()
+}
+
+// shadowedBySMT adds the reason shadowed, decided by the solver, to t's
+// W_UNREACHABLE_TRANSITION, or reports one with basis smt when t had
+// none.
+func (a *analysis) shadowedBySMT(t *model.Transition) {
+	const source = "smt_local@smt_local"
+	i, ok := a.unreachable[t]
+	if !ok {
+		refs := map[string]any{"from_path": endpointPath(t.From), "to_path": endpointPath(t.To), "reasons": []string{reasonShadowed},
+			"source_state_path": t.From.Path, "verify_backed": true, "verification_source_ids": []string{source}}
+		a.emit("W_UNREACHABLE_TRANSITION", t.Pos.File, a.stmtSpan(t.Pos), refs,
+			"transition %s -> %s can never fire (%s)", endpointPath(t.From), endpointPath(t.To), reasonShadowed)
+		a.out.Diagnostics[len(a.out.Diagnostics)-1].Basis = BasisSMT
+		return
+	}
+	d := &a.out.Diagnostics[i]
+	reasons := append(d.Refs["reasons"].([]string), reasonShadowed)
+	sort.Strings(reasons)
+	ids, _ := d.Refs["verification_source_ids"].([]string)
+	ids = append(ids, source)
+	sort.Strings(ids)
+	d.Refs["reasons"], d.Refs["verify_backed"], d.Refs["verification_source_ids"] = reasons, true, ids
+	d.Message = fmt.Sprintf("transition %s -> %s can never fire (%s)", endpointPath(t.From), endpointPath(t.To), strings.Join(reasons, ", "))
 }
