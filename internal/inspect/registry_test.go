@@ -328,6 +328,40 @@ state Root {
 	"W_HIGH_VAR_TO_LEAF_RATIO": `def int a = 0;
 def int b = 0;
 state Root { state A; pseudo state P; [*] -> A; A -> P : if [a > b]; P -> A effect { a = b + 1; } }`,
+	"W_COMBO_GUARD_CONST_TRUE": `def int x = 0;
+state Root {
+    state A { during { x = x + 1; } }
+    state B;
+    [*] -> A;
+    A -> B :: E1 + [x > 0] + E2;
+    B -> A :: Back;
+}`,
+	"W_COMBO_GUARD_CONST_FALSE": `def int x = 0;
+state Root {
+    state A { during { x = x + 1; } }
+    state B;
+    [*] -> A;
+    A -> B :: E1 + [x > 0 && x <= 5] + E2;
+    B -> A :: Back;
+}`,
+	"W_COMBO_GUARD_PREFIX_IMPLIED": `def int x = 0;
+state Root {
+    state A { during { x = x + 1; } exit { x = x - 10; } }
+    state B;
+    [*] -> A;
+    A -> B : [x > 0] + [x > -1];
+    A -> B : [x > -1] + [x > 3];
+    B -> A :: Back;
+}`,
+	"W_COMBO_GUARD_PREFIX_CONTRADICTS": `def int x = 0;
+state Root {
+    state A { during { x = x + 1; } exit { x = x - 10; } }
+    state B;
+    [*] -> A;
+    A -> B : [x > 0] + [x < 0];
+    A -> B : [x > 0] + E1 + [x < 5];
+    B -> A :: Back;
+}`,
 	"W_EVENT_UNREACHABLE_EMIT": `state System {
     event Panic;
     state A;

@@ -38,8 +38,9 @@ type smtCheck struct {
 	timeout uint32
 }
 
-// smtCodes reports W_DEAD_GUARD, W_GUARD_TAUTOLOGY, W_FORCED_GUARD_UNSAT
-// and W_EFFECT_SMT_NO_OP (docs/inspect.md#smt-backed-codes).
+// smtCodes reports W_DEAD_GUARD, W_GUARD_TAUTOLOGY, W_FORCED_GUARD_UNSAT,
+// W_EFFECT_SMT_NO_OP, the W_COMBO_GUARD_* codes and the shadowed reason
+// of W_UNREACHABLE_TRANSITION (docs/inspect.md#smt-backed-codes).
 func (a *analysis) smtCodes(timeoutMS int) {
 	if timeoutMS <= 0 {
 		timeoutMS = DefaultTimeoutMS
@@ -68,7 +69,7 @@ func (a *analysis) smtCodes(timeoutMS int) {
 	states(a.m.Root, func(s *model.State) {
 		for _, t := range s.Transitions {
 			if !written(t) || t.Origin != nil && !t.Forced {
-				continue // a combo's hops: its guard terms are W_COMBO_GUARD_* (not reported yet)
+				continue // a combo's hops: its guard terms are W_COMBO_GUARD_* (comboGuards)
 			}
 			st := site{state: sourceState(t), trans: t, file: t.Pos.File}
 			dead := false
@@ -82,6 +83,7 @@ func (a *analysis) smtCodes(timeoutMS int) {
 			}
 		}
 	})
+	c.comboGuards()
 	states(a.m.Root, func(s *model.State) {
 		for _, t := range s.Transitions {
 			if es := a.shadowCandidates[t]; len(es) > 0 && !deadGuard[t] {
