@@ -362,6 +362,18 @@ state Root {
     A -> B : [x > 0] + E1 + [x < 5];
     B -> A :: Back;
 }`,
+	"W_TRANSITION_SHADOWED": `def int x = 0;
+state System {
+    state A { during { x = x + 1; } }
+    state B;
+    state C;
+    [*] -> A;
+    A -> B : if [x > 3];
+    A -> C : if [x > 1];
+    A -> B :: Go;
+    B -> A;
+    C -> A;
+}`,
 	"W_EVENT_UNREACHABLE_EMIT": `state System {
     event Panic;
     state A;

@@ -86,11 +86,36 @@ func (a *analysis) smtCodes(timeoutMS int) {
 	c.comboGuards()
 	states(a.m.Root, func(s *model.State) {
 		for _, t := range s.Transitions {
-			if es := a.shadowCandidates[t]; len(es) > 0 && !deadGuard[t] {
+			if e := a.shadowed[t]; e != nil {
+				c.transitionShadowed(t, []*model.Transition{e})
+			} else if es := a.shadowCandidates[t]; len(es) > 0 && !deadGuard[t] {
 				c.shadowed(t, es)
 			}
 		}
 	})
+}
+
+// transitionShadowed reports W_TRANSITION_SHADOWED: t is shadowed by es,
+// earlier transitions of its source, by structure (one) or by the solver.
+func (c *smtCheck) transitionShadowed(t *model.Transition, es []*model.Transition) {
+	reason := "guard_shadow"
+	switch e := es[0]; {
+	case len(es) > 1:
+		reason = "prior_trigger_cover"
+	case e.Event == nil && e.Guard == nil:
+		reason = "unconditional_catchall"
+	case e.Event != nil && sameGuard(e.Guard, t.Guard):
+		reason = "duplicate_event"
+	}
+	var by []string
+	for _, e := range es {
+		by = append(by, fmt.Sprintf("%s (line %d)", c.refs(e)["transition_summary"], e.Pos.Line))
+	}
+	refs := c.refs(t)
+	refs["source_state_path"], refs["selection_domain_kind"], refs["reason"] = t.From.Path, "state_outgoing", reason
+	refs["shadowed_by_count"], refs["shadowed_by"] = len(es), by
+	c.a.emit("W_TRANSITION_SHADOWED", t.Pos.File, c.a.stmtSpan(t.Pos), refs,
+		"transition %s -> %s is never selected: the transitions of %s tried before it (line %d) take every run it could (%s)", endpointPath(t.From), endpointPath(t.To), t.From.Path, es[0].Pos.Line, reason)
 }
 
 // shadowed asks whether the earlier transitions es, each taken whenever
@@ -128,6 +153,7 @@ func (c *smtCheck) shadowed(t *model.Transition, es []*model.Transition) {
 	}
 	if c.ask(code, t.Pos.File, span, f) == z3.Unsat {
 		c.a.shadowedBySMT(t)
+		c.transitionShadowed(t, es)
 	}
 }
 

@@ -2,6 +2,8 @@ package inspect
 
 import (
 	"errors"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -138,6 +140,15 @@ state Root {
 		if basis := map[bool]string{true: BasisStructural, false: BasisSMT}[d.Span.Line >= 17]; d.Basis != basis {
 			t.Errorf("line %d: basis %s, want %s", d.Span.Line, d.Basis, basis)
 		}
+	}
+	shadowed := map[int]string{}
+	for _, d := range res.Diagnostics {
+		if d.Code == "W_TRANSITION_SHADOWED" {
+			shadowed[d.Span.Line] = fmt.Sprint(d.Refs["reason"], " ", d.Refs["shadowed_by_count"])
+		}
+	}
+	if want := map[int]string{11: "prior_trigger_cover 2", 13: "guard_shadow 1", 18: "guard_shadow 1"}; !maps.Equal(shadowed, want) {
+		t.Errorf("W_TRANSITION_SHADOWED %v, want %v", shadowed, want)
 	}
 	undecided := false
 	for _, u := range res.Undecided {
