@@ -374,6 +374,14 @@ state System {
     B -> A;
     C -> A;
 }`,
+	"I_EFFECT_GUARD_CONTRADICT": `def int x = 0;
+state System {
+    state A { during { x = x + 1; } }
+    state B;
+    [*] -> A;
+    A -> B : if [x > 0] effect { x = x + 1; }
+    B -> A : if [x > 5] effect { x = x - 1; }
+}`,
 	"W_EVENT_UNREACHABLE_EMIT": `state System {
     event Panic;
     state A;

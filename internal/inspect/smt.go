@@ -356,6 +356,9 @@ func (c *smtCheck) effect(t *model.Transition, st site) {
 		c.undecided(code, st.file, span, why)
 		return
 	}
+	if t.Guard != nil {
+		c.effectContradicts(t, st, span, c.b.And(enabled, def), post)
+	}
 	var changed []*z3.Term
 	for n, v := range c.vars {
 		if post[n] != v {
@@ -476,4 +479,19 @@ func cloneSet(m map[string]bool) map[string]bool {
 		out[k] = v
 	}
 	return out
+}
+
+// effectContradicts reports I_EFFECT_GUARD_CONTRADICT: on every run that
+// takes t (taken: its guard true and its effect not raising), t's guard
+// is false (or raises) on the values the effect leaves.
+func (c *smtCheck) effectContradicts(t *model.Transition, st site, span Span, taken *z3.Term, post map[string]*z3.Term) {
+	const code = "I_EFFECT_GUARD_CONTRADICT"
+	g, ok := c.lower(code, st.file, span, t.Guard, smt.Scope{Var: func(name string) *z3.Term { return post[name] }})
+	if !ok || c.ask(code, st.file, span, taken) != z3.Sat {
+		return // undecided, or no run takes it (W_DEAD_GUARD's or a raising effect's)
+	}
+	if c.ask(code, st.file, span, c.b.And(taken, g.Def, g.T)) == z3.Unsat {
+		c.a.emit(code, st.file, span, c.refs(t),
+			"the effect of %s -> %s makes its guard [%s] false on every run that takes it", endpointPath(t.From), endpointPath(t.To), expr.Format(t.Guard))
+	}
 }
