@@ -382,6 +382,15 @@ state System {
     A -> B : if [x > 0] effect { x = x + 1; }
     B -> A : if [x > 5] effect { x = x - 1; }
 }`,
+	"W_COMPOSITE_INIT_INCOMPLETE": `def int x = 0;
+state System {
+    state A { during { x = x + 1; } }
+    state B { during { x = x - 1; } }
+    [*] -> A : if [x > 0];
+    [*] -> B : if [x <= 0];
+    A -> B : if [x > 3];
+    B -> A : if [x < -3];
+}`,
 	"W_EVENT_UNREACHABLE_EMIT": `state System {
     event Panic;
     state A;

@@ -84,6 +84,7 @@ func (a *analysis) smtCodes(timeoutMS int) {
 		}
 	})
 	c.comboGuards()
+	c.initCoverage()
 	states(a.m.Root, func(s *model.State) {
 		for _, t := range s.Transitions {
 			if e := a.shadowed[t]; e != nil {

@@ -140,3 +140,62 @@ func exits(s *model.State) bool {
 	states(s, func(d *model.State) { found = found || len(d.Exit) > 0 })
 	return found
 }
+
+// initCoverage reports W_COMPOSITE_INIT_INCOMPLETE: some values of the
+// int variables and some set of present events leave every initial
+// transition of a composite disabled (its event absent, or its guard
+// false or raising), so entering the composite can find no child.
+func (c *smtCheck) initCoverage() {
+	const code = "W_COMPOSITE_INIT_INCOMPLETE"
+	states(c.a.m.Root, func(s *model.State) {
+		if s.IsLeaf() || s.Combo {
+			return
+		}
+		var inits []*model.Transition
+		for _, t := range s.Transitions {
+			if t.From == nil && t.Origin == nil {
+				inits = append(inits, t)
+			}
+		}
+		if len(inits) == 0 {
+			return
+		}
+		span := c.a.stmtSpan(s.Pos)
+		gap, events := c.b.Bool(true), map[string]*z3.Term{}
+		var summaries []string
+		for _, t := range inits {
+			enabled := c.b.Bool(true)
+			if t.Event != nil {
+				if events[t.Event.Path] == nil {
+					ev, err := c.ctx.BoolConst("event " + t.Event.Path)
+					if err != nil {
+						c.undecided(code, s.Pos.File, span, err.Error())
+						return
+					}
+					events[t.Event.Path] = ev
+				}
+				enabled = events[t.Event.Path]
+			}
+			if t.Guard != nil {
+				if why := c.outside(t.Guard, nil); why != "" {
+					c.undecided(code, s.Pos.File, span, fmt.Sprintf("the guard on line %d: %s", t.Pos.Line, why))
+					return
+				}
+				g, ok := c.lower(code, s.Pos.File, span, t.Guard, c.scope(nil))
+				if !ok {
+					return
+				}
+				enabled = c.b.And(enabled, g.Def, g.T)
+			}
+			gap = c.b.And(gap, c.b.Not(enabled))
+			summaries = append(summaries, c.refs(t)["transition_summary"].(string))
+		}
+		if c.ask(code, s.Pos.File, span, gap) != z3.Sat {
+			return
+		}
+		c.a.emit(code, s.Pos.File, span, map[string]any{
+			"algorithm_name": "smt_local", "verification_scope": "smt_local", "composite_path": s.Path,
+			"init_transition_count": len(inits), "init_transitions": summaries,
+		}, "the initial transitions of %s leave some values and events with no child to enter: every one of its %d initial transitions can be disabled at once", s.Path, len(inits))
+	})
+}
