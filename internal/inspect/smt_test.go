@@ -158,3 +158,31 @@ state Root {
 		t.Errorf("line 16 (after a float guard) is not undecided: %+v", res.Undecided)
 	}
 }
+
+// TestSMTInitialCombo: a combo trigger on an initial transition has no
+// source to exit (the check once read the exit actions of a nil source),
+// and its composite's initial coverage is not claimed from the other
+// initial transitions alone.
+func TestSMTInitialCombo(t *testing.T) {
+	needZ3(t)
+	src := `def int x = 0;
+state R {
+    state A { during { x = x + 1; } }
+    state B;
+    [*] -> A : [x > 0] + [x > -1];
+    [*] -> B : if [x <= 0];
+    A -> B : if [x > 9];
+    B -> A : if [x < 0];
+}
+`
+	res := Source("m.fcstm", []byte(src), Options{SMT: true})
+	var got []string
+	for _, d := range res.Diagnostics {
+		if d.Basis == BasisSMT {
+			got = append(got, fmt.Sprint(d.Code, "@", d.Span.Line))
+		}
+	}
+	if want := []string{"W_COMBO_GUARD_PREFIX_IMPLIED@5"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}

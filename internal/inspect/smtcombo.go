@@ -38,7 +38,7 @@ func (c *smtCheck) comboTerms(w *model.Transition, hops []*model.Transition) {
 	// second term is tried; no other hop runs an action (the effect is
 	// the last hop's, after its term).
 	freeFrom := 0
-	if exits(w.From) {
+	if w.From != nil && exits(w.From) {
 		freeFrom = 1
 	}
 	var prior []int           // hop indices of the guard terms before, in order
@@ -153,7 +153,10 @@ func (c *smtCheck) initCoverage() {
 		}
 		var inits []*model.Transition
 		for _, t := range s.Transitions {
-			if t.From == nil && t.Origin == nil {
+			if t.From == nil && t.Origin != nil {
+				return // a combo's chain: its hops are not one trigger each (not examined)
+			}
+			if t.From == nil {
 				inits = append(inits, t)
 			}
 		}
