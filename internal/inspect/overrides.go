@@ -16,8 +16,9 @@ func (a *analysis) overrides() {
 		a.forcedOverrides(s)
 		for _, t := range s.Transitions {
 			if t.Origin == nil && !t.Forced && t.From != nil && t.Event == nil && t.Guard == nil {
-				a.emit("I_TRANSITION_NEVER_EVENT_TRIGGERED", t.Pos.File, a.stmtSpan(t.Pos),
-					map[string]any{"from_path": t.From.Path, "to_path": endpointPath(t.To), "transition_span": a.stmtSpan(t.Pos)},
+				span := a.stmtSpan(t.Pos)
+				a.emit("I_TRANSITION_NEVER_EVENT_TRIGGERED", t.Pos.File, span,
+					map[string]any{"from_path": t.From.Path, "to_path": endpointPath(t.To), "transition_span": span},
 					"transition %s -> %s has no event and no guard: it is taken whenever it is tried", t.From.Path, endpointPath(t.To))
 			}
 		}
