@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,6 +19,7 @@ func newInspectCmd(stdout, stderr io.Writer) *cobra.Command {
 	var format, ignore string
 	var useSMT, search bool
 	var timeoutMS, maxStates int
+	th := inspect.DefaultThresholds()
 	cmd := &cobra.Command{
 		Use:   "inspect MODEL.fcstm [--format text|json|sarif] [--ignore CODE,...] [--smt] [--search [--max-states N]] [--timeout-ms N]",
 		Short: "Report design-health diagnostics on an FCSTM model, with pyfcstm's codes",
@@ -45,6 +47,11 @@ enter by searching every configuration the model reaches from the cold start
 the number of configurations searched. A search that stops at the cap or the
 budget claims nothing and is listed as undecided.
 
+--deep-hierarchy-threshold (default 6), --large-composite-threshold (default
+12) and --var-to-leaf-ratio-threshold (default 2.0) are the limits beyond which
+W_DEEP_HIERARCHY, W_LARGE_COMPOSITE and W_HIGH_VAR_TO_LEAF_RATIO are reported
+(pyfcstm's defaults).
+
 --format sarif writes a SARIF 2.1.0 log (for code scanning): a rule per code
 reported, with its description and a link to its section of docs/inspect.md.
 
@@ -70,6 +77,9 @@ not load (its load errors are printed as diagnostics) or the usage is wrong.`,
 			if cmd.Flags().Changed("max-states") && (!search || maxStates < 1) {
 				return fmt.Errorf("--max-states needs --search and a value >= 1 (got %d)", maxStates)
 			}
+			if err := checkThresholds(th); err != nil {
+				return err
+			}
 			if useSMT {
 				ctx, err := z3.NewContext()
 				if err != nil {
@@ -78,7 +88,7 @@ not load (its load errors are printed as diagnostics) or the usage is wrong.`,
 				}
 				ctx.Close()
 			}
-			res, err := inspect.File(args[0], inspect.Options{Model: model.ReaderOptions(inputReader(cmd)), Ignore: codes, SMT: useSMT, TimeoutMS: timeoutMS, Search: search, MaxStates: maxStates})
+			res, err := inspect.File(args[0], inspect.Options{Model: model.ReaderOptions(inputReader(cmd)), Ignore: codes, SMT: useSMT, TimeoutMS: timeoutMS, Search: search, MaxStates: maxStates, Thresholds: &th})
 			if err != nil {
 				return err
 			}
@@ -113,7 +123,24 @@ not load (its load errors are printed as diagnostics) or the usage is wrong.`,
 	cmd.Flags().IntVar(&timeoutMS, "timeout-ms", inspect.DefaultTimeoutMS, "budget of each SMT question (with --smt) and of the search (with --search), in `milliseconds`")
 	cmd.Flags().BoolVar(&search, "search", false, "also decide W_UNREACHABLE_STATE by an exhaustive search of the reachable configurations")
 	cmd.Flags().IntVar(&maxStates, "max-states", inspect.DefaultMaxStates, "state cap of the search, in configurations (with --search)")
+	cmd.Flags().IntVar(&th.DeepHierarchy, "deep-hierarchy-threshold", th.DeepHierarchy, "W_DEEP_HIERARCHY above this `depth` (the root's is 0)")
+	cmd.Flags().IntVar(&th.LargeComposite, "large-composite-threshold", th.LargeComposite, "W_LARGE_COMPOSITE above this many direct `children`")
+	cmd.Flags().Float64Var(&th.VarToLeafRatio, "var-to-leaf-ratio-threshold", th.VarToLeafRatio, "W_HIGH_VAR_TO_LEAF_RATIO above this many variables per non-pseudo leaf (`ratio`)")
 	return cmd
+}
+
+// checkThresholds refuses a negative or non-finite threshold, which would
+// report every model or none.
+func checkThresholds(th inspect.Thresholds) error {
+	switch {
+	case th.DeepHierarchy < 0:
+		return fmt.Errorf("--deep-hierarchy-threshold must be >= 0 (got %d)", th.DeepHierarchy)
+	case th.LargeComposite < 0:
+		return fmt.Errorf("--large-composite-threshold must be >= 0 (got %d)", th.LargeComposite)
+	case !(th.VarToLeafRatio >= 0) || math.IsInf(th.VarToLeafRatio, 1):
+		return fmt.Errorf("--var-to-leaf-ratio-threshold must be a finite number >= 0 (got %v)", th.VarToLeafRatio)
+	}
+	return nil
 }
 
 // writeInspectText prints one line per diagnostic, file:line:col first

@@ -226,3 +226,24 @@ func TestInspectSearchFlags(t *testing.T) {
 		t.Errorf("no W_UNREACHABLE_STATE with basis search and its evidence in the SARIF log:\n%s", out)
 	}
 }
+
+// TestInspectThresholdFlags: the size codes follow the threshold flags
+// (pyfcstm's defaults without them), and a negative or non-finite
+// threshold is refused with the flag named.
+func TestInspectThresholdFlags(t *testing.T) {
+	dir := fmtDir(t, map[string]string{"m.fcstm": "state R {\n    state A {\n        state A1;\n        [*] -> A1;\n    }\n    state B;\n    state C;\n    [*] -> A;\n}\n"})
+	path := filepath.Join(dir, "m.fcstm")
+	for _, args := range [][]string{{"--deep-hierarchy-threshold", "-1"}, {"--large-composite-threshold", "-2"}, {"--var-to-leaf-ratio-threshold", "NaN"}, {"--var-to-leaf-ratio-threshold", "+Inf"}} {
+		if _, errOut, code := runCLI(t, append([]string{"inspect", path}, args...)...); code != 2 || !strings.Contains(errOut, args[0]) {
+			t.Errorf("%v: exit %d, %s", args, code, errOut)
+		}
+	}
+	out, _, _ := runCLI(t, "inspect", path)
+	if strings.Contains(out, "W_DEEP_HIERARCHY") || strings.Contains(out, "W_LARGE_COMPOSITE") {
+		t.Errorf("within the defaults:\n%s", out)
+	}
+	out, _, code := runCLI(t, "inspect", path, "--deep-hierarchy-threshold", "1", "--large-composite-threshold", "2")
+	if code != 0 || !strings.Contains(out, ":3:15: warning W_DEEP_HIERARCHY:") || !strings.Contains(out, ":1:1: warning W_LARGE_COMPOSITE:") {
+		t.Errorf("lowered thresholds: exit %d\n%s", code, out)
+	}
+}

@@ -82,6 +82,10 @@ type Options struct {
 	// early claims nothing; its reason is listed in Result.Undecided.
 	Search    bool
 	MaxStates int
+
+	// Thresholds are the limits of W_DEEP_HIERARCHY, W_LARGE_COMPOSITE
+	// and W_HIGH_VAR_TO_LEAF_RATIO; nil means DefaultThresholds.
+	Thresholds *Thresholds
 }
 
 // ErrUnreadable wraps a failure to read the model file itself.
@@ -138,6 +142,11 @@ func Loaded(path string, src []byte, f *ast.File, m *model.Model, loadErr error,
 			a.searched = a.search(opts.MaxStates, opts.TimeoutMS)
 		}
 		a.run()
+		th := DefaultThresholds()
+		if opts.Thresholds != nil {
+			th = *opts.Thresholds
+		}
+		a.thresholds(th)
 		if opts.SMT {
 			a.smtCodes(opts.TimeoutMS)
 		}
@@ -155,9 +164,13 @@ type analysis struct {
 	m    *model.Model
 	out  *Result
 
-	searched  *searched                  // the explicit search's findings; nil without Options.Search
-	live      map[*model.State]bool      // the states a run can enter by structure (structure)
-	redundant map[*model.Transition]bool // transitions that repeat an earlier one (redundancy)
+	searched         *searched                                 // the explicit search's findings; nil without Options.Search
+	live             map[*model.State]bool                     // the states a run can enter by structure (structure)
+	redundant        map[*model.Transition]bool                // transitions that repeat an earlier one (redundancy)
+	shadowed         map[*model.Transition]*model.Transition   // transition -> an earlier one always taken instead (shadowedBy)
+	deadConsumer     map[*model.Transition]bool                // transitions of an event no reachable state consumes (deadConsumers)
+	shadowCandidates map[*model.Transition][]*model.Transition // transition -> earlier ones that shadow it if their guards cover its guard (shadowedBy)
+	unreachable      map[*model.Transition]int                 // transition -> its W_UNREACHABLE_TRANSITION in out.Diagnostics, until they are sorted
 
 	codes    map[string]Code       // the registry, by name
 	extents  map[int]int           // declaration line of a root-file state -> its last line (suppression only)
@@ -171,9 +184,11 @@ func (a *analysis) run() {
 	a.dataFlow()
 	a.guards()
 	a.numeric()
+	a.literals()
 	a.combos()
 	a.lifecycle()
 	a.redundancy()
+	a.overrides()
 	a.unreachableTransitions()
 }
 

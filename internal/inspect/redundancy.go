@@ -141,9 +141,20 @@ func (a *analysis) forcedNeverExpands() {
 			}
 			p := model.Pos{File: a.file, Line: f.Pos.Line, Col: f.Pos.Col}
 			span := a.src.statement(p)
+			raw := spanSource(a.src, span)
 			a.emit("W_FORCED_NEVER_EXPANDS", a.file, span,
-				map[string]any{"state_path": path, "original_raw": spanSource(a.src, span)},
+				map[string]any{"state_path": path, "original_raw": raw},
 				"forced transition !* in %s has no child state to leave from: it never applies", path)
+			// The declaration is a written transition that never fires too;
+			// with no expansion it has no source state nor index.
+			to := "[*]"
+			if f.To != nil {
+				to = path + "." + f.To.Name
+			}
+			a.emit("W_UNREACHABLE_TRANSITION", a.file, span,
+				map[string]any{"from_path": path, "to_path": to, "reasons": []string{reasonNoExpand},
+					"source_state_path": nil, "transition_index": nil, "forced_origin": raw},
+				"forced transition !* in %s can never fire (%s)", path, reasonNoExpand)
 		}
 	})
 }

@@ -182,7 +182,7 @@ func TestUnreachableTransitionReasons(t *testing.T) {
 	if len(got) != 2 || got[0].Span.Line != 7 || got[1].Span.Line != 8 {
 		t.Fatalf("want lines 7 and 8, got %v", got)
 	}
-	if r := got[0].Refs["reasons"]; !slices.Equal(r.([]string), []string{"redundant"}) || got[0].Basis != BasisStructural {
+	if r := got[0].Refs["reasons"]; !slices.Equal(r.([]string), []string{"redundant", "shadowed"}) || got[0].Basis != BasisStructural {
 		t.Errorf("line 7: %v", got[0])
 	}
 	if r := got[1].Refs["reasons"]; !slices.Equal(r.([]string), []string{"guard_false", "unreachable_source_state"}) || got[1].Refs["source_state_path"] != "Root.C" {

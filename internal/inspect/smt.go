@@ -38,8 +38,9 @@ type smtCheck struct {
 	timeout uint32
 }
 
-// smtCodes reports W_DEAD_GUARD, W_GUARD_TAUTOLOGY, W_FORCED_GUARD_UNSAT
-// and W_EFFECT_SMT_NO_OP (docs/inspect.md#smt-backed-codes).
+// smtCodes reports W_DEAD_GUARD, W_GUARD_TAUTOLOGY, W_FORCED_GUARD_UNSAT,
+// W_EFFECT_SMT_NO_OP, the W_COMBO_GUARD_* codes and the shadowed reason
+// of W_UNREACHABLE_TRANSITION (docs/inspect.md#smt-backed-codes).
 func (a *analysis) smtCodes(timeoutMS int) {
 	if timeoutMS <= 0 {
 		timeoutMS = DefaultTimeoutMS
@@ -64,23 +65,97 @@ func (a *analysis) smtCodes(timeoutMS int) {
 		}
 		c.vars[v.Name], c.ints[v.Name] = t, true
 	}
-	seen := map[expr.Expr]bool{}
+	seen, deadGuard := map[expr.Expr]bool{}, map[*model.Transition]bool{}
 	states(a.m.Root, func(s *model.State) {
 		for _, t := range s.Transitions {
 			if !written(t) || t.Origin != nil && !t.Forced {
-				continue // a combo's hops: its guard terms are W_COMBO_GUARD_* (not reported yet)
+				continue // a combo's hops: its guard terms are W_COMBO_GUARD_* (comboGuards)
 			}
 			st := site{state: sourceState(t), trans: t, file: t.Pos.File}
 			dead := false
 			if t.Guard != nil && !seen[t.Guard] {
 				seen[t.Guard] = true
 				dead = c.guard(t, st)
+				deadGuard[t] = dead
 			}
 			if len(t.Effect) > 0 && !dead {
 				c.effect(t, st)
 			}
 		}
 	})
+	c.comboGuards()
+	c.initCoverage()
+	states(a.m.Root, func(s *model.State) {
+		for _, t := range s.Transitions {
+			if e := a.shadowed[t]; e != nil {
+				c.transitionShadowed(t, []*model.Transition{e})
+			} else if es := a.shadowCandidates[t]; len(es) > 0 && !deadGuard[t] {
+				c.shadowed(t, es)
+			}
+		}
+	})
+}
+
+// transitionShadowed reports W_TRANSITION_SHADOWED: t is shadowed by es,
+// earlier transitions of its source, by structure (one) or by the solver.
+func (c *smtCheck) transitionShadowed(t *model.Transition, es []*model.Transition) {
+	reason := "guard_shadow"
+	switch e := es[0]; {
+	case len(es) > 1:
+		reason = "prior_trigger_cover"
+	case e.Event == nil && e.Guard == nil:
+		reason = "unconditional_catchall"
+	case e.Event != nil && sameGuard(e.Guard, t.Guard):
+		reason = "duplicate_event"
+	}
+	var by []string
+	for _, e := range es {
+		by = append(by, fmt.Sprintf("%s (line %d)", c.refs(e)["transition_summary"], e.Pos.Line))
+	}
+	refs := c.refs(t)
+	refs["source_state_path"], refs["selection_domain_kind"], refs["reason"] = t.From.Path, "state_outgoing", reason
+	refs["shadowed_by_count"], refs["shadowed_by"] = len(es), by
+	c.a.emit("W_TRANSITION_SHADOWED", t.Pos.File, c.a.stmtSpan(t.Pos), refs,
+		"transition %s -> %s is never selected: the transitions of %s tried before it (line %d) take every run it could (%s)", endpointPath(t.From), endpointPath(t.To), t.From.Path, es[0].Pos.Line, reason)
+}
+
+// shadowed asks whether the earlier transitions es, each taken whenever
+// its guard holds, leave t no run: whether t's guard can hold (and not
+// raise) while each of theirs is false (and does not raise; a guard that
+// raises fails the cycle, so t is not taken then either).
+func (c *smtCheck) shadowed(t *model.Transition, es []*model.Transition) {
+	const code = "W_UNREACHABLE_TRANSITION"
+	if v, ok := lint.ConstantGuard(t.Guard); ok && !v {
+		return // guard_false already: no earlier transition is needed to keep it from firing
+	}
+	span := c.a.stmtSpan(t.Pos)
+	f := c.b.Bool(true)
+	if t.Guard != nil {
+		if why := c.outside(t.Guard, nil); why != "" {
+			c.undecided(code, t.Pos.File, span, "shadowed: the guard: "+why)
+			return
+		}
+		g, ok := c.lower(code, t.Pos.File, span, t.Guard, c.scope(nil))
+		if !ok {
+			return
+		}
+		f = c.b.And(g.Def, g.T)
+	}
+	for _, e := range es {
+		if why := c.outside(e.Guard, nil); why != "" {
+			c.undecided(code, t.Pos.File, span, fmt.Sprintf("shadowed: the guard of the transition on line %d: %s", e.Pos.Line, why))
+			return
+		}
+		g, ok := c.lower(code, t.Pos.File, span, e.Guard, c.scope(nil))
+		if !ok {
+			return
+		}
+		f = c.b.And(f, g.Def, c.b.Not(g.T))
+	}
+	if c.ask(code, t.Pos.File, span, f) == z3.Unsat {
+		c.a.shadowedBySMT(t)
+		c.transitionShadowed(t, es)
+	}
 }
 
 // refs are the refs every SMT-backed code carries.
@@ -282,6 +357,9 @@ func (c *smtCheck) effect(t *model.Transition, st site) {
 		c.undecided(code, st.file, span, why)
 		return
 	}
+	if t.Guard != nil {
+		c.effectContradicts(t, st, span, c.b.And(enabled, def), post)
+	}
 	var changed []*z3.Term
 	for n, v := range c.vars {
 		if post[n] != v {
@@ -402,4 +480,19 @@ func cloneSet(m map[string]bool) map[string]bool {
 		out[k] = v
 	}
 	return out
+}
+
+// effectContradicts reports I_EFFECT_GUARD_CONTRADICT: on every run that
+// takes t (taken: its guard true and its effect not raising), t's guard
+// is false (or raises) on the values the effect leaves.
+func (c *smtCheck) effectContradicts(t *model.Transition, st site, span Span, taken *z3.Term, post map[string]*z3.Term) {
+	const code = "I_EFFECT_GUARD_CONTRADICT"
+	g, ok := c.lower(code, st.file, span, t.Guard, smt.Scope{Var: func(name string) *z3.Term { return post[name] }})
+	if !ok || c.ask(code, st.file, span, taken) != z3.Sat {
+		return // undecided, or no run takes it (W_DEAD_GUARD's or a raising effect's)
+	}
+	if c.ask(code, st.file, span, c.b.And(taken, g.Def, g.T)) == z3.Unsat {
+		c.a.emit(code, st.file, span, c.refs(t),
+			"the effect of %s -> %s makes its guard [%s] false on every run that takes it", endpointPath(t.From), endpointPath(t.To), expr.Format(t.Guard))
+	}
 }

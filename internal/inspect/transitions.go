@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -13,15 +14,24 @@ const (
 	reasonSource    = "unreachable_source_state"
 	reasonGuard     = "guard_false"
 	reasonRedundant = "redundant"
+	reasonShadowed  = "shadowed"
+	reasonNoExpand  = "forced_never_expands"
+	reasonConsumer  = "unreachable_event_consumer"
 )
 
 // unreachableTransitions reports W_UNREACHABLE_TRANSITION: each written
 // transition (not a combo's) that can never fire, once, with every reason
 // found: its source state is never entered (by structure, or with
 // Options.Search by the exhaustive search), its guard is constant false,
-// or it repeats an earlier transition. It reads what structure and
+// it repeats an earlier transition, or an earlier one is always taken
+// instead (shadowedBy); a transition whose event no transition from a
+// state a run enters consumes has unreachable_event_consumer too. It reads what structure and
 // redundancy found, so that the reasons agree with their diagnostics.
 func (a *analysis) unreachableTransitions() {
+	a.shadowed, a.shadowCandidates = shadowedBy(a.m)
+	var count map[*model.Event]int
+	a.deadConsumer, count = a.deadConsumers()
+	a.unreachableEmits(count)
 	states(a.m.Root, func(s *model.State) {
 		for _, t := range s.Transitions {
 			if t.Origin != nil {
@@ -39,6 +49,9 @@ func (a *analysis) unreachableTransition(t *model.Transition) {
 	switch {
 	case !a.live[src]:
 		reasons = append(reasons, reasonSource)
+		if a.deadConsumer[t] {
+			reasons = append(reasons, reasonConsumer)
+		}
 	case a.neverRests(src):
 		reasons, bySearch = append(reasons, reasonSource), true
 	}
@@ -47,6 +60,9 @@ func (a *analysis) unreachableTransition(t *model.Transition) {
 	}
 	if a.redundant[t] {
 		reasons = append(reasons, reasonRedundant)
+	}
+	if a.shadowed[t] != nil {
+		reasons = append(reasons, reasonShadowed)
 	}
 	if len(reasons) == 0 {
 		return
@@ -60,6 +76,10 @@ func (a *analysis) unreachableTransition(t *model.Transition) {
 		refs["verify_backed"] = true
 		refs["verification_source_ids"] = []string{searchAlgorithm + "@exhaustive"}
 	}
+	if a.unreachable == nil {
+		a.unreachable = map[*model.Transition]int{}
+	}
+	a.unreachable[t] = len(a.out.Diagnostics)
 	a.emit("W_UNREACHABLE_TRANSITION", t.Pos.File, a.stmtSpan(t.Pos), refs,
 		"transition %s -> %s can never fire (%s)", endpointPath(t.From), endpointPath(t.To), strings.Join(reasons, ", "))
 	if bySearch && len(reasons) == 1 {
@@ -72,4 +92,28 @@ func (a *analysis) unreachableTransition(t *model.Transition) {
 func (a *analysis) neverRests(s *model.State) bool {
 	r := a.searched
 	return r != nil && r.incomplete == "" && !r.reached[s.Path] && s.Stoppable()
+}
+
+// shadowedBySMT adds the reason shadowed, decided by the solver, to t's
+// W_UNREACHABLE_TRANSITION, or reports one with basis smt when t had
+// none.
+func (a *analysis) shadowedBySMT(t *model.Transition) {
+	const source = "smt_local@smt_local"
+	i, ok := a.unreachable[t]
+	if !ok {
+		refs := map[string]any{"from_path": endpointPath(t.From), "to_path": endpointPath(t.To), "reasons": []string{reasonShadowed},
+			"source_state_path": t.From.Path, "verify_backed": true, "verification_source_ids": []string{source}}
+		a.emit("W_UNREACHABLE_TRANSITION", t.Pos.File, a.stmtSpan(t.Pos), refs,
+			"transition %s -> %s can never fire (%s)", endpointPath(t.From), endpointPath(t.To), reasonShadowed)
+		a.out.Diagnostics[len(a.out.Diagnostics)-1].Basis = BasisSMT
+		return
+	}
+	d := &a.out.Diagnostics[i]
+	reasons := append(d.Refs["reasons"].([]string), reasonShadowed)
+	sort.Strings(reasons)
+	ids, _ := d.Refs["verification_source_ids"].([]string)
+	ids = append(ids, source)
+	sort.Strings(ids)
+	d.Refs["reasons"], d.Refs["verify_backed"], d.Refs["verification_source_ids"] = reasons, true, ids
+	d.Message = fmt.Sprintf("transition %s -> %s can never fire (%s)", endpointPath(t.From), endpointPath(t.To), strings.Join(reasons, ", "))
 }
