@@ -19,7 +19,7 @@ import (
 var goJSONEngineSrc string
 
 // JSONTargets lists the targets that run JSON models.
-func JSONTargets() []string { return []string{"go"} }
+func JSONTargets() []string { return []string{"go", "python"} }
 
 // GenerateJSON writes the code of the JSON model m, read from file, for
 // target. It returns the files, sorted by path, or an *Unsupported error
@@ -31,6 +31,11 @@ func GenerateJSON(m *jsonmodel.Model, file, target string, opts Options) ([]File
 	opts.Name = packageName(opts.Name)
 	if opts.ModelName == "" {
 		opts.ModelName = file
+	}
+	if target == "python" {
+		files := pythonJSON(m, file, opts)
+		sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+		return files, nil
 	}
 	if target != "go" {
 		return nil, &Unsupported{Pos: model.Pos{File: file}, Feature: "json-model",

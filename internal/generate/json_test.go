@@ -120,3 +120,61 @@ initial_vars['ok']: variable 'ok' is boolean, cannot assign 1
 		t.Errorf("c target: %v, want the json-model refusal at the file", err)
 	}
 }
+
+const jsonAPIPython = `import sys
+sys.path.insert(0, sys.argv[1])
+import japi as m
+calls = []
+r = m.Machine(hooks={"hello": lambda c: calls.append("%s %s %s n=%d" % (c.action, c.stage, c.state, c.vars["n"])),
+                     "leave": lambda c: calls.append("%s %s %s" % (c.action, c.stage, c.state))})
+r.cycle(m.EVENT_GO)
+print(r.state, r.vars["n"], r.vars["ok"], calls)
+r.cycle(m.EVENT_GO)
+print(r.state, r.vars["n"], r.vars["ok"], calls)
+try:
+    r.cycle("nope")
+except m.Error as e:
+    print(e.cls, r.state)
+def refuse(c):
+    raise ValueError("refused")
+h = m.Machine(initial_state=m.STATE_IDLE, initial_vars={"n": 2**70, "ok": True}, hooks={"leave": refuse})
+try:
+    h.cycle(m.EVENT_GO)
+except m.Error as e:
+    print(e, h.state, h.vars["n"])
+try:
+    m.Machine(initial_vars={"ok": 1})
+except m.Error as e:
+    print(e)
+`
+
+// TestPythonJSONAPI is TestGoJSONAPI for the Python module.
+func TestPythonJSONAPI(t *testing.T) {
+	py := needPython(t)
+	dir := t.TempDir()
+	res, err := jsonmodel.Decode([]byte(jsonAPIModel))
+	if err != nil || !res.Valid() {
+		t.Fatal(err, res.Errors)
+	}
+	files, err := GenerateJSON(res.Model, "japi.json", "python", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, files)
+	out, err := exec.Command(py, "-c", jsonAPIPython, dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := `Idle 0 True ['leave exit Idle']
+Busy 2 True ['leave exit Idle', 'leave exit Idle', 'hello enter Busy n=2']
+event Busy
+handler of leave (exit of Idle) failed: refused Idle 1180591620717411303424
+initial_vars['ok']: variable 'ok' is boolean, cannot assign 1
+`
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if !strings.Contains(string(files[0].Data), "| `Busy` | `STATE_BUSY` | `$.states[1]` |") {
+		t.Errorf("README.md lacks the state table:\n%s", files[0].Data)
+	}
+}
