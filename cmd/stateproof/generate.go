@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/generate"
+	"github.com/stateproof/stateproof/internal/input"
 )
 
 // generateFlags are the flags of stateproof generate.
@@ -23,8 +23,8 @@ type generateFlags struct {
 func newGenerateCmd(stderr io.Writer) *cobra.Command {
 	var f generateFlags
 	cmd := &cobra.Command{
-		Use:   "generate MODEL.fcstm --target c|go|python -o DIR",
-		Short: "Generate code that runs an FCSTM model exactly as the runtime does",
+		Use:   "generate MODEL.fcstm|MODEL.json --target c|go|python -o DIR",
+		Short: "Generate code that runs a model exactly as the runtime does",
 		Long: `generate writes code that runs MODEL cycle for cycle as stateproof's runtime
 does: the machine every verdict was computed on becomes the machine shipped
 (docs/generate.md).
@@ -42,6 +42,11 @@ machine is a caller-owned struct), with the same concepts; its integers are
 64-bit, and a result outside 64 bits fails the cycle (class "target") instead
 of wrapping. Its driver is compiled with cc.
 
+A JSON model (docs/models.md) is generated for --target go and python: code
+that steps the model one event per cycle as simulate does (a nondeterministic
+event is an error), with mathematical integers; --target c refuses it
+(json-model).
+
 A model the target cannot run exactly (a math function the target's library
 does not compute correctly rounded, …) is refused with a located error
 (file:line:col) and exit status 2, and nothing is written; docs/generate.md
@@ -51,6 +56,7 @@ that does not load or is unsupported, or a file that cannot be written.`,
   stateproof generate door.fcstm --target go -o gen/door --name door --driver
   stateproof generate door.fcstm --target python -o gen/pydoor --driver
   stateproof generate door.fcstm --target c -o gen/door_c --driver
+  stateproof generate examples/lock.json --target go -o gen/lock --driver
   gen/door/run --steps steps.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -77,25 +83,35 @@ func runGenerate(f generateFlags, cmd *cobra.Command, path string, stderr io.Wri
 		return fail("--target %q is not a target (targets: %s)", f.target, strings.Join(generate.Targets(), ", "))
 	case f.out == "":
 		return fail("-o DIR is required")
-	case strings.EqualFold(filepath.Ext(path), ".json"):
-		return fail("%s: a JSON model cannot be generated yet: generate runs FCSTM models (.fcstm) only (unsupported by stateproof generate: json-model; see docs/generate.md)", path)
-	case !isFCSTM(path):
-		return fail("%s: not an FCSTM model (.fcstm): generate runs FCSTM models only (docs/generate.md)", path)
 	}
-	m, err := model.LoadWith(path, model.ReaderOptions(inputReader(cmd)))
+	files, err := generateFiles(f, inputReader(cmd), path)
 	if err != nil {
-		return fail("%s", loadErrorText(err))
-	}
-	files, err := generate.Generate(m, f.target, generate.Options{Name: f.name, Driver: f.driver, ModelName: path})
-	if err != nil {
-		var u *generate.Unsupported
-		if errors.As(err, &u) {
-			return fail("%v", u)
-		}
+		// A load error, an *generate.Unsupported: located texts.
 		return fail("%v", err)
 	}
 	if err := generate.Write(f.out, files); err != nil {
 		return fail("%v", err)
 	}
 	return nil
+}
+
+// generateFiles loads the model (FCSTM by its extension, else a JSON
+// model, as simulate does) and generates its code.
+func generateFiles(f generateFlags, rd input.Reader, path string) ([]generate.File, error) {
+	opts := generate.Options{Name: f.name, Driver: f.driver, ModelName: path}
+	if !isFCSTM(path) {
+		res, ref := readModel(rd, path, "")
+		if ref != nil {
+			return nil, errors.New(ref.msg)
+		}
+		if !res.Valid() {
+			return nil, fmt.Errorf("%s is not a valid model: %s", path, strings.Join(res.Errors, "; "))
+		}
+		return generate.GenerateJSON(res.Model, path, f.target, opts)
+	}
+	m, err := model.LoadWith(path, model.ReaderOptions(rd))
+	if err != nil {
+		return nil, errors.New(loadErrorText(err))
+	}
+	return generate.Generate(m, f.target, opts)
 }

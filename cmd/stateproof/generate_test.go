@@ -404,15 +404,6 @@ func TestGenerateRefusesUnsupported(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("%s was written for a refused model", out)
 	}
-	// A JSON model is refused as a whole, located at its file.
-	_, stderr, code = runCLI(t, "generate", "../../examples/lock.json", "--target", "go", "-o", out)
-	if code != 2 || !strings.Contains(stderr, "../../examples/lock.json: a JSON model cannot be generated yet") ||
-		!strings.Contains(stderr, "unsupported by stateproof generate: json-model; see docs/generate.md") {
-		t.Errorf("JSON model: exit %d, stderr %q, want 2 and the located json-model refusal", code, stderr)
-	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("%s was written for a JSON model", out)
-	}
 	for _, args := range [][]string{
 		{"generate", "testdata/generate/sine.fcstm", "-o", out},
 		{"generate", "testdata/generate/sine.fcstm", "--target", "rust", "-o", out},

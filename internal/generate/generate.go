@@ -58,6 +58,9 @@ type Unsupported struct {
 }
 
 func (u *Unsupported) Error() string {
+	if u.Pos.Line == 0 { // the whole model
+		return fmt.Sprintf("%s: %s (unsupported by stateproof generate: %s; see docs/generate.md)", u.Pos.File, u.Message, u.Feature)
+	}
 	return fmt.Sprintf("%s:%d:%d: %s (unsupported by stateproof generate: %s; see docs/generate.md)", u.Pos.File, u.Pos.Line, u.Pos.Col, u.Message, u.Feature)
 }
 
