@@ -294,3 +294,67 @@ func TestTypeScriptRefusesFractionalPower(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeScriptReadme: for every example model, the generated README
+// lists the model's states, events, variables and abstract actions, has a
+// hook for every abstract action, and its TypeScript program compiles
+// under tsc --strict against the module (one tsc run for all).
+func TestTypeScriptReadme(t *testing.T) {
+	tsc := browsertest.TypeScriptCompiler(t)
+	paths, _ := filepath.Glob("../../examples/fcstm/*.fcstm")
+	if len(paths) == 0 {
+		t.Fatal("no example models")
+	}
+	dir := t.TempDir()
+	args := []string{"--strict", "--noEmit", "--target", "ES2020", "--module", "commonjs"}
+	for i, path := range paths {
+		m, err := model.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := Generate(m, "typescript", Options{})
+		if _, ok := err.(*Unsupported); ok {
+			continue
+		} else if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		sub := filepath.Join(dir, fmt.Sprint(i))
+		if err := Write(sub, files); err != nil {
+			t.Fatal(err)
+		}
+		var readme string
+		for _, f := range files {
+			if f.Path == "README.md" {
+				readme = string(f.Data)
+			}
+		}
+		for _, s := range m.StateByPath {
+			if !strings.Contains(readme, "| `"+s.Path+"` |") {
+				t.Errorf("%s: README does not list the state %s", path, s.Path)
+			}
+		}
+		for _, v := range m.Vars {
+			if !strings.Contains(readme, "| `"+v.Name+"` |") {
+				t.Errorf("%s: README does not list the variable %s", path, v.Name)
+			}
+		}
+		for p, a := range m.ActionByPath {
+			if a.Kind == model.Abstract && !strings.Contains(readme, tsQuote(p)+": (call) =>") {
+				t.Errorf("%s: the README program has no hook for %s", path, p)
+			}
+		}
+		_, prog, ok := strings.Cut(readme, "```ts\n")
+		prog, _, ok2 := strings.Cut(prog, "```")
+		if !ok || !ok2 {
+			t.Fatalf("%s: README has no ts program", path)
+		}
+		file := filepath.Join(sub, "readme.ts")
+		if err := os.WriteFile(file, []byte(prog), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, file)
+	}
+	if out, err := exec.Command(tsc, args...).CombinedOutput(); err != nil {
+		t.Fatalf("tsc --strict of the README programs: %v\n%s", err, out)
+	}
+}
