@@ -33,8 +33,17 @@ const tsRun = `#!/bin/sh
 set -e
 dir=$(cd "$(dirname "$0")" && pwd)
 out="$dir/.build"
+tsc=${TSC:-tsc}
+if ! command -v node >/dev/null 2>&1; then
+	echo "run: node is not installed (see docs/generate.md in stateproof)" >&2
+	exit 2
+fi
 if [ ! -f "$out/driver.js" ] || [ -n "$(find "$dir" -maxdepth 1 -name '*.ts' -newer "$out/driver.js")" ]; then
-	"${TSC:-tsc}" --strict --skipLibCheck --target ES2020 --lib es2020 --module commonjs --outDir "$out" "$dir/NAME.ts" "$dir/driver.ts" >&2
+	if ! command -v "$tsc" >/dev/null 2>&1; then
+		echo "run: $tsc not found: install TypeScript (npm install -g typescript) or set TSC to its tsc (see docs/generate.md in stateproof)" >&2
+		exit 2
+	fi
+	"$tsc" --strict --skipLibCheck --target ES2020 --lib es2020 --module commonjs --outDir "$out" "$dir/NAME.ts" "$dir/driver.ts" >&2
 fi
 exec node -e 'const fs = require("fs");
 process.exitCode = require(process.argv[1]).main(process.argv.slice(2), {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stateproof/stateproof/internal/browsertest"
 	"github.com/stateproof/stateproof/internal/expr"
@@ -159,6 +160,18 @@ func TestTypeScriptRunScript(t *testing.T) {
 	cmd.Env = append(os.Environ(), "TSC="+tsc)
 	if out, err := cmd.CombinedOutput(); err == nil || cmd.ProcessState.ExitCode() != 2 {
 		t.Errorf("run --steps without a value: %v, want exit 2\n%s", err, out)
+	}
+	// A changed module is compiled again; without a compiler, run says
+	// what to install (exit 2), not the shell's "not found".
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(filepath.Join(dir, "gen", "api.ts"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command(filepath.Join(dir, "gen", "run"), "--steps", steps)
+	cmd.Env = append(os.Environ(), "TSC="+filepath.Join(dir, "no-tsc"))
+	out, err = cmd.CombinedOutput()
+	if err == nil || cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "install TypeScript") {
+		t.Errorf("run without tsc: %v, want exit 2 and what to install\n%s", err, out)
 	}
 }
 
