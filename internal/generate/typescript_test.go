@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -369,5 +370,30 @@ func TestTypeScriptReadme(t *testing.T) {
 	}
 	if out, err := exec.Command(tsc, args...).CombinedOutput(); err != nil {
 		t.Fatalf("tsc --strict of the README programs: %v\n%s", err, out)
+	}
+}
+
+// TestTypeScriptExactMathOnly: the runtime part of the module calls only
+// the Math functions that are exact or correctly rounded (Math.pow and
+// the ** operator on numbers are not, and differ from Go's math.Pow), and
+// ** only on bigints.
+func TestTypeScriptExactMathOnly(t *testing.T) {
+	allowed := map[string]bool{"abs": true, "trunc": true, "floor": true, "ceil": true, "sqrt": true, "clz32": true}
+	call := regexp.MustCompile(`Math\.(\w+)`)
+	for i, line := range strings.Split(tsOpsSrc+tsEngineSrc, "\n") {
+		code := strings.TrimSpace(line)
+		if strings.HasPrefix(code, "//") || strings.HasPrefix(code, "*") || strings.HasPrefix(code, "/**") {
+			continue // a comment
+		}
+		code, _, _ = strings.Cut(code, " //")
+		for _, m := range call.FindAllStringSubmatch(code, -1) {
+			if !allowed[m[1]] {
+				t.Errorf("line %d: Math.%s: %s", i+1, m[1], code)
+			}
+		}
+		code = strings.ReplaceAll(code, `"**"`, "") // the operator's name
+		if strings.Contains(code, "**") && code != "const r = a ** b;" {
+			t.Errorf("line %d: ** on numbers: %s", i+1, code)
+		}
 	}
 }
