@@ -23,7 +23,7 @@ type generateFlags struct {
 func newGenerateCmd(stderr io.Writer) *cobra.Command {
 	var f generateFlags
 	cmd := &cobra.Command{
-		Use:   "generate MODEL.fcstm|MODEL.json --target c|go|python -o DIR",
+		Use:   "generate MODEL.fcstm|MODEL.json --target c|go|python|typescript -o DIR",
 		Short: "Generate code that runs a model exactly as the runtime does",
 		Long: `generate writes code that runs MODEL cycle for cycle as stateproof's runtime
 does: the machine every verdict was computed on becomes the machine shipped
@@ -32,8 +32,10 @@ does: the machine every verdict was computed on becomes the machine shipped
 --target go writes one Go package (standard library only) into DIR: New for a
 cold or hot start, Cycle(events), State, Ended, the variables, and a hook for
 every abstract action. --target python writes the same as one module NAME.py
-(Python 3.9+, standard library only). --name names the package or module (by
-default the model's file name). --driver adds a driver program and an executable DIR/run script:
+(Python 3.9+, standard library only); --target typescript as one module
+NAME.ts (ES2020, tsc --strict clean, no runtime dependencies; ints are
+bigints). --name names the package or module (by default the model's file
+name). --driver adds a driver program and an executable DIR/run script:
 DIR/run --steps STEPS.json [--init-state S --init-vars JSON] prints exactly the
 document stateproof simulate MODEL --steps STEPS.json --json prints.
 
@@ -44,7 +46,7 @@ of wrapping. Its driver is compiled with cc.
 
 A JSON model (docs/models.md) is generated for --target go and python: code
 that steps the model one event per cycle as simulate does (a nondeterministic
-event is an error), with mathematical integers; --target c refuses it
+event is an error), with mathematical integers; --target c and typescript refuse it
 (json-model).
 
 A model the target cannot run exactly (a math function the target's library
@@ -55,6 +57,7 @@ that does not load or is unsupported, or a file that cannot be written.`,
 		Example: `  stateproof generate examples/fcstm/door.fcstm --target go -o door
   stateproof generate door.fcstm --target go -o gen/door --name door --driver
   stateproof generate door.fcstm --target python -o gen/pydoor --driver
+  stateproof generate door.fcstm --target typescript -o gen/tsdoor --driver
   stateproof generate door.fcstm --target c -o gen/door_c --driver
   stateproof generate examples/lock.json --target go -o gen/lock --driver
   gen/door/run --steps steps.json`,
@@ -64,7 +67,7 @@ that does not load or is unsupported, or a file that cannot be written.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.target, "target", "", "the target language: `c`, go or python")
+	fl.StringVar(&f.target, "target", "", "the target language: `c`, go, python or typescript")
 	fl.StringVarP(&f.out, "out", "o", "", "the output `DIR` (created if needed)")
 	fl.StringVar(&f.name, "name", "", "the package or module `NAME` (default: from the model's file name)")
 	fl.BoolVar(&f.driver, "driver", false, "also write a driver program and DIR/run, which print the simulate --json document of a run")

@@ -45,7 +45,7 @@ type driverOut struct {
 
 // genTargets lists the targets every conformance test checks.
 func genTargets() []genTarget {
-	return []genTarget{{"c", runCDrivers, cOutside}, {"go", runGoDrivers, nil}, {"python", runPythonDrivers, nil}}
+	return []genTarget{{"c", runCDrivers, cOutside}, {"go", runGoDrivers, nil}, {"python", runPythonDrivers, nil}, {"typescript", runTypeScriptDrivers, nil}}
 }
 
 // runCDrivers compiles every generated C driver (buildCDrivers) and runs

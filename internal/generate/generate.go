@@ -65,7 +65,7 @@ func (u *Unsupported) Error() string {
 }
 
 // Targets lists the supported targets.
-func Targets() []string { return []string{"c", "go", "python"} }
+func Targets() []string { return []string{"c", "go", "python", "typescript"} }
 
 // Generate writes the code of m for target. It returns the files, sorted
 // by path, or an *Unsupported error.
@@ -86,8 +86,10 @@ func Generate(m *model.Model, target string, opts Options) ([]File, error) {
 		files, err = cTarget(m, opts)
 	case "python":
 		files, err = pythonTarget(m, opts)
+	case "typescript":
+		files, err = typescriptTarget(m, opts)
 	default:
-		return nil, fmt.Errorf("unknown target %q (targets: c, go, python)", target)
+		return nil, fmt.Errorf("unknown target %q (targets: c, go, python, typescript)", target)
 	}
 	if err != nil {
 		return nil, err

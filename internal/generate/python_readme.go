@@ -39,6 +39,8 @@ func (g *pyGen) snippet(name string) string {
 	b.WriteString("}\nm = fsm.Machine(hooks=hooks)  # a cold start\n")
 	events := "[], []"
 	if len(g.events) > 0 {
+		// The module's names, not new ones: the module took them already.
+		g.names = idents{}
 		events = fmt.Sprintf("[], [%s], []", "fsm."+g.pyConst("EVENT", g.events[0]))
 	}
 	fmt.Fprintf(&b, "for events in (%s):\n    try:\n        m.cycle(events)\n    except fsm.Error as e:\n", events)

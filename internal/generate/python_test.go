@@ -241,3 +241,41 @@ func TestPythonRefusesFractionalPower(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonReadmeProgram runs the README's Python program of an example
+// with events and abstract actions against its module: every name it uses
+// must exist (its event constant was once EVENT_…_2, a name the module
+// does not define).
+func TestPythonReadmeProgram(t *testing.T) {
+	py := needPython(t)
+	m, err := model.Load("../../examples/fcstm/washing_machine.fcstm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(m, "python", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	var readme string
+	for _, f := range files {
+		if f.Path == "README.md" {
+			readme = string(f.Data)
+		}
+	}
+	_, prog, _ := strings.Cut(readme, "```python\n")
+	prog, _, ok := strings.Cut(prog, "```")
+	if !ok {
+		t.Fatal("README has no python program")
+	}
+	file := filepath.Join(dir, "prog.py")
+	if err := os.WriteFile(file, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(py, file).CombinedOutput(); err != nil {
+		t.Fatalf("the README program: %v\n%s\n%s", err, out, prog)
+	}
+}
