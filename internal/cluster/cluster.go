@@ -41,6 +41,12 @@ type Config struct {
 	Version, ModelHash string
 	// Log receives progress lines (nil: none).
 	Log io.Writer
+	// Summarize, on worker 0, gathers no state: Result.Graph is nil and
+	// Result.Summary says what the exploration reached. Worker 0 then
+	// holds its own states and the report, not the whole graph, for
+	// checks that read no more than a Summary (the others need the
+	// graph: gather it).
+	Summarize bool
 }
 
 // Result is what a partitioned search produced.
@@ -48,6 +54,9 @@ type Result struct {
 	// Graph is the plain exploration on worker 0 (nil on the others): the
 	// graph the one-process breadth-first search builds, node for node.
 	Graph *explore.Graph
+	// Summary is, with Config.Summarize, what worker 0 keeps of the
+	// exploration instead of Graph.
+	Summary *Summary
 	// Levels is the number of breadth-first levels expanded; BytesSent
 	// the bytes of messages every worker sent (worker 0 only).
 	Levels    int
@@ -55,6 +64,21 @@ type Result struct {
 	// Explore is the wall time of the distributed levels, Gather of
 	// assembling the graph on worker 0.
 	Explore, Gather time.Duration
+}
+
+// Summary is what a partitioned exploration reached, kept on worker 0
+// instead of the graph: it does not grow with the state space beyond the
+// locations the model has.
+type Summary struct {
+	// Len is the number of states explored, Expanded how many of them
+	// (the first, in global order) were expanded; Truncated says the cap
+	// Cap stopped the search, as in explore.Graph.
+	Len, Expanded, Cap int
+	Truncated          bool
+	// First holds, for every location (word 0 of a state, the declared
+	// state of a JSON model) some explored state is in, the least global
+	// index of one: each owner reports its own, worker 0 keeps the least.
+	First map[int]int
 }
 
 // Error is a run that did not complete: a worker died, did not answer in

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -167,5 +168,39 @@ func TestPlanMismatchRefused(t *testing.T) {
 	})
 	if errs[0] == nil || !strings.Contains(errs[0].Error(), "same model") {
 		t.Errorf("worker 0: %v", errs[0])
+	}
+}
+
+// TestSummaryIsTheGraphs: with Summarize, worker 0 gathers no state, and
+// the summary is what the one-process graph says: its size, cap and
+// truncation, and per location the least index of a state in it.
+func TestSummaryIsTheGraphs(t *testing.T) {
+	for name, src := range examples(t) {
+		for _, n := range []int{2, 3} {
+			for _, cap := range []int{500, 7} {
+				g := explore.Search{Machine: machine(t, src), Cap: cap}.Run()
+				res, errs := cluster(t, src, n, cap, func(i int, c *Config) { c.Summarize = i == 0 })
+				if res == nil {
+					t.Fatalf("%s, %d workers: %v", name, n, errs)
+				}
+				if res.Graph != nil || res.Summary == nil {
+					t.Fatalf("%s, %d workers: worker 0 gathered the graph", name, n)
+				}
+				s := res.Summary
+				if s.Len != g.Len() || s.Expanded != g.Expanded || s.Truncated != g.Truncated || s.Cap != g.Cap {
+					t.Fatalf("%s, %d workers, cap %d: summary %d states, expanded %d, truncated %v, cap %d; graph %d, %d, %v, %d", name, n, cap,
+						s.Len, s.Expanded, s.Truncated, s.Cap, g.Len(), g.Expanded, g.Truncated, g.Cap)
+				}
+				want := map[int]int{}
+				for i := range g.Len() {
+					if _, ok := want[g.StateOf(i)]; !ok {
+						want[g.StateOf(i)] = i
+					}
+				}
+				if !maps.Equal(s.First, want) {
+					t.Errorf("%s, %d workers, cap %d: first state per location %v, want %v", name, n, cap, s.First, want)
+				}
+			}
+		}
 	}
 }

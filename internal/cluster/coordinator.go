@@ -174,13 +174,21 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 	}
 	res.Explore = time.Since(start)
 	start = time.Now()
-	g, err := c.gather(ctx, total)
-	if err != nil {
-		return nil, err
+	if c.cfg.Summarize {
+		first, err := c.first(ctx, total)
+		if err != nil {
+			return nil, err
+		}
+		res.Summary = &Summary{Len: total, Expanded: expanded, Cap: c.cap, Truncated: truncated, First: first}
+	} else {
+		g, err := c.gather(ctx, total)
+		if err != nil {
+			return nil, err
+		}
+		g.Expanded, g.Truncated, g.Cap = expanded, truncated, c.cap
+		res.Graph = g
 	}
 	res.Gather = time.Since(start)
-	g.Expanded, g.Truncated, g.Cap = expanded, truncated, c.cap
-	res.Graph = g
 	answers, err := c.each(ctx, mRelease, same(nil))
 	if err != nil {
 		return nil, err
@@ -338,6 +346,32 @@ func (c *coordinator) gather(ctx context.Context, total int) (*explore.Graph, er
 		}
 	}
 	return g, nil
+}
+
+// first asks every worker for its least state per location and keeps
+// the least of all: what the exploration reached, without its states.
+func (c *coordinator) first(ctx context.Context, total int) (map[int]int, error) {
+	answers, err := c.each(ctx, mFirst, same(nil))
+	if err != nil {
+		return nil, err
+	}
+	first := map[int]int{}
+	for i, a := range answers {
+		d := &dec{b: a}
+		for range d.n() {
+			s, g := int(d.u()), int(d.u())
+			if d.err == nil && (g >= total || s > 1<<31) {
+				d.err = fmt.Errorf("location %d at state %d of %d", s, g, total)
+			}
+			if old, ok := first[s]; !ok || g < old {
+				first[s] = g
+			}
+		}
+		if err := d.done(); err != nil {
+			return nil, c.failed(i, mFirst, err)
+		}
+	}
+	return first, nil
 }
 
 // abortAll tells every other worker the run failed, briefly: a worker

@@ -140,6 +140,8 @@ func (w *worker) answer(method string, req []byte) ([]byte, error) {
 		return nil, w.onAssign(d)
 	case mGather:
 		return w.onGather(d)
+	case mFirst:
+		return w.onFirst(d)
 	case mRelease:
 		var e enc
 		e.u(uint64(w.sent.Load()))
@@ -500,6 +502,33 @@ func (w *worker) onGather(d *dec) ([]byte, error) {
 		e.u(uint64(w.parent[i] + 1))
 		e.label(w.mc, int(w.via[i]))
 		e.state(w.mc, w.store.Runtime(i, words))
+	}
+	return e.b, nil
+}
+
+// onFirst answers, for every location its owned states are in, the least
+// global index of one: the states are stored in increasing global order,
+// so the first met is the least.
+func (w *worker) onFirst(d *dec) ([]byte, error) {
+	if err := d.done(); err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	seen := map[int]bool{}
+	var locs []int
+	var first []int64
+	for i := range len(w.gidx) {
+		if s := w.store.StateOf(i); !seen[s] {
+			seen[s] = true
+			locs, first = append(locs, s), append(first, w.gidx[i])
+		}
+	}
+	var e enc
+	e.u(uint64(len(locs)))
+	for k, s := range locs {
+		e.u(uint64(s))
+		e.u(uint64(first[k]))
 	}
 	return e.b, nil
 }
