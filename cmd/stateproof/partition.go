@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stateproof/stateproof/internal/cluster"
+	"github.com/stateproof/stateproof/internal/explore"
 	"github.com/stateproof/stateproof/internal/frontend/concrete"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/lineend"
@@ -197,22 +198,20 @@ func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdou
 	}
 	hash, _ := jsonmodel.Hash(res.Model.Raw, "v1")
 	mc := runtime.Compile(res.Model)
+	var probes []func([]int64, bool) bool
 	summarize := verify.ReachedEnough(res.Model)
-	r, err := p.search(cmd, out, stdout, stderr, hash, mc, opts.MaxStates, summarize)
+	if summarize {
+		probes = stateProbes(res.Model, mc)
+	}
+	r, err := p.search(cmd, out, stdout, stderr, hash, mc, opts.MaxStates, summarize, probes)
 	if r == nil {
 		return err
 	}
-	if r.Summary != nil {
-		opts.Reached = &verify.Reached{Len: r.Summary.Len, Cap: r.Summary.Cap, Truncated: r.Summary.Truncated, States: make([]bool, len(mc.States))}
-		for s := range r.Summary.First {
-			if s < 0 || s >= len(mc.States) {
-				fmt.Fprintf(stderr, "stateproof: worker 0: undecided: a worker reported state %d of a model of %d (PARTITION_UNDECIDED)\n", s, len(mc.States))
-				return &exitError{exitUndecided}
-			}
-			opts.Reached.States[s] = true
-		}
-	} else {
+	if r.Summary == nil {
 		opts.Explored = r.Graph
+	} else if opts.Reached, err = reached(res.Model, mc, r.Summary); err != nil {
+		fmt.Fprintf(stderr, "stateproof: worker 0: undecided: %v (PARTITION_UNDECIDED)\n", err)
+		return &exitError{exitUndecided}
 	}
 	start := time.Now()
 	rep := verify.Run(res, opts)
@@ -220,12 +219,61 @@ func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdou
 	return emitVerify(out, stdout, name, rep, res)
 }
 
+// stateProbes are the tests every owner runs over its own states when
+// worker 0 summarizes: one per invariant of m (a model ReachedEnough
+// accepts has state invariants only), StateViolation's.
+func stateProbes(m *jsonmodel.Model, mc *runtime.Machine) []func([]int64, bool) bool {
+	probes := make([]func([]int64, bool) bool, len(m.Invariants))
+	for i := range m.Invariants {
+		bad := verify.StateViolation(m, mc, &m.Invariants[i])
+		probes[i] = func(words []int64, root bool) bool {
+			_, ok := bad(words, root)
+			return ok
+		}
+	}
+	return probes
+}
+
+// reached turns worker 0's summary into what verify reads instead of the
+// graph: the declared states reached and each invariant's least
+// violation, with its message and path.
+func reached(m *jsonmodel.Model, mc *runtime.Machine, s *cluster.Summary) (*verify.Reached, error) {
+	r := &verify.Reached{Len: s.Len, Cap: s.Cap, Truncated: s.Truncated, States: make([]bool, len(mc.States)),
+		Violations: make([]*verify.Violation, len(m.Invariants))}
+	for st := range s.First {
+		if st < 0 || st >= len(mc.States) {
+			return nil, fmt.Errorf("a worker reported state %d of a model of %d", st, len(mc.States))
+		}
+		r.States[st] = true
+	}
+	for k, h := range s.Hits {
+		if h.Index < 0 {
+			continue
+		}
+		what, ok := verify.StateViolation(m, mc, &m.Invariants[k])(h.Words, h.Index == 0)
+		if !ok {
+			return nil, fmt.Errorf("state %d does not violate invariant %q as its owner said", h.Index, m.Invariants[k].ID)
+		}
+		v := &verify.Violation{What: what}
+		for _, t := range h.Path {
+			if t < 0 || t >= len(m.Transitions) {
+				return nil, fmt.Errorf("a worker reported transition %d of a model of %d", t, len(m.Transitions))
+			}
+			from, event, to := mc.Describe(t)
+			v.Path = append(v.Path, explore.Step{From: from, Event: event, To: to})
+		}
+		r.Violations[k] = v
+	}
+	return r, nil
+}
+
 // search runs this worker's part of the partitioned search of mc, whose
 // model hashes to hash; summarize makes worker 0 gather no state
-// (cluster.Config.Summarize). On worker 0 it returns the settled
+// (cluster.Config.Summarize), and every owner run probes over its own
+// states. On worker 0 it returns the settled
 // exploration; otherwise (a worker done, or a failure) it returns nil and
 // what the command returns.
-func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, hash string, mc concrete.Portable, maxStates int, summarize bool) (*cluster.Result, error) {
+func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, hash string, mc concrete.Portable, maxStates int, summarize bool, probes []func([]int64, bool) bool) (*cluster.Result, error) {
 	var cfg cluster.Config
 	var err error
 	if p.localChild {
@@ -238,7 +286,7 @@ func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, std
 	}
 	cfg.Version = buildVersion()
 	cfg.ModelHash = hash
-	cfg.Summarize = summarize
+	cfg.Summarize, cfg.Probes = summarize, probes
 	r, err := cluster.Run(cmd.Context(), cfg, mc, maxStates)
 	var ce *cluster.Error
 	switch {

@@ -48,7 +48,7 @@ func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stder
 		return s.part.runLocalOrRefuse(cmd, out, stdout, stderr, name)
 	default:
 		// the FCSTM checks read the graph (internal/fcstm/explicit): gathered
-		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, false)
+		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, false, nil)
 		if r == nil {
 			return err
 		}

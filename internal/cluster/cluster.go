@@ -47,6 +47,11 @@ type Config struct {
 	// checks that read no more than a Summary (the others need the
 	// graph: gather it).
 	Summarize bool
+	// Probes are tests of one state (root: it is the initial state) that
+	// every owner runs over its own states when worker 0 summarizes; for
+	// each, Summary.Hits has the least state where it holds, with its
+	// words and its path. Every worker must have the same probes.
+	Probes []func(words []int64, root bool) bool
 }
 
 // Result is what a partitioned search produced.
@@ -79,6 +84,18 @@ type Summary struct {
 	// state of a JSON model) some explored state is in, the least global
 	// index of one: each owner reports its own, worker 0 keeps the least.
 	First map[int]int
+	// Hits holds, per probe of Config.Probes, the least state (in global
+	// order: the nearest to the root) where it holds, if any.
+	Hits []Hit
+}
+
+// Hit is the least state where a probe holds: Index is -1 when it holds
+// nowhere; else Words are the state's, Path the step labels from the
+// root to it (its canonical parents, followed across owners).
+type Hit struct {
+	Index int
+	Words []int64
+	Path  []int
 }
 
 // Error is a run that did not complete: a worker died, did not answer in
@@ -113,6 +130,7 @@ func Run(ctx context.Context, cfg Config, mc concrete.Portable, cap int) (*Resul
 	}
 	sent := new(atomic.Int64)
 	w := newWorker(plan{index: cfg.Index, count: n, modelHash: cfg.ModelHash, version: cfg.Version, cap: cap, peerTimeout: cfg.PeerTimeout}, mc, sent)
+	w.probes = cfg.Probes
 	// Every peer before serving: a call may come as soon as it serves.
 	for i, addr := range cfg.Peers {
 		if i == cfg.Index {

@@ -12,10 +12,19 @@ import (
 )
 
 // reachedOf is what a partitioned search tells of an exploration.
-func reachedOf(g *explore.Graph, states int) *Reached {
-	r := &Reached{Len: g.Len(), Cap: g.Cap, Truncated: g.Truncated, States: make([]bool, states)}
+func reachedOf(m *jsonmodel.Model, mc *runtime.Machine, g *explore.Graph) *Reached {
+	r := &Reached{Len: g.Len(), Cap: g.Cap, Truncated: g.Truncated, States: make([]bool, len(mc.States)), Violations: make([]*Violation, len(m.Invariants))}
 	for i := range g.Len() {
 		r.States[g.StateOf(i)] = true
+	}
+	for k := range m.Invariants {
+		bad := StateViolation(m, mc, &m.Invariants[k])
+		for i := range g.Len() {
+			if what, ok := bad(g.Runtime(i, nil), i == 0); ok {
+				r.Violations[k] = &Violation{What: what, Path: g.Path(i)}
+				break
+			}
+		}
 	}
 	return r
 }
@@ -38,7 +47,7 @@ func TestReachedIsEnough(t *testing.T) {
 			opts.MaxStates = maxStates
 			want := reportBytes(t, src, opts)
 			mc := runtime.Compile(res.Model)
-			opts.Reached = reachedOf(explore.Search{Machine: mc, Cap: maxStates}.Run(), len(mc.States))
+			opts.Reached = reachedOf(res.Model, mc, explore.Search{Machine: mc, Cap: maxStates}.Run())
 			r, e := runEnv(res, opts)
 			got, err := report.Indent(limitFindings(r, opts.MaxFindings).JSON())
 			if err != nil {
@@ -57,23 +66,25 @@ func TestReachedIsEnough(t *testing.T) {
 	}
 }
 
-// A model with anything that reads more than the reached states needs
-// the graph.
+// A model with anything that reads more than the reached states and the
+// least violation of each state invariant needs the graph.
 func TestReachedEnoughRefuses(t *testing.T) {
 	base := `{"schemaVersion":1,"init":"A","states":[{"id":"A"%s},{"id":"B","terminal":true}],
 		"transitions":[{"from":"A","event":"go","to":"B"},{"from":"A","event":"tick","to":"A"}]%s}`
 	for what, parts := range map[string][2]string{
-		"nothing":    {"", ""},
-		"invariant":  {"", `,"invariants":[{"id":"i","description":"d","kind":"never-states","states":["B"]}]`},
-		"pair":       {"", `,"concurrentPairs":[["go","tick"]]`},
-		"idempotent": {"", `,"idempotentEvents":["tick"]`},
-		"deadline":   {`,"maxTicks":3`, `,"tickEvents":["tick"]`},
+		"nothing": {"", ""},
+		"state invariants": {"", `,"invariants":[{"id":"i","description":"d","kind":"never-states","states":["B"]},
+			{"id":"j","description":"d","kind":"var-in-range","variable":"x","min":0,"max":1}],"variables":[{"name":"x","kind":"integer","init":0}]`},
+		"event-before-state": {"", `,"invariants":[{"id":"i","description":"d","kind":"event-before-state","event":"go","state":"B"}]`},
+		"pair":               {"", `,"concurrentPairs":[["go","tick"]]`},
+		"idempotent":         {"", `,"idempotentEvents":["tick"]`},
+		"deadline":           {`,"maxTicks":3`, `,"tickEvents":["tick"]`},
 	} {
 		res, err := jsonmodel.Decode([]byte(fmt.Sprintf(base, parts[0], parts[1])))
 		if err != nil || !res.Valid() {
 			t.Fatalf("%s: %v %v", what, err, res.Errors)
 		}
-		if got, want := ReachedEnough(res.Model), what == "nothing"; got != want {
+		if got, want := ReachedEnough(res.Model), what == "nothing" || what == "state invariants"; got != want {
 			t.Errorf("%s: ReachedEnough %v, want %v", what, got, want)
 		}
 	}
