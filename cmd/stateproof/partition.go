@@ -201,7 +201,7 @@ func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdou
 	var probes []func([]int64, bool) bool
 	summarize := verify.ReachedEnough(res.Model)
 	if summarize {
-		probes = stateProbes(res.Model, mc)
+		probes = verify.Probes(res.Model, mc)
 	}
 	r, err := p.search(cmd, out, stdout, stderr, hash, mc, opts.MaxStates, summarize, probes)
 	if r == nil {
@@ -209,7 +209,7 @@ func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdou
 	}
 	if r.Summary == nil {
 		opts.Explored = r.Graph
-	} else if opts.Reached, err = reached(res.Model, mc, r.Summary); err != nil {
+	} else if opts.Reached, err = reached(mc, r.Summary); err != nil {
 		fmt.Fprintf(stderr, "stateproof: worker 0: undecided: %v (PARTITION_UNDECIDED)\n", err)
 		return &exitError{exitUndecided}
 	}
@@ -219,50 +219,27 @@ func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdou
 	return emitVerify(out, stdout, name, rep, res)
 }
 
-// stateProbes are the tests every owner runs over its own states when
-// worker 0 summarizes: one per invariant of m (a model ReachedEnough
-// accepts has state invariants only), StateViolation's.
-func stateProbes(m *jsonmodel.Model, mc *runtime.Machine) []func([]int64, bool) bool {
-	probes := make([]func([]int64, bool) bool, len(m.Invariants))
-	for i := range m.Invariants {
-		bad := verify.StateViolation(m, mc, &m.Invariants[i])
-		probes[i] = func(words []int64, root bool) bool {
-			_, ok := bad(words, root)
-			return ok
-		}
-	}
-	return probes
-}
-
 // reached turns worker 0's summary into what verify reads instead of the
-// graph: the declared states reached and each invariant's least
-// violation, with its message and path.
-func reached(m *jsonmodel.Model, mc *runtime.Machine, s *cluster.Summary) (*verify.Reached, error) {
-	r := &verify.Reached{Len: s.Len, Cap: s.Cap, Truncated: s.Truncated, States: make([]bool, len(mc.States)),
-		Violations: make([]*verify.Violation, len(m.Invariants))}
+// graph: the declared states reached and each probe's least runtime, with
+// its path.
+func reached(mc *runtime.Machine, s *cluster.Summary) (*verify.Reached, error) {
+	r := &verify.Reached{Len: s.Len, Cap: s.Cap, Truncated: s.Truncated, States: make([]bool, len(mc.States)), Machine: mc}
 	for st := range s.First {
 		if st < 0 || st >= len(mc.States) {
 			return nil, fmt.Errorf("a worker reported state %d of a model of %d", st, len(mc.States))
 		}
 		r.States[st] = true
 	}
-	for k, h := range s.Hits {
-		if h.Index < 0 {
-			continue
-		}
-		what, ok := verify.StateViolation(m, mc, &m.Invariants[k])(h.Words, h.Index == 0)
-		if !ok {
-			return nil, fmt.Errorf("state %d does not violate invariant %q as its owner said", h.Index, m.Invariants[k].ID)
-		}
-		v := &verify.Violation{What: what}
+	for _, h := range s.Hits {
+		hit := verify.Hit{Index: h.Index, Runtime: h.Words}
 		for _, t := range h.Path {
-			if t < 0 || t >= len(m.Transitions) {
-				return nil, fmt.Errorf("a worker reported transition %d of a model of %d", t, len(m.Transitions))
+			if t < 0 || t >= len(mc.Model.Transitions) {
+				return nil, fmt.Errorf("a worker reported transition %d of a model of %d", t, len(mc.Model.Transitions))
 			}
 			from, event, to := mc.Describe(t)
-			v.Path = append(v.Path, explore.Step{From: from, Event: event, To: to})
+			hit.Path = append(hit.Path, explore.Step{From: from, Event: event, To: to})
 		}
-		r.Violations[k] = v
+		r.Hits = append(r.Hits, hit)
 	}
 	return r, nil
 }

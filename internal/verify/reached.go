@@ -5,6 +5,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/explore"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/runtime"
 )
 
 // Reached is what a partitioned search (internal/cluster) tells of the
@@ -19,18 +20,86 @@ type Reached struct {
 	// States says, per state of the compiled machine (runtime.Machine
 	// States, in model order), whether some explored runtime is in it.
 	States []bool
-	// Violations holds, per invariant of the model (in model order), the
-	// least runtime (in breadth-first order) that violates it, for the
-	// never-states and var-in-range invariants: each owner runs
-	// StateViolation's test over its own runtimes. Nil where none does.
-	Violations []*Violation
+	// Machine is the machine Hits' runtimes are over: the one Probes
+	// was called with. Nil: verify compiles its own (no hits).
+	Machine *runtime.Machine
+	// Hits holds, per probe of Probes(model, Machine), the least runtime
+	// (in breadth-first order: the nearest to the root) where it holds:
+	// each owner runs the probes over its own runtimes.
+	Hits []Hit
 }
 
-// Violation is the least runtime that violates a state invariant: what
-// StateViolation says of it, and the path to it along canonical parents.
-type Violation struct {
-	What string
-	Path []explore.Step
+// Hit is the least runtime where a probe holds: Index is its node (-1:
+// the probe holds nowhere), Path the steps to it along canonical parents.
+type Hit struct {
+	Index   int
+	Runtime []int64
+	Path    []explore.Step
+}
+
+// Probes returns the tests of one runtime that the checks of a model
+// ReachedEnough accepts read, in this order: per invariant its violation
+// (S7, A7; a test that never holds for the kinds that are not
+// IsStateLocal), per concurrent pair that its orders differ (A2), and per
+// idempotent event a redelivery dropped, then one that changes the runtime
+// (A8). root says the runtime is the initial one. Each probe keeps its
+// own scratch space: call it from one goroutine.
+func Probes(m *jsonmodel.Model, mc *runtime.Machine) []func(r []int64, root bool) bool {
+	e := &env{m: m, mc: mc, opts: DefaultOptions()}
+	var ps []func([]int64, bool) bool
+	for i := range m.Invariants {
+		inv := &m.Invariants[i]
+		if !IsStateLocal(inv) {
+			ps = append(ps, func([]int64, bool) bool { return false })
+			continue
+		}
+		bad := e.runtimePredicate(inv)
+		ps = append(ps, func(r []int64, root bool) bool { _, ok := bad(r, root); return ok })
+	}
+	for _, pair := range m.ConcurrentPairs {
+		var buf runtime.StepBuffer
+		ps = append(ps, func(r []int64, _ bool) bool { _, _, ok := races(mc, r, pair, &buf); return ok })
+	}
+	for _, ev := range m.IdempotentEvents {
+		for _, kind := range []int{replayDropped, replayChanged} {
+			var once, twice runtime.StepBuffer
+			ps = append(ps, func(r []int64, _ bool) bool {
+				_, ok := replayAt(mc, r, ev, kind, &once, &twice)
+				return ok
+			})
+		}
+	}
+	return ps
+}
+
+// pairProbe and replayProbe are the indexes in Probes of a concurrent
+// pair's probe and of an idempotent event's (kind replayDropped or
+// replayChanged).
+func (e *env) pairProbe(k int) int { return len(e.m.Invariants) + k }
+func (e *env) replayProbe(j, kind int) int {
+	return len(e.m.Invariants) + len(e.m.ConcurrentPairs) + 2*j + kind
+}
+
+// first returns the least runtime of the plain exploration (breadth-first
+// order) where probe k of Probes holds, and the path to it: from
+// Options.Reached when it is given, else by scanning the graph with test,
+// the same probe.
+func (e *env) first(k int, test func(r []int64, root bool) bool) (r []int64, path []explore.Step, ok bool) {
+	if re := e.opts.Reached; re != nil && e.graph == nil {
+		if k >= len(re.Hits) || re.Hits[k].Index < 0 {
+			return nil, nil, false
+		}
+		h := re.Hits[k]
+		return h.Runtime, h.Path, true
+	}
+	g := e.explored()
+	r = make([]int64, g.Width())
+	for i := 0; i < g.Len(); i++ {
+		if test(g.Runtime(i, r), i == 0) {
+			return r, g.Path(i), true
+		}
+	}
+	return nil, nil, false
 }
 
 // IsStateLocal reports whether an invariant is decided by a test of one
@@ -42,18 +111,16 @@ func IsStateLocal(inv *jsonmodel.Invariant) bool {
 // ReachedEnough reports whether every check of m reads no more of the
 // plain exploration than a Reached holds: which declared states it
 // reached, how many runtimes, whether the cap stopped it (S1), and the
-// least violation of each never-states and var-in-range invariant (S7,
-// A7). The others read the runtimes themselves, their paths or their
-// edges: the other invariant kinds (event-before-state, A9–A13, A15),
-// concurrent pairs (A2), idempotent events (A8) and deadlines (A14).
+// least runtime where each of Probes holds (S7, A7, A2, A8). The others
+// read more of the graph: its edges or its paths (event-before-state
+// and the path kinds of A9–A13, A15) and deadlines (A14).
 func ReachedEnough(m *jsonmodel.Model) bool {
 	for i := range m.Invariants {
 		if !IsStateLocal(&m.Invariants[i]) {
 			return false
 		}
 	}
-	return len(m.ConcurrentPairs) == 0 && len(m.IdempotentEvents) == 0 &&
-		!slices.ContainsFunc(m.States, func(s jsonmodel.State) bool { return s.MaxTicks != nil })
+	return !slices.ContainsFunc(m.States, func(s jsonmodel.State) bool { return s.MaxTicks != nil })
 }
 
 // exploration is the part of the plain exploration S1 reads.
@@ -89,13 +156,19 @@ func (e *env) reachedViolation(inv *jsonmodel.Invariant) (invariantOutcome, bool
 	if r == nil || e.graph != nil || !IsStateLocal(inv) {
 		return invariantOutcome{}, false
 	}
-	for i := range e.m.Invariants {
-		if &e.m.Invariants[i] != inv {
+	for k := range e.m.Invariants {
+		if &e.m.Invariants[k] != inv {
 			continue
 		}
-		if i < len(r.Violations) && r.Violations[i] != nil {
-			v := r.Violations[i]
-			return invariantOutcome{violated: true, path: v.Path, what: v.What}, true
+		if k < len(r.Hits) && r.Hits[k].Index >= 0 {
+			h := r.Hits[k]
+			what, ok := e.runtimePredicate(inv)(h.Runtime, h.Index == 0)
+			if ok {
+				return invariantOutcome{violated: true, path: h.Path, what: what}, true
+			}
+			// a hit the test does not confirm is not reported: the
+			// graph decides instead
+			return invariantOutcome{}, false
 		}
 		return invariantOutcome{undecided: r.Truncated, explored: r.Len, capKind: "maxStates", cap: r.Cap}, true
 	}

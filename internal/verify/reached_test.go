@@ -2,6 +2,7 @@ package verify
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -11,20 +12,22 @@ import (
 	"github.com/stateproof/stateproof/internal/runtime"
 )
 
-// reachedOf is what a partitioned search tells of an exploration.
+// reachedOf is what a partitioned search tells of an exploration: the
+// owners run the probes over the graph's runtimes.
 func reachedOf(m *jsonmodel.Model, mc *runtime.Machine, g *explore.Graph) *Reached {
-	r := &Reached{Len: g.Len(), Cap: g.Cap, Truncated: g.Truncated, States: make([]bool, len(mc.States)), Violations: make([]*Violation, len(m.Invariants))}
+	r := &Reached{Len: g.Len(), Cap: g.Cap, Truncated: g.Truncated, States: make([]bool, len(mc.States)), Machine: mc}
 	for i := range g.Len() {
 		r.States[g.StateOf(i)] = true
 	}
-	for k := range m.Invariants {
-		bad := StateViolation(m, mc, &m.Invariants[k])
+	for _, p := range Probes(m, mc) {
+		h := Hit{Index: -1}
 		for i := range g.Len() {
-			if what, ok := bad(g.Runtime(i, nil), i == 0); ok {
-				r.Violations[k] = &Violation{What: what, Path: g.Path(i)}
+			if w := g.Runtime(i, nil); p(w, i == 0) {
+				h = Hit{Index: i, Runtime: w, Path: g.Path(i)}
 				break
 			}
 		}
+		r.Hits = append(r.Hits, h)
 	}
 	return r
 }
@@ -36,7 +39,15 @@ func reachedOf(m *jsonmodel.Model, mc *runtime.Machine, g *explore.Graph) *Reach
 func TestReachedIsEnough(t *testing.T) {
 	accepted := 0
 	defer func() { t.Logf("%d models accepted", accepted) }()
+	models := sameReportModels(t)
 	for name, src := range sameReportModels(t) {
+		// the model without the invariants that need the graph, so that
+		// its concurrent pairs and idempotent events are tested here too
+		if local, ok := withoutGraphInvariants(src); ok {
+			models[name+" (state invariants only)"] = local
+		}
+	}
+	for name, src := range models {
 		res, err := jsonmodel.Decode(src)
 		if err != nil || !res.Valid() || !ReachedEnough(res.Model) {
 			continue
@@ -66,8 +77,41 @@ func TestReachedIsEnough(t *testing.T) {
 	}
 }
 
-// A model with anything that reads more than the reached states and the
-// least violation of each state invariant needs the graph.
+// withoutGraphInvariants drops a model's invariants that are not
+// IsStateLocal, and its deadlines; ok is false when it has none to drop.
+func withoutGraphInvariants(src []byte) ([]byte, bool) {
+	var m map[string]any
+	if json.Unmarshal(src, &m) != nil {
+		return nil, false
+	}
+	invs, _ := m["invariants"].([]any)
+	var kept []any
+	for _, inv := range invs {
+		if k, _ := inv.(map[string]any)["kind"].(string); k == jsonmodel.NeverStates || k == jsonmodel.VarInRange {
+			kept = append(kept, inv)
+		}
+	}
+	_, ticks := m["tickEvents"]
+	if len(kept) == len(invs) && !ticks {
+		return nil, false
+	}
+	m["invariants"] = kept
+	if kept == nil {
+		delete(m, "invariants")
+	}
+	delete(m, "tickEvents")
+	states, _ := m["states"].([]any)
+	for _, st := range states {
+		delete(st.(map[string]any), "maxTicks")
+	}
+	out, err := json.Marshal(m)
+	return out, err == nil
+}
+
+// A model with a check that reads more than the reached states and the
+// least runtime of each probe (an event-before-state invariant, a
+// deadline) needs the graph; state invariants, concurrent pairs and
+// idempotent events do not.
 func TestReachedEnoughRefuses(t *testing.T) {
 	base := `{"schemaVersion":1,"init":"A","states":[{"id":"A"%s},{"id":"B","terminal":true}],
 		"transitions":[{"from":"A","event":"go","to":"B"},{"from":"A","event":"tick","to":"A"}]%s}`
@@ -84,7 +128,7 @@ func TestReachedEnoughRefuses(t *testing.T) {
 		if err != nil || !res.Valid() {
 			t.Fatalf("%s: %v %v", what, err, res.Errors)
 		}
-		if got, want := ReachedEnough(res.Model), what == "nothing" || what == "state invariants"; got != want {
+		if got, want := ReachedEnough(res.Model), what != "event-before-state" && what != "deadline"; got != want {
 			t.Errorf("%s: ReachedEnough %v, want %v", what, got, want)
 		}
 	}

@@ -269,6 +269,9 @@ func newEnv(m *jsonmodel.Model, opts Options) *env {
 	}
 	e := &env{m: m, mc: runtime.Compile(m), opts: opts, decided: map[*jsonmodel.Invariant]invariantOutcome{}}
 	if r := opts.Reached; r != nil {
+		if r.Machine != nil {
+			e.mc = r.Machine // the hits' runtimes are its words
+		}
 		if r.Truncated {
 			e.stopped("maxStates")
 		}
