@@ -67,7 +67,7 @@ type Result struct {
 	Levels    int
 	BytesSent int64
 	// Explore is the wall time of the distributed levels, Gather of
-	// assembling the graph on worker 0.
+	// assembling the graph, or the summary, on worker 0.
 	Explore, Gather time.Duration
 }
 

@@ -174,19 +174,8 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 	}
 	res.Explore = time.Since(start)
 	start = time.Now()
-	if c.cfg.Summarize {
-		first, hits, err := c.first(ctx, total)
-		if err != nil {
-			return nil, err
-		}
-		res.Summary = &Summary{Len: total, Expanded: expanded, Cap: c.cap, Truncated: truncated, First: first, Hits: hits}
-	} else {
-		g, err := c.gather(ctx, total)
-		if err != nil {
-			return nil, err
-		}
-		g.Expanded, g.Truncated, g.Cap = expanded, truncated, c.cap
-		res.Graph = g
+	if err := c.settled(ctx, res, total, expanded, truncated); err != nil {
+		return nil, err
 	}
 	res.Gather = time.Since(start)
 	answers, err := c.each(ctx, mRelease, same(nil))
@@ -198,6 +187,27 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 		res.BytesSent += int64(d.u())
 	}
 	return res, nil
+}
+
+// settled fills the result of a settled exploration of total states:
+// its summary (Config.Summarize), or else the graph gathered from every
+// worker.
+func (c *coordinator) settled(ctx context.Context, res *Result, total, expanded int, truncated bool) error {
+	if c.cfg.Summarize {
+		first, hits, err := c.first(ctx, total)
+		if err != nil {
+			return err
+		}
+		res.Summary = &Summary{Len: total, Expanded: expanded, Cap: c.cap, Truncated: truncated, First: first, Hits: hits}
+		return nil
+	}
+	g, err := c.gather(ctx, total)
+	if err != nil {
+		return err
+	}
+	g.Expanded, g.Truncated, g.Cap = expanded, truncated, c.cap
+	res.Graph = g
+	return nil
 }
 
 func (c *coordinator) logf(format string, args ...any) {
