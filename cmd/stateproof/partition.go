@@ -188,28 +188,69 @@ func (p *partitionFlags) config(rd func(string) ([]byte, error)) (cluster.Config
 }
 
 // runPartition runs one worker of a partitioned search and, on worker 0,
-// the checks over the settled exploration.
+// the checks over the settled exploration. When the model's checks read
+// no more than which declared states the exploration reached
+// (verify.ReachedEnough), worker 0 gathers no state: its memory is its
+// own states' and the report's, not the whole graph's.
 func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, name string, res *jsonmodel.Result, opts verify.Options) error {
 	if !res.Valid() {
 		return emitVerify(out, stdout, name, verify.Run(res, opts), res)
 	}
 	hash, _ := jsonmodel.Hash(res.Model.Raw, "v1")
-	g, err := p.search(cmd, out, stdout, stderr, hash, runtime.Compile(res.Model), opts.MaxStates)
-	if g == nil {
+	mc := runtime.Compile(res.Model)
+	var probes []func([]int64, bool) bool
+	summarize := verify.ReachedEnough(res.Model)
+	if summarize {
+		probes = verify.Probes(res.Model, mc)
+	}
+	r, err := p.search(cmd, out, stdout, stderr, hash, mc, opts.MaxStates, summarize, probes)
+	if r == nil {
 		return err
 	}
-	opts.Explored = g
+	if r.Summary == nil {
+		opts.Explored = r.Graph
+	} else if opts.Reached, err = reached(mc, r.Summary); err != nil {
+		fmt.Fprintf(stderr, "stateproof: worker 0: undecided: %v (PARTITION_UNDECIDED)\n", err)
+		return &exitError{exitUndecided}
+	}
 	start := time.Now()
 	rep := verify.Run(res, opts)
 	fmt.Fprintf(stderr, "stateproof: partitioned search: checks on worker 0 in %s\n", time.Since(start).Round(time.Millisecond))
 	return emitVerify(out, stdout, name, rep, res)
 }
 
+// reached turns worker 0's summary into what verify reads instead of the
+// graph: the declared states reached and each probe's least runtime, with
+// its path.
+func reached(mc *runtime.Machine, s *cluster.Summary) (*verify.Reached, error) {
+	r := &verify.Reached{Len: s.Len, Cap: s.Cap, Truncated: s.Truncated, States: make([]bool, len(mc.States)), Machine: mc}
+	for st := range s.First {
+		if st < 0 || st >= len(mc.States) {
+			return nil, fmt.Errorf("a worker reported state %d of a model of %d", st, len(mc.States))
+		}
+		r.States[st] = true
+	}
+	for _, h := range s.Hits {
+		hit := verify.Hit{Index: h.Index, Runtime: h.Words}
+		for _, t := range h.Path {
+			if t < 0 || t >= len(mc.Model.Transitions) {
+				return nil, fmt.Errorf("a worker reported transition %d of a model of %d", t, len(mc.Model.Transitions))
+			}
+			from, event, to := mc.Describe(t)
+			hit.Path = append(hit.Path, explore.Step{From: from, Event: event, To: to})
+		}
+		r.Hits = append(r.Hits, hit)
+	}
+	return r, nil
+}
+
 // search runs this worker's part of the partitioned search of mc, whose
-// model hashes to hash. On worker 0 it returns the settled exploration;
-// otherwise (a worker done, or a failure) it returns nil and what the
-// command returns.
-func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, hash string, mc concrete.Portable, maxStates int) (*explore.Graph, error) {
+// model hashes to hash; summarize makes worker 0 gather no state
+// (cluster.Config.Summarize), and every owner run probes over its own
+// states. On worker 0 it returns the settled
+// exploration; otherwise (a worker done, or a failure) it returns nil and
+// what the command returns.
+func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, hash string, mc concrete.Portable, maxStates int, summarize bool, probes []func([]int64, bool) bool) (*cluster.Result, error) {
 	var cfg cluster.Config
 	var err error
 	if p.localChild {
@@ -222,6 +263,7 @@ func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, std
 	}
 	cfg.Version = buildVersion()
 	cfg.ModelHash = hash
+	cfg.Summarize, cfg.Probes = summarize, probes
 	r, err := cluster.Run(cmd.Context(), cfg, mc, maxStates)
 	var ce *cluster.Error
 	switch {
@@ -236,10 +278,16 @@ func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, std
 		fmt.Fprintf(stderr, "stateproof: worker %d of %d: my part of the exploration is done; worker 0 writes the report\n", cfg.Index, len(cfg.Peers))
 		return nil, nil
 	}
-	fmt.Fprintf(stderr, "stateproof: partitioned search: %d states in %d levels over %d workers, %d bytes sent (%.1f per state); explored in %s, gathered in %s\n",
-		r.Graph.Len(), r.Levels, len(cfg.Peers), r.BytesSent, float64(r.BytesSent)/float64(max(1, r.Graph.Len())),
-		r.Explore.Round(time.Millisecond), r.Gather.Round(time.Millisecond))
-	return r.Graph, nil
+	n, gathered := 0, "gathered"
+	if r.Graph != nil {
+		n = r.Graph.Len()
+	} else {
+		n, gathered = r.Summary.Len, "summarized (no state gathered)"
+	}
+	fmt.Fprintf(stderr, "stateproof: partitioned search: %d states in %d levels over %d workers, %d bytes sent (%.1f per state); explored in %s, %s in %s\n",
+		n, r.Levels, len(cfg.Peers), r.BytesSent, float64(r.BytesSent)/float64(max(1, n)),
+		r.Explore.Round(time.Millisecond), gathered, r.Gather.Round(time.Millisecond))
+	return r, nil
 }
 
 // childConfig is a --local-partitions child's setup: it listens on a port

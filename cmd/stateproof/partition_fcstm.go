@@ -47,11 +47,12 @@ func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stder
 	case s.part.local > 0:
 		return s.part.runLocalOrRefuse(cmd, out, stdout, stderr, name)
 	default:
-		g, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates)
-		if g == nil {
+		// the FCSTM checks read the graph (internal/fcstm/explicit): gathered
+		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, false, nil)
+		if r == nil {
 			return err
 		}
-		sopts.Explored = g
+		sopts.Explored = r.Graph
 	}
 	if _, err := explicit.Verify(res, sopts); err != nil {
 		return err

@@ -41,6 +41,17 @@ type Config struct {
 	Version, ModelHash string
 	// Log receives progress lines (nil: none).
 	Log io.Writer
+	// Summarize, on worker 0, gathers no state: Result.Graph is nil and
+	// Result.Summary says what the exploration reached. Worker 0 then
+	// holds its own states and the report, not the whole graph, for
+	// checks that read no more than a Summary (the others need the
+	// graph: gather it).
+	Summarize bool
+	// Probes are tests of one state (root: it is the initial state) that
+	// every owner runs over its own states when worker 0 summarizes; for
+	// each, Summary.Hits has the least state where it holds, with its
+	// words and its path. Every worker must have the same probes.
+	Probes []func(words []int64, root bool) bool
 }
 
 // Result is what a partitioned search produced.
@@ -48,13 +59,43 @@ type Result struct {
 	// Graph is the plain exploration on worker 0 (nil on the others): the
 	// graph the one-process breadth-first search builds, node for node.
 	Graph *explore.Graph
+	// Summary is, with Config.Summarize, what worker 0 keeps of the
+	// exploration instead of Graph.
+	Summary *Summary
 	// Levels is the number of breadth-first levels expanded; BytesSent
 	// the bytes of messages every worker sent (worker 0 only).
 	Levels    int
 	BytesSent int64
 	// Explore is the wall time of the distributed levels, Gather of
-	// assembling the graph on worker 0.
+	// assembling the graph, or the summary, on worker 0.
 	Explore, Gather time.Duration
+}
+
+// Summary is what a partitioned exploration reached, kept on worker 0
+// instead of the graph: it does not grow with the state space beyond the
+// locations the model has.
+type Summary struct {
+	// Len is the number of states explored, Expanded how many of them
+	// (the first, in global order) were expanded; Truncated says the cap
+	// Cap stopped the search, as in explore.Graph.
+	Len, Expanded, Cap int
+	Truncated          bool
+	// First holds, for every location (word 0 of a state, the declared
+	// state of a JSON model) some explored state is in, the least global
+	// index of one: each owner reports its own, worker 0 keeps the least.
+	First map[int]int
+	// Hits holds, per probe of Config.Probes, the least state (in global
+	// order: the nearest to the root) where it holds, if any.
+	Hits []Hit
+}
+
+// Hit is the least state where a probe holds: Index is -1 when it holds
+// nowhere; else Words are the state's, Path the step labels from the
+// root to it (its canonical parents, followed across owners).
+type Hit struct {
+	Index int
+	Words []int64
+	Path  []int
 }
 
 // Error is a run that did not complete: a worker died, did not answer in
@@ -89,6 +130,7 @@ func Run(ctx context.Context, cfg Config, mc concrete.Portable, cap int) (*Resul
 	}
 	sent := new(atomic.Int64)
 	w := newWorker(plan{index: cfg.Index, count: n, modelHash: cfg.ModelHash, version: cfg.Version, cap: cap, peerTimeout: cfg.PeerTimeout}, mc, sent)
+	w.probes = cfg.Probes
 	// Every peer before serving: a call may come as soon as it serves.
 	for i, addr := range cfg.Peers {
 		if i == cfg.Index {

@@ -3,9 +3,11 @@ package cluster
 import (
 	"context"
 	"errors"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -167,5 +169,100 @@ func TestPlanMismatchRefused(t *testing.T) {
 	})
 	if errs[0] == nil || !strings.Contains(errs[0].Error(), "same model") {
 		t.Errorf("worker 0: %v", errs[0])
+	}
+}
+
+// TestSummaryIsTheGraphs: with Summarize, worker 0 gathers no state, and
+// the summary is what the one-process graph says: its size, cap and
+// truncation, and per location the least index of a state in it.
+func TestSummaryIsTheGraphs(t *testing.T) {
+	for name, src := range examples(t) {
+		for _, n := range []int{2, 3} {
+			for _, cap := range []int{500, 7} {
+				g := explore.Search{Machine: machine(t, src), Cap: cap}.Run()
+				res, errs := cluster(t, src, n, cap, func(i int, c *Config) { c.Summarize = i == 0 })
+				if res == nil {
+					t.Fatalf("%s, %d workers: %v", name, n, errs)
+				}
+				if res.Graph != nil || res.Summary == nil {
+					t.Fatalf("%s, %d workers: worker 0 gathered the graph", name, n)
+				}
+				s := res.Summary
+				if s.Len != g.Len() || s.Expanded != g.Expanded || s.Truncated != g.Truncated || s.Cap != g.Cap {
+					t.Fatalf("%s, %d workers, cap %d: summary %d states, expanded %d, truncated %v, cap %d; graph %d, %d, %v, %d", name, n, cap,
+						s.Len, s.Expanded, s.Truncated, s.Cap, g.Len(), g.Expanded, g.Truncated, g.Cap)
+				}
+				want := map[int]int{}
+				for i := range g.Len() {
+					if _, ok := want[g.StateOf(i)]; !ok {
+						want[g.StateOf(i)] = i
+					}
+				}
+				if !maps.Equal(s.First, want) {
+					t.Errorf("%s, %d workers, cap %d: first state per location %v, want %v", name, n, cap, s.First, want)
+				}
+			}
+		}
+	}
+}
+
+// TestProbesHitTheLeastState: each owner runs the probes over its own
+// states, and worker 0 gets, per probe, the least state where it holds
+// (the nearest to the root, first in breadth-first order) with its words
+// and its path, rebuilt by following parents across owners: what the
+// one-process graph says.
+func TestProbesHitTheLeastState(t *testing.T) {
+	for name, src := range map[string][]byte{
+		"gen toggles 7":  []byte(gen.Toggles(7)),
+		"gen counter 60": []byte(gen.Counter(60)),
+		"gen ring 3":     []byte(gen.Ring(3)),
+		"gen random 5":   []byte(gen.Random(5)),
+		"gen random 11":  []byte(gen.Random(11)),
+		"gen probes 4":   []byte(gen.Probes(4)),
+	} {
+		for _, n := range []int{2, 3} {
+			for _, cap := range []int{500, 7} {
+				g := explore.Search{Machine: machine(t, src), Cap: cap}.Run()
+				// words are small integers in these models: the same in every process
+				last := g.Runtime(g.Len()-1, nil) // the deepest path
+				probes := []func([]int64, bool) bool{
+					func(w []int64, _ bool) bool { return slices.Equal(w, last) },
+					func(w []int64, _ bool) bool { return w[0] == int64(g.StateOf(g.Len()-1)) },
+					func(w []int64, _ bool) bool { return explore.HashWords(w)%5 == 0 },
+					func(w []int64, root bool) bool { return root },
+					func([]int64, bool) bool { return false },
+				}
+				res, errs := cluster(t, src, n, cap, func(i int, c *Config) { c.Summarize, c.Probes = i == 0, probes })
+				if res == nil {
+					t.Fatalf("%s, %d workers: %v", name, n, errs)
+				}
+				for k, p := range probes {
+					want := -1
+					for i := range g.Len() {
+						if p(g.Runtime(i, nil), i == 0) {
+							want = i
+							break
+						}
+					}
+					h := res.Summary.Hits[k]
+					if h.Index != want {
+						t.Fatalf("%s, %d workers, cap %d, probe %d: hit %d, want %d", name, n, cap, k, h.Index, want)
+					}
+					if want < 0 {
+						continue
+					}
+					if !slices.Equal(h.Words, g.Runtime(want, nil)) {
+						t.Errorf("%s, probe %d: words %v, want %v", name, k, h.Words, g.Runtime(want, nil))
+					}
+					var path []explore.Step
+					for _, l := range h.Path {
+						path = append(path, g.StepOf(l))
+					}
+					if !slices.Equal(path, g.Path(want)) {
+						t.Errorf("%s, probe %d: path %v, want %v", name, k, path, g.Path(want))
+					}
+				}
+			}
+		}
 	}
 }

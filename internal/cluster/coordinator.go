@@ -174,13 +174,10 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 	}
 	res.Explore = time.Since(start)
 	start = time.Now()
-	g, err := c.gather(ctx, total)
-	if err != nil {
+	if err := c.settled(ctx, res, total, expanded, truncated); err != nil {
 		return nil, err
 	}
 	res.Gather = time.Since(start)
-	g.Expanded, g.Truncated, g.Cap = expanded, truncated, c.cap
-	res.Graph = g
 	answers, err := c.each(ctx, mRelease, same(nil))
 	if err != nil {
 		return nil, err
@@ -190,6 +187,27 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 		res.BytesSent += int64(d.u())
 	}
 	return res, nil
+}
+
+// settled fills the result of a settled exploration of total states:
+// its summary (Config.Summarize), or else the graph gathered from every
+// worker.
+func (c *coordinator) settled(ctx context.Context, res *Result, total, expanded int, truncated bool) error {
+	if c.cfg.Summarize {
+		first, hits, err := c.first(ctx, total)
+		if err != nil {
+			return err
+		}
+		res.Summary = &Summary{Len: total, Expanded: expanded, Cap: c.cap, Truncated: truncated, First: first, Hits: hits}
+		return nil
+	}
+	g, err := c.gather(ctx, total)
+	if err != nil {
+		return err
+	}
+	g.Expanded, g.Truncated, g.Cap = expanded, truncated, c.cap
+	res.Graph = g
+	return nil
 }
 
 func (c *coordinator) logf(format string, args ...any) {
@@ -338,6 +356,108 @@ func (c *coordinator) gather(ctx context.Context, total int) (*explore.Graph, er
 		}
 	}
 	return g, nil
+}
+
+// first asks every worker for its least state per location and per
+// probe and keeps the least of all: what the exploration reached, without
+// its states; then it fetches each probe's least state and its path.
+func (c *coordinator) first(ctx context.Context, total int) (map[int]int, []Hit, error) {
+	answers, err := c.each(ctx, mFirst, same(nil))
+	if err != nil {
+		return nil, nil, err
+	}
+	first := map[int]int{}
+	hits := make([]Hit, len(c.w.probes))
+	for k := range hits {
+		hits[k].Index = -1
+	}
+	for i, a := range answers {
+		d := &dec{b: a}
+		for range d.n() {
+			s, g := int(d.u()), int(d.u())
+			if d.err == nil && (g >= total || s > 1<<31) {
+				d.err = fmt.Errorf("location %d at state %d of %d", s, g, total)
+			}
+			if old, ok := first[s]; !ok || g < old {
+				first[s] = g
+			}
+		}
+		if n := d.n(); d.err == nil && n != len(hits) {
+			d.err = fmt.Errorf("%d probes answered, %d asked", n, len(hits))
+		}
+		for k := range hits {
+			g := int(d.u()) - 1
+			if d.err == nil && g >= total {
+				d.err = fmt.Errorf("probe %d at state %d of %d", k, g, total)
+			}
+			if g >= 0 && (hits[k].Index < 0 || g < hits[k].Index) {
+				hits[k].Index = g
+			}
+		}
+		if err := d.done(); err != nil {
+			return nil, nil, c.failed(i, mFirst, err)
+		}
+	}
+	for k := range hits {
+		if hits[k].Index >= 0 {
+			if err := c.path(ctx, &hits[k]); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return first, hits, nil
+}
+
+// path fills a hit's words and path by following canonical parents from
+// its state to the root, asking every worker for each state (its owner
+// answers).
+func (c *coordinator) path(ctx context.Context, h *Hit) error {
+	var rev []int
+	for g, first := h.Index, true; ; first = false {
+		var e enc
+		e.u(uint64(g))
+		answers, err := c.each(ctx, mNode, same(e.b))
+		if err != nil {
+			return err
+		}
+		found, next := false, -1
+		for i, a := range answers {
+			d := &dec{b: a}
+			if d.u() == 0 {
+				if err := d.done(); err != nil {
+					return c.failed(i, mNode, err)
+				}
+				continue
+			}
+			parent, via := int(d.u())-1, d.label(c.w.mc)
+			words := make([]int64, c.w.mc.Width())
+			d.state(c.w.mc, words)
+			if err := d.done(); err != nil {
+				return c.failed(i, mNode, err)
+			}
+			// a breadth-first parent comes first; only the root has none
+			if found || parent >= g || (parent < 0) != (g == 0) || (g > 0 && via < 0) {
+				return &Error{fmt.Sprintf("worker %d sent state %d with parent %d by step %d", i, g, parent, via)}
+			}
+			found = true
+			if first {
+				h.Words = words
+			}
+			if parent >= 0 {
+				rev = append(rev, via)
+			}
+			next = parent
+		}
+		if !found {
+			return &Error{fmt.Sprintf("no worker owns state %d", g)}
+		}
+		if g = next; g < 0 {
+			break
+		}
+	}
+	slices.Reverse(rev)
+	h.Path = rev
+	return nil
 }
 
 // abortAll tells every other worker the run failed, briefly: a worker

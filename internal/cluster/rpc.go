@@ -30,12 +30,14 @@ const (
 	mDeliver = "Deliver" // worker → owner: successors it owns
 	mAssign  = "Assign"  // coordinator → worker: their global indexes
 	mGather  = "Gather"  // coordinator → worker: a page of its states
+	mFirst   = "First"   // coordinator → worker: its least state per location and probe
+	mNode    = "Node"    // coordinator → worker: a state's parent, step and words, if it owns it
 	mRelease = "Release" // coordinator → worker: done, exit
 	mAbort   = "Abort"   // coordinator → worker: the run failed, exit undecided
 	mPing    = "Ping"    // coordinator → worker: still here (between calls)
 )
 
-var methods = []string{mHello, mExpand, mStatus, mDeliver, mAssign, mGather, mRelease, mAbort, mPing}
+var methods = []string{mHello, mExpand, mStatus, mDeliver, mAssign, mGather, mFirst, mNode, mRelease, mAbort, mPing}
 
 // tokenKey is the metadata key of the shared token.
 const tokenKey = "stateproof-token"

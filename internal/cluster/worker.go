@@ -44,10 +44,11 @@ const sentToMax = 1 << 20
 // worker is one partition: the states it owns, with their global indexes
 // and canonical parents, and the level being collected.
 type worker struct {
-	plan  plan
-	mc    concrete.Portable
-	peers []peer
-	sent  *atomic.Int64
+	plan   plan
+	mc     concrete.Portable
+	probes []func(words []int64, root bool) bool
+	peers  []peer
+	sent   *atomic.Int64
 	// lastWord is when worker 0 last called (unix nanoseconds): the
 	// liveness of the run as this worker sees it.
 	lastWord atomic.Int64
@@ -140,6 +141,10 @@ func (w *worker) answer(method string, req []byte) ([]byte, error) {
 		return nil, w.onAssign(d)
 	case mGather:
 		return w.onGather(d)
+	case mFirst:
+		return w.onFirst(d)
+	case mNode:
+		return w.onNode(d)
 	case mRelease:
 		var e enc
 		e.u(uint64(w.sent.Load()))
@@ -501,5 +506,71 @@ func (w *worker) onGather(d *dec) ([]byte, error) {
 		e.label(w.mc, int(w.via[i]))
 		e.state(w.mc, w.store.Runtime(i, words))
 	}
+	return e.b, nil
+}
+
+// onFirst answers, for every location its owned states are in, the least
+// global index of one, then for each probe the least global index of an
+// owned state where it holds (plus one; zero: none): the states are
+// stored in increasing global order, so the first met is the least.
+func (w *worker) onFirst(d *dec) ([]byte, error) {
+	if err := d.done(); err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	seen := map[int]bool{}
+	var locs []int
+	var first []int64
+	hits := make([]int64, len(w.probes)) // global index + 1
+	words := make([]int64, w.mc.Width())
+	for i := range len(w.gidx) {
+		if s := w.store.StateOf(i); !seen[s] {
+			seen[s] = true
+			locs, first = append(locs, s), append(first, w.gidx[i])
+		}
+		if len(w.probes) == 0 {
+			continue
+		}
+		w.store.Runtime(i, words)
+		for k, p := range w.probes {
+			if hits[k] == 0 && p(words, w.gidx[i] == 0) {
+				hits[k] = w.gidx[i] + 1
+			}
+		}
+	}
+	var e enc
+	e.u(uint64(len(locs)))
+	for k, s := range locs {
+		e.u(uint64(s))
+		e.u(uint64(first[k]))
+	}
+	e.u(uint64(len(hits)))
+	for _, h := range hits {
+		e.u(uint64(h))
+	}
+	return e.b, nil
+}
+
+// onNode answers whether this worker owns the state of a global index,
+// and if so its canonical parent (plus one), step and words: worker 0
+// follows a path's parents across owners so.
+func (w *worker) onNode(d *dec) ([]byte, error) {
+	g := int64(d.u())
+	if err := d.done(); err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var e enc
+	i, ok := slices.BinarySearch(w.gidx, g) // stored in increasing global order
+	if !ok {
+		e.u(0)
+		return e.b, nil
+	}
+	e.u(1)
+	e.u(uint64(w.parent[i] + 1))
+	e.label(w.mc, int(w.via[i]))
+	e.state(w.mc, w.store.Runtime(i, make([]int64, w.mc.Width())))
 	return e.b, nil
 }

@@ -53,31 +53,24 @@ func (e *env) a2Race() report.Check {
 		return c
 	}
 	mc := e.mc
-	g := e.explored()
+	x := e.reached()
 	var buf runtime.StepBuffer
-	r := make([]int64, g.Width())
 	var open [][2]string
-	for _, pair := range e.m.ConcurrentPairs {
-		found := false
-		for i := 0; i < g.Len() && !found; i++ {
-			g.Runtime(i, r)
-			r12 := firstOutcome(mc, firstOutcome(mc, r, pair[0], &buf), pair[1], &buf)
-			r21 := firstOutcome(mc, firstOutcome(mc, r, pair[1], &buf), pair[0], &buf)
-			if slices.Equal(r12, r21) {
-				continue
-			}
-			found = true
+	for k, pair := range e.m.ConcurrentPairs {
+		r, path, found := e.first(e.pairProbe(k), func(r []int64, _ bool) bool { _, _, ok := races(mc, r, pair, &buf); return ok })
+		if found {
+			r12, r21, _ := races(mc, r, pair, &buf)
 			f := finding("A2_ORDER_DEPENDENT", report.Warning, fmt.Sprintf("Events %q and %q race in state %q: the order in which they arrive changes the outcome", pair[0], pair[1], mc.States[r[0]]))
 			f.Target = []string{pair[0], pair[1]}
 			f.Evidence = report.O("e1ThenE2", mc.RuntimeValue(r12), "e2ThenE1", mc.RuntimeValue(r21), "at", mc.RuntimeValue(r))
-			c.Findings = append(c.Findings, withPath(f, g.Path(i)))
+			c.Findings = append(c.Findings, withPath(f, path))
 		}
-		if !found && g.Truncated {
+		if !found && x.truncated {
 			open = append(open, pair)
 		}
 	}
 	if len(open) > 0 {
-		f := undecided("A2_UNDECIDED", fmt.Sprintf("the order independence of %s", plural(len(open), "concurrent pair", "concurrent pairs")), g.Cap, g.Len(), capKindOf(g), "")
+		f := undecided("A2_UNDECIDED", fmt.Sprintf("the order independence of %s", plural(len(open), "concurrent pair", "concurrent pairs")), x.cap, x.n, x.capKind, "")
 		f.Evidence = append(f.Evidence, report.KV{Key: "pairs", Value: pairsValue(open)})
 		c.Findings = append(c.Findings, f)
 	}
@@ -86,11 +79,20 @@ func (e *env) a2Race() report.Check {
 	if len(open) > 0 {
 		dependent--
 	}
-	c.Detail = fmt.Sprintf("%d of %s order-dependent, %d not decided (%d runtime states checked)", dependent, plural(n, "concurrent pair", "concurrent pairs"), len(open), g.Len())
+	c.Detail = fmt.Sprintf("%d of %s order-dependent, %d not decided (%d runtime states checked)", dependent, plural(n, "concurrent pair", "concurrent pairs"), len(open), x.n)
 	if len(c.Findings) == 0 {
-		c.Detail = fmt.Sprintf("All %s commute on every reachable runtime state (%d checked)", plural(n, "concurrent pair", "concurrent pairs"), g.Len())
+		c.Detail = fmt.Sprintf("All %s commute on every reachable runtime state (%d checked)", plural(n, "concurrent pair", "concurrent pairs"), x.n)
 	}
 	return c
+}
+
+// races applies a concurrent pair's events to r in both orders (first
+// outcomes) and reports whether the ends differ, with both ends (r12
+// aliases nothing of buf).
+func races(mc *runtime.Machine, r []int64, pair [2]string, buf *runtime.StepBuffer) (r12, r21 []int64, differ bool) {
+	r12 = firstOutcome(mc, firstOutcome(mc, r, pair[0], buf), pair[1], buf)
+	r21 = firstOutcome(mc, firstOutcome(mc, r, pair[1], buf), pair[0], buf)
+	return r12, r21, !slices.Equal(r12, r21)
 }
 
 func pairsValue(pairs [][2]string) []any {
@@ -263,67 +265,79 @@ func (e *env) a8IdempotentReplay() report.Check {
 		c.Detail = "No idempotentEvents declared"
 		return c
 	}
-	g := e.explored()
+	x := e.reached()
 	var open []string
-	for _, ev := range e.m.IdempotentEvents {
-		fs := e.replay(ev)
+	for j, ev := range e.m.IdempotentEvents {
+		fs := e.replay(j, ev)
 		c.Findings = append(c.Findings, fs...)
-		if g.Truncated && !slices.ContainsFunc(fs, func(f report.Finding) bool { return f.Code == "A8_NOT_IDEMPOTENT" }) {
+		if x.truncated && !slices.ContainsFunc(fs, func(f report.Finding) bool { return f.Code == "A8_NOT_IDEMPOTENT" }) {
 			open = append(open, ev)
 		}
 	}
 	if len(open) > 0 {
-		f := undecided("A8_UNDECIDED", "the idempotence of "+quoteIDs(open), g.Cap, g.Len(), capKindOf(g), "")
+		f := undecided("A8_UNDECIDED", "the idempotence of "+quoteIDs(open), x.cap, x.n, x.capKind, "")
 		f.Evidence = append(f.Evidence, report.KV{Key: "events", Value: open})
 		c.Findings = append(c.Findings, f)
 	}
 	n := len(e.m.IdempotentEvents)
-	c.Detail = fmt.Sprintf("%s about %s (%d runtime states checked)", plural(len(c.Findings), "finding", "findings"), plural(n, "idempotent event", "idempotent events"), g.Len())
+	c.Detail = fmt.Sprintf("%s about %s (%d runtime states checked)", plural(len(c.Findings), "finding", "findings"), plural(n, "idempotent event", "idempotent events"), x.n)
 	if len(c.Findings) == 0 {
-		c.Detail = fmt.Sprintf("All %s are replay-safe on every reachable runtime state (%d checked)", plural(n, "idempotent event", "idempotent events"), g.Len())
+		c.Detail = fmt.Sprintf("All %s are replay-safe on every reachable runtime state (%d checked)", plural(n, "idempotent event", "idempotent events"), x.n)
 	}
 	return c
 }
 
+// The two ways an idempotent event's redelivery fails (A8).
+const (
+	replayDropped = iota // not enabled after it fired: A8_NOT_REPLAYABLE
+	replayChanged        // changes the runtime: A8_NOT_IDEMPOTENT
+)
+
 // replay returns the first A8_NOT_REPLAYABLE and the first
-// A8_NOT_IDEMPOTENT finding of one event, in exploration order.
-func (e *env) replay(ev string) []report.Finding {
+// A8_NOT_IDEMPOTENT finding of the j-th idempotent event, in exploration
+// order.
+func (e *env) replay(j int, ev string) []report.Finding {
 	mc := e.mc
-	g := e.explored()
-	ei := mc.EventIndex(ev)
-	if ei < 0 {
+	if mc.EventIndex(ev) < 0 {
 		return nil
 	}
 	var once, twice runtime.StepBuffer
-	r := make([]int64, g.Width())
-	var dropped, changed *report.Finding
-	for i := 0; i < g.Len() && (dropped == nil || changed == nil); i++ {
-		g.Runtime(i, r)
-		for _, o := range mc.Step(r, ei, &once) {
-			outs := mc.Step(o.Next, ei, &twice)
-			if len(outs) == 0 && dropped == nil {
-				f := finding("A8_NOT_REPLAYABLE", report.Warning, fmt.Sprintf("Redelivering %q after it moved %q to %q is dropped: the event is not enabled there", ev, mc.States[r[0]], mc.States[o.Next[0]]))
-				f.Target = ev
-				f.Evidence = report.O("event", ev, "once", mc.RuntimeValue(o.Next))
-				f = withPath(f, g.Path(i))
-				dropped = &f
-			}
-			for _, o2 := range outs {
-				if changed == nil && !slices.Equal(o2.Next, o.Next) {
-					f := finding("A8_NOT_IDEMPOTENT", report.Error, fmt.Sprintf("Delivering %q twice from state %q is not idempotent: the redelivery changes %s to %s", ev, mc.States[r[0]], mc.Key(o.Next), mc.Key(o2.Next)))
-					f.Target = ev
-					f.Evidence = report.O("event", ev, "once", mc.RuntimeValue(o.Next), "twice", mc.RuntimeValue(o2.Next))
-					f = withPath(f, g.Path(i))
-					changed = &f
-				}
-			}
-		}
-	}
 	var out []report.Finding
-	for _, f := range []*report.Finding{dropped, changed} {
-		if f != nil {
-			out = append(out, *f)
+	for _, kind := range []int{replayDropped, replayChanged} {
+		test := func(r []int64, _ bool) bool { _, ok := replayAt(mc, r, ev, kind, &once, &twice); return ok }
+		if r, path, ok := e.first(e.replayProbe(j, kind), test); ok {
+			if f, ok := replayAt(mc, r, ev, kind, &once, &twice); ok {
+				out = append(out, withPath(f, path))
+			}
 		}
 	}
 	return out
+}
+
+// replayAt delivers ev at r, then again after each outcome, and returns
+// the finding (without its path) of the first redelivery that fails the
+// way kind says, if one does.
+func replayAt(mc *runtime.Machine, r []int64, ev string, kind int, once, twice *runtime.StepBuffer) (report.Finding, bool) {
+	ei := mc.EventIndex(ev)
+	if ei < 0 {
+		return report.Finding{}, false
+	}
+	for _, o := range mc.Step(r, ei, once) {
+		outs := mc.Step(o.Next, ei, twice)
+		if kind == replayDropped && len(outs) == 0 {
+			f := finding("A8_NOT_REPLAYABLE", report.Warning, fmt.Sprintf("Redelivering %q after it moved %q to %q is dropped: the event is not enabled there", ev, mc.States[r[0]], mc.States[o.Next[0]]))
+			f.Target = ev
+			f.Evidence = report.O("event", ev, "once", mc.RuntimeValue(o.Next))
+			return f, true
+		}
+		for _, o2 := range outs {
+			if kind == replayChanged && !slices.Equal(o2.Next, o.Next) {
+				f := finding("A8_NOT_IDEMPOTENT", report.Error, fmt.Sprintf("Delivering %q twice from state %q is not idempotent: the redelivery changes %s to %s", ev, mc.States[r[0]], mc.Key(o.Next), mc.Key(o2.Next)))
+				f.Target = ev
+				f.Evidence = report.O("event", ev, "once", mc.RuntimeValue(o.Next), "twice", mc.RuntimeValue(o2.Next))
+				return f, true
+			}
+		}
+	}
+	return report.Finding{}, false
 }

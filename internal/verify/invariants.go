@@ -71,6 +71,9 @@ func (e *env) decideStatePredicate(inv *jsonmodel.Invariant) invariantOutcome {
 	if inv.Kind == jsonmodel.EventBeforeState {
 		return e.eventBeforeState(inv)
 	}
+	if out, ok := e.reachedViolation(inv); ok {
+		return out
+	}
 	g := e.explored()
 	bad := e.runtimePredicate(inv)
 	p, passes := e.passes(inv)

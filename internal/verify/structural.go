@@ -9,26 +9,22 @@ import (
 // s1Reachability: every declared state appears in some reachable runtime.
 func (e *env) s1Reachability() report.Check {
 	c := report.Check{ID: "S1", Name: "Reachability"}
-	g := e.explored()
-	seen := make([]bool, len(e.mc.States))
-	for i := 0; i < g.Len(); i++ {
-		seen[g.StateOf(i)] = true
-	}
+	x := e.reached()
 	var unseen []string
 	for i, s := range e.mc.States {
-		if !seen[i] {
+		if !x.seen[i] {
 			unseen = append(unseen, s)
 		}
 	}
-	if g.Truncated {
+	if x.truncated {
 		if len(unseen) == 0 {
-			c.Detail = fmt.Sprintf("All %d declared states reached before the cap (%d runtime states explored)", len(e.mc.States), g.Len())
+			c.Detail = fmt.Sprintf("All %d declared states reached before the cap (%d runtime states explored)", len(e.mc.States), x.n)
 			return c
 		}
-		f := undecided("S1_UNDECIDED", fmt.Sprintf("reachability of %s", plural(len(unseen), "state", "states")), g.Cap, g.Len(), capKindOf(g), "")
+		f := undecided("S1_UNDECIDED", fmt.Sprintf("reachability of %s", plural(len(unseen), "state", "states")), x.cap, x.n, x.capKind, "")
 		f.Evidence = append(f.Evidence, report.KV{Key: "states", Value: unseen})
 		c.Findings = append(c.Findings, f)
-		c.Detail = fmt.Sprintf("Not decided: %d of %d states not seen before the cap (%d runtime states explored)", len(unseen), len(e.mc.States), g.Len())
+		c.Detail = fmt.Sprintf("Not decided: %d of %d states not seen before the cap (%d runtime states explored)", len(unseen), len(e.mc.States), x.n)
 		return c
 	}
 	for _, s := range unseen {
@@ -37,9 +33,9 @@ func (e *env) s1Reachability() report.Check {
 		c.Findings = append(c.Findings, f)
 	}
 	if len(unseen) == 0 {
-		c.Detail = fmt.Sprintf("All %d declared states reachable (%d runtime states explored)", len(e.mc.States), g.Len())
+		c.Detail = fmt.Sprintf("All %d declared states reachable (%d runtime states explored)", len(e.mc.States), x.n)
 	} else {
-		c.Detail = fmt.Sprintf("%d of %d declared states unreachable (%d runtime states explored)", len(unseen), len(e.mc.States), g.Len())
+		c.Detail = fmt.Sprintf("%d of %d declared states unreachable (%d runtime states explored)", len(unseen), len(e.mc.States), x.n)
 	}
 	return c
 }

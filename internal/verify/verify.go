@@ -34,6 +34,12 @@ type Options struct {
 	// machine compiled from the model: breadth-first, nodes in discovery
 	// order with canonical parents, exactly as Search would build it.
 	Explored *explore.Graph
+	// Reached, when set (and Explored is not), is what a partitioned
+	// search tells of the plain exploration instead of its graph; only
+	// for a model whose checks need no more (ReachedEnough). A check
+	// that needs more would run its own search here: right, but with the
+	// memory of the whole graph.
+	Reached *Reached
 	// Done, when closed, stops every search as its cap would: the report
 	// is then incomplete (undecided findings), and a caller that cancels
 	// discards it.
@@ -275,7 +281,17 @@ func newEnv(m *jsonmodel.Model, opts Options) *env {
 		e.explorationFrom(opts.Explored, mc)
 		return e
 	}
-	return &env{m: m, mc: runtime.Compile(m), opts: opts, decided: map[*jsonmodel.Invariant]invariantOutcome{}}
+	e := &env{m: m, mc: runtime.Compile(m), opts: opts, decided: map[*jsonmodel.Invariant]invariantOutcome{}}
+	if r := opts.Reached; r != nil {
+		if r.Machine != nil {
+			e.mc = r.Machine // the hits' runtimes are its words
+		}
+		if r.Truncated {
+			e.stopped("maxStates")
+		}
+		e.opts.alone = true // no riders: no exploration of its own to ride on
+	}
+	return e
 }
 
 // adversarial runs the probes A1–A14, in order (A15, the LTL check,

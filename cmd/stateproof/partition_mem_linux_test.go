@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stateproof/stateproof/internal/gen"
+)
+
+// partitionPeakRSS runs the two workers of a partitioned search of model
+// as processes and returns each one's peak RSS in KiB, with worker 0's
+// stderr.
+func partitionPeakRSS(t *testing.T, model, dir string) (rss [2]int64, stderr0 string) {
+	t.Helper()
+	var peers []string
+	for range 2 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		peers = append(peers, l.Addr().String())
+		l.Close()
+	}
+	token := filepath.Join(dir, "token")
+	if err := os.WriteFile(token, []byte("the-shared-token-0123"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var cmds [2]*exec.Cmd
+	var errs [2]bytes.Buffer
+	for i := range cmds {
+		c := exec.CommandContext(ctx, stateproofBinary(t), "verify", model, "--max-states", "10000000", "--partition", fmt.Sprintf("%d/2", i),
+			"--peers", strings.Join(peers, ","), "--token-file", token, "--peer-timeout", "60s")
+		// a tight collector: the peak RSS then follows the live heap
+		c.Env = append(os.Environ(), "GOGC=25")
+		c.Stderr = &errs[i]
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds[i] = c
+	}
+	for i, c := range cmds {
+		err := c.Wait()
+		if _, ok := err.(*exec.ExitError); err != nil && !ok {
+			t.Fatal(err)
+		}
+		if code := c.ProcessState.ExitCode(); code != exitHolds && code != exitViolated {
+			t.Fatalf("worker %d: exit %d\n%s", i, code, errs[i].String())
+		}
+		rss[i] = c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
+	}
+	return rss, errs[0].String()
+}
+
+// TestPartitionWorker0HoldsNoGraph: for a model whose checks read only the
+// reached declared states, worker 0's peak RSS beyond worker 1's (both
+// hold their own half of the states) does not grow with the state space
+// (issue 42 item 2): gen toggles 12 and 18 (4,096 and 262,144 states).
+// When worker 0 gathered the graph, it grew by about 10 MiB from one to
+// the other.
+func TestPartitionWorker0HoldsNoGraph(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a partitioned search of 262,144 states")
+	}
+	dir := t.TempDir()
+	var extra [2]int64
+	for k, bits := range []int{12, 18} {
+		model := filepath.Join(dir, fmt.Sprintf("toggles%d.json", bits))
+		if err := os.WriteFile(model, []byte(gen.Toggles(bits)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rss, stderr0 := partitionPeakRSS(t, model, dir)
+		extra[k] = rss[0] - rss[1]
+		t.Logf("toggles %d: peak RSS worker 0 %d KiB, worker 1 %d KiB\n%s", bits, rss[0], rss[1], stderr0)
+	}
+	if grew := extra[1] - extra[0]; grew > 5<<10 {
+		t.Errorf("worker 0's peak RSS beyond worker 1's grew by %d KiB from toggles 12 to toggles 18 (%d KiB, then %d KiB)", grew, extra[0], extra[1])
+	}
+}
