@@ -148,10 +148,12 @@ func startLocal(t *testing.T, n int, args ...string) (*exec.Cmd, *bytes.Buffer, 
 
 var stderrMu sync.Mutex
 
-// bigModel is a model whose partitioned search runs for seconds.
+// bigModel is a model whose partitioned search runs for seconds (toggles
+// 18 ended within the tests' 1.5 s once worker 0 stopped gathering the
+// graph of a model whose checks read one state at a time).
 func bigModel(t *testing.T) string {
 	p := filepath.Join(t.TempDir(), "toggles.json")
-	if err := os.WriteFile(p, []byte(gen.Toggles(18)), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(gen.Toggles(21)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -176,7 +178,7 @@ func TestLocalPartitionDies(t *testing.T) {
 	} {
 		sig := tc.sig
 		t.Run(fmt.Sprintf("%d-%s", tc.victim, sig), func(t *testing.T) {
-			c, stderr, pids := startLocal(t, 3, "verify", bigModel(t), "--max-states", "1000000", "--peer-timeout", "3s")
+			c, stderr, pids := startLocal(t, 3, "verify", bigModel(t), "--max-states", "3000000", "--peer-timeout", "3s")
 			time.Sleep(1500 * time.Millisecond) // into the search
 			if err := syscall.Kill(pids[tc.victim], sig); err != nil {
 				t.Fatal(err)
