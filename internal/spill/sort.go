@@ -19,6 +19,7 @@ type Sorter struct {
 	d      *Dir
 	w      int
 	limit  int      // words held before a chunk is written
+	memory int64    // the bytes it may hold: its records, or its chunks' read buffers
 	buf    []uint64 // the records not yet written, w words each
 	order  []item   // buf's records in order, when sorted
 	tmp    []item   // the radix sort's other half
@@ -31,16 +32,23 @@ type chunkFile struct {
 	size int64
 }
 
-// sortReadBuf is each chunk's read buffer while the chunks are merged:
-// the merge holds one per chunk.
-const sortReadBuf = 16 << 10
+// The chunks are merged with a read buffer each, of at most maxReadBuf
+// bytes and together at most the sorter's memory (its records are
+// dropped first): a wide level in a small budget makes hundreds of chunks,
+// whose read buffers of a fixed size once held more than the budget. Below
+// minReadBuf a buffer costs a read call for a few records, so chunks past
+// memory/minReadBuf are first merged in groups into longer chunks.
+const (
+	maxReadBuf = 16 << 10
+	minReadBuf = 4 << 10
+)
 
 // NewSorter returns an empty sorter of w-word records that holds about
 // memory bytes of them (at least one record) before it writes a chunk.
 func (d *Dir) NewSorter(w int, memory int64) *Sorter {
 	recs := max(1, memory/int64(8*w+32)) // 8 B a word, 32 for its place in order (twice)
 	limit := int(min(recs, 1<<31-1)) * w
-	return &Sorter{d: d, w: w, limit: limit, rec: make([]byte, 8*w)}
+	return &Sorter{d: d, w: w, limit: limit, memory: memory, rec: make([]byte, 8*w)}
 }
 
 // Chunks is how many sorted chunks the sorter has written.
@@ -185,7 +193,52 @@ func (s *Sorter) Each(f func(rec []uint64) bool) error {
 	if err := s.flush(); err != nil {
 		return err
 	}
-	return s.merge(f)
+	s.Free() // the read buffers take the records' room
+	fan := int(max(2, s.memory/minReadBuf))
+	for len(s.chunks) > fan {
+		if err := s.mergeGroup(fan); err != nil {
+			return err
+		}
+	}
+	return s.merge(s.chunks, f)
+}
+
+// mergeGroup merges the first fan chunks into one, put last.
+func (s *Sorter) mergeGroup(fan int) error {
+	group := s.chunks[:fan]
+	var size int64
+	for _, c := range group {
+		size += c.size
+	}
+	if err := s.d.reserve(size); err != nil {
+		return err
+	}
+	f, err := s.d.create("sort")
+	if err != nil {
+		s.d.reserve(-size)
+		return err
+	}
+	bw := bufio.NewWriterSize(f, maxReadBuf)
+	var werr error
+	if err := s.merge(group, func(rec []uint64) bool {
+		s.put(rec)
+		_, werr = bw.Write(s.rec)
+		return werr == nil
+	}); err != nil {
+		werr = err
+	}
+	if werr == nil {
+		werr = bw.Flush()
+	}
+	if werr != nil {
+		s.d.remove(f, size)
+		return fmt.Errorf("spill: writing %s: %w", f.Name(), werr)
+	}
+	for _, c := range group {
+		s.d.remove(c.f, c.size)
+	}
+	s.chunks = append(s.chunks[fan:], chunkFile{f, size})
+	return nil
 }
 
 // cursor is a chunk being merged: its next record.
@@ -194,12 +247,13 @@ type cursor struct {
 	rec []uint64
 }
 
-// merge calls f with the chunks' records in order: a binary heap of the
+// merge calls f with the records of chunks in order: a binary heap of the
 // chunks by their next record.
-func (s *Sorter) merge(f func(rec []uint64) bool) error {
-	heap := make([]*cursor, 0, len(s.chunks))
-	for _, c := range s.chunks {
-		cur := &cursor{br: bufio.NewReaderSize(io.NewSectionReader(c.f, 0, c.size), sortReadBuf), rec: make([]uint64, s.w)}
+func (s *Sorter) merge(chunks []chunkFile, f func(rec []uint64) bool) error {
+	bufSize := int(min(maxReadBuf, max(int64(8*s.w), s.memory/int64(len(chunks)))))
+	heap := make([]*cursor, 0, len(chunks))
+	for _, c := range chunks {
+		cur := &cursor{br: bufio.NewReaderSize(io.NewSectionReader(c.f, 0, c.size), bufSize), rec: make([]uint64, s.w)}
 		ok, err := s.next(cur)
 		if err != nil {
 			return err
