@@ -105,9 +105,14 @@ func (rs *Runs) Add(keys []uint64, vals []int64) error {
 			return err
 		}
 	} else {
+		hs := make([]uint64, 0, min(n, 1<<12))
 		for i := range n {
-			rs.filter.add(rs.hash(keys[i*rs.w : (i+1)*rs.w]))
+			if hs = append(hs, rs.hash(keys[i*rs.w:(i+1)*rs.w])); len(hs) == cap(hs) {
+				rs.filter.addAll(hs)
+				hs = hs[:0]
+			}
 		}
+		rs.filter.addAll(hs)
 	}
 	// Size-tiered merging: once mergeFan runs of about one size (the
 	// newest, within a factor of mergeFan of each other) accumulate,
@@ -142,6 +147,7 @@ func (rs *Runs) refilter() error {
 	rs.filter = newBloom(rs.capacity)
 	rec := make([]byte, rs.recBytes())
 	key := make([]uint64, rs.w)
+	hs := make([]uint64, 0, 1<<12)
 	for _, r := range rs.runs {
 		br := bufio.NewReaderSize(io.NewSectionReader(r.f, 0, r.size), 1<<16)
 		for range r.n {
@@ -151,9 +157,13 @@ func (rs *Runs) refilter() error {
 			for j := range key {
 				key[j] = binary.LittleEndian.Uint64(rec[8*j:])
 			}
-			rs.filter.add(rs.hash(key))
+			if hs = append(hs, rs.hash(key)); len(hs) == cap(hs) {
+				rs.filter.addAll(hs)
+				hs = hs[:0]
+			}
 		}
 	}
+	rs.filter.addAll(hs)
 	return nil
 }
 

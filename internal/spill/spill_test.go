@@ -217,3 +217,45 @@ func TestBloomFalsePositives(t *testing.T) {
 		t.Fatalf("%d false positives in 100000", fp)
 	}
 }
+
+// addAll sets the bits add sets, whatever the batch boundaries.
+func TestBloomAddAll(t *testing.T) {
+	const n = 3*addBatch + 5
+	one, all := newBloom(n), newBloom(n)
+	hs := make([]uint64, n)
+	for i := range hs {
+		hs[i] = hash1([]uint64{uint64(i)})
+		one.add(hs[i])
+	}
+	all.addAll(hs)
+	if !slices.Equal(one.bits, all.bits) {
+		t.Fatal("addAll set other bits than add")
+	}
+}
+
+// BenchmarkBloomRebuild adds a few million keys to a filter larger than
+// the cache, as a rebuild from the runs does.
+func BenchmarkBloomRebuild(b *testing.B) {
+	const n = 4 << 20
+	hs := make([]uint64, n)
+	for i := range hs {
+		hs[i] = hash1([]uint64{uint64(i)})
+	}
+	for b.Loop() {
+		newBloom(n).addAll(hs)
+	}
+}
+
+func BenchmarkBloomRebuildOneByOne(b *testing.B) {
+	const n = 4 << 20
+	hs := make([]uint64, n)
+	for i := range hs {
+		hs[i] = hash1([]uint64{uint64(i)})
+	}
+	for b.Loop() {
+		f := newBloom(n)
+		for _, h := range hs {
+			f.add(h)
+		}
+	}
+}
