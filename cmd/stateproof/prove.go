@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -142,7 +143,7 @@ func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io
 		p     *prove.Problem
 		model *frontend.Model
 	}
-	l, err := frontend.WithinBudget(nil, deadline, f.timeoutMS, "loading "+input, func() (loaded, error) {
+	l, err := frontend.WithinBudget(context.Background(), deadline, f.timeoutMS, "loading "+input, func() (loaded, error) {
 		p, model, err := loadProblem(ctx, f.rd, input, f.rsc)
 		return loaded{p, model}, err
 	})

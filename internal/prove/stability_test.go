@@ -225,6 +225,7 @@ func spin(n int) (stop func()) {
 				case <-done:
 					return
 				default:
+					runtime.Gosched() // busy, but lets the test's own goroutines run
 				}
 			}
 		}()
