@@ -32,6 +32,23 @@ const spillHeadroom = 40 << 20
 // errSpillDir is a --spill-dir that cannot hold spill files.
 var errSpillDir = errors.New("unusable --spill-dir")
 
+// prepare sets up the spill flags in opts (setup) and validates opts; on
+// a refusal (exit 2, written to the output) nothing is left to undo.
+func (f *spillFlags) prepare(out outputFlags, stdout, stderr io.Writer, opts *verify.Options) (undo func(), err error) {
+	if undo, err = f.setup(opts); err != nil {
+		code := "BAD_OPTION"
+		if errors.Is(err, errSpillDir) {
+			code = "SPILL_DIR_UNUSABLE"
+		}
+		return nil, refuse(out, stdout, stderr, code, err.Error())
+	}
+	if err := opts.Validate(); err != nil {
+		undo()
+		return nil, refuse(out, stdout, stderr, "BAD_OPTION", optionMessage(err))
+	}
+	return undo, nil
+}
+
 // setup parses the flags into opts.Spill and returns what undoes it (the
 // spill directory removed, the memory limit restored). A bad size is an
 // option error; an unusable --spill-dir is errSpillDir.

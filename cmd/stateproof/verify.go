@@ -192,18 +192,11 @@ carries its exit_code.`,
 				}
 				return verifyFCSTM(cmd, out, stdout, stderr, args[0], opts, &spf, qf)
 			}
-			undo, err := spf.setup(&opts)
+			undo, err := spf.prepare(out, stdout, stderr, &opts)
 			if err != nil {
-				code := "BAD_OPTION"
-				if errors.Is(err, errSpillDir) {
-					code = "SPILL_DIR_UNUSABLE"
-				}
-				return refuse(out, stdout, stderr, code, err.Error())
+				return err
 			}
 			defer undo()
-			if err := opts.Validate(); err != nil {
-				return refuse(out, stdout, stderr, "BAD_OPTION", optionMessage(err))
-			}
 			rd := inputReader(cmd)
 			data, err := rd.ReadFile(args[0])
 			if err != nil {

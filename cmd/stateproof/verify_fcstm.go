@@ -45,18 +45,11 @@ func verifyFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, 
 	if f := setFlag(cmd, "workers", "memory", "spill-dir", "max-disk"); f != "" && qf.given() {
 		return refuse(out, stdout, stderr, "BAD_OPTION", f+" has no effect with -q/--check: the query's search runs on one goroutine, in memory (docs/fcstm.md)")
 	}
-	undo, err := spf.setup(&opts)
+	undo, err := spf.prepare(out, stdout, stderr, &opts)
 	if err != nil {
-		code := "BAD_OPTION"
-		if errors.Is(err, errSpillDir) {
-			code = "SPILL_DIR_UNUSABLE"
-		}
-		return refuse(out, stdout, stderr, code, err.Error())
+		return err
 	}
 	defer undo()
-	if err := opts.Validate(); err != nil {
-		return refuse(out, stdout, stderr, "BAD_OPTION", optionMessage(err))
-	}
 	workers := opts.Workers
 	if workers == 0 {
 		workers = goruntime.NumCPU()
