@@ -217,51 +217,7 @@ func pyBool(b bool) string {
 }
 
 func (g *pyGen) state(b *strings.Builder, i int, s *model.State, out, inits []*model.Transition) error {
-	kind := "state"
-	if s.Pseudo {
-		kind = "pseudo state"
-	}
-	var body strings.Builder
-	slots := []struct {
-		field string
-		list  []*model.Action
-	}{{"enter", s.Enter}, {"during", s.During}, {"exit", s.Exit}, {"during_before", s.DuringBefore},
-		{"during_after", s.DuringAfter}, {"aspect_before", s.AspectBefore}, {"aspect_after", s.AspectAfter}}
-	for _, sl := range slots {
-		if len(sl.list) == 0 {
-			continue
-		}
-		fmt.Fprintf(&body, "_STATES[%d].%s = [\n", i, sl.field)
-		for _, a := range sl.list {
-			line, err := g.action(a)
-			if err != nil {
-				return err
-			}
-			body.WriteString("    " + line + "\n")
-		}
-		body.WriteString("]\n")
-	}
-	for _, set := range []struct {
-		field string
-		list  []*model.Transition
-	}{{"out", out}, {"inits", inits}} {
-		if len(set.list) == 0 {
-			continue
-		}
-		fmt.Fprintf(&body, "_STATES[%d].%s = [\n", i, set.field)
-		for _, t := range set.list {
-			line, err := g.edge(t)
-			if err != nil {
-				return err
-			}
-			body.WriteString("    " + line + "\n")
-		}
-		body.WriteString("]\n")
-	}
-	if body.Len() > 0 {
-		fmt.Fprintf(b, "\n# %s %s (%s)\n%s", kind, s.Path, where(s.Pos), body.String())
-	}
-	return nil
+	return stateTables(b, tableSyntax{table: "_STATES", indent: "    ", close: "]", comment: "#", slots: [7]string{"enter", "during", "exit", "during_before", "during_after", "aspect_before", "aspect_after"}}, i, s, out, inits, g.action, g.edge)
 }
 
 // action is the _ActionDef of one action slot.
@@ -367,4 +323,55 @@ func (g *pyGen) edge(t *model.Transition) (string, error) {
 		forced = " (forced)"
 	}
 	return fmt.Sprintf("_Edge(%s),  # %s -> %s%s%s (%s)", strings.Join(f, ", "), from, toName, label, forced, where(t.Pos)), nil
+}
+
+// stateTables writes, for state i, one list per non-empty action slot
+// and per transition set, in a target's syntax: the Python and
+// TypeScript modules hold the model as tables that differ only in that.
+func stateTables(b *strings.Builder, syn tableSyntax, i int, s *model.State, out, inits []*model.Transition,
+	action func(*model.Action) (string, error), edge func(*model.Transition) (string, error)) error {
+	kind := "state"
+	if s.Pseudo {
+		kind = "pseudo state"
+	}
+	var body strings.Builder
+	list := func(field string, n int, item func(k int) (string, error)) error {
+		if n == 0 {
+			return nil
+		}
+		fmt.Fprintf(&body, "%s[%d].%s = [\n", syn.table, i, field)
+		for k := range n {
+			line, err := item(k)
+			if err != nil {
+				return err
+			}
+			body.WriteString(syn.indent + line + "\n")
+		}
+		body.WriteString(syn.close + "\n")
+		return nil
+	}
+	slots := [][]*model.Action{s.Enter, s.During, s.Exit, s.DuringBefore, s.DuringAfter, s.AspectBefore, s.AspectAfter}
+	for k, acts := range slots {
+		if err := list(syn.slots[k], len(acts), func(j int) (string, error) { return action(acts[j]) }); err != nil {
+			return err
+		}
+	}
+	for k, ts := range [][]*model.Transition{out, inits} {
+		if err := list([]string{"out", "inits"}[k], len(ts), func(j int) (string, error) { return edge(ts[j]) }); err != nil {
+			return err
+		}
+	}
+	if body.Len() > 0 {
+		fmt.Fprintf(b, "\n%s %s %s (%s)\n%s", syn.comment, kind, s.Path, where(s.Pos), body.String())
+	}
+	return nil
+}
+
+// tableSyntax is how a target writes stateTables' lists: the table's
+// name, an item's indent, the closing line, the line comment, and the
+// fields of the action slots (enter, during, exit, during before and
+// after, aspect before and after).
+type tableSyntax struct {
+	table, indent, close, comment string
+	slots                         [7]string
 }

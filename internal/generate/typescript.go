@@ -226,51 +226,7 @@ func (g *tsGen) machineDef() (string, error) {
 }
 
 func (g *tsGen) state(b *strings.Builder, i int, s *model.State, out, inits []*model.Transition) error {
-	kind := "state"
-	if s.Pseudo {
-		kind = "pseudo state"
-	}
-	var body strings.Builder
-	slots := []struct {
-		field string
-		list  []*model.Action
-	}{{"enter", s.Enter}, {"during", s.During}, {"exit", s.Exit}, {"duringBefore", s.DuringBefore},
-		{"duringAfter", s.DuringAfter}, {"aspectBefore", s.AspectBefore}, {"aspectAfter", s.AspectAfter}}
-	for _, sl := range slots {
-		if len(sl.list) == 0 {
-			continue
-		}
-		fmt.Fprintf(&body, "STATES[%d].%s = [\n", i, sl.field)
-		for _, a := range sl.list {
-			line, err := g.action(a)
-			if err != nil {
-				return err
-			}
-			body.WriteString("  " + line + "\n")
-		}
-		body.WriteString("];\n")
-	}
-	for _, set := range []struct {
-		field string
-		list  []*model.Transition
-	}{{"out", out}, {"inits", inits}} {
-		if len(set.list) == 0 {
-			continue
-		}
-		fmt.Fprintf(&body, "STATES[%d].%s = [\n", i, set.field)
-		for _, t := range set.list {
-			line, err := g.edge(t)
-			if err != nil {
-				return err
-			}
-			body.WriteString("  " + line + "\n")
-		}
-		body.WriteString("];\n")
-	}
-	if body.Len() > 0 {
-		fmt.Fprintf(b, "\n// %s %s (%s)\n%s", kind, s.Path, where(s.Pos), body.String())
-	}
-	return nil
+	return stateTables(b, tableSyntax{table: "STATES", indent: "  ", close: "];", comment: "//", slots: [7]string{"enter", "during", "exit", "duringBefore", "duringAfter", "aspectBefore", "aspectAfter"}}, i, s, out, inits, g.action, g.edge)
 }
 
 // action is the ActionDef of one action slot.
