@@ -8,11 +8,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/stateproof/stateproof/internal/fcstm/decide"
-	"github.com/stateproof/stateproof/internal/fcstm/explicit"
-	"github.com/stateproof/stateproof/internal/fcstm/lower"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/input"
-	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/report"
 )
 
@@ -55,9 +52,9 @@ func (qf *verifyQueryFlags) refusal(cmd *cobra.Command, fcstm bool) string {
 	return ""
 }
 
-// answer reads, binds and decides the query. A query that cannot be read,
-// bound or decided is a refusal (code and message); err is an internal
-// error.
+// answer reads the query and decides it (decide.DecideText). A query
+// that cannot be read, bound or decided is a refusal (code and message);
+// err is an internal error.
 func (qf *verifyQueryFlags) answer(rd input.Reader, m *model.Model, maxStates int) (answers []report.QueryAnswer, code, msg string, err error) {
 	file, text := "<check>", qf.check
 	if qf.file != "" {
@@ -67,31 +64,13 @@ func (qf *verifyQueryFlags) answer(rd input.Reader, m *model.Model, maxStates in
 		}
 		file, text = qf.file, string(data)
 	}
-	sys, err := lower.Lower(m)
-	if err != nil {
-		return nil, "QUERY_INVALID", "the query cannot be bound: " + err.Error(), nil
-	}
-	q, err := query.Parse(file, text)
-	if err == nil {
-		err = query.Bind(q, sys, query.BindOptions{LTL: true})
-	}
-	if err != nil {
-		return nil, "QUERY_INVALID", err.Error(), nil
-	}
-	mc, err := explicit.New(m)
-	if err != nil {
-		return nil, "QUERY_INVALID", "the query cannot be decided: the cold start fails (" + err.Error() + ")", nil
-	}
-	r, err := decide.Decide(m, sys, mc, q, decide.Options{MaxStates: maxStates, AllDepths: qf.allDepths})
-	var ref *decide.Refusal
-	var bad *decide.InvalidError
+	a, err := decide.DecideText(m, file, text, decide.Options{MaxStates: maxStates, AllDepths: qf.allDepths})
+	var qe *decide.QueryError
 	switch {
-	case errors.As(err, &ref):
-		return nil, "QUERY_UNSUPPORTED", ref.Error(), nil
-	case errors.As(err, &bad):
-		return nil, "QUERY_INVALID", bad.Error(), nil
+	case errors.As(err, &qe):
+		return nil, qe.Code, qe.Error(), nil
 	case err != nil:
 		return nil, "", "", err
 	}
-	return []report.QueryAnswer{decide.Answer(q, r, qf.allDepths)}, "", "", nil
+	return []report.QueryAnswer{a}, "", "", nil
 }

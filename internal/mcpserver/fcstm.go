@@ -8,10 +8,8 @@ import (
 	"github.com/stateproof/stateproof/internal/fcstm/decide"
 	"github.com/stateproof/stateproof/internal/fcstm/explicit"
 	"github.com/stateproof/stateproof/internal/fcstm/lint"
-	"github.com/stateproof/stateproof/internal/fcstm/lower"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/input"
-	"github.com/stateproof/stateproof/internal/query"
 	"github.com/stateproof/stateproof/internal/report"
 )
 
@@ -82,9 +80,9 @@ func (in *VerifyInput) queryRefusal(fcstm bool) error {
 	return nil
 }
 
-// decide reads, binds and decides the query of in on m by explicit
-// search, as verify -q/--check does; a query that cannot be read, bound
-// or decided is an error with its location.
+// decide reads the query of in and decides it on m by explicit search,
+// as verify -q/--check does (decide.DecideText); a query that cannot be
+// read, bound or decided is an error with its location.
 func (in *VerifyInput) decide(files input.Reader, m *model.Model, maxStates int) (report.QueryAnswer, error) {
 	file, text := "<query>", in.Query
 	if in.QueryPath != "" {
@@ -94,24 +92,5 @@ func (in *VerifyInput) decide(files input.Reader, m *model.Model, maxStates int)
 		}
 		file, text = in.QueryPath, string(data)
 	}
-	sys, err := lower.Lower(m)
-	if err != nil {
-		return report.QueryAnswer{}, fmt.Errorf("the query cannot be bound: %w", err)
-	}
-	q, err := query.Parse(file, text)
-	if err == nil {
-		err = query.Bind(q, sys, query.BindOptions{})
-	}
-	if err != nil {
-		return report.QueryAnswer{}, err
-	}
-	mc, err := explicit.New(m)
-	if err != nil {
-		return report.QueryAnswer{}, fmt.Errorf("the query cannot be decided: the cold start fails (%w)", err)
-	}
-	r, err := decide.Decide(m, sys, mc, q, decide.Options{MaxStates: maxStates, AllDepths: in.AllDepths})
-	if err != nil {
-		return report.QueryAnswer{}, err
-	}
-	return decide.Answer(q, r, in.AllDepths), nil
+	return decide.DecideText(m, file, text, decide.Options{MaxStates: maxStates, AllDepths: in.AllDepths})
 }

@@ -76,6 +76,17 @@ func TestVerifyFCSTMQuery(t *testing.T) {
 	if a := answer(out); a["outcome"] != "property_satisfied" || out["verdict"] != "pass" {
 		t.Errorf("inline every depth: %v, verdict %v", a, out["verdict"])
 	}
+	// ltl checks reach the MCP tool as they reach verify --check: the
+	// machine under weak fairness of every event cannot stay in B, where
+	// Back is always enabled, and without fairness it may stay in A.
+	out, _ = call(t, cs, "verify", map[string]any{"model": src, "query": `check ltl fair *: G F active("R.A");`})
+	if a := answer(out); a["outcome"] != "property_satisfied" || a["kind"] != "ltl" || out["verdict"] != "pass" {
+		t.Errorf("ltl holds: %v, verdict %v", a, out["verdict"])
+	}
+	out, _ = call(t, cs, "verify", map[string]any{"model": src, "query": `check ltl: F G active("R.B");`})
+	if a := answer(out); a["outcome"] != "property_violated" || a["loopStart"] == nil || out["verdict"] != "fail" {
+		t.Errorf("ltl violated: %v, verdict %v", a, out["verdict"])
+	}
 	out, _ = call(t, cs, "verify", map[string]any{"path": "cmd/stateproof/testdata/fcstm/x.fcstm", "queryPath": "cmd/stateproof/testdata/fcstm/two-values.fbmcq"})
 	if a := answer(out); a["outcome"] != "scenario_infeasible" || out["verdict"] != "not_decided" {
 		t.Errorf("queryPath: %v, verdict %v", a, out["verdict"])

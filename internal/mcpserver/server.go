@@ -33,7 +33,7 @@ type VerifyInput struct {
 	MaxStates   *int              `json:"maxStates,omitempty" jsonschema:"cap of every breadth-first search (default 10000)"`
 	BeforeModel *Input            `json:"beforeModel,omitempty" jsonschema:"the model before the change: adds the regression checks D1-D4"`
 	Mapping     map[string]string `json:"stateMapping,omitempty" jsonschema:"BEFORE state id -> AFTER state id"`
-	Query       string            `json:"query,omitempty" jsonschema:"FCSTM models only: an FBMCQ query (any of the seven kinds, without init or fairness clause or calls) to decide by explicit search, e.g. check reach <= 6: active(\"Door.Open\"); the answer is the report's queries section"`
+	Query       string            `json:"query,omitempty" jsonschema:"FCSTM models only: an FBMCQ query (any of the seven bounded kinds, or an ltl check with its fairness clauses; docs/fcstm.md#queries-decided-by-search) to decide by explicit search, e.g. check reach <= 6: active(\"Door.Open\"); the answer is the report's queries section"`
 	QueryPath   string            `json:"queryPath,omitempty" jsonschema:"FCSTM models only: path of an .fbmcq file, instead of query"`
 	AllDepths   bool              `json:"allDepths,omitempty" jsonschema:"with query or queryPath: decide it for every depth, its bound aside (reach, cover, forbid, invariant; not_decided when the reachable space is not finite within maxStates)"`
 }
