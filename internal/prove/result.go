@@ -95,6 +95,11 @@ func (r *Result) finish() {
 			r.Verdict = "unknown"
 		}
 	}
+	if len(r.Props) == 0 && r.InferReason != "" {
+		// --infer alone: the verdict is the inference's, not the vacuous
+		// "proved" of no property at all.
+		r.Verdict = "unknown"
+	}
 }
 
 // ExitCode is 0 when everything was proved, 1 for a confirmed violation, 3

@@ -21,3 +21,22 @@ func TestAssignTextClipped(t *testing.T) {
 		t.Errorf("two variables print as %s", got)
 	}
 }
+
+// With --infer and no property, an undecided inference makes the run
+// unknown: the header never says PROVED of nothing while the exit code
+// says undecided.
+func TestInferAloneUndecidedIsUnknown(t *testing.T) {
+	r := &Result{Input: "m.json", InferReason: "timeout while making candidates"}
+	r.finish()
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != "unknown" || r.ExitCode() != 3 || !strings.HasPrefix(b.String(), "m.json: UNKNOWN") {
+		t.Errorf("verdict %s, exit %d, text %q", r.Verdict, r.ExitCode(), b.String())
+	}
+	decided := &Result{Input: "m.json", Inferred: []NodeRSC{}}
+	if decided.finish(); decided.Verdict != "proved" || decided.ExitCode() != 0 {
+		t.Errorf("decided inference alone: verdict %s, exit %d", decided.Verdict, decided.ExitCode())
+	}
+}
