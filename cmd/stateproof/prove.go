@@ -155,13 +155,7 @@ func runProve(cmd *cobra.Command, f *proveFlags, input string, stdout, stderr io
 		if f.out.format != "json" && f.out.format != "sarif" {
 			return undecidedPhase(stderr, "prove", pt)
 		}
-		// The report of the problem not loaded: unknown, no property
-		// known, the phase as the one layer's outcome.
-		res := &prove.Result{Input: input, Verdict: prove.Unknown, ElapsedMS: float64(time.Since(proc.start).Microseconds()) / 1000,
-			Layers: []prove.LayerLog{{Layer: "loading", Outcome: "timeout", Detail: pt.Error()}}}
-		if f.infer {
-			res.InferReason = pt.Error()
-		}
+		res := prove.NotLoaded(input, proc.start, pt, f.infer)
 		var buf bytes.Buffer
 		if err := proveDocument(&buf, f, input, res); err != nil {
 			return err

@@ -60,13 +60,7 @@ func toolText(res *mcp.CallToolResult) string {
 // while loading, every time, and says so.
 func TestBMCTimeoutIsAReport(t *testing.T) {
 	cs := connect(t)
-	states := make([]any, 20000)
-	transitions := make([]any, len(states))
-	for i := range states {
-		states[i] = map[string]any{"id": fmt.Sprintf("S%d", i)}
-		transitions[i] = map[string]any{"from": fmt.Sprintf("S%d", i), "event": "go", "to": fmt.Sprintf("S%d", (i+1)%len(states))}
-	}
-	ring := map[string]any{"schemaVersion": 1, "init": "S0", "states": states, "transitions": transitions, "variables": []any{}}
+	ring := ringModel(20000)
 	for _, c := range []struct {
 		args    map[string]any
 		loading bool
@@ -83,4 +77,16 @@ func TestBMCTimeoutIsAReport(t *testing.T) {
 			t.Errorf("1 ms: reason %q, diagnostics %v; want the loading phase", reason, result["diagnostics"])
 		}
 	}
+}
+
+// ringModel is a JSON model of n states in a ring: at 20,000 states its
+// loading alone takes longer than a 1 ms budget on any machine.
+func ringModel(n int) map[string]any {
+	states := make([]any, n)
+	transitions := make([]any, n)
+	for i := range states {
+		states[i] = map[string]any{"id": fmt.Sprintf("S%d", i)}
+		transitions[i] = map[string]any{"from": fmt.Sprintf("S%d", i), "event": "go", "to": fmt.Sprintf("S%d", (i+1)%n)}
+	}
+	return map[string]any{"schemaVersion": 1, "init": "S0", "states": states, "transitions": transitions, "variables": []any{}}
 }

@@ -2,10 +2,13 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/stateproof/stateproof/internal/frontend"
 	"github.com/stateproof/stateproof/internal/prove"
 	"github.com/stateproof/stateproof/internal/report"
 )
@@ -27,26 +30,35 @@ var proveTool = &mcp.Tool{
 }
 
 func (s *server) proveHandler(ctx context.Context, req *mcp.CallToolRequest, in ProveInput) (*mcp.CallToolResult, Report, error) {
-	opts := prove.Options{Infer: in.Infer, Context: ctx}
+	// The budget counts from the call, loading included, as on the
+	// command line (docs/queries.md, Budgets).
+	opts := prove.Options{Infer: in.Infer, Context: ctx, Start: time.Now(), TimeoutMS: prove.DefaultTimeoutMS}
 	if in.TimeoutMS != nil {
 		if err := report.CheckRange("timeoutMs", *in.TimeoutMS, 1, -1); err != nil {
 			return nil, nil, err
 		}
 		opts.TimeoutMS = *in.TimeoutMS
 	}
-	m, err := s.loadModel(&in.Input, in.Format)
-	if err != nil {
-		return nil, nil, err
-	}
-	name := m.Path
-	p, err := prove.ModelProblem(m)
-	if err != nil {
-		return nil, nil, err
-	}
-	if in.RSC != "" {
-		if p.Props, err = prove.ParseRSC("<rsc>", in.RSC, p.Graph); err != nil {
-			return nil, nil, err
+	deadline := opts.Start.Add(time.Duration(opts.TimeoutMS) * time.Millisecond)
+	name := modelName(&in.Input)
+	p, err := frontend.WithinBudget(ctx, deadline, opts.TimeoutMS, "loading "+name, func() (*prove.Problem, error) {
+		m, err := s.loadModel(&in.Input, in.Format)
+		if err != nil {
+			return nil, err
 		}
+		name = m.Path
+		p, err := prove.ModelProblem(m)
+		if err == nil && in.RSC != "" {
+			p.Props, err = prove.ParseRSC("<rsc>", in.RSC, p.Graph)
+		}
+		return p, err
+	})
+	if pt := (*frontend.PhaseTimeout)(nil); errors.As(err, &pt) {
+		out, err := asReport(prove.NotLoaded(modelName(&in.Input), opts.Start, pt, in.Infer).JSON())
+		return nil, out, err
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(p.Props) == 0 && !in.Infer {
 		return nil, nil, fmt.Errorf("%s declares no never-states or var-in-range invariant to prove: give rsc statements or infer", name)

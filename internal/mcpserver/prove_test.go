@@ -106,3 +106,18 @@ func TestToolContracts(t *testing.T) {
 		}
 	}
 }
+
+// The prove tool's budget counts loading, as the command line's does: a
+// budget spent before the problem is loaded is an unknown report whose
+// one layer, loading, timed out (it was a wait past the budget before).
+func TestProveLoadingTimeoutIsAReport(t *testing.T) {
+	cs := connect(t)
+	out, res := call(t, cs, "prove", map[string]any{"model": ringModel(20000), "infer": true, "timeoutMs": 1})
+	layers, _ := out["layers"].([]any)
+	if res.IsError || out["verdict"] != "unknown" || out["exit_code"] != float64(3) || len(layers) != 1 {
+		t.Fatalf("error %v (%s), verdict %v, exit %v, layers %v; want an unknown report", res.IsError, toolText(res), out["verdict"], out["exit_code"], out["layers"])
+	}
+	if l := layers[0].(map[string]any); l["layer"] != "loading" || l["outcome"] != "timeout" || !strings.Contains(fmt.Sprint(out["inferred_reason"]), "timeout while loading <inline model>") {
+		t.Errorf("layer %v, inferred_reason %v", l, out["inferred_reason"])
+	}
+}

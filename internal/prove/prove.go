@@ -88,6 +88,9 @@ type Options struct {
 	onCheck checkHook
 }
 
+// DefaultTimeoutMS is the total budget when Options.TimeoutMS is not set.
+const DefaultTimeoutMS = 10000
+
 func (o *Options) defaults() {
 	if o.MaxK <= 0 {
 		o.MaxK = 4
@@ -97,7 +100,7 @@ func (o *Options) defaults() {
 	}
 	o.BMCDepth = max(o.BMCDepth, o.MaxK)
 	if o.TimeoutMS <= 0 {
-		o.TimeoutMS = 10000
+		o.TimeoutMS = DefaultTimeoutMS
 	}
 	if o.QueryTimeoutMS <= 0 {
 		o.QueryTimeoutMS = 2000

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/stateproof/stateproof/internal/expr"
 )
@@ -83,6 +84,19 @@ func (r *Result) abandoned(open []int) {
 			p.Status, p.Method, p.Reason = Unknown, "", "timeout: a solver check did not stop when interrupted at the deadline and was abandoned (abandoned while solving)"
 		}
 	}
+}
+
+// NotLoaded is the report of a run whose budget ran out before the
+// problem was loaded: unknown, no property known, the phase's timeout
+// as the one layer's outcome (and as the inference's reason when infer).
+// The command line and the MCP prove tool both report it.
+func NotLoaded(input string, start time.Time, timeout error, infer bool) *Result {
+	r := &Result{Input: input, Verdict: Unknown, ElapsedMS: ms(time.Since(start)),
+		Layers: []LayerLog{{Layer: "loading", Outcome: "timeout", Detail: timeout.Error()}}}
+	if infer {
+		r.InferReason = timeout.Error()
+	}
+	return r
 }
 
 func (r *Result) finish() {
