@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/generate"
 	"github.com/stateproof/stateproof/internal/input"
 )
@@ -99,22 +97,7 @@ func runGenerate(f generateFlags, cmd *cobra.Command, path string, stderr io.Wri
 }
 
 // generateFiles loads the model (FCSTM by its extension, else a JSON
-// model, as simulate does) and generates its code.
+// model, as simulate does) and generates its code, as the MCP tool does.
 func generateFiles(f generateFlags, rd input.Reader, path string) ([]generate.File, error) {
-	opts := generate.Options{Name: f.name, Driver: f.driver, ModelName: path}
-	if !isFCSTM(path) {
-		res, ref := readModel(rd, path, "")
-		if ref != nil {
-			return nil, errors.New(ref.msg)
-		}
-		if !res.Valid() {
-			return nil, fmt.Errorf("%s is not a valid model: %s", path, strings.Join(res.Errors, "; "))
-		}
-		return generate.GenerateJSON(res.Model, path, f.target, opts)
-	}
-	m, err := model.LoadWith(path, model.ReaderOptions(rd))
-	if err != nil {
-		return nil, errors.New(loadErrorText(err))
-	}
-	return generate.Generate(m, f.target, opts)
+	return generate.FileModel(rd, path, f.target, generate.Options{Name: f.name, Driver: f.driver, ModelName: path})
 }

@@ -31,9 +31,10 @@ same results as the command line, as structured content:
 Each report tool's output schema is the JSON Schema of its contract
 (stateproof schema NAME; inspect's describes the document of inspect
 --format json, docs/inspect.md), every schema is also a resource
-(stateproof://schemas/NAME.schema.json), every tool is annotated read-only,
-idempotent and closed-world, and the server's instructions say which tool
-answers which question.
+(stateproof://schemas/NAME.schema.json), every tool is annotated idempotent
+and closed-world, and read-only but generate, which writes files only when
+given outDir, and only into a new directory under --root (docs/generate.md);
+the server's instructions say which tool answers which question.
 
 Register it with an MCP client as the command "stateproof mcp". Paths are read
 under --root only (default: the working directory); every file and every
@@ -46,7 +47,7 @@ func newMCPCmd() *cobra.Command {
 	var rootDir string
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve verify, compose, simulate, draw, show, bmc, prove and inspect to coding agents over MCP (stdio)",
+		Short: "Serve verify, compose, simulate, draw, show, bmc, prove, inspect and generate to coding agents over MCP (stdio)",
 		Long:  mcpLong(),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

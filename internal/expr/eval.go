@@ -21,6 +21,7 @@ const (
 	FloatOverflow             // a float result that is infinite ("math range error")
 	DomainError               // a math function outside its domain; negative ** fractional
 	IntTooLargeForFloat       // an Int operand or quotient beyond every float64 (Python's OverflowError)
+	NonFiniteToInt            // ceil, floor, round or trunc of an infinite or NaN float (Python's OverflowError, ValueError)
 )
 
 // MaxIntBits bounds the size of an Int result. Ints are exact at any size
@@ -37,6 +38,7 @@ var causeText = [...]string{
 	FloatOverflow:       "float overflow",
 	DomainError:         "math domain error",
 	IntTooLargeForFloat: "integer too large to convert to a float",
+	NonFiniteToInt:      "cannot convert a non-finite float to an integer",
 }
 
 // String describes the cause.
@@ -54,15 +56,24 @@ func (c Cause) String() string {
 type Undefined struct {
 	Span   Span
 	Cause  Cause
-	Detail string // e.g. "sqrt(-1)"; may be empty
+	Detail string // e.g. "sqrt(-1)"; for NonFiniteToInt the float ("+Inf"); may be empty
 }
 
 func (u *Undefined) Error() string {
-	msg := u.Span.Start.String() + ": undefined: " + u.Cause.String()
-	if u.Detail != "" {
-		msg += " in " + u.Detail
+	return u.Span.Start.String() + ": undefined: " + u.Reason()
+}
+
+// Reason describes what is undefined: the cause and, when there is one,
+// the operation ("division by zero in x / 0"). The runtime and the
+// generated code report this text, so they must agree on it byte for byte.
+func (u *Undefined) Reason() string {
+	if u.Cause == NonFiniteToInt && u.Detail != "" {
+		return "cannot convert float " + u.Detail + " to an integer"
 	}
-	return msg
+	if u.Detail == "" {
+		return u.Cause.String()
+	}
+	return u.Cause.String() + " in " + u.Detail
 }
 
 // Valuation supplies variable values and atom results to Eval.
@@ -534,7 +545,9 @@ func bigArith(op Op, a, b *big.Int) (Value, Cause) {
 		if a.Sign() == 0 {
 			return IntVal(0), 0
 		}
-		if !b.IsInt64() || int64(a.BitLen())+b.Int64() > MaxIntBits {
+		// b is compared with what is left of the bound, not added to the
+		// length: a count near MaxInt64 would overflow the sum.
+		if !b.IsInt64() || b.Int64() > MaxIntBits-int64(a.BitLen()) {
 			return Value{}, IntOverflow
 		}
 		r.Lsh(a, uint(b.Int64()))
@@ -672,6 +685,16 @@ var realFuncs = map[Func]bool{
 	Log10: true, Log2: true, Log1p: true,
 }
 
+// limitFuncs are the realFuncs at ±inf: Go's math package gives the
+// limits IEEE 754 and C99 specify, which are Python's too (inf where
+// Python returns inf, NaN where it raises a domain error).
+var limitFuncs = map[Func]func(float64) float64{
+	Sin: math.Sin, Cos: math.Cos, Tan: math.Tan, Asin: math.Asin, Acos: math.Acos, Atan: math.Atan,
+	Sinh: math.Sinh, Cosh: math.Cosh, Tanh: math.Tanh, Asinh: math.Asinh, Acosh: math.Acosh,
+	Atanh: math.Atanh, Sqrt: math.Sqrt, Cbrt: math.Cbrt, Exp: math.Exp, Log: math.Log,
+	Log10: math.Log10, Log2: math.Log2, Log1p: math.Log1p,
+}
+
 // evalFunc applies a math function to an evaluated argument.
 func evalFunc(n *FuncCall, a Value) (Value, error) {
 	bad := func(c Cause) (Value, error) {
@@ -697,7 +720,12 @@ func evalFunc(n *FuncCall, a Value) (Value, error) {
 		if a.t == Int {
 			return a, nil
 		}
-		return floatInt(intFuncs[n.Fn](a.f)), nil // a Real is finite
+		if math.IsInf(a.f, 0) || math.IsNaN(a.f) {
+			// Only an initial value makes a Real non-finite: arithmetic
+			// refuses to produce one (FloatOverflow).
+			return Value{}, &Undefined{Span: n.Loc, Cause: NonFiniteToInt, Detail: formatFloat(a.f)}
+		}
+		return floatInt(intFuncs[n.Fn](a.f)), nil
 	}
 	x, ok := a.Float()
 	if !ok {
@@ -710,7 +738,18 @@ func evalFunc(n *FuncCall, a Value) (Value, error) {
 		return Value{}, typeErrorf(n.Loc, "unknown function %s", n.Fn)
 	}
 	r := math.Sqrt(x) // correctly rounded by IEEE 754
-	if n.Fn != Sqrt {
+	switch {
+	case math.IsNaN(x):
+		return bad(FloatOverflow) // a NaN result, as arithmetic on NaN gives
+	case math.IsInf(x, 0):
+		// crFunc takes finite arguments. The limits at ±inf are exact
+		// (±pi/2, ±1, 0) or infinite, except sin, cos and tan, which
+		// have none: Python raises a domain error there.
+		r = limitFuncs[n.Fn](x)
+		if math.IsNaN(r) {
+			return bad(DomainError)
+		}
+	case n.Fn != Sqrt:
 		r = crFunc(n.Fn, x)
 	}
 	if math.IsInf(r, 0) || math.IsNaN(r) {

@@ -10,6 +10,8 @@ import (
 var evalVars = Vars{
 	"x": IntVal(7), "y": IntVal(0), "n": IntVal(-3), "f": RealVal(2.5), "z": RealVal(0),
 	"big": IntVal(math.MaxInt64), "small": IntVal(math.MinInt64), "b": BoolVal(true), "c": BoolVal(false),
+	// Non-finite floats come only from initial values (simulate --init-vars).
+	"inf": RealVal(math.Inf(1)), "ninf": RealVal(math.Inf(-1)), "nan": RealVal(math.NaN()),
 }
 
 func bigVal(s string) Value {
@@ -117,6 +119,10 @@ func TestEvalValues(t *testing.T) {
 		{"18446744073709551616", bigVal("18446744073709551616")}, {"0x10000000000000000", bigVal("18446744073709551616")},
 		{"-123456789012345678901234567890 + 1", bigVal("-123456789012345678901234567889")},
 		{"9223372036854775808 == -small", BoolVal(true)}, {"-9223372036854775808", IntVal(math.MinInt64)},
+		// the math functions' limits at ±inf, where they have finite ones
+		{"atan(inf)", RealVal(math.Pi / 2)}, {"atan(ninf)", RealVal(-math.Pi / 2)},
+		{"tanh(ninf)", RealVal(-1)}, {"exp(ninf)", RealVal(0)},
+		{"1 >> 9223372036854775807", IntVal(0)}, {"-(2 ** 70) >> 9223372036854775807", IntVal(-1)},
 	} {
 		got, err := evalString(t, c.src)
 		if err != nil {
@@ -158,6 +164,22 @@ func TestEvalUndefined(t *testing.T) {
 		{"log1p(-1)", DomainError, ""}, {"asin(2)", DomainError, ""}, {"acos(-1.5)", DomainError, ""},
 		{"acosh(0.5)", DomainError, ""}, {"atanh(1)", DomainError, ""},
 		{"(-8.0) ** (1 / 3)", DomainError, ""}, {"(-2) ** 0.5", DomainError, ""},
+		// a shift count near MaxInt64 must not overflow the size bound
+		{"1 << 9223372036854775807", IntOverflow, "1:1: undefined: integer result too large (over 65536 bits) in 1 << 9223372036854775807"},
+		{"(2 ** 100) << 9223372036854775807", IntOverflow, ""}, {"x << big", IntOverflow, ""},
+		// non-finite floats: no integer, and the math functions' limits
+		// (Python's OverflowError, ValueError; inf results overflow)
+		{"floor(inf)", NonFiniteToInt, "1:1: undefined: cannot convert float +Inf to an integer"},
+		{"ceil(ninf)", NonFiniteToInt, "1:1: undefined: cannot convert float -Inf to an integer"},
+		{"round(nan)", NonFiniteToInt, "1:1: undefined: cannot convert float NaN to an integer"},
+		{"trunc(inf)", NonFiniteToInt, ""},
+		{"sin(inf)", DomainError, "1:1: undefined: math domain error in sin(+Inf)"}, {"cos(ninf)", DomainError, ""},
+		{"tan(inf)", DomainError, ""}, {"sqrt(ninf)", DomainError, ""}, {"log(nan)", DomainError, ""},
+		{"exp(inf)", FloatOverflow, ""}, {"sinh(ninf)", FloatOverflow, ""}, {"cosh(ninf)", FloatOverflow, ""},
+		{"asinh(inf)", FloatOverflow, ""}, {"acosh(inf)", FloatOverflow, ""}, {"cbrt(inf)", FloatOverflow, ""},
+		{"log(inf)", FloatOverflow, ""}, {"log1p(inf)", FloatOverflow, ""},
+		{"atan(nan)", FloatOverflow, "1:1: undefined: float overflow in atan(NaN)"}, {"sin(nan)", FloatOverflow, ""},
+		{"exp(nan)", FloatOverflow, ""}, {"tanh(nan)", FloatOverflow, ""},
 		// undefinedness propagates, with the innermost span
 		{"1 + (2 +\n 1 / y)", DivisionByZero, "2:2: undefined: division by zero in 1 / y"},
 		{"(b) ? 1 / y : 0", DivisionByZero, ""},

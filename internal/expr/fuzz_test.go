@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"hash/fnv"
+	"math"
 	"math/big"
 	"strings"
 	"testing"
@@ -150,10 +151,12 @@ func FuzzEval(f *testing.F) {
 	for _, s := range roundTripCorpus {
 		f.Add(s)
 	}
-	for _, s := range []string{"huge * huge - 1", "huge >> 70", "-huge % 7", "huge / 3", "huge + 0.5", "2 ** 65536", "1 << 65535", "floor(1e300) + huge", "sqrt(huge)", "huge == 1e20"} {
+	for _, s := range []string{"huge * huge - 1", "huge >> 70", "-huge % 7", "huge / 3", "huge + 0.5", "2 ** 65536", "1 << 65535", "floor(1e300) + huge", "sqrt(huge)", "huge == 1e20",
+		"1 << 9223372036854775807", "huge << 9223372036854775807", "floor(inf)", "round(nan)", "sin(inf)", "cosh(ninf)", "exp(nan)"} {
 		f.Add(s)
 	}
-	vars := Vars{"x": IntVal(7), "y": IntVal(0), "f": RealVal(2.5), "b": BoolVal(true), "huge": bigVal("-123456789012345678901234567890")}
+	vars := Vars{"x": IntVal(7), "y": IntVal(0), "f": RealVal(2.5), "b": BoolVal(true), "huge": bigVal("-123456789012345678901234567890"),
+		"inf": RealVal(math.Inf(1)), "ninf": RealVal(math.Inf(-1)), "nan": RealVal(math.NaN())}
 	f.Fuzz(func(t *testing.T, src string) {
 		e, err := ParseExpr(src)
 		if err != nil {

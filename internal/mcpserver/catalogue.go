@@ -27,13 +27,15 @@ func Tools() []ToolInfo {
 		{"bmc", "stateproof/bmc/v1", "an FBMCQ query, or the invariants to a bound; witnesses replayed"},
 		{"prove", "stateproof/prove/v1", "per-state invariants for every execution"},
 		{"inspect", "stateproof/inspect/v1", "design-health diagnostics of an FCSTM model, pyfcstm's codes"},
+		{"generate", "", "code running a model as the runtime does; written only to a new outDir"},
 	}
 }
 
-// annotations are the same for every tool: each one reads models (inline,
-// or files under the served root) and computes; none changes anything,
-// calling it again with the same arguments has no further effect, and
-// none reaches anything outside the served root.
+// annotations are those of every tool but generate (writingAnnotations):
+// each one reads models (inline, or files under the served root) and
+// computes; none changes anything, calling it again with the same
+// arguments has no further effect, and none reaches anything outside the
+// served root.
 func annotations() *mcp.ToolAnnotations {
 	closed := false
 	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}

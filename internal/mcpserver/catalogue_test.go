@@ -17,7 +17,8 @@ import (
 
 // TestToolsListsWhatIsRegistered: Tools (which mcp --help and the README
 // print) names exactly the tools a client sees, and every one carries the
-// read-only, idempotent, closed-world annotations.
+// read-only, idempotent, closed-world annotations, but generate, which
+// writes (with outDir) and so is not read-only, yet destroys nothing.
 func TestToolsListsWhatIsRegistered(t *testing.T) {
 	cs := connect(t)
 	res, err := cs.ListTools(context.Background(), nil)
@@ -28,6 +29,14 @@ func TestToolsListsWhatIsRegistered(t *testing.T) {
 	for _, tool := range res.Tools {
 		seen = append(seen, tool.Name)
 		a := tool.Annotations
+		if a != nil && tool.Name == "generate" {
+			if a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
+				t.Errorf("tool generate: annotations %+v, want not readOnly and not destructive", a)
+			}
+			b := *a
+			b.ReadOnlyHint = true // the rest as every tool's
+			a = &b
+		}
 		if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
 			t.Errorf("tool %s: annotations %+v, want readOnly, idempotent, openWorld false", tool.Name, a)
 		}

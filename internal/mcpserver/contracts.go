@@ -15,7 +15,8 @@ const instructions = `stateproof checks state machines and answers with evidence
 - "Does this per-state invariant hold on every execution, however long?" -> prove (the model's never-states/var-in-range invariants, or rsc statements); a proof comes with a re-checked certificate.
 - "What looks wrong in this FCSTM model's design (unreachable states, unused events or variables, constant guards, self-assignments)?" -> inspect (pyfcstm's diagnostic codes, with spans and refs).
 - "What does this FCSTM model do, cycle by cycle, for these events?" -> simulate (states, variables, actions and abstract calls per cycle).
-Every result is a report contract with a "schema" field. A finding or outcome that is undecided (*_UNDECIDED, unknown, timeout, incomplete, scenario_infeasible) means not decided: never report it as a pass.`
+- "Give me code that runs this model exactly as verified" -> generate (target c, go, python or typescript; the files by path; written only with outDir, a new directory).
+Every other result is a report contract with a "schema" field. A finding or outcome that is undecided (*_UNDECIDED, unknown, timeout, incomplete, scenario_infeasible) means not decided: never report it as a pass.`
 
 // contract is the output schema of a tool: the embedded JSON Schema of the
 // report contract it returns (stateproof schema NAME prints the same bytes).

@@ -91,6 +91,7 @@ func newServer(version string, srv *server) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "bmc", Description: "Bounded model checking with Z3: ask whether something can (reach, cover, exists_always) or must (forbid, invariant, must_reach, response) happen within N steps, in the FBMCQ query language, or with bound (no query) check every never-states and var-in-range invariant of the model to that depth. The model is JSON or FCSTM (a .fcstm path, or FCSTM source text in model with format fcstm); FCSTM declares no invariants, so bound applies to JSON models. Returns the stateproof/bmc/v1 result; a witness is replayed on the model's own runtime (`replay.ok`).", OutputSchema: contract("bmc"), Annotations: annotations()}, bmcTool)
 	mcp.AddTool(s, proveTool, tracked(srv, "prove", srv.proveHandler))
 	mcp.AddTool(s, inspectTool, srv.inspectHandler)
+	mcp.AddTool(s, generateTool, srv.generateHandler)
 	addSchemaResources(s)
 	return s
 }

@@ -90,7 +90,7 @@ func TestToolsListed(t *testing.T) {
 	for _, tl := range tools.Tools {
 		names = append(names, tl.Name)
 	}
-	if strings.Join(names, ",") != "bmc,compose,draw,inspect,prove,show,simulate,verify" {
+	if strings.Join(names, ",") != "bmc,compose,draw,generate,inspect,prove,show,simulate,verify" {
 		t.Errorf("tools = %v", names)
 	}
 }

@@ -91,6 +91,26 @@ func (e *Error) Detail() string {
 	return e.Error()
 }
 
+// Details is the text of a load failure for a person to read: every error
+// of an ErrorList, or the one *Error, with its Detail (location, source
+// line and caret); any other error's own text. The command line and the
+// MCP server print load failures with it, so they read the same.
+func Details(err error) string {
+	var list ErrorList
+	var one *Error
+	switch {
+	case errors.As(err, &list):
+		parts := make([]string, len(list))
+		for i, x := range list {
+			parts[i] = x.Detail()
+		}
+		return strings.Join(parts, "\n")
+	case errors.As(err, &one):
+		return one.Detail()
+	}
+	return err.Error()
+}
+
 func indent(s string) string { return "    " + strings.ReplaceAll(s, "\n", "\n    ") }
 
 // ErrorList is a list of errors, sorted by file and position. As an error

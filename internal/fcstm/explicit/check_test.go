@@ -33,6 +33,9 @@ func TestCheck(t *testing.T) {
 			"FCSTM_CYCLE_RAISES R.A"},
 		{"entering raises", "def int x = 0;\nstate R { state A; state B { enter { x = 1 / x; } } [*] -> A; A -> B :: Go; B -> A :: Back; }\n", 100,
 			"FCSTM_CYCLE_RAISES R.A; FCSTM_DEAD_END R.A; FCSTM_UNREACHED_STATE R.B"},
+		// a shift by a huge count raises (it used to fail the evaluator)
+		{"huge shift raises", "def int x = 0;\nstate R { state A; [*] -> A;\n A -> A :: Tick effect { x = 1 - x; };\n A -> A :: Shl effect { x = x << 9223372036854775807; };\n}\n", 100,
+			"FCSTM_CYCLE_RAISES R.A"},
 		{"capped", "def int x = 0;\nstate R { state A; [*] -> A; A -> A :: Go effect { x = x + 1; }; }\n", 20, "FCSTM_SEARCH_UNDECIDED "},
 		{"beyond int64", "def int x = 1;\nstate R { state A; [*] -> A; A -> A :: Go effect { x = x * 1000; }; }\n", 100, "FCSTM_SEARCH_UNDECIDED "},
 	} {

@@ -223,11 +223,7 @@ func (e *varEnv) setTemp(name string, v expr.Value) {
 func exprError(pos model.Pos, err error, what string) *Error {
 	var u *expr.Undefined
 	if errors.As(err, &u) {
-		msg := u.Cause.String()
-		if u.Detail != "" {
-			msg += " in " + u.Detail
-		}
-		return errorf(ClassExpression, pos, err, "%s: %s", what, msg)
+		return errorf(ClassExpression, pos, err, "%s: %s", what, u.Reason())
 	}
 	var te *expr.TypeError
 	if errors.As(err, &te) {

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -329,4 +330,51 @@ func TestRefCallSite(t *testing.T) {
 	if !reflect.DeepEqual(c.Actions, want) {
 		t.Errorf("actions %+v, want %+v", c.Actions, want)
 	}
+}
+
+// Operations without a value on non-finite floats (which only initial
+// values give) and on huge shift counts are expression errors that leave
+// the runtime unchanged, with the message the generated code gives
+// (docs/fcstm.md) — not internal failures of the evaluator.
+func TestNonFiniteAndHugeShiftRollBack(t *testing.T) {
+	b := newBuilder(t, "R")
+	b.intVar("n", 1)
+	b.floatVar("f", "1.0")
+	a := b.state(b.m.Root, "A")
+	b.trans(b.m.Root, nil, a, "", "", "")
+	b.trans(b.m.Root, a, a, "R.A.Floor", "", "n = floor(f)")
+	b.trans(b.m.Root, a, a, "R.A.Round", "", "n = round(-f)")
+	b.trans(b.m.Root, a, a, "R.A.Sin", "", "f = sin(f)")
+	b.trans(b.m.Root, a, a, "R.A.Shl", "", "n = 1 << 9223372036854775807")
+	b.trans(b.m.Root, a, a, "R.A.Shr", "", "n = n >> 9223372036854775807")
+	for _, tc := range []struct {
+		f           float64
+		event, text string
+	}{
+		{math.Inf(1), "Floor", "operation assignment to 'n' evaluation failed: cannot convert float +Inf to an integer"},
+		{math.Inf(1), "Round", "operation assignment to 'n' evaluation failed: cannot convert float -Inf to an integer"},
+		{math.NaN(), "Floor", "operation assignment to 'n' evaluation failed: cannot convert float NaN to an integer"},
+		{math.Inf(-1), "Sin", "operation assignment to 'f' evaluation failed: math domain error in sin(-Inf)"},
+		{math.NaN(), "Sin", "operation assignment to 'f' evaluation failed: float overflow in sin(NaN)"},
+		{1, "Shl", "operation assignment to 'n' evaluation failed: integer result too large (over 65536 bits) in 1 << 9223372036854775807"},
+	} {
+		r := b.runtime(Options{InitialVars: map[string]expr.Value{"f": expr.RealVal(tc.f)}})
+		step(t, r)
+		_, err := r.Cycle([]string{tc.event})
+		var e *Error
+		if !errors.As(err, &e) || e.Class != ClassExpression || e.Message != tc.text {
+			t.Errorf("%s with f = %v: error %v, want class %s with %q", tc.event, tc.f, err, ClassExpression, tc.text)
+		}
+		wantState(t, r, "R.A", map[string]int64{"n": 1})
+		if f, _ := r.Vars()["f"].Float(); math.Float64bits(f) != math.Float64bits(tc.f) {
+			t.Errorf("%s: f = %v after a failed cycle, want %v", tc.event, f, tc.f)
+		}
+	}
+	// A right shift by a huge count floors, as Python's does.
+	r := b.runtime(Options{})
+	step(t, r)
+	if _, err := r.Cycle([]string{"Shr"}); err != nil {
+		t.Fatal(err)
+	}
+	wantState(t, r, "R.A", map[string]int64{"n": 0})
 }

@@ -7,9 +7,6 @@
 package fcstmfront
 
 import (
-	"errors"
-	"strings"
-
 	"github.com/stateproof/stateproof/internal/fcstm/ast"
 	"github.com/stateproof/stateproof/internal/fcstm/decide"
 	"github.com/stateproof/stateproof/internal/fcstm/explicit"
@@ -94,18 +91,4 @@ type LoadError struct {
 
 func (e *LoadError) Unwrap() error { return e.Err }
 
-func (e *LoadError) Error() string {
-	var list ast.ErrorList
-	var one *ast.Error
-	switch {
-	case errors.As(e.Err, &list):
-		parts := make([]string, len(list))
-		for i, x := range list {
-			parts[i] = x.Detail()
-		}
-		return strings.Join(parts, "\n")
-	case errors.As(e.Err, &one):
-		return one.Detail()
-	}
-	return e.Err.Error()
-}
+func (e *LoadError) Error() string { return ast.Details(e.Err) }
