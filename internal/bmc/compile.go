@@ -21,6 +21,11 @@ type problem struct {
 	// eventSupport marks (step, event) pairs the property reads, which
 	// makes them replay inputs (property_support).
 	eventSupport map[[2]int]bool
+	// fairReads are, by (step, event), "the step takes the fair event"
+	// on a system with free inputs (fair.go): where the model makes one
+	// true, the event is a replay input (property_support), so that the
+	// trace shows the loop fair, not only the states it passes.
+	fairReads map[[2]int]*z3.Term
 	// frameHits are the per-frame disjuncts of the objective of reach,
 	// forbid and invariant (nil for the other kinds): the frames where a
 	// model meets the goal or violates the property.

@@ -190,13 +190,19 @@ func (d *decoder) events(i int, c *sts.Case, st *trace.Step) error {
 		if err != nil {
 			return err
 		}
+		took := false // a fair event the step takes (fairReads)
+		if t := p.fairReads[[2]int{i, ev}]; on && t != nil {
+			if took, err = d.bool(t); err != nil {
+				return err
+			}
+		}
 		val, isAssumed := assumed[ev]
 		switch {
 		case on && need[ev]:
 			st.InputEvents = append(st.InputEvents, trace.InputEvent{Path: e.Name, Reason: "case_positive", ModelValue: true})
 		case on && isAssumed && val:
 			st.InputEvents = append(st.InputEvents, trace.InputEvent{Path: e.Name, Reason: "explicit_true_assumption", ModelValue: true})
-		case on && p.eventSupport[[2]int{i, ev}]:
+		case on && (p.eventSupport[[2]int{i, ev}] || took):
 			st.InputEvents = append(st.InputEvents, trace.InputEvent{Path: e.Name, Reason: "property_support", ModelValue: true})
 		case neg[ev]:
 			st.EventReads = append(st.EventReads, trace.InputEvent{Path: e.Name, Reason: "negative_case_read", ModelValue: on})

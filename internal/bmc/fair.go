@@ -56,6 +56,9 @@ func (p *problem) fairObjective() (*z3.Term, error) {
 		}
 		never = b.And(miss...)
 	}
+	// The definitions of fresh symbols (sqrt results, bound temporaries)
+	// the event terms read hold outright: enabled is also read negated.
+	side := p.enc.TakeAxioms()
 	fairFrom := fairSuffixes(b, enabled, taken, n)
 	p.loops = p.loops[:0]
 	var opts []*z3.Term
@@ -71,7 +74,7 @@ func (p *problem) fairObjective() (*z3.Term, error) {
 		p.loops = append(p.loops, loop)
 		opts = append(opts, loop)
 	}
-	return b.Or(opts...), b.Err()
+	return b.And(append(side, b.Or(opts...))...), b.Err()
 }
 
 // sameFrame is "frame i and frame j are the same runtime".
@@ -139,6 +142,9 @@ func (p *problem) lassoResponse(tr, rs framePred, l int) *z3.Term {
 // guard that holds there, as the runtime and docs/liveness.md say) and
 // whether it is taken at steps 0..N-1 (the selected case consumes it).
 func (p *problem) fairEvents() (enabled, taken [][]*z3.Term, err error) {
+	if !p.sys.OneEventPerStep {
+		return p.freeFairEvents()
+	}
 	b := p.b
 	n := p.n
 	for _, name := range fairNames(p.q, p.sys) {
@@ -170,6 +176,39 @@ func (p *problem) fairEvents() (enabled, taken [][]*z3.Term, err error) {
 			en, tk = append(en, b.Or(can...)), append(tk, b.Or(did...))
 		}
 		enabled, taken = append(enabled, en), append(taken, tk)
+	}
+	return enabled, taken, b.Err()
+}
+
+// freeFairEvents is fairEvents for a system whose events are free inputs
+// (FCSTM), as verify's ltl check reads them (docs/queries.md#fairness):
+// an event is enabled at a frame when some input there has the cycle
+// test it present, and taken at a step when it is present and the
+// step's cycle tests it. Side conditions of fresh symbols join the
+// objective (fairObjective takes them).
+func (p *problem) freeFairEvents() (enabled, taken [][]*z3.Term, err error) {
+	if p.sys.Tests == nil {
+		return nil, nil, fmt.Errorf("bmc: a fair clause on a system with free inputs and no event tests")
+	}
+	b := p.b
+	names := fairNames(p.q, p.sys)
+	enabled, taken = make([][]*z3.Term, len(names)), make([][]*z3.Term, len(names))
+	p.fairReads = map[[2]int]*z3.Term{}
+	for j := 0; j < p.n; j++ {
+		if err := p.checkCancelled(); err != nil {
+			return nil, nil, err
+		}
+		tested, readable, err := p.enc.EventReads(j)
+		if err != nil {
+			return nil, nil, err
+		}
+		for f, name := range names {
+			ev := p.sys.EventIndex(name)
+			enabled[f] = append(enabled[f], readable[ev])
+			took := b.And(p.enc.Events[j][ev], tested[ev])
+			taken[f] = append(taken[f], took)
+			p.fairReads[[2]int{j, ev}] = took
+		}
 	}
 	return enabled, taken, b.Err()
 }

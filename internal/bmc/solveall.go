@@ -113,6 +113,7 @@ func (p *problem) retarget(q *query.Query, lia bool) {
 	p.q = q
 	p.frameHits = nil
 	p.eventSupport = map[[2]int]bool{}
+	p.fairReads = nil
 	p.enc.ResetBeyondLIA(lia)
 }
 

@@ -198,6 +198,25 @@ type Case struct {
 	Origin int
 }
 
+// A Test is a point of a cycle from a source where the runtime tests
+// whether an event is present (FCSTM: a candidate transition on the
+// event, reached by the inner loop). An event is read present, taken in
+// the sense of fairness, when it is present and the cycle reaches one of
+// its tests (docs/queries.md#fairness).
+type Test struct {
+	Event int
+	// Path is what the inner loop requires to get here, as a case's
+	// antecedent without priorities: the conditions read, the events
+	// found present and the effects run on the way. Only its Source,
+	// Guard, Conds, Events and Effects are meaningful.
+	Path Case
+	// Before is the number of the source's cases the inner loop may
+	// complete before it gets here: it gets here when its path holds and
+	// none of Cases[source][:Before] is selected (an error case counts:
+	// the cycle raises there).
+	Before int
+}
+
 // System is a symbolic transition system.
 type System struct {
 	Name string // usually the model file
@@ -225,6 +244,12 @@ type System struct {
 	// OneEventPerStep makes exactly one input event true at every step
 	// (JSON semantics); otherwise events are free inputs (FCSTM).
 	OneEventPerStep bool
+	// Tests lists, per source, the event tests of its cycle in the order
+	// the inner loop meets them. A system whose events are free inputs
+	// needs them for fairness ("enabled" and "taken"); nil when the front
+	// end does not record them (a JSON model needs none: a step takes
+	// the one event it consumes).
+	Tests map[int][]Test
 	// StartOnly makes the first step have only the cases of the start
 	// source, and later steps only those of the recurrent sources: every
 	// source not in Entry, plus the start (whose delta case leaves the

@@ -180,6 +180,7 @@ func (l *lowering) choose(p *path, cands []edge, take func(*path, edge) error, n
 				continue
 			}
 			if !known {
+				l.test(p, e.event)
 				q.events = append(q.events, sts.EventLit{Event: e.event, Present: true})
 				sure = false
 			}
@@ -215,6 +216,16 @@ func (l *lowering) choose(p *path, cands []edge, take func(*path, edge) error, n
 		p.priority = append(p.priority, taken...)
 	}
 	return none(p)
+}
+
+// test records that the inner loop, on path p, tests whether ev is
+// present (the runtime tests a candidate's event before its guard). An
+// event p already requires present was tested on the way to p.
+func (l *lowering) test(p *path, ev int) {
+	l.tests = append(l.tests, sts.Test{Event: ev, Before: len(l.cases), Path: sts.Case{
+		Kind: sts.Error, Source: l.src, Target: l.src,
+		Conds: slices.Clip(p.conds), Events: slices.Clip(p.events), Effects: slices.Clip(p.effects),
+	}})
 }
 
 // condition adds a condition read at this point of the path (a guard, a

@@ -63,6 +63,7 @@ type lowering struct {
 
 	src   int        // the source being expanded
 	cases []sts.Case // its cases so far
+	tests []sts.Test // its event tests so far
 	work  int
 	ntemp int
 	// deadEnds counts the paths that ended without a case (a dead end, a
@@ -76,7 +77,7 @@ type lowering struct {
 // persistent variable, and the macro-step cases of every source.
 func Lower(m *model.Model) (*sts.System, error) {
 	l := &lowering{m: m, events: map[string]int{}, vars: map[string]int{}}
-	l.sys = &sts.System{Name: m.File, Format: "fcstm", Cases: map[int][]sts.Case{}, Start: sts.InitID, StartActive: m.Root.Path, StartOnly: true, Entry: map[int]bool{sts.InitID: true}}
+	l.sys = &sts.System{Name: m.File, Format: "fcstm", Cases: map[int][]sts.Case{}, Tests: map[int][]sts.Test{}, Start: sts.InitID, StartActive: m.Root.Path, StartOnly: true, Entry: map[int]bool{sts.InitID: true}}
 	l.index()
 	if err := l.checkModel(); err != nil {
 		return nil, err
@@ -229,7 +230,7 @@ func stackTo(n *node) []frame {
 // An init or entry source also gets its semantic delta case: the cycle
 // reaches no stoppable leaf, and nothing changes.
 func (l *lowering) expand(src int, start func(*path) error) error {
-	l.src, l.cases, l.work = src, nil, 0
+	l.src, l.cases, l.tests, l.work = src, nil, nil, 0
 	p := &path{}
 	for _, v := range l.m.Vars {
 		p.types = append(p.types, varType(v))
@@ -248,6 +249,9 @@ func (l *lowering) expand(src int, start func(*path) error) error {
 		return &Error{Pos: l.srcPos(), Msg: fmt.Sprintf("one cycle from %s expands to %d cases, more than %d: the symbolic engines cannot check this model (a chain of pseudo states doubles the cases with each branching state; docs/fcstm.md, \"Known gaps\")", l.sys.LocationName(src), len(l.cases), MaxCasesPerSource)}
 	}
 	l.sys.Cases[src] = l.cases
+	if len(l.tests) > 0 {
+		l.sys.Tests[src] = l.tests
+	}
 	return nil
 }
 

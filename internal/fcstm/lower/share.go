@@ -50,9 +50,9 @@ func (l *lowering) chooseShared(p *path, cands []edge) error {
 // did; when it did not, it left the cases and dead-end count as it found
 // them (an error on the way is reproduced by the per-path expansion).
 func (l *lowering) share(p *path, cands []edge) bool {
-	start, ends := len(l.cases), l.deadEnds
+	start, ends, tests := len(l.cases), l.deadEnds, len(l.tests)
 	undo := func() bool {
-		l.cases, l.deadEnds = l.cases[:start], ends
+		l.cases, l.deadEnds, l.tests = l.cases[:start], ends, l.tests[:tests]
 		return false
 	}
 	brs, sure, ok := l.branches(p, cands)
