@@ -116,8 +116,8 @@ initial_vars['ok']: variable 'ok' is boolean, cannot assign 1
 			t.Errorf("README.md lacks %s", name)
 		}
 	}
-	if _, err := GenerateJSON(res.Model, "japi.json", "c", Options{}); err == nil || !strings.HasPrefix(err.Error(), "japi.json: the c target runs FCSTM models only") {
-		t.Errorf("c target: %v, want the json-model refusal at the file", err)
+	if _, err := GenerateJSON(res.Model, "japi.json", "typescript", Options{}); err == nil || !strings.HasPrefix(err.Error(), "japi.json: the typescript target runs FCSTM models only") {
+		t.Errorf("typescript target: %v, want the json-model refusal at the file", err)
 	}
 }
 
