@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 )
 
@@ -20,11 +19,10 @@ import (
 var goJSONEngineSrc string
 
 // JSONTargets lists the targets that run JSON models.
-func JSONTargets() []string { return []string{"c", "go", "python"} }
+func JSONTargets() []string { return []string{"c", "go", "python", "typescript"} }
 
 // GenerateJSON writes the code of the JSON model m, read from file, for
-// target. It returns the files, sorted by path, or an *Unsupported error
-// (located at the file: a JSON model's targets are JSONTargets).
+// target, one of JSONTargets. It returns the files, sorted by path.
 func GenerateJSON(m *jsonmodel.Model, file, target string, opts Options) ([]File, error) {
 	if opts.Name == "" {
 		opts.Name = path.Base(file)
@@ -39,14 +37,15 @@ func GenerateJSON(m *jsonmodel.Model, file, target string, opts Options) ([]File
 		files = pythonJSON(m, file, opts)
 	case "c":
 		files = cJSON(m, file, opts)
+	case "typescript":
+		files = tsJSON(m, file, opts)
 	}
 	if files != nil {
 		sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 		return files, nil
 	}
 	if target != "go" {
-		return nil, &Unsupported{Pos: model.Pos{File: file}, Feature: "json-model",
-			Message: fmt.Sprintf("the %s target runs FCSTM models only; a JSON model can be generated for %s", target, strings.Join(JSONTargets(), ", "))}
+		return nil, fmt.Errorf("unknown target %q (targets: %s)", target, strings.Join(JSONTargets(), ", "))
 	}
 	src, err := goJSONModel(m, file, opts)
 	if err != nil {
