@@ -178,3 +178,49 @@ rc=0 n=9007199254740992
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// TestCJSONReadme: for every example JSON model, the C program of the
+// generated README compiles without a warning against the generated
+// files and runs.
+func TestCJSONReadme(t *testing.T) {
+	cc := needCC(t)
+	models, _ := filepath.Glob("../../examples/*.json")
+	if len(models) == 0 {
+		t.Fatal("no example JSON models")
+	}
+	for _, path := range models {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := jsonmodel.Decode(data)
+		if err != nil || !res.Valid() {
+			t.Fatalf("%s: %v %v", path, err, res.Errors)
+		}
+		files, err := GenerateJSON(res.Model, filepath.Base(path), "c", Options{Name: "m"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		writeFiles(t, dir, files)
+		readme := string(files[0].Data)
+		start := strings.Index(readme, "```c\n")
+		end := strings.Index(readme[start+5:], "```")
+		if start < 0 || end < 0 {
+			t.Fatalf("%s: README.md has no C program:\n%s", path, readme)
+		}
+		prog := filepath.Join(dir, "app.c")
+		if err := os.WriteFile(prog, []byte(readme[start+5:start+5+end]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		bin := filepath.Join(dir, "app")
+		args := append(append([]string{}, cFlags...), "-o", bin, prog, filepath.Join(dir, "m.c"), "-lm")
+		if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil || len(out) > 0 {
+			t.Errorf("%s: cc: %v\n%s", path, err, out)
+			continue
+		}
+		if out, err := exec.Command(bin).CombinedOutput(); err != nil {
+			t.Errorf("%s: the README's program: %v\n%s", path, err, out)
+		}
+	}
+}
