@@ -42,10 +42,9 @@ machine is a caller-owned struct), with the same concepts; its integers are
 64-bit, and a result outside 64 bits fails the cycle (class "target") instead
 of wrapping. Its driver is compiled with cc.
 
-A JSON model (docs/models.md) is generated for --target go and python: code
-that steps the model one event per cycle as simulate does (a nondeterministic
-event is an error), with mathematical integers; --target c and typescript refuse it
-(json-model).
+A JSON model (docs/models.md) is generated for every target: code that steps
+the model one event per cycle as simulate does (a nondeterministic event is an
+error), with mathematical integers (C: 64-bit, checked, as for FCSTM models).
 
 A model the target cannot run exactly (a math function the target's library
 does not compute correctly rounded, …) is refused with a located error

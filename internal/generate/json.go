@@ -3,12 +3,12 @@ package generate
 import (
 	_ "embed"
 	"fmt"
+	"math/big"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 )
 
@@ -19,11 +19,10 @@ import (
 var goJSONEngineSrc string
 
 // JSONTargets lists the targets that run JSON models.
-func JSONTargets() []string { return []string{"go", "python"} }
+func JSONTargets() []string { return []string{"c", "go", "python", "typescript"} }
 
 // GenerateJSON writes the code of the JSON model m, read from file, for
-// target. It returns the files, sorted by path, or an *Unsupported error
-// (located at the file: a JSON model's targets are JSONTargets).
+// target, one of JSONTargets. It returns the files, sorted by path.
 func GenerateJSON(m *jsonmodel.Model, file, target string, opts Options) ([]File, error) {
 	if opts.Name == "" {
 		opts.Name = path.Base(file)
@@ -32,20 +31,27 @@ func GenerateJSON(m *jsonmodel.Model, file, target string, opts Options) ([]File
 	if opts.ModelName == "" {
 		opts.ModelName = file
 	}
-	if target == "python" {
-		files := pythonJSON(m, file, opts)
+	var files []File
+	switch target {
+	case "python":
+		files = pythonJSON(m, file, opts)
+	case "c":
+		files = cJSON(m, file, opts)
+	case "typescript":
+		files = tsJSON(m, file, opts)
+	}
+	if files != nil {
 		sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 		return files, nil
 	}
 	if target != "go" {
-		return nil, &Unsupported{Pos: model.Pos{File: file}, Feature: "json-model",
-			Message: fmt.Sprintf("the %s target runs FCSTM models only; a JSON model can be generated for %s", target, strings.Join(JSONTargets(), ", "))}
+		return nil, fmt.Errorf("unknown target %q (targets: %s)", target, strings.Join(JSONTargets(), ", "))
 	}
 	src, err := goJSONModel(m, file, opts)
 	if err != nil {
 		return nil, err
 	}
-	files := []File{{Path: opts.Name + ".go", Data: src}, {Path: "README.md", Data: goJSONReadme(m, file, opts)}}
+	files = []File{{Path: opts.Name + ".go", Data: src}, {Path: "README.md", Data: goJSONReadme(m, file, opts)}}
 	for _, t := range []struct{ name, src string }{{"value.go", goValueSrc}, {"engine.go", goJSONEngineSrc}} {
 		data, err := gofmt(t.name, []byte(rename(t.src, opts.Name)))
 		if err != nil {
@@ -62,6 +68,78 @@ func GenerateJSON(m *jsonmodel.Model, file, target string, opts Options) ([]File
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil
+}
+
+// jsonLowered is a JSON model numbered as every target's tables refer
+// to it: states in model order, events in the runtime's order (the
+// sorted alphabet), variables in declaration order.
+type jsonLowered struct {
+	m                          *jsonmodel.Model
+	events                     []string
+	stateIdx, varIdx, eventIdx map[string]int
+}
+
+func lowerJSON(m *jsonmodel.Model) *jsonLowered {
+	l := &jsonLowered{m: m, events: m.Alphabet(), stateIdx: m.StateIndex(), varIdx: map[string]int{}, eventIdx: map[string]int{}}
+	for i, v := range m.Variables {
+		l.varIdx[v.Name] = i
+	}
+	for i, e := range l.events {
+		l.eventIdx[e] = i
+	}
+	return l
+}
+
+// jsonNet is the net effect of a transition's updates on one variable:
+// the value of its last "set" (or, without one, its own value) plus the
+// increments and decrements after it. No guard runs between two updates,
+// so the values in between are never observed.
+type jsonNet struct {
+	v     int // the variable's index
+	set   bool
+	value *big.Int // set: the final value
+	delta *big.Int // not set: what is added to the variable
+}
+
+// net is the net effect of t's updates, variable by variable in the order
+// the updates first name them.
+func (l *jsonLowered) net(t jsonmodel.Transition) []jsonNet {
+	var out []jsonNet
+	at := map[int]int{}
+	for _, u := range t.Updates {
+		i := l.varIdx[u.Variable]
+		k, ok := at[i]
+		if !ok {
+			k = len(out)
+			at[i] = k
+			out = append(out, jsonNet{v: i, delta: new(big.Int)})
+		}
+		n := &out[k]
+		switch {
+		case u.Op == "set":
+			n.set, n.value = true, big.NewInt(u.Value)
+		case n.set && u.Op == "inc":
+			n.value.Add(n.value, big.NewInt(u.Value))
+		case n.set:
+			n.value.Sub(n.value, big.NewInt(u.Value))
+		case u.Op == "inc":
+			n.delta.Add(n.delta, big.NewInt(u.Value))
+		default:
+			n.delta.Sub(n.delta, big.NewInt(u.Value))
+		}
+	}
+	return out
+}
+
+// updateText is an update as a comment shows it.
+func updateText(m *jsonmodel.Model, u jsonmodel.Update) string {
+	switch u.Op {
+	case "inc":
+		return fmt.Sprintf("%s += %d", u.Variable, u.Value)
+	case "dec":
+		return fmt.Sprintf("%s -= %d", u.Variable, u.Value)
+	}
+	return u.Variable + " = " + literalText(m.VariableByName(u.Variable).Kind, u.Value)
 }
 
 // goJSONIDs are the exported identifiers of a JSON model's states,
@@ -90,15 +168,8 @@ func newGoJSONIDs(m *jsonmodel.Model) goJSONIDs {
 // with the model's JSON path and what it computes.
 func goJSONModel(m *jsonmodel.Model, file string, opts Options) ([]byte, error) {
 	ids := newGoJSONIDs(m)
-	stateIdx, varIdx := m.StateIndex(), map[string]int{}
-	for i, v := range m.Variables {
-		varIdx[v.Name] = i
-	}
-	events := m.Alphabet()
-	eventIdx := map[string]int{}
-	for i, e := range events {
-		eventIdx[e] = i
-	}
+	l := lowerJSON(m)
+	stateIdx, varIdx, events, eventIdx := l.stateIdx, l.varIdx, l.events, l.eventIdx
 	var b, fns strings.Builder
 	fmt.Fprintf(&b, "// Code generated by stateproof generate. DO NOT EDIT.\n\n// Package %s runs the JSON model %s, event by event as stateproof's\n// runtime steps it (docs/generate.md in stateproof).\npackage %s\n\n", opts.Name, path.Base(file), opts.Name)
 	fmt.Fprintf(&b, "// ModelFile is the model this package was generated from.\nconst ModelFile = %s\n\n", strconv.Quote(file))

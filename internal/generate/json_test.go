@@ -116,9 +116,6 @@ initial_vars['ok']: variable 'ok' is boolean, cannot assign 1
 			t.Errorf("README.md lacks %s", name)
 		}
 	}
-	if _, err := GenerateJSON(res.Model, "japi.json", "c", Options{}); err == nil || !strings.HasPrefix(err.Error(), "japi.json: the c target runs FCSTM models only") {
-		t.Errorf("c target: %v, want the json-model refusal at the file", err)
-	}
 }
 
 const jsonAPIPython = `import sys
@@ -173,6 +170,78 @@ initial_vars['ok']: variable 'ok' is boolean, cannot assign 1
 `
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if !strings.Contains(string(files[0].Data), "| `Busy` | `STATE_BUSY` | `$.states[1]` |") {
+		t.Errorf("README.md lacks the state table:\n%s", files[0].Data)
+	}
+}
+
+const jsonAPITS = `import * as m from "./api.js";
+
+const calls: string[] = [];
+const r = new m.Machine({ hooks: {
+  hello: (c: m.Call) => { calls.push(c.action + " " + c.stage + " " + c.state + " n=" + c.vars["n"]); },
+  leave: (c: m.Call) => { calls.push(c.action + " " + c.stage + " " + c.state); },
+} });
+r.cycle(m.EVENT_GO);
+console.log(r.state, String(r.vars["n"]), r.vars["ok"], JSON.stringify(calls));
+r.cycle(m.EVENT_GO);
+console.log(r.state, String(r.vars["n"]), r.vars["ok"], JSON.stringify(calls), r.ended);
+for (const evs of [["nope"], ["go", "stop"]]) {
+  try {
+    r.step(evs);
+  } catch (e) {
+    if (e instanceof m.MachineError) {
+      console.log(e.cls, e.message, r.state);
+    }
+  }
+}
+const h = new m.Machine({ initialState: m.STATE_IDLE, initialVars: { n: 2n ** 70n, ok: true },
+  hooks: { leave: () => { throw new Error("refused"); } } });
+try {
+  h.cycle(m.EVENT_GO);
+} catch (e) {
+  if (e instanceof m.MachineError) {
+    console.log(e.message, h.state, String(h.vars["n"]));
+  }
+}
+for (const o of <m.Options[]>[{ initialVars: { ok: 1n } }, { initialVars: { n: 1.5 } }, { initialState: "Nowhere" }, { initialState: "Idle", initialVars: { n: 1n } }]) {
+  try {
+    new m.Machine(o);
+  } catch (e) {
+    if (e instanceof m.MachineError) {
+      console.log(e.cls, e.message);
+    }
+  }
+}
+`
+
+// TestTypeScriptJSONAPI is TestGoJSONAPI for the TypeScript module (tsc
+// --strict), with the start errors.
+func TestTypeScriptJSONAPI(t *testing.T) {
+	dir := t.TempDir()
+	res, err := jsonmodel.Decode([]byte(jsonAPIModel))
+	if err != nil || !res.Valid() {
+		t.Fatal(err, res.Errors)
+	}
+	files, err := GenerateJSON(res.Model, "japi.json", "typescript", Options{Name: "api"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, filepath.Join(dir, "gen"), files)
+	got := runTS(t, dir, jsonAPITS)
+	want := `Idle 0 true ["leave exit Idle"]
+Busy 2 true ["leave exit Idle","leave exit Idle","hello enter Busy n=2"] false
+event unknown event "nope": the model's events are go, stop Busy
+event a JSON model takes one event per cycle, got 2 (go, stop) Busy
+handler of leave (exit of Idle) failed: refused Idle 1180591620717411303424
+init initial_vars['ok']: variable 'ok' is boolean, cannot assign 1
+init initial_vars['n']: variable 'n' is integer, cannot assign 1.5
+init initial_state Nowhere: no such state
+init a hot start needs every variable; initial_vars lacks ok
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	if !strings.Contains(string(files[0].Data), "| `Busy` | `STATE_BUSY` | `$.states[1]` |") {
 		t.Errorf("README.md lacks the state table:\n%s", files[0].Data)

@@ -70,10 +70,16 @@ func typescriptTarget(m *model.Model, opts Options) ([]File, error) {
 	if !opts.Driver {
 		return files, nil
 	}
+	return append(files, tsDriverFiles(opts)...), nil
+}
+
+// tsDriverFiles are driver.ts and the run script, for either model
+// language: the driver needs only the API both modules have.
+func tsDriverFiles(opts Options) []File {
 	drv := strings.Replace(tsDriverSrc, `from "./fcstmgen.js"`, `from "./`+opts.Name+`.js"`, 1)
 	drv = strings.Replace(drv, `const MODEL_NAME = "";`, "const MODEL_NAME = "+tsQuote(opts.ModelName)+";", 1)
 	run := strings.Replace(tsRun, "NAME.ts", opts.Name+".ts", 1)
-	return append(files, File{Path: "driver.ts", Data: []byte(drv)}, File{Path: "run", Data: []byte(run), Exec: true}), nil
+	return []File{{Path: "driver.ts", Data: []byte(drv)}, {Path: "run", Data: []byte(run), Exec: true}}
 }
 
 // tsGen writes the module of the TypeScript target. It shares the Python
