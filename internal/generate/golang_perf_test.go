@@ -80,6 +80,45 @@ func TestCycleIsStep(t *testing.T) {
 	}
 }
 
+// TestHooksKeepTheirCalls: Cycle calls the hooks Step calls, with the
+// same context, and each call gets a Call of its own that the hook may
+// keep (not one in buffers the next cycle reuses).
+func TestHooksKeepTheirCalls(t *testing.T) {
+	var kept [2][]*Call
+	machine := func(k int) *Machine {
+		m, err := New(Options{Hooks: map[string]Hook{"Washer.Done.Beep": func(c *Call) error {
+			kept[k] = append(kept[k], c)
+			return nil
+		}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	a, b := machine(0), machine(1)
+	for i := range 48 * 4 {
+		if err := a.Cycle(loopEvents(i, true)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Step(loopEvents(i, true)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(kept[0]) < 2 || len(kept[0]) != len(kept[1]) {
+		t.Fatalf("Cycle called the hook %d times, Step %d times", len(kept[0]), len(kept[1]))
+	}
+	for i, c := range kept[0] {
+		d := kept[1][i]
+		if c.Action != d.Action || c.Stage != d.Stage || c.Role != d.Role || c.State != d.State || c.ActiveLeaf != d.ActiveLeaf ||
+			!slices.EqualFunc(c.Vars, d.Vars, sameValue) {
+			t.Errorf("call %d: Cycle gave %+v, Step %+v", i, *c, *d)
+		}
+		if i > 0 && (c == kept[0][i-1] || &c.Vars[0] == &kept[0][i-1].Vars[0]) {
+			t.Errorf("calls %d and %d share their Call or variables", i-1, i)
+		}
+	}
+}
+
 func BenchmarkCycle(b *testing.B) {
 	m, err := New(Options{})
 	if err != nil {
