@@ -19,6 +19,8 @@ var (
 	goOpsSrc string
 	//go:embed tmpl/engine.go.txt
 	goEngineSrc string
+	//go:embed tmpl/search.go.txt
+	goSearchSrc string
 	//go:embed tmpl/driver.go.txt
 	goDriverSrc string
 )
@@ -32,7 +34,7 @@ func goTarget(m *model.Model, opts Options) ([]File, error) {
 		return nil, err
 	}
 	files := []File{{Path: opts.Name + ".go", Data: src}, {Path: "README.md", Data: g.readme(opts)}}
-	for _, t := range []struct{ name, src string }{{"value.go", goValueSrc}, {"ops.go", goOpsSrc}, {"engine.go", goEngineSrc}} {
+	for _, t := range []struct{ name, src string }{{"value.go", goValueSrc}, {"ops.go", goOpsSrc}, {"engine.go", goEngineSrc}, {"search.go", goSearchSrc}} {
 		data, err := gofmt(t.name, []byte(rename(t.src, opts.Name)))
 		if err != nil {
 			return nil, err

@@ -12,8 +12,11 @@ import (
 
 func mathBits(f float64) uint64 { return math.Float64bits(f) }
 
-// block writes the statements of an operation block; every statement
-// returns the runtime's error on failure.
+// block writes the statements of an operation block. Each statement
+// first records where it is (e.at) and what it assigns (e.target, "" for
+// an if's conditions), so that the block's one deferred recover, in the
+// engine, turns a failing expression into the runtime's error for that
+// statement: no closure or defer per statement.
 func (g *goGen) block(ops []model.Stmt, depth int) (string, error) {
 	var b strings.Builder
 	ind := strings.Repeat("\t", depth)
@@ -25,16 +28,16 @@ func (g *goGen) block(ops []model.Stmt, depth int) (string, error) {
 				return "", err
 			}
 			fmt.Fprintf(&b, "%s// %s = %s (%s)\n", ind, op.Name, oneLine(expr.Format(op.Value)), where(op.Pos))
-			fmt.Fprintf(&b, "%sif v, err := assign(%s, %s, func() Value { return %s }); err != nil {\n%s\treturn err\n%s} else {\n",
-				ind, goPos(op.Pos), strconv.Quote(op.Name), x, ind, ind)
+			fmt.Fprintf(&b, "%se.at, e.target = %s, %s\n", ind, goPos(op.Pos), strconv.Quote(op.Name))
 			if i, ok := g.varIdx[op.Name]; ok && !op.Temp {
-				fmt.Fprintf(&b, "%s\te.set(%d, v, %s)\n", ind, i, goPos(op.Pos))
+				fmt.Fprintf(&b, "%se.set(%d, %s)\n", ind, i, x)
 			} else {
-				fmt.Fprintf(&b, "%s\te.setTemp(%s, v)\n", ind, strconv.Quote(op.Name))
+				fmt.Fprintf(&b, "%se.setTemp(%s, %s)\n", ind, strconv.Quote(op.Name), x)
 			}
-			fmt.Fprintf(&b, "%s}\n", ind)
 		case *model.If:
-			fmt.Fprintf(&b, "%s// if (%s)\n%s", ind, where(op.Pos), ind)
+			// The conditions are evaluated before any branch runs: one
+			// record of the position serves them all.
+			fmt.Fprintf(&b, "%s// if (%s)\n%se.at, e.target = %s, \"\"\n%s", ind, where(op.Pos), ind, goPos(op.Pos), ind)
 			for i, br := range op.Branches {
 				c, err := g.expr(br.Cond, op.Pos)
 				if err != nil {
@@ -47,8 +50,7 @@ func (g *goGen) block(ops []model.Stmt, depth int) (string, error) {
 				if i > 0 {
 					b.WriteString(" else ")
 				}
-				fmt.Fprintf(&b, "if ok, err := test(%s, func() Value { return %s }); err != nil {\n%s\treturn err\n%s} else if ok {\n%s%s}",
-					goPos(op.Pos), c, ind, ind, body, ind)
+				fmt.Fprintf(&b, "if %s.Bool() {\n%s%s}", c, body, ind)
 			}
 			if len(op.Else) > 0 {
 				body, err := g.block(op.Else, depth+1)

@@ -202,7 +202,7 @@ func (g *goGen) actionFunc(a *model.Action) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	fmt.Fprintf(&g.fns, "// %s runs %s (%s).\nfunc %s(e *env) error {\n%s\treturn nil\n}\n\n", fn, name, where(a.Pos), fn, body)
+	fmt.Fprintf(&g.fns, "// %s runs %s (%s).\nfunc %s(e *env) {\n%s}\n\n", fn, name, where(a.Pos), fn, body)
 	return fn, nil
 }
 
@@ -242,7 +242,7 @@ func (g *goGen) edge(t *model.Transition) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&g.fns, "// %s is the effect of %s -> %s in %s (%s).\nfunc %s(e *env) error {\n%s\treturn nil\n}\n\n", fn, from, toName, t.Owner.Path, where(t.Pos), fn, body)
+		fmt.Fprintf(&g.fns, "// %s is the effect of %s -> %s in %s (%s).\nfunc %s(e *env) {\n%s}\n\n", fn, from, toName, t.Owner.Path, where(t.Pos), fn, body)
 		f = append(f, "effect: "+fn)
 	}
 	forced := ""

@@ -204,7 +204,9 @@ const readmeAPI = "## API\n\n" +
 	"  (every variable) is a hot start at that state.\n" +
 	"- `Cycle(events)` runs one cycle with the given input events (full paths as the\n" +
 	"  `Event…` constants give them, `/a.b` from the root, `.x` relative to the current\n" +
-	"  state). `Step(events)` also returns what the cycle did (`*Trace`).\n" +
+	"  state). `Step(events)` also returns what the cycle did (`*Trace`). `Cycle` records\n" +
+	"  no trace and, after the first cycles, allocates nothing (but the `*Call` a hook\n" +
+	"  is given, an error, or an integer beyond `int64`).\n" +
 	"- `State()` is the current state's path (the root before the first cycle of a cold\n" +
 	"  start, `\"\"` once ended), `Ended()` whether the machine terminated, `Vars()` the\n" +
 	"  variables in `VarNames()` order, `Var(name)` one by name, `Var…()` each by accessor.\n" +
