@@ -203,7 +203,7 @@ func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdou
 	if summarize {
 		probes = verify.Probes(res.Model, mc)
 	}
-	r, err := p.search(cmd, out, stdout, stderr, hash, mc, opts.MaxStates, summarize, probes)
+	r, err := p.search(cmd, out, stdout, stderr, hash, mc, opts.MaxStates, summarize, probes, nil)
 	if r == nil {
 		return err
 	}
@@ -246,11 +246,11 @@ func reached(mc *runtime.Machine, s *cluster.Summary) (*verify.Reached, error) {
 
 // search runs this worker's part of the partitioned search of mc, whose
 // model hashes to hash; summarize makes worker 0 gather no state
-// (cluster.Config.Summarize), and every owner run probes over its own
-// states. On worker 0 it returns the settled
+// (cluster.Config.Summarize), and every owner run probes and marks over
+// its own states. On worker 0 it returns the settled
 // exploration; otherwise (a worker done, or a failure) it returns nil and
 // what the command returns.
-func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, hash string, mc concrete.Portable, maxStates int, summarize bool, probes []func([]int64, bool) bool) (*cluster.Result, error) {
+func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, hash string, mc concrete.Portable, maxStates int, summarize bool, probes []func([]int64, bool) bool, marks func([]int64, bool, func(string, bool))) (*cluster.Result, error) {
 	var cfg cluster.Config
 	var err error
 	if p.localChild {
@@ -263,7 +263,7 @@ func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, std
 	}
 	cfg.Version = buildVersion()
 	cfg.ModelHash = hash
-	cfg.Summarize, cfg.Probes = summarize, probes
+	cfg.Summarize, cfg.Probes, cfg.Marks = summarize, probes, marks
 	r, err := cluster.Run(cmd.Context(), cfg, mc, maxStates)
 	var ce *cluster.Error
 	switch {
