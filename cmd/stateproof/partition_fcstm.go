@@ -48,6 +48,12 @@ func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stder
 		// nothing to explore: the report says why, as one process's does
 	case s.part.local > 0:
 		return s.part.runLocalOrRefuse(cmd, out, stdout, stderr, name)
+	case s.part.gather:
+		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, false, nil, nil)
+		if r == nil {
+			return err
+		}
+		sopts.Explored = r.Graph
 	default:
 		// the owners mark what each state shows: worker 0 gathers no state
 		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, true, nil, mc.Marks())

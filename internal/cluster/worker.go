@@ -534,7 +534,11 @@ func (w *worker) onFirst(d *dec) ([]byte, error) {
 			nmarks++
 			marks.str(key)
 			marks.u(uint64(g))
-			marks.u(map[bool]uint64{false: 0, true: 1}[path])
+			asked := uint64(0)
+			if path {
+				asked = 1
+			}
+			marks.u(asked)
 		}
 	}
 	words := make([]int64, w.mc.Width())
