@@ -47,11 +47,11 @@ func verifyIgnored(cmd *cobra.Command, sc *scaleFlags, out outputFlags) string {
 			return f + " has no effect without --partition: it describes the other workers of a partitioned search"
 		}
 	}
-	if f := setFlag(cmd, "peer-timeout", "start-timeout"); f != "" && part == "" {
+	if f := setFlag(cmd, "peer-timeout", "start-timeout", "gather"); f != "" && part == "" {
 		return f + " has no effect without --partition or --local-partitions"
 	}
 	if f := setFlag(cmd, spillFlagNames...); f != "" && part != "" {
-		return f + " cannot be combined with " + part + " yet: no worker spills, and worker 0 holds the whole graph in memory (docs/scale.md#many-machines)"
+		return f + " cannot be combined with " + part + " yet: no worker spills (docs/scale.md#many-machines)"
 	}
 	if part != "" {
 		if f := setFlag(cmd, "progress"); f != "" {

@@ -39,6 +39,7 @@ func TestIgnoredFlagsRefused(t *testing.T) {
 		{[]string{"verify", model, "--token-file", "t"}, []string{"--token-file", "without --partition"}},
 		{[]string{"verify", model, "--tls-ca", "ca.pem"}, []string{"--tls-ca", "without --partition"}},
 		{[]string{"verify", model, "--peer-timeout", "1s"}, []string{"--peer-timeout", "--partition or --local-partitions"}},
+		{[]string{"verify", model, "--gather"}, []string{"--gather", "--partition or --local-partitions"}},
 		{[]string{"verify", model, "--local-partitions", "2", "--peers", "a:1,b:2"}, []string{"--peers", "--local-partitions"}},
 		{[]string{"verify", model, "--local-partitions", "2", "--token-file", "t"}, []string{"--token-file", "--local-partitions"}},
 		// verify: a swarm member ignores the checks' options

@@ -28,7 +28,7 @@ type partitionFlags struct {
 	tls                                          cluster.TLSFiles
 	peerTimeout, startTimeout                    time.Duration
 	local                                        int
-	localChild                                   bool
+	localChild, gather                           bool
 }
 
 func (p *partitionFlags) register(cmd *cobra.Command) {
@@ -44,6 +44,7 @@ func (p *partitionFlags) register(cmd *cobra.Command) {
 	f.DurationVar(&p.peerTimeout, "peer-timeout", 5*time.Second, "undecided when a peer does not answer a call, or worker 0 is silent, for this long")
 	f.DurationVar(&p.startTimeout, "start-timeout", time.Minute, "how long workers wait for each other at the start")
 	f.IntVar(&p.local, "local-partitions", 0, "run a partitioned search over `N` child processes on 127.0.0.1 (tests, big hosts)")
+	f.BoolVar(&p.gather, "gather", false, "worker 0 holds the graph: gather every worker's states so that the checks that need the whole graph (event-before-state, A9–A15, deadlines) are decided, at the memory of one process (docs/scale.md)")
 	f.BoolVar(&p.localChild, "local-child", false, "internal: a child of --local-partitions")
 	f.MarkHidden("local-child") //nolint:errcheck // the flag exists
 }
@@ -188,10 +189,10 @@ func (p *partitionFlags) config(rd func(string) ([]byte, error)) (cluster.Config
 }
 
 // runPartition runs one worker of a partitioned search and, on worker 0,
-// the checks over the settled exploration. When the model's checks read
-// no more than which declared states the exploration reached
-// (verify.ReachedEnough), worker 0 gathers no state: its memory is its
-// own states' and the report's, not the whole graph's.
+// the checks over the settled exploration. Worker 0 gathers no state
+// unless --gather asks it to hold the graph: the checks that read one
+// state run at the owners (verify.Probes), and those that need the whole
+// graph are undecided, "graph partitioned" (verify.Reached).
 func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, name string, res *jsonmodel.Result, opts verify.Options) error {
 	if !res.Valid() {
 		return emitVerify(out, stdout, name, verify.Run(res, opts), res)
@@ -199,11 +200,10 @@ func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdou
 	hash, _ := jsonmodel.Hash(res.Model.Raw, "v1")
 	mc := runtime.Compile(res.Model)
 	var probes []func([]int64, bool) bool
-	summarize := verify.ReachedEnough(res.Model)
-	if summarize {
+	if !p.gather {
 		probes = verify.Probes(res.Model, mc)
 	}
-	r, err := p.search(cmd, out, stdout, stderr, hash, mc, opts.MaxStates, summarize, probes)
+	r, err := p.search(cmd, out, stdout, stderr, hash, mc, opts.MaxStates, !p.gather, probes, nil)
 	if r == nil {
 		return err
 	}
@@ -246,11 +246,11 @@ func reached(mc *runtime.Machine, s *cluster.Summary) (*verify.Reached, error) {
 
 // search runs this worker's part of the partitioned search of mc, whose
 // model hashes to hash; summarize makes worker 0 gather no state
-// (cluster.Config.Summarize), and every owner run probes over its own
-// states. On worker 0 it returns the settled
+// (cluster.Config.Summarize), and every owner run probes and marks over
+// its own states. On worker 0 it returns the settled
 // exploration; otherwise (a worker done, or a failure) it returns nil and
 // what the command returns.
-func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, hash string, mc concrete.Portable, maxStates int, summarize bool, probes []func([]int64, bool) bool) (*cluster.Result, error) {
+func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, hash string, mc concrete.Portable, maxStates int, summarize bool, probes []func([]int64, bool) bool, marks func([]int64, bool, func(string, bool))) (*cluster.Result, error) {
 	var cfg cluster.Config
 	var err error
 	if p.localChild {
@@ -263,7 +263,7 @@ func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, std
 	}
 	cfg.Version = buildVersion()
 	cfg.ModelHash = hash
-	cfg.Summarize, cfg.Probes = summarize, probes
+	cfg.Summarize, cfg.Probes, cfg.Marks = summarize, probes, marks
 	r, err := cluster.Run(cmd.Context(), cfg, mc, maxStates)
 	var ce *cluster.Error
 	switch {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stateproof/stateproof/internal/cluster"
+	"github.com/stateproof/stateproof/internal/explore"
 	"github.com/stateproof/stateproof/internal/fcstm/explicit"
 	"github.com/stateproof/stateproof/internal/fcstm/lint"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
@@ -46,16 +48,36 @@ func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stder
 		// nothing to explore: the report says why, as one process's does
 	case s.part.local > 0:
 		return s.part.runLocalOrRefuse(cmd, out, stdout, stderr, name)
-	default:
-		// the FCSTM checks read the graph (internal/fcstm/explicit): gathered
-		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, false, nil)
+	case s.part.gather:
+		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, false, nil, nil)
 		if r == nil {
 			return err
 		}
 		sopts.Explored = r.Graph
+	default:
+		// the owners mark what each state shows: worker 0 gathers no state
+		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, true, nil, mc.Marks())
+		if r == nil {
+			return err
+		}
+		sopts.Reached = fcstmReached(mc, r.Summary)
 	}
 	if _, err := explicit.Verify(res, sopts); err != nil {
 		return err
 	}
 	return emitVerifyAt(out, stdout, name, res.Report, res.Locator(), fcstmPicture(name, res.Model))
+}
+
+// fcstmReached is what worker 0's summary tells the FCSTM check.
+func fcstmReached(mc *explicit.Machine, s *cluster.Summary) *explicit.Reached {
+	r := &explicit.Reached{Len: s.Len, Expanded: s.Expanded, Cap: s.Cap, Truncated: s.Truncated, Machine: mc, Marks: map[string]explicit.Hit{}}
+	for key, h := range s.Marks {
+		hit := explicit.Hit{Index: h.Index, Words: h.Words}
+		for _, t := range h.Path {
+			from, event, to := mc.Describe(t)
+			hit.Path = append(hit.Path, explore.Step{From: from, Event: event, To: to})
+		}
+		r.Marks[key] = hit
+	}
+	return r
 }

@@ -12,8 +12,8 @@ import (
 // TestLocalPartitionsFCSTM: a partitioned search of an FCSTM model, over
 // 2 and 3 worker processes, gives the one-process report byte for byte,
 // with the same exit status, on every example, the generated families and
-// a model whose cycles raise (raised locations cross processes too), with
-// a cap that truncates the larger ones.
+// a model whose cycles raise (raised locations cross processes too) and
+// one with a dead end, with a cap that truncates the larger ones.
 func TestLocalPartitionsFCSTM(t *testing.T) {
 	models := fcstmScaleModels(t)
 	raising := filepath.Join(t.TempDir(), "raising.fcstm")
@@ -21,7 +21,13 @@ func TestLocalPartitionsFCSTM(t *testing.T) {
 	if err := os.WriteFile(raising, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	models = append(models, raising)
+	// a dead end in C, which the owners find by stepping their own states
+	dead := filepath.Join(t.TempDir(), "dead.fcstm")
+	src = "def int x = 0;\nstate R { state A; state B; state C; [*] -> A;\n A -> B :: Go;\n A -> A :: Tick effect { x = (x + 1) % 4; };\n B -> C :: Go;\n}\n"
+	if err := os.WriteFile(dead, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	models = append(models, raising, dead)
 	for _, model := range models {
 		// small cap: a level costs round trips, and counter has one per state
 		base := []string{"verify", model, "--json", "--max-states", "300"}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -54,7 +55,7 @@ func partitionPeakRSS(t *testing.T, model, dir string) (rss [2]int64, stderr0 st
 		if _, ok := err.(*exec.ExitError); err != nil && !ok {
 			t.Fatal(err)
 		}
-		if code := c.ProcessState.ExitCode(); code != exitHolds && code != exitViolated {
+		if code := c.ProcessState.ExitCode(); code != exitHolds && code != exitViolated && code != exitUndecided {
 			t.Fatalf("worker %d: exit %d\n%s", i, code, errs[i].String())
 		}
 		rss[i] = c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
@@ -72,18 +73,67 @@ func TestPartitionWorker0HoldsNoGraph(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a partitioned search of 262,144 states")
 	}
+	worker0Flat(t, "json", 12, 18, gen.Toggles)
+}
+
+// TestPartitionWorker0HoldsNoGraphFCSTM: the same for an FCSTM model: the
+// owners mark what each state shows (leaf reached, dead end, raise) and
+// worker 0 gathers none (gen toggles --format fcstm 12 and 17). When
+// worker 0 gathered the graph, it grew by about 9 MiB from one to the other.
+func TestPartitionWorker0HoldsNoGraphFCSTM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a partitioned search of 131,072 states")
+	}
+	worker0Flat(t, "fcstm", 12, 17, gen.TogglesFCSTM)
+}
+
+// TestPartitionWorker0HoldsNoGraphWholeGraphChecks: the same for a model
+// whose checks need the whole graph (leads-to, LTL, event-before-state):
+// they are undecided "graph partitioned" (exit 3, never a pass) rather
+// than run over a graph gathered on worker 0. When worker 0 gathered the
+// graph, it grew by 60 MiB from toggles 12 to 18.
+func TestPartitionWorker0HoldsNoGraphWholeGraphChecks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a partitioned search of 262,144 states")
+	}
+	worker0Flat(t, "json", 12, 18, togglesWithGraphChecks)
+}
+
+// togglesWithGraphChecks is gen toggles with invariants that need the
+// whole graph (the leads-to and the LTL hold, the event-before-state does
+// not: the root is in ON).
+func togglesWithGraphChecks(bits int) string {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(gen.Toggles(bits)), &m); err != nil {
+		panic(err)
+	}
+	m["invariants"] = []any{
+		map[string]any{"id": "on-again", "description": "d", "kind": "leads-to", "from": "ON", "to": []any{"ON"}},
+		map[string]any{"id": "flip-on", "description": "d", "kind": "ltl", "formula": "G (@flip0 -> F ON)"},
+		map[string]any{"id": "first", "description": "d", "kind": "event-before-state", "event": "flip0", "state": "ON"},
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// worker0Flat checks that worker 0's peak RSS beyond worker 1's grows by
+// less than 5 MiB from model(small) to model(large).
+func worker0Flat(t *testing.T, ext string, small, large int, model func(int) string) {
 	dir := t.TempDir()
 	var extra [2]int64
-	for k, bits := range []int{12, 18} {
-		model := filepath.Join(dir, fmt.Sprintf("toggles%d.json", bits))
-		if err := os.WriteFile(model, []byte(gen.Toggles(bits)), 0o644); err != nil {
+	for k, bits := range []int{small, large} {
+		path := filepath.Join(dir, fmt.Sprintf("toggles%d.%s", bits, ext))
+		if err := os.WriteFile(path, []byte(model(bits)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		rss, stderr0 := partitionPeakRSS(t, model, dir)
+		rss, stderr0 := partitionPeakRSS(t, path, dir)
 		extra[k] = rss[0] - rss[1]
 		t.Logf("toggles %d: peak RSS worker 0 %d KiB, worker 1 %d KiB\n%s", bits, rss[0], rss[1], stderr0)
 	}
 	if grew := extra[1] - extra[0]; grew > 5<<10 {
-		t.Errorf("worker 0's peak RSS beyond worker 1's grew by %d KiB from toggles 12 to toggles 18 (%d KiB, then %d KiB)", grew, extra[0], extra[1])
+		t.Errorf("worker 0's peak RSS beyond worker 1's grew by %d KiB from toggles %d to toggles %d (%d KiB, then %d KiB)", grew, small, large, extra[0], extra[1])
 	}
 }

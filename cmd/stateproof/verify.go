@@ -138,7 +138,8 @@ by search").
 
 --partition I/N runs worker I of a partitioned search over gRPC, of a JSON or
 an FCSTM model (same report, worker 0 writes it; --local-partitions N starts the
-workers on this host);
+workers on this host); the checks that need the whole graph are undecided
+"graph partitioned" unless --gather has worker 0 hold the graph;
 --swarm I/N runs a bug-hunting swarm member, of a JSON or an FCSTM model,
 whose reports stateproof merge combines; see docs/scale.md.
 
@@ -146,7 +147,7 @@ A flag that would have no effect is refused (exit 2), never ignored:
 --memory, --spill-dir and --max-disk with --partition or --local-partitions
 (no worker spills yet); the peer flags (--peers, --peers-file, --peers-dns,
 --token-file, --tls-*) without --partition or with --local-partitions;
---peer-timeout and --start-timeout without either; --progress with either;
+--peer-timeout, --start-timeout and --gather without either; --progress with either;
 --seed without --swarm; --workers, --max-findings, --max-permutation-events,
 the spill flags, --allow-undecided, --legacy-exit-codes, --progress and --color
 with --swarm; the check options with --hash-check; the JSON-only options

@@ -52,6 +52,14 @@ type Config struct {
 	// each, Summary.Hits has the least state where it holds, with its
 	// words and its path. Every worker must have the same probes.
 	Probes []func(words []int64, root bool) bool
+	// Marks, when worker 0 summarizes, names what one state shows, by
+	// keys that mean the same in every process (a leaf's name, an
+	// error's text: a format whose word 0 is numbered per process has no
+	// portable location): each owner calls it over its own states in
+	// increasing global order, once each (it may keep what it learnt),
+	// and reports per key the least global index that showed it. Path
+	// asks worker 0 to fetch that state's words and path too.
+	Marks func(words []int64, root bool, mark func(key string, path bool))
 }
 
 // Result is what a partitioned search produced.
@@ -87,6 +95,9 @@ type Summary struct {
 	// Hits holds, per probe of Config.Probes, the least state (in global
 	// order: the nearest to the root) where it holds, if any.
 	Hits []Hit
+	// Marks holds, per key of Config.Marks some state showed, the least
+	// such state: its Index, and its Words and Path when asked for.
+	Marks map[string]Hit
 }
 
 // Hit is the least state where a probe holds: Index is -1 when it holds
@@ -130,7 +141,7 @@ func Run(ctx context.Context, cfg Config, mc concrete.Portable, cap int) (*Resul
 	}
 	sent := new(atomic.Int64)
 	w := newWorker(plan{index: cfg.Index, count: n, modelHash: cfg.ModelHash, version: cfg.Version, cap: cap, peerTimeout: cfg.PeerTimeout}, mc, sent)
-	w.probes = cfg.Probes
+	w.probes, w.marks = cfg.Probes, cfg.Marks
 	// Every peer before serving: a call may come as soon as it serves.
 	for i, addr := range cfg.Peers {
 		if i == cfg.Index {

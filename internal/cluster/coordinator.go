@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -194,11 +195,11 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 // worker.
 func (c *coordinator) settled(ctx context.Context, res *Result, total, expanded int, truncated bool) error {
 	if c.cfg.Summarize {
-		first, hits, err := c.first(ctx, total)
-		if err != nil {
+		sum := &Summary{Len: total, Expanded: expanded, Cap: c.cap, Truncated: truncated}
+		if err := c.first(ctx, sum); err != nil {
 			return err
 		}
-		res.Summary = &Summary{Len: total, Expanded: expanded, Cap: c.cap, Truncated: truncated, First: first, Hits: hits}
+		res.Summary = sum
 		return nil
 	}
 	g, err := c.gather(ctx, total)
@@ -358,19 +359,22 @@ func (c *coordinator) gather(ctx context.Context, total int) (*explore.Graph, er
 	return g, nil
 }
 
-// first asks every worker for its least state per location and per
-// probe and keeps the least of all: what the exploration reached, without
-// its states; then it fetches each probe's least state and its path.
-func (c *coordinator) first(ctx context.Context, total int) (map[int]int, []Hit, error) {
+// first asks every worker for its least state per location, probe and
+// mark and keeps the least of all: what the exploration reached, without
+// its states; then it fetches each probe's least state and its path, and
+// each mark's that asks for it.
+func (c *coordinator) first(ctx context.Context, sum *Summary) error {
 	answers, err := c.each(ctx, mFirst, same(nil))
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	first := map[int]int{}
-	hits := make([]Hit, len(c.w.probes))
-	for k := range hits {
-		hits[k].Index = -1
+	total := sum.Len
+	sum.First, sum.Marks = map[int]int{}, map[string]Hit{}
+	sum.Hits = make([]Hit, len(c.w.probes))
+	for k := range sum.Hits {
+		sum.Hits[k].Index = -1
 	}
+	paths := map[string]bool{}
 	for i, a := range answers {
 		d := &dec{b: a}
 		for range d.n() {
@@ -378,34 +382,53 @@ func (c *coordinator) first(ctx context.Context, total int) (map[int]int, []Hit,
 			if d.err == nil && (g >= total || s > 1<<31) {
 				d.err = fmt.Errorf("location %d at state %d of %d", s, g, total)
 			}
-			if old, ok := first[s]; !ok || g < old {
-				first[s] = g
+			if old, ok := sum.First[s]; !ok || g < old {
+				sum.First[s] = g
 			}
 		}
-		if n := d.n(); d.err == nil && n != len(hits) {
-			d.err = fmt.Errorf("%d probes answered, %d asked", n, len(hits))
+		if n := d.n(); d.err == nil && n != len(sum.Hits) {
+			d.err = fmt.Errorf("%d probes answered, %d asked", n, len(sum.Hits))
 		}
-		for k := range hits {
+		for k := range sum.Hits {
 			g := int(d.u()) - 1
 			if d.err == nil && g >= total {
 				d.err = fmt.Errorf("probe %d at state %d of %d", k, g, total)
 			}
-			if g >= 0 && (hits[k].Index < 0 || g < hits[k].Index) {
-				hits[k].Index = g
+			if g >= 0 && (sum.Hits[k].Index < 0 || g < sum.Hits[k].Index) {
+				sum.Hits[k].Index = g
 			}
+		}
+		for range d.n() {
+			key, g, path := d.str(), int(d.u()), d.u() == 1
+			if d.err == nil && g >= total {
+				d.err = fmt.Errorf("mark at state %d of %d", g, total)
+			}
+			if old, ok := sum.Marks[key]; !ok || g < old.Index {
+				sum.Marks[key] = Hit{Index: g}
+			}
+			paths[key] = paths[key] || path
 		}
 		if err := d.done(); err != nil {
-			return nil, nil, c.failed(i, mFirst, err)
+			return c.failed(i, mFirst, err)
 		}
 	}
-	for k := range hits {
-		if hits[k].Index >= 0 {
-			if err := c.path(ctx, &hits[k]); err != nil {
-				return nil, nil, err
+	for k := range sum.Hits {
+		if sum.Hits[k].Index >= 0 {
+			if err := c.path(ctx, &sum.Hits[k]); err != nil {
+				return err
 			}
 		}
 	}
-	return first, hits, nil
+	// in key order, so that the calls are the same from run to run
+	for _, key := range slices.Sorted(maps.Keys(paths)) {
+		if h := sum.Marks[key]; paths[key] {
+			if err := c.path(ctx, &h); err != nil {
+				return err
+			}
+			sum.Marks[key] = h
+		}
+	}
+	return nil
 }
 
 // path fills a hit's words and path by following canonical parents from

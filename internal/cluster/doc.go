@@ -20,10 +20,11 @@
 // Then worker 0 gathers every worker's states in global order into an
 // explore.Graph and the verify checks run over it on worker 0 alone; or,
 // with Config.Summarize (checks that read no more than which locations
-// the exploration reached and the least state where each of
-// Config.Probes holds), it gathers no state: each owner reports its least
-// global index per location and per probe, worker 0 keeps the least and
-// follows each hit's canonical parents across owners (Node) for its path,
+// the exploration reached, the least state where each of Config.Probes
+// holds and the least that shows each key of Config.Marks), it gathers
+// no state: each owner reports its least global index per location,
+// probe and mark, worker 0 keeps the least and follows each hit's
+// canonical parents across owners (Node) for its path,
 // so its memory does not grow with the graph (docs/scale.md).
 //
 // Failure is never a result: every call has a deadline (the peer

@@ -47,6 +47,7 @@ type worker struct {
 	plan   plan
 	mc     concrete.Portable
 	probes []func(words []int64, root bool) bool
+	marks  func(words []int64, root bool, mark func(key string, path bool))
 	peers  []peer
 	sent   *atomic.Int64
 	// lastWord is when worker 0 last called (unix nanoseconds): the
@@ -511,8 +512,9 @@ func (w *worker) onGather(d *dec) ([]byte, error) {
 
 // onFirst answers, for every location its owned states are in, the least
 // global index of one, then for each probe the least global index of an
-// owned state where it holds (plus one; zero: none): the states are
-// stored in increasing global order, so the first met is the least.
+// owned state where it holds (plus one; zero: none), then each mark's
+// key, least global index and whether its path is asked for: the states
+// are stored in increasing global order, so the first met is the least.
 func (w *worker) onFirst(d *dec) ([]byte, error) {
 	if err := d.done(); err != nil {
 		return nil, err
@@ -523,20 +525,40 @@ func (w *worker) onFirst(d *dec) ([]byte, error) {
 	var locs []int
 	var first []int64
 	hits := make([]int64, len(w.probes)) // global index + 1
+	var marks enc
+	nmarks, marked := 0, map[string]bool{}
+	var g int64
+	mark := func(key string, path bool) {
+		if !marked[key] {
+			marked[key] = true
+			nmarks++
+			marks.str(key)
+			marks.u(uint64(g))
+			asked := uint64(0)
+			if path {
+				asked = 1
+			}
+			marks.u(asked)
+		}
+	}
 	words := make([]int64, w.mc.Width())
 	for i := range len(w.gidx) {
+		g = w.gidx[i]
 		if s := w.store.StateOf(i); !seen[s] {
 			seen[s] = true
-			locs, first = append(locs, s), append(first, w.gidx[i])
+			locs, first = append(locs, s), append(first, g)
 		}
-		if len(w.probes) == 0 {
+		if len(w.probes) == 0 && w.marks == nil {
 			continue
 		}
 		w.store.Runtime(i, words)
 		for k, p := range w.probes {
-			if hits[k] == 0 && p(words, w.gidx[i] == 0) {
-				hits[k] = w.gidx[i] + 1
+			if hits[k] == 0 && p(words, g == 0) {
+				hits[k] = g + 1
 			}
+		}
+		if w.marks != nil {
+			w.marks(words, g == 0, mark)
 		}
 	}
 	var e enc
@@ -549,7 +571,8 @@ func (w *worker) onFirst(d *dec) ([]byte, error) {
 	for _, h := range hits {
 		e.u(uint64(h))
 	}
-	return e.b, nil
+	e.u(uint64(nmarks))
+	return append(e.b, marks.b...), nil
 }
 
 // onNode answers whether this worker owns the state of a global index,

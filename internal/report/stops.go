@@ -13,7 +13,8 @@ import (
 
 // raisedBy returns the flag that raises the limit kind in next-step
 // wording ("maxStates", the option both the CLI and the MCP tools take;
-// "--max-disk" and "--memory", which only the CLI has), or "" for a
+// "--max-disk" and "--memory", which only the CLI has; "--gather" for a
+// check a partitioned search leaves to the whole graph), or "" for a
 // limit no flag raises (pairGraph, valueIteration, probabilityBracket,
 // ltlAutomaton, ltlUnconfirmed).
 func raisedBy(kind string) string {
@@ -25,6 +26,8 @@ func raisedBy(kind string) string {
 		return "--max-disk"
 	case "memory":
 		return "--memory"
+	case "partitioned":
+		return "--gather"
 	}
 	return ""
 }
@@ -50,6 +53,8 @@ func (r *VerifyReport) StopText() string {
 			add("a spilling search stopped at the disk budget (--max-disk)")
 		case "--memory":
 			add("the explored graph's edges did not fit in --memory")
+		case "--gather":
+			add("a partitioned search holds no whole graph for the checks that need it (--gather)")
 		default:
 			add("a search stopped at a built-in limit (see its finding)")
 		}
@@ -75,7 +80,7 @@ func undecidedSteps(checks []Check, maxStates int) []string {
 		}
 	}
 	var out []string
-	for _, flag := range []string{"maxStates", "--max-disk", "--memory", ""} {
+	for _, flag := range []string{"maxStates", "--max-disk", "--memory", "--gather", ""} {
 		codes := byFlag[flag]
 		if len(codes) == 0 {
 			continue
@@ -85,6 +90,8 @@ func undecidedSteps(checks []Check, maxStates int) []string {
 		switch flag {
 		case "maxStates":
 			out = append(out, fmt.Sprintf("Raise maxStates (now %d) and re-run: %s were not decided", maxStates, list))
+		case "--gather":
+			out = append(out, fmt.Sprintf("Re-run with --gather (worker 0 holds the graph) or in one process: %s need the whole graph", list))
 		case "":
 			out = append(out, fmt.Sprintf("Follow the advice of the undecided findings (%s): raising maxStates would not decide them", list))
 		default:

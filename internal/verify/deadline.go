@@ -37,7 +37,13 @@ func (e *env) a14Deadline() report.Check {
 		c.Detail = "Deadlines declared without tickEvents"
 		return c
 	}
-	ds := e.deadlineSearch()
+	var ds deadlineResult
+	if e.partitioned() {
+		out := e.partitionedOutcome()
+		ds = deadlineResult{stop: out.capKind, cap: out.cap, explored: out.explored}
+	} else {
+		ds = e.deadlineSearch()
+	}
 	misses := ds.misses
 	for _, i := range bounded {
 		if f, ok := misses[i]; ok {

@@ -37,24 +37,26 @@ func (e *env) decideInvariant(inv *jsonmodel.Invariant) invariantOutcome {
 		return out
 	}
 	var out invariantOutcome
-	switch inv.Kind {
-	case jsonmodel.NeverStates, jsonmodel.VarInRange, jsonmodel.EventBeforeState:
+	switch {
+	case e.partitioned() && !IsStateLocal(inv):
+		out = e.partitionedOutcome()
+	case inv.Kind == jsonmodel.NeverStates, inv.Kind == jsonmodel.VarInRange, inv.Kind == jsonmodel.EventBeforeState:
 		out = e.decideStatePredicate(inv)
 		out.shortest = true
-	case jsonmodel.LeadsTo:
+	case inv.Kind == jsonmodel.LeadsTo:
 		out = e.decideLeadsTo(inv)
-	case jsonmodel.Sequence:
+	case inv.Kind == jsonmodel.Sequence:
 		out = e.decideSequence(inv)
 		out.shortest = true
-	case jsonmodel.Atomicity:
+	case inv.Kind == jsonmodel.Atomicity:
 		out = e.decideAtomicity(inv)
 		out.shortest = true
-	case jsonmodel.Budget:
+	case inv.Kind == jsonmodel.Budget:
 		out = e.decideBudget(inv)
 		out.shortest = true
-	case jsonmodel.Probability:
+	case inv.Kind == jsonmodel.Probability:
 		out = e.decideProbability(inv)
-	case jsonmodel.LTL:
+	case inv.Kind == jsonmodel.LTL:
 		out = e.decideLTL(inv)
 	}
 	if out.undecided {

@@ -113,7 +113,8 @@ func IsStateLocal(inv *jsonmodel.Invariant) bool {
 // reached, how many runtimes, whether the cap stopped it (S1), and the
 // least runtime where each of Probes holds (S7, A7, A2, A8). The others
 // read more of the graph: its edges or its paths (event-before-state
-// and the path kinds of A9–A13, A15) and deadlines (A14).
+// and the path kinds of A9–A13, A15) and deadlines (A14); given a
+// Reached, they are undecided (partitioned).
 func ReachedEnough(m *jsonmodel.Model) bool {
 	for i := range m.Invariants {
 		if !IsStateLocal(&m.Invariants[i]) {
@@ -173,4 +174,17 @@ func (e *env) reachedViolation(inv *jsonmodel.Invariant) (invariantOutcome, bool
 		return invariantOutcome{undecided: r.Truncated, explored: r.Len, capKind: "maxStates", cap: r.Cap}, true
 	}
 	return invariantOutcome{}, false
+}
+
+// partitioned reports whether the run reads a partitioned search's
+// Reached and holds no graph: the checks that need the whole graph's
+// edges or paths (event-before-state and the path kinds of A9–A13, A15,
+// A14 deadlines) are then undecided, "graph partitioned", rather than
+// built on worker 0 (docs/scale.md, "partitions").
+func (e *env) partitioned() bool { return e.opts.Reached != nil && e.graph == nil }
+
+// partitionedOutcome is the outcome of a check that needs the whole
+// graph in a partitioned run: undecided, never a pass.
+func (e *env) partitionedOutcome() invariantOutcome {
+	return invariantOutcome{undecided: true, capKind: "partitioned", cap: e.opts.Reached.Cap, explored: e.opts.Reached.Len}
 }

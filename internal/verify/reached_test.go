@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/explore"
@@ -131,5 +132,89 @@ func TestReachedEnoughRefuses(t *testing.T) {
 		if got, want := ReachedEnough(res.Model), what != "event-before-state" && what != "deadline"; got != want {
 			t.Errorf("%s: ReachedEnough %v, want %v", what, got, want)
 		}
+	}
+}
+
+// For every model ReachedEnough refuses, the report from what a
+// partitioned search tells builds no graph (worker 0 never holds it) and
+// differs from the one-process report only where a check needs the whole
+// graph: every invariant that is not IsStateLocal, and the deadlines, are
+// undecided "graph partitioned" (never a pass), and every other finding
+// is the one-process one (issue 42 item 2).
+func TestReachedPartitioned(t *testing.T) {
+	refused := 0
+	for name, src := range sameReportModels(t) {
+		res, err := jsonmodel.Decode(src)
+		if err != nil || !res.Valid() || ReachedEnough(res.Model) {
+			continue
+		}
+		refused++
+		for _, maxStates := range []int{10000, 7} {
+			opts := DefaultOptions()
+			opts.MaxStates = maxStates
+			want := Run(res, opts)
+			mc := runtime.Compile(res.Model)
+			opts.Reached = reachedOf(res.Model, mc, explore.Search{Machine: mc, Cap: maxStates}.Run())
+			got, e := runEnv(res, opts)
+			if e.graph != nil {
+				t.Errorf("%s, maxStates %d: a check built the graph of a partitioned search", name, maxStates)
+			}
+			comparePartitioned(t, fmt.Sprintf("%s, maxStates %d", name, maxStates), res.Model, want, limitFindings(got, opts.MaxFindings))
+		}
+	}
+	if refused < 5 {
+		t.Errorf("ReachedEnough refused only %d models: the test tests little", refused)
+	}
+}
+
+// comparePartitioned checks a partitioned report against the one-process
+// one (see TestReachedPartitioned).
+func comparePartitioned(t *testing.T, name string, m *jsonmodel.Model, want, got *report.VerifyReport) {
+	t.Helper()
+	if len(got.Checks) != len(want.Checks) {
+		t.Fatalf("%s: %d checks, want %d", name, len(got.Checks), len(want.Checks))
+	}
+	text := func(f report.Finding) string { b, _ := json.Marshal(f); return string(b) }
+	partitioned := map[string]int{} // per check, its "graph partitioned" findings
+	for i, c := range got.Checks {
+		wanted := map[string]bool{}
+		for _, f := range want.Checks[i].Findings {
+			wanted[text(f)] = true
+		}
+		have := map[string]bool{}
+		for _, f := range c.Findings {
+			have[text(f)] = true
+			if kind, _ := f.Evidence.Get("capKind").(string); f.Undecided() && kind == "partitioned" {
+				partitioned[c.ID]++
+				if !bytes.Contains([]byte(f.Message), []byte("graph partitioned")) {
+					t.Errorf("%s: %s: %q does not say why", name, c.ID, f.Message)
+				}
+				continue
+			}
+			if !wanted[text(f)] {
+				t.Errorf("%s: %s: finding not in the one-process report: %s", name, c.ID, text(f))
+			}
+		}
+		for _, f := range want.Checks[i].Findings {
+			if !have[text(f)] && partitioned[c.ID] == 0 {
+				t.Errorf("%s: %s: finding dropped with nothing undecided in its place: %s", name, c.ID, text(f))
+			}
+		}
+	}
+	graphInvs := 0
+	for i := range m.Invariants {
+		if !IsStateLocal(&m.Invariants[i]) {
+			graphInvs++
+		}
+	}
+	if partitioned["A7"] != graphInvs {
+		t.Errorf("%s: A7 has %d graph-partitioned findings, the model %d invariants that need the graph", name, partitioned["A7"], graphInvs)
+	}
+	deadlines := len(m.TickEvents) > 0 && slices.ContainsFunc(m.States, func(s jsonmodel.State) bool { return s.MaxTicks != nil })
+	if deadlines != (partitioned["A14"] == 1) {
+		t.Errorf("%s: deadlines %v, A14 graph-partitioned findings %d", name, deadlines, partitioned["A14"])
+	}
+	if !slices.Contains(got.StoppedBy, "partitioned") {
+		t.Errorf("%s: the report's stops %v do not name the partition", name, got.StoppedBy)
 	}
 }

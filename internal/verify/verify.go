@@ -35,10 +35,10 @@ type Options struct {
 	// order with canonical parents, exactly as Search would build it.
 	Explored *explore.Graph
 	// Reached, when set (and Explored is not), is what a partitioned
-	// search tells of the plain exploration instead of its graph; only
-	// for a model whose checks need no more (ReachedEnough). A check
-	// that needs more would run its own search here: right, but with the
-	// memory of the whole graph.
+	// search tells of the plain exploration instead of its graph. The
+	// checks that need more (see ReachedEnough) are undecided, "graph
+	// partitioned": they do not search the graph here, which would take
+	// the memory the partition spreads.
 	Reached *Reached
 	// Done, when closed, stops every search as its cap would: the report
 	// is then incomplete (undecided findings), and a caller that cancels
@@ -365,6 +365,10 @@ func undecided(code, subject string, cap, explored int, capKind, invariant strin
 		return f
 	case "memory":
 		f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: graph larger than --memory — the edges of the %d explored runtime states do not fit in %d bytes; raise --memory and re-run", subject, explored, cap))
+		f.Evidence = ev
+		return f
+	case "partitioned":
+		f := finding(code, report.Warning, fmt.Sprintf("Could not decide %s: graph partitioned — it needs the whole graph's edges or paths, which no worker of a partitioned search holds; re-run with --gather (worker 0 holds the graph) or in one process (docs/scale.md)", subject))
 		f.Evidence = ev
 		return f
 	case "pairGraph":

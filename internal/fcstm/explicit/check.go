@@ -35,6 +35,10 @@ type Options struct {
 	// MaxStates: the graph Search builds, node for node. Check reads it
 	// instead of searching.
 	Explored *explore.Graph
+	// Reached, when set, is what a partitioned search tells of the
+	// exploration instead of its graph; Check reads it instead of
+	// searching.
+	Reached *Reached
 }
 
 // Check searches m breadth-first, storing at most opts.MaxStates states,
@@ -46,55 +50,77 @@ type Options struct {
 // error, after which the check is incomplete and must not be shown.
 func Check(m *model.Model, opts Options, skip map[string]bool) (report.Check, explore.SpillStats, error) {
 	c := report.Check{ID: CheckID, Name: CheckName}
-	g := opts.Explored
-	mc, ok := explicitMachine(g)
-	if !ok {
-		var err error
-		if mc, err = New(m); err != nil {
-			c.Detail = "Not searched: the cold start fails (" + err.Error() + ")"
-			return c, explore.SpillStats{}, nil
+	var s searched
+	var stats explore.SpillStats
+	if r := opts.Reached; r != nil && r.Machine != nil {
+		s = fromReached(r)
+	} else {
+		g := opts.Explored
+		mc, ok := explicitMachine(g)
+		if !ok {
+			var err error
+			if mc, err = New(m); err != nil {
+				c.Detail = "Not searched: the cold start fails (" + err.Error() + ")"
+				return c, explore.SpillStats{}, nil
+			}
+			g = explore.Search{Machine: mc, Cap: opts.MaxStates, Workers: opts.Workers, Spill: opts.Spill, Done: opts.Done}.Run()
 		}
-		g = explore.Search{Machine: mc, Cap: opts.MaxStates, Workers: opts.Workers, Spill: opts.Spill, Done: opts.Done}.Run()
+		s = fromGraph(g, mc, opts.Workers)
+		stats = g.SpillStats()
+		if err := g.Err(); err != nil && !g.DiskBudgetReached() {
+			return c, stats, err
+		}
 	}
-	reached := map[string]bool{}
-	var raised, undecided []int
+	for _, n := range s.raised {
+		c.Findings = append(c.Findings, raiseFinding(n))
+	}
+	for _, n := range s.dead {
+		st := n.loc.State
+		f := report.Finding{Code: "FCSTM_DEAD_END", Severity: report.Warning, Target: st,
+			Message: fmt.Sprintf("Dead end: in %s, no set of input events changes anything (the machine has not ended); the path shown reaches it", st),
+			Path:    n.path, HasPath: true}
+		c.Findings = append(c.Findings, f)
+	}
+	if !s.truncated && s.undecided == nil {
+		c.Findings = append(c.Findings, unreached(m, s.reached, skip, len(s.raised) > 0)...)
+	} else {
+		c.Findings = append(c.Findings, undecidedFinding(s, opts))
+	}
+	c.Detail = fmt.Sprintf("%d states searched; no cycle raises, no dead end, every leaf state reached", s.n)
+	if len(c.Findings) > 0 {
+		c.Detail = fmt.Sprintf("%d states searched; %d finding(s)", s.n, len(c.Findings))
+	}
+	return c, stats, nil
+}
+
+// fromGraph reads what Check reports from the explored graph.
+func fromGraph(g *explore.Graph, mc *Machine, workers int) searched {
+	s := searched{n: g.Len(), truncated: g.Truncated, diskBudget: g.DiskBudgetReached(), reached: map[string]bool{}}
+	at := func(i int) node {
+		n := node{index: i, loc: mc.Location(int64(g.StateOf(i))), path: path(g, i)}
+		if p, _ := g.Parent(i); p >= 0 {
+			n.from = mc.Location(int64(g.StateOf(p))).String()
+		}
+		return n
+	}
 	for i := range g.Len() {
 		loc := mc.Location(int64(g.StateOf(i)))
 		switch loc.Kind {
 		case Running:
-			reached[loc.State] = true
+			s.reached[loc.State] = true
 		case Raised:
-			raised = append(raised, i)
+			s.raised = append(s.raised, at(i))
 		case Undecided:
-			undecided = append(undecided, i)
+			if s.undecided == nil {
+				n := at(i)
+				s.undecided = &n
+			}
 		}
 	}
-	dead := deadEnds(g, mc, opts.Workers)
-	stats := g.SpillStats()
-	if err := g.Err(); err != nil && !g.DiskBudgetReached() {
-		return c, stats, err
+	for _, i := range deadEnds(g, mc, workers) {
+		s.dead = append(s.dead, at(i))
 	}
-	for _, i := range raised {
-		c.Findings = append(c.Findings, raiseFinding(g, mc, i))
-	}
-	for _, i := range dead {
-		st := mc.Location(int64(g.StateOf(i))).State
-		f := report.Finding{Code: "FCSTM_DEAD_END", Severity: report.Warning, Target: st,
-			Message: fmt.Sprintf("Dead end: in %s, no set of input events changes anything (the machine has not ended); the path shown reaches it", st),
-			Path:    path(g, i), HasPath: true}
-		c.Findings = append(c.Findings, f)
-	}
-	exhaustive := !g.Truncated && len(undecided) == 0
-	if exhaustive {
-		c.Findings = append(c.Findings, unreached(m, reached, skip, len(raised) > 0)...)
-	} else {
-		c.Findings = append(c.Findings, undecidedFinding(g, mc, undecided, opts))
-	}
-	c.Detail = fmt.Sprintf("%d states searched; no cycle raises, no dead end, every leaf state reached", g.Len())
-	if len(c.Findings) > 0 {
-		c.Detail = fmt.Sprintf("%d states searched; %d finding(s)", g.Len(), len(c.Findings))
-	}
-	return c, stats, nil
+	return s
 }
 
 // explicitMachine returns the machine a graph made elsewhere was built
@@ -213,16 +239,12 @@ func path(g *explore.Graph, i int) []report.Step {
 	return out
 }
 
-// raiseFinding reports the raised location node i with its shortest path.
-func raiseFinding(g *explore.Graph, mc *Machine, i int) report.Finding {
-	err := mc.Location(int64(g.StateOf(i))).Err
-	var from string
-	if p, _ := g.Parent(i); p >= 0 {
-		from = mc.Location(int64(g.StateOf(p))).String()
-	}
+// raiseFinding reports a raised location with its shortest path.
+func raiseFinding(n node) report.Finding {
+	err, from := n.loc.Err, n.from
 	f := report.Finding{Code: "FCSTM_CYCLE_RAISES", Severity: report.Error, Target: from,
 		Message: fmt.Sprintf("A cycle from %s raises: %v; the path shown reaches it", from, err),
-		Path:    path(g, i), HasPath: true}
+		Path:    n.path, HasPath: true}
 	var re *runtime.Error
 	if errors.As(err, &re) && re.Pos.Line > 0 {
 		f.Evidence = report.Obj{{Key: "file", Value: re.Pos.File}, {Key: "line", Value: re.Pos.Line}, {Key: "col", Value: re.Pos.Col}}
@@ -258,20 +280,20 @@ func unreached(m *model.Model, reached, skip map[string]bool, raises bool) []rep
 }
 
 // undecidedFinding says why leaf reachability is not decided.
-func undecidedFinding(g *explore.Graph, mc *Machine, undecided []int, opts Options) report.Finding {
+func undecidedFinding(s searched, opts Options) report.Finding {
 	maxStates := opts.MaxStates
-	ev := report.O("cap", maxStates, "explored", g.Len())
-	if g.DiskBudgetReached() {
+	ev := report.O("cap", maxStates, "explored", s.n)
+	if s.diskBudget {
 		return report.Finding{Code: "FCSTM_SEARCH_UNDECIDED", Severity: report.Warning, Evidence: ev,
-			Message: fmt.Sprintf("Could not decide which leaf states are reachable: disk budget reached — the search stopped at --max-disk after %d runtime states; raise --max-disk and re-run (docs/scale.md)", g.Len())}
+			Message: fmt.Sprintf("Could not decide which leaf states are reachable: disk budget reached — the search stopped at --max-disk after %d runtime states; raise --max-disk and re-run (docs/scale.md)", s.n)}
 	}
-	if g.Truncated {
+	if s.truncated {
 		return report.Finding{Code: "FCSTM_SEARCH_UNDECIDED", Severity: report.Warning, Evidence: ev,
 			Message: fmt.Sprintf("Could not decide which leaf states are reachable: state cap reached — the search stopped at --max-states %d runtime states; raise --max-states and re-run", maxStates)}
 	}
-	i := undecided[0] // the first found: its path is the shortest
-	return report.Finding{Code: "FCSTM_SEARCH_UNDECIDED", Severity: report.Warning, Evidence: ev, Path: path(g, i), HasPath: true,
-		Message: fmt.Sprintf("Could not decide which leaf states are reachable: the search cannot go on where %s; the path shown reaches it", mc.Location(int64(g.StateOf(i))).Reason)}
+	n := s.undecided
+	return report.Finding{Code: "FCSTM_SEARCH_UNDECIDED", Severity: report.Warning, Evidence: ev, Path: n.path, HasPath: true,
+		Message: fmt.Sprintf("Could not decide which leaf states are reachable: the search cannot go on where %s; the path shown reaches it", n.loc.Reason)}
 }
 
 // Verify adds the search to a lint result, as `verify MODEL.fcstm` and the
