@@ -101,9 +101,9 @@ func find[G Graph](s *Scratch, g G, roots []int32, in []bool, emit func(members 
 		}
 		index[v], low[v] = next, next
 		next++
-		stack = append(stack, v)
+		stack = push(stack, v)
 		onStack[v] = true
-		call = append(call[:0], frame{v, 0, int32(g.Degree(v))})
+		call = push(call[:0], frame{v, 0, int32(g.Degree(v))})
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			v := f.v
@@ -115,9 +115,9 @@ func find[G Graph](s *Scratch, g G, roots []int32, in []bool, emit func(members 
 				case index[w] < 0:
 					index[w], low[w] = next, next
 					next++
-					stack = append(stack, w)
+					stack = push(stack, w)
 					onStack[w] = true
-					call = append(call, frame{w, 0, int32(g.Degree(w))})
+					call = push(call, frame{w, 0, int32(g.Degree(w))})
 				case onStack[w]:
 					low[v] = min(low[v], index[w])
 				}
@@ -151,6 +151,19 @@ func find[G Graph](s *Scratch, g G, roots []int32, in []bool, emit func(members 
 		}
 	}
 	s.stack, s.call = stack, call
+}
+
+// push appends x to s, doubling its capacity when it is full. The search's
+// stacks can grow as deep as the graph is large, and append grows a large
+// slice by a quarter at a time: about five times the final stack
+// allocated over the search, where doubling allocates twice.
+func push[T any](s []T, x T) []T {
+	if len(s) == cap(s) {
+		t := make([]T, len(s), max(2*len(s), 64))
+		copy(t, s)
+		s = t
+	}
+	return append(s, x)
 }
 
 // Numbers returns the component number of every node of the whole graph,
