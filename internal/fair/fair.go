@@ -263,17 +263,23 @@ func (s *search) internalEdge(c []int32) bool {
 
 // taken flags the fair events (by index, as far as Weak and Strong go)
 // on the component's internal edges. Only the flagged events are read,
-// so it stops once they are all taken.
+// so an edge's label is read first and its target looked up only when
+// the label takes a fair event not yet seen, and the scan stops once they
+// are all taken: most edges of a large component then cost no look-up.
 func (s *search) taken(c []int32) []bool {
 	t := make([]bool, max(len(s.p.Weak), len(s.p.Strong)))
 	left := s.nFair
 	for _, v := range c {
 		for i, d := 0, s.g.Degree(v); i < d && left > 0; i++ {
+			evs := s.takes(s.g.Label(v, i))
+			if !s.someNew(evs, t) {
+				continue
+			}
 			if w := s.g.Target(v, i); w >= 0 && s.member[w] {
-				for _, e := range s.takes(s.g.Label(v, i)) {
-					if int(e) < len(t) && !t[e] {
-						t[e] = true
-						if flag(s.p.Weak, e) || flag(s.p.Strong, e) {
+				for _, e := range evs {
+					if flag(s.p.Weak, e) || flag(s.p.Strong, e) {
+						if !t[e] {
+							t[e] = true
 							left--
 						}
 					}
@@ -282,6 +288,16 @@ func (s *search) taken(c []int32) []bool {
 		}
 	}
 	return t
+}
+
+// someNew reports whether evs holds a fair event not flagged in t.
+func (s *search) someNew(evs []int32, t []bool) bool {
+	for _, e := range evs {
+		if (flag(s.p.Weak, e) || flag(s.p.Strong, e)) && !t[e] {
+			return true
+		}
+	}
+	return false
 }
 
 // allSets is the mask of n acceptance sets (a shift by 64 is 0 in Go, so

@@ -289,3 +289,41 @@ func TestComponentsNotCopied(t *testing.T) {
 		t.Errorf("%.0f allocations for %d components: they are copied", allocs, n)
 	}
 }
+
+// counting is a Graph that counts the targets asked of it.
+type counting struct {
+	*Graph
+	targets int
+}
+
+func (g *counting) Target(v int32, i int) int32 {
+	g.targets++
+	return g.Graph.Target(v, i)
+}
+
+// TestTakenReadsLabelsFirst checks that judging a component looks an
+// edge's target up only when its label takes a fair event not yet seen
+// inside: on a complete graph whose edges all take event 0, with weakly
+// fair event 1 enabled everywhere and never taken (no fair cycle), the
+// SCC search asks each target once and the judgement a handful more,
+// not once per edge again (issue 42 item 3).
+func TestTakenReadsLabelsFirst(t *testing.T) {
+	const n = 64
+	g := &Graph{Off: make([]int, n+1)}
+	for v := range n {
+		for w := range n {
+			g.To, g.Event = append(g.To, int32(w)), append(g.Event, 0)
+		}
+		g.Off[v+1] = len(g.To)
+	}
+	c := &counting{Graph: g}
+	both := []int32{0, 1}
+	p := &Problem{G: c, Starts: []int{0}, Weak: []bool{true, true}, Enabled: func(int) []int32 { return both }}
+	if _, ok := Find(p); ok {
+		t.Fatal("a fair lasso where event 1 is never taken")
+	}
+	// reach asks every edge once, the SCC search once more
+	if edges := len(g.To); c.targets > 2*edges+n {
+		t.Errorf("%d targets asked for %d edges", c.targets, edges)
+	}
+}

@@ -415,8 +415,19 @@ func (p *product) slot(x int32, i int) (q2, w, k int) {
 	if lo == hi {
 		return succ[i], v, -1
 	}
-	k = lo + i/len(succ)
-	return succ[i%len(succ)], int(p.sys.To[k]), k
+	// one or two successors are the common automaton states: no division
+	// for them, as the SCC search asks this once per product edge
+	var j, r int
+	switch len(succ) {
+	case 1:
+		j = i
+	case 2:
+		j, r = i>>1, i&1
+	default:
+		j, r = i/len(succ), i%len(succ)
+	}
+	k = lo + j
+	return succ[r], int(p.sys.To[k]), k
 }
 
 // event is the event of system edge k, the stutter event for -1.

@@ -220,3 +220,27 @@ func TestDeepStacksGrowByDoubling(t *testing.T) {
 		t.Errorf("%.1f bytes allocated per node of a path %d deep", perNode, n)
 	}
 }
+
+// TestFourBytesTwicePerNode checks that the search keeps two int32 per
+// node and no more: whether a node is on Tarjan's stack is read from its
+// index (done once its component is emitted), not from a flag array, so
+// each edge to a visited node costs one random access, not two. On a
+// graph without edges (stacks one deep) it allocates 8 bytes a node; the
+// flag array made it 9.
+func TestFourBytesTwicePerNode(t *testing.T) {
+	const n = 1 << 20
+	off, to := make([]int, n+1), []int32{}
+	var s Scratch
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	comps := 0
+	s.Find(off, to, nil, func([]int32) { comps++ })
+	runtime.ReadMemStats(&after)
+	if comps != n {
+		t.Fatalf("%d components, want %d", comps, n)
+	}
+	if perNode := float64(after.TotalAlloc-before.TotalAlloc) / n; perNode > 8.01 {
+		t.Errorf("%.3f bytes allocated per node", perNode)
+	}
+}
