@@ -1,6 +1,6 @@
 package explore
 
-import goruntime "runtime"
+import "runtime/debug"
 
 // A search that keeps its edges (Search.KeepEdges) records, for every
 // successor it interns, the node it was found or stored as, so that
@@ -80,17 +80,26 @@ func (k *keptEdges) adjacency(n, expanded int) *Adjacency {
 	a := &Adjacency{Off: off}
 	k.off = nil
 	a.To = gather(k.to, m)
+	k.to = nil
+	release(m)
 	a.Via = gather(k.via, m)
-	k.to, k.via = nil, nil
+	k.via = nil
+	release(m)
 	k.adj = a
-	if m >= collectEdges {
-		// The chunks are now garbage as large as the edges: collected
-		// here, their memory is reused by what the checks allocate next
-		// (the product, Tarjan's arrays) instead of the heap growing
-		// past them until the collector's next cycle.
-		goruntime.GC()
-	}
 	return a
+}
+
+// release returns the chunks just copied out to the operating system, once
+// there are enough of them to matter. The exact-size copy takes fresh
+// pages, and the chunks' pages stay resident until they are reused: freed
+// between the two arrays, they bound the peak to the chunks and one array
+// (1.5 times the edges) instead of the chunks and both (twice), and what
+// the checks allocate next (the product, the SCC search) takes the pages
+// back as it needs them instead of the heap growing past them.
+func release(edges int) {
+	if edges >= collectEdges {
+		debug.FreeOSMemory()
+	}
 }
 
 // collectEdges is the fewest edges whose chunks are collected at once.

@@ -144,3 +144,22 @@ func TestKeptChunksCollected(t *testing.T) {
 	}
 	goruntime.KeepAlive(a)
 }
+
+// TestKeptChunksReturned checks that the chunks Adjacency has copied out
+// are given back to the operating system, not kept idle by the heap: the
+// exact-size arrays take fresh pages, so chunks kept resident until the
+// collector reuses them would add the edges' size again to the peak
+// (issue 42 item 3; docs/liveness.md#kept-edges).
+func TestKeptChunksReturned(t *testing.T) {
+	g := Search{Machine: machine(t, gen.Toggles(17)), Cap: 1 << 18, KeepEdges: true}.Run()
+	a := g.Adjacency()
+	var ms goruntime.MemStats
+	goruntime.ReadMemStats(&ms)
+	chunks := uint64(len(a.To)) * 8
+	if held := ms.HeapIdle - ms.HeapReleased; held > chunks/4 {
+		t.Errorf("the heap holds %d idle bytes after Adjacency; the chunks of %d edges hold %d", held, len(a.To), chunks)
+	} else {
+		t.Logf("%d idle bytes after Adjacency, chunks of %d bytes", held, chunks)
+	}
+	goruntime.KeepAlive(a)
+}

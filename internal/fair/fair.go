@@ -1,6 +1,10 @@
 package fair
 
-import "github.com/stateproof/stateproof/internal/scc"
+import (
+	"slices"
+
+	"github.com/stateproof/stateproof/internal/scc"
+)
 
 // Graph is a directed graph in compressed rows: the edges of node v are
 // Off[v] up to Off[v+1], edge k leads to To[k] (ignored when negative)
@@ -52,10 +56,11 @@ type Problem struct {
 	// whose step takes several events at once labels it with an index of
 	// that set. nil: each label is the one event it takes.
 	Takes func(label int32) []int32
-	// Acc is each node's acceptance sets as bits; NAcc of them (at most
+	// Acc gives node v's acceptance sets as bits; NAcc of them (at most
 	// 64) must each be visited infinitely often. NAcc 0: every cycle is
-	// accepting.
-	Acc  []uint64
+	// accepting. A function, so that a product reads them from its
+	// automaton's states instead of storing a word per node.
+	Acc  func(v int32) uint64
 	NAcc int
 	// Starts are the nodes a path may begin at.
 	Starts []int
@@ -76,6 +81,10 @@ type Lasso struct {
 }
 
 // Find returns a fair accepting lasso of p, or false when none exists.
+//
+// Each component is judged as the SCC search completes it, so that no
+// copy of it is kept: only the part a refinement round keeps, and the
+// accepted component, are copied out.
 func Find(p *Problem) (Lasso, bool) {
 	s := newSearch(p)
 	var all []int32
@@ -93,20 +102,27 @@ func Find(p *Problem) (Lasso, bool) {
 		}
 	}
 	work := [][]int32{all}
-	for len(work) > 0 {
+	var found []int32
+	for len(work) > 0 && found == nil {
 		set := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, c := range s.components(set) {
+		s.components(set, func(c []int32) {
+			if found != nil {
+				return
+			}
 			keep, ok := s.judge(c)
 			switch {
 			case ok:
-				return s.lasso(c), true
+				found = slices.Clone(c)
 			case keep != nil:
 				work = append(work, keep)
 			}
-		}
+		})
 	}
-	return Lasso{}, false
+	if found == nil {
+		return Lasso{}, false
+	}
+	return s.lasso(found), true
 }
 
 type search struct {
@@ -114,18 +130,27 @@ type search struct {
 	g      Digraph
 	seen   []bool
 	parent []int32 // the node that first reached each node, -1 at a start
-	in     []bool  // scratch membership of the component in hand
+	in     []bool  // the SCC search's membership of the set in hand
+	member []bool  // membership of the component being judged
+	// nFair is how many events Weak or Strong flag: once a component's
+	// edges take them all, the rest of its edges cannot change its fate.
+	nFair int
 
 	tarjan scc.Scratch // reused across the refinement rounds
 }
 
 func newSearch(p *Problem) *search {
 	n := p.G.Len()
-	s := &search{p: p, g: p.G, in: make([]bool, n), parent: p.Parent}
+	s := &search{p: p, g: p.G, in: make([]bool, n), member: make([]bool, n), parent: p.Parent}
 	if s.parent == nil {
 		s.seen, s.parent = make([]bool, n), make([]int32, n)
 		for i := range s.parent {
 			s.parent[i] = -1
+		}
+	}
+	for e := range max(len(p.Weak), len(p.Strong)) {
+		if flag(p.Weak, int32(e)) || flag(p.Strong, int32(e)) {
+			s.nFair++
 		}
 	}
 	return s
@@ -157,11 +182,11 @@ func (s *search) reach() {
 // otherwise keep is the part still worth decomposing (nil: none).
 func (s *search) judge(c []int32) (keep []int32, ok bool) {
 	for _, v := range c {
-		s.in[v] = true
+		s.member[v] = true
 	}
 	defer func() {
 		for _, v := range c {
-			s.in[v] = false
+			s.member[v] = false
 		}
 	}()
 	if !s.internalEdge(c) {
@@ -170,7 +195,7 @@ func (s *search) judge(c []int32) (keep []int32, ok bool) {
 	var acc uint64
 	for _, v := range c {
 		if s.p.Acc != nil {
-			acc |= s.p.Acc[v]
+			acc |= s.p.Acc(v)
 		}
 	}
 	if acc&allSets(s.p.NAcc) != allSets(s.p.NAcc) {
@@ -228,7 +253,7 @@ func flag(f []bool, e int32) bool { return int(e) < len(f) && f[e] }
 func (s *search) internalEdge(c []int32) bool {
 	for _, v := range c {
 		for i, d := 0, s.g.Degree(v); i < d; i++ {
-			if w := s.g.Target(v, i); w >= 0 && s.in[w] {
+			if w := s.g.Target(v, i); w >= 0 && s.member[w] {
 				return true
 			}
 		}
@@ -237,21 +262,42 @@ func (s *search) internalEdge(c []int32) bool {
 }
 
 // taken flags the fair events (by index, as far as Weak and Strong go)
-// on the component's internal edges.
+// on the component's internal edges. Only the flagged events are read,
+// so an edge's label is read first and its target looked up only when
+// the label takes a fair event not yet seen, and the scan stops once they
+// are all taken: most edges of a large component then cost no look-up.
 func (s *search) taken(c []int32) []bool {
 	t := make([]bool, max(len(s.p.Weak), len(s.p.Strong)))
+	left := s.nFair
 	for _, v := range c {
-		for i, d := 0, s.g.Degree(v); i < d; i++ {
-			if w := s.g.Target(v, i); w >= 0 && s.in[w] {
-				for _, e := range s.takes(s.g.Label(v, i)) {
-					if int(e) < len(t) {
-						t[e] = true
+		for i, d := 0, s.g.Degree(v); i < d && left > 0; i++ {
+			evs := s.takes(s.g.Label(v, i))
+			if !s.someNew(evs, t) {
+				continue
+			}
+			if w := s.g.Target(v, i); w >= 0 && s.member[w] {
+				for _, e := range evs {
+					if flag(s.p.Weak, e) || flag(s.p.Strong, e) {
+						if !t[e] {
+							t[e] = true
+							left--
+						}
 					}
 				}
 			}
 		}
 	}
 	return t
+}
+
+// someNew reports whether evs holds a fair event not flagged in t.
+func (s *search) someNew(evs []int32, t []bool) bool {
+	for _, e := range evs {
+		if (flag(s.p.Weak, e) || flag(s.p.Strong, e)) && !t[e] {
+			return true
+		}
+	}
+	return false
 }
 
 // allSets is the mask of n acceptance sets (a shift by 64 is 0 in Go, so

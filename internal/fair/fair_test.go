@@ -47,10 +47,11 @@ func randomProblem(r *rand.Rand) *Problem {
 	}
 	p.NAcc = r.IntN(3)
 	if p.NAcc > 0 {
-		p.Acc = make([]uint64, n)
-		for v := range p.Acc {
-			p.Acc[v] = uint64(r.IntN(1 << p.NAcc))
+		acc := make([]uint64, n)
+		for v := range acc {
+			acc[v] = uint64(r.IntN(1 << p.NAcc))
 		}
+		p.Acc = func(v int32) uint64 { return acc[v] }
 	}
 	return p
 }
@@ -70,7 +71,7 @@ func fairInfSet(p *Problem, set []int) bool {
 	enabledSome, enabledAll := map[int32]bool{}, map[int32]int{}
 	for v := range nodes {
 		if p.Acc != nil {
-			acc |= p.Acc[v]
+			acc |= p.Acc(v)
 		}
 		for _, e := range p.Enabled(int(v)) {
 			enabledSome[e] = true
@@ -171,7 +172,7 @@ func TestFindAgreesWithInfSets(t *testing.T) {
 		p := randomProblem(r)
 		l, ok := Find(p)
 		if want := bruteForce(p); ok != want {
-			t.Fatalf("graph %d: Find %v, brute force %v: %+v weak %v strong %v acc %v/%d", i, ok, want, p.G, p.Weak, p.Strong, p.Acc, p.NAcc)
+			t.Fatalf("graph %d: Find %v, brute force %v: %+v weak %v strong %v nacc %d", i, ok, want, p.G, p.Weak, p.Strong, p.NAcc)
 		}
 		if !ok {
 			continue
@@ -259,5 +260,70 @@ func TestTakesSets(t *testing.T) {
 	p.Weak, p.Strong = nil, []bool{false, false, true}
 	if _, ok := Find(p); !ok {
 		t.Error("no strongly fair lasso where edge 1 takes event 2")
+	}
+}
+
+// TestComponentsNotCopied checks that the components are judged as the
+// SCC search completes them, not copied out first: on a chain of n
+// single-node components the search allocates a fixed number of arrays,
+// not one per component (issue 42 item 3).
+func TestComponentsNotCopied(t *testing.T) {
+	const n = 1 << 14
+	g := &Graph{Off: make([]int, n+1), To: make([]int32, n-1), Event: make([]int32, n-1)}
+	for v := range n - 1 {
+		g.To[v] = int32(v + 1)
+		g.Off[v+1] = v + 1
+	}
+	g.Off[n] = n - 1
+	parent := make([]int32, n)
+	for v := range parent {
+		parent[v] = int32(v - 1)
+	}
+	p := &Problem{G: g, Starts: []int{0}, Parent: parent, Weak: []bool{true}, Enabled: func(int) []int32 { return nil }}
+	allocs := testing.AllocsPerRun(3, func() {
+		if _, ok := Find(p); ok {
+			t.Fatal("a lasso in a chain")
+		}
+	})
+	if allocs > n/64 {
+		t.Errorf("%.0f allocations for %d components: they are copied", allocs, n)
+	}
+}
+
+// counting is a Graph that counts the targets asked of it.
+type counting struct {
+	*Graph
+	targets int
+}
+
+func (g *counting) Target(v int32, i int) int32 {
+	g.targets++
+	return g.Graph.Target(v, i)
+}
+
+// TestTakenReadsLabelsFirst checks that judging a component looks an
+// edge's target up only when its label takes a fair event not yet seen
+// inside: on a complete graph whose edges all take event 0, with weakly
+// fair event 1 enabled everywhere and never taken (no fair cycle), the
+// SCC search asks each target once and the judgement a handful more,
+// not once per edge again (issue 42 item 3).
+func TestTakenReadsLabelsFirst(t *testing.T) {
+	const n = 64
+	g := &Graph{Off: make([]int, n+1)}
+	for v := range n {
+		for w := range n {
+			g.To, g.Event = append(g.To, int32(w)), append(g.Event, 0)
+		}
+		g.Off[v+1] = len(g.To)
+	}
+	c := &counting{Graph: g}
+	both := []int32{0, 1}
+	p := &Problem{G: c, Starts: []int{0}, Weak: []bool{true, true}, Enabled: func(int) []int32 { return both }}
+	if _, ok := Find(p); ok {
+		t.Fatal("a fair lasso where event 1 is never taken")
+	}
+	// reach asks every edge once, the SCC search once more
+	if edges := len(g.To); c.targets > 2*edges+n {
+		t.Errorf("%d targets asked for %d edges", c.targets, edges)
 	}
 }

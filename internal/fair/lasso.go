@@ -13,11 +13,11 @@ type slot struct {
 // fairness and acceptance conditions need.
 func (s *search) lasso(c []int32) Lasso {
 	for _, v := range c {
-		s.in[v] = true
+		s.member[v] = true
 	}
 	defer func() {
 		for _, v := range c {
-			s.in[v] = false
+			s.member[v] = false
 		}
 	}()
 	head := slices.Min(c)
@@ -51,7 +51,7 @@ func (s *search) id(e slot) int { return s.g.EdgeID(e.v, int(e.i)) }
 // slots in this order, so this is the edge that first reached w.
 func (s *search) firstSlot(v, w int32, internal bool) slot {
 	for i, d := 0, s.g.Degree(v); i < d; i++ {
-		if t := s.g.Target(v, i); t >= 0 && (t == w || internal && s.in[t]) {
+		if t := s.g.Target(v, i); t >= 0 && (t == w || internal && s.member[t]) {
 			return slot{v, int32(i)}
 		}
 	}
@@ -77,7 +77,7 @@ func (s *search) waypoints(c []int32) []waypoint {
 	none := slot{-1, -1}
 	for _, v := range sorted {
 		for i, d := 0, s.g.Degree(v); i < d && fair; i++ {
-			if w := s.g.Target(v, i); w < 0 || !s.in[w] {
+			if w := s.g.Target(v, i); w < 0 || !s.member[w] {
 				continue
 			}
 			// one waypoint for every new fair event the edge takes
@@ -105,7 +105,7 @@ func (s *search) waypoints(c []int32) []waypoint {
 	}
 	for a := 0; a < s.p.NAcc; a++ {
 		for _, v := range sorted {
-			if s.p.Acc[v]&(1<<uint(a)) != 0 {
+			if s.p.Acc(v)&(1<<uint(a)) != 0 {
 				out = append(out, waypoint{v, none})
 				break
 			}
@@ -127,7 +127,7 @@ func (s *search) within(a, b int32) []int {
 		queue = queue[1:]
 		for i, d := 0, s.g.Degree(v); i < d; i++ {
 			w := s.g.Target(v, i)
-			if w < 0 || !s.in[w] {
+			if w < 0 || !s.member[w] {
 				continue
 			}
 			if _, seen := via[w]; seen {

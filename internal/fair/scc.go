@@ -1,18 +1,34 @@
 package fair
 
-// components returns the strongly connected components of the subgraph
-// induced by set, in completion order. The scratch arrays live in the
-// search so each refinement round costs in proportion to its set.
-func (s *search) components(set []int32) [][]int32 {
+// components calls judge with each strongly connected component of the
+// subgraph induced by set, in completion order; its argument is valid
+// only during the call. The scratch arrays live in the search so each
+// refinement round costs in proportion to its set.
+func (s *search) components(set []int32, judge func(c []int32)) {
+	if s.whole(set) {
+		s.tarjan.FindInGraph(s.g, nil, nil, judge)
+		return
+	}
 	for _, v := range set {
 		s.in[v] = true
 	}
-	var out [][]int32
-	s.tarjan.FindInGraph(s.g, set, s.in, func(c []int32) {
-		out = append(out, append([]int32(nil), c...))
-	})
+	s.tarjan.FindInGraph(s.g, set, s.in, judge)
 	for _, v := range set {
 		s.in[v] = false
 	}
-	return out
+}
+
+// whole reports whether set is every node in order (the first round when
+// every node is reachable), which the SCC search then reads without a
+// membership mask: the same roots in the same order.
+func (s *search) whole(set []int32) bool {
+	if len(set) != s.g.Len() {
+		return false
+	}
+	for i, v := range set {
+		if v != int32(i) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,8 @@
 package ltl
 
 import (
+	"slices"
+
 	"github.com/stateproof/stateproof/internal/fair"
 )
 
@@ -113,7 +115,10 @@ func (prop *Property) Check(sys *System, maxProduct int) (Result, error) {
 	}
 	// the product was built breadth-first from the starts: its tree is
 	// the one Find would search for again
-	prob := &fair.Problem{G: p, Acc: p.acc, NAcc: a.NAcc, Starts: p.starts, Parent: p.parent}
+	prob := &fair.Problem{G: p, NAcc: a.NAcc, Starts: p.starts, Parent: p.parent}
+	if a.NAcc > 0 {
+		prob.Acc = func(x int32) uint64 { return a.States[p.state[x]].Acc }
+	}
 	if sys.Weak != nil || sys.Strong != nil {
 		prob.Weak, prob.Strong = sys.Weak, sys.Strong
 		prob.Enabled = func(v int) []int32 { return sys.Enabled(int(p.node[v])) }
@@ -225,12 +230,13 @@ type product struct {
 	dense []int32
 	state []int32 // automaton state of each product node
 	node  []int32 // system node of each product node
-	// parent and parentEdge are the product node and system edge each
-	// product node was first reached by (-1 at a start): the
-	// breadth-first tree a bad prefix is read from.
-	parent, parentEdge []int32
-	acc                []uint64
-	starts             []int
+	// parent is the product node each product node was first reached
+	// from (-1 at a start): the breadth-first tree a bad prefix and the
+	// lasso's prefix are read from. The edge taken is found again
+	// (treeEdge) rather than stored, and the acceptance sets are read
+	// from the automaton state: a product node costs three int32.
+	parent []int32
+	starts []int
 	// slots is the most edge slots of a product node, which names edge
 	// slot i of node x as x*slots + i.
 	slots int
@@ -322,12 +328,12 @@ func (p *product) lookup(q, v int) int32 {
 }
 
 // intern returns the product node (q, v), adding it if new, reached from
-// product node from by system edge via; false when that would pass the cap.
-func (p *product) intern(q, v int, from, via int32, cap int) (int32, bool) {
+// product node from; false when that would pass the cap.
+func (p *product) intern(q, v int, from int32, limit int) (int32, bool) {
 	if i := p.lookup(q, v); i >= 0 {
 		return i, true
 	}
-	if len(p.node) >= cap {
+	if len(p.node) >= limit {
 		return -1, false
 	}
 	i := int32(len(p.node))
@@ -337,10 +343,23 @@ func (p *product) intern(q, v int, from, via int32, cap int) (int32, bool) {
 	} else {
 		p.index[key] = i
 	}
+	if len(p.node) == cap(p.node) {
+		p.grow()
+	}
 	p.state, p.node = append(p.state, int32(q)), append(p.node, int32(v))
-	p.parent, p.parentEdge = append(p.parent, from), append(p.parentEdge, via)
-	p.acc = append(p.acc, p.a.States[q].Acc)
+	p.parent = append(p.parent, from)
 	return i, true
+}
+
+// grow makes room for more product nodes: first as many as the system
+// has nodes, then twice as many each time. append alone grows a large
+// slice by a quarter, which allocates about five times the final arrays
+// over the build; the garbage, not the arrays, would set the check's peak.
+func (p *product) grow() {
+	n := max(len(p.sys.Off)-1, 2*len(p.node), 16)
+	p.state = slices.Grow(p.state, n-len(p.state))
+	p.node = slices.Grow(p.node, n-len(p.node))
+	p.parent = slices.Grow(p.parent, n-len(p.parent))
 }
 
 // build explores the product breadth-first, interning every node an edge
@@ -349,7 +368,7 @@ func (p *product) build(cap int) bool {
 	sys := p.sys
 	for _, q := range p.a.Initial {
 		if p.fits(q, sys.Init, -1) {
-			i, ok := p.intern(q, sys.Init, -1, -1, cap)
+			i, ok := p.intern(q, sys.Init, -1, cap)
 			if !ok {
 				return false
 			}
@@ -358,9 +377,8 @@ func (p *product) build(cap int) bool {
 	}
 	for x := int32(0); int(x) < len(p.node); x++ {
 		for i, d := 0, p.Degree(x); i < d; i++ {
-			q2, w, k := p.slot(x, i)
-			if w >= 0 && p.fits(q2, w, p.posEvent(k)) {
-				if _, ok := p.intern(q2, w, x, int32(k), cap); !ok {
+			if q2, w, k := p.slot(x, i); w >= 0 && p.fits(q2, w, p.posEvent(k)) {
+				if _, ok := p.intern(q2, w, x, cap); !ok {
 					return false
 				}
 			}
@@ -397,8 +415,19 @@ func (p *product) slot(x int32, i int) (q2, w, k int) {
 	if lo == hi {
 		return succ[i], v, -1
 	}
-	k = lo + i/len(succ)
-	return succ[i%len(succ)], int(p.sys.To[k]), k
+	// one or two successors are the common automaton states: no division
+	// for them, as the SCC search asks this once per product edge
+	var j, r int
+	switch len(succ) {
+	case 1:
+		j = i
+	case 2:
+		j, r = i>>1, i&1
+	default:
+		j, r = i/len(succ), i%len(succ)
+	}
+	k = lo + j
+	return succ[r], int(p.sys.To[k]), k
 }
 
 // event is the event of system edge k, the stutter event for -1.
@@ -445,6 +474,20 @@ func (p *product) Label(x int32, i int) int32 {
 
 // EdgeID names slot i of x.
 func (p *product) EdgeID(x int32, i int) int { return int(x)*p.slots + i }
+
+// treeEdge is the system edge product node y was first reached by from
+// its parent: the first slot of the parent that leads to y, since the
+// build scans the slots in order and interns y at the first that does.
+func (p *product) treeEdge(y int32) int {
+	x := p.parent[y]
+	for i, d := 0, p.Degree(x); i < d; i++ {
+		if p.Target(x, i) == y {
+			_, _, k := p.slot(x, i)
+			return k
+		}
+	}
+	panic("ltl: no edge to a product node from its parent")
+}
 
 // sysEdge is the system edge of a named slot, -1 for a stutter step.
 func (p *product) sysEdge(id int) int {

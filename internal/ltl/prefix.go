@@ -58,7 +58,7 @@ func (p *product) badPrefix(f *Formula) (Result, bool) {
 		}
 		var prefix []int
 		for y := int32(x); p.parent[y] >= 0; y = p.parent[y] {
-			prefix = append(prefix, int(p.parentEdge[y]))
+			prefix = append(prefix, p.treeEdge(y))
 		}
 		for i, j := 0, len(prefix)-1; i < j; i, j = i+1, j-1 {
 			prefix[i], prefix[j] = prefix[j], prefix[i]

@@ -60,3 +60,60 @@ func TestProductStoresNoEdges(t *testing.T) {
 	}
 	t.Logf("%.0f bytes per product node, %d product nodes", perNode, res.ProductNodes)
 }
+
+// cubeSystem is the hypercube of k bits: node v's edge i flips bit i by
+// event i, every event is enabled everywhere and weakly fair, and atom b
+// holds where bit 0 is set (gen toggles k as a System).
+func cubeSystem(k int) *System {
+	n := 1 << k
+	sys := &System{Off: make([]int, n+1), NumEvents: k}
+	for v := range n {
+		for i := range k {
+			sys.To, sys.Event = append(sys.To, int32(v^1<<i)), append(sys.Event, int32(i))
+		}
+		sys.Off[v+1] = len(sys.To)
+	}
+	sys.EventIndex = func(string) int { return -1 }
+	sys.Holds = func(a *Atom, v int) bool { return (v&1 == 1) == (a.Value == 1) == (a.Cmp == "==") }
+	enabled := make([]int32, k)
+	sys.Weak = make([]bool, k)
+	for e := range enabled {
+		enabled[e], sys.Weak[e] = int32(e), true
+	}
+	sys.Enabled = func(int) []int32 { return enabled }
+	return sys
+}
+
+// TestProductBytesPerNode checks what deciding a response property under
+// weak fairness allocates per product node on a graph whose search goes
+// as deep as the product is large: three int32 per product node (its
+// automaton state, runtime and breadth-first parent; no edge, no
+// acceptance word) grown by doubling, and the SCC search's arrays and
+// stacks (issue 42 item 3, docs/liveness.md#performance). Under 100 bytes
+// a node; storing the parent's edge and the acceptance word too, and
+// growing the arrays and stacks by append, allocated about 180.
+func TestProductBytesPerNode(t *testing.T) {
+	voc := &Vocabulary{Vars: map[string]bool{"b": true}}
+	f, err := Parse("G (!b -> F b)", voc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prop, err := Compile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := cubeSystem(14)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := prop.Check(sys, 1<<20)
+	runtime.ReadMemStats(&after)
+	if err != nil || !res.Holds || res.Capped {
+		t.Fatalf("Check: %+v, %v; want the property to hold", res, err)
+	}
+	perNode := float64(after.TotalAlloc-before.TotalAlloc) / float64(res.ProductNodes)
+	if perNode > 100 {
+		t.Errorf("%.0f bytes allocated per product node (%d nodes)", perNode, res.ProductNodes)
+	}
+	t.Logf("%.0f bytes per product node, %d product nodes", perNode, res.ProductNodes)
+}

@@ -1,14 +1,22 @@
 package scc
 
+import "math"
+
 // Scratch holds Tarjan's arrays between calls, so that repeated calls on
 // subsets of one graph cost in proportion to the subset, not the graph.
 // The zero value is ready to use; a Scratch is not safe for concurrent use.
 type Scratch struct {
+	// index is each node's visit number, -1 before its visit and done
+	// once its component is emitted: a visited node is on Tarjan's stack
+	// exactly until then, so no separate flag (and no second random
+	// access per edge) says so.
 	index, low []int32
-	onStack    []bool
 	stack      []int32
 	call       []frame
 }
+
+// done is the index of a node whose component has been emitted.
+const done = math.MaxInt32
 
 // frame is a node on the depth-first path and its next edge slot.
 type frame struct {
@@ -69,9 +77,10 @@ func (s *Scratch) FindIn(off []int, to []int32, set []int32, in, sink []bool, em
 }
 
 // FindInGraph is FindIn on a graph read on demand: no edge list is built,
-// each edge is asked of g when the search reaches it.
+// each edge is asked of g when the search reaches it. With set and in
+// both nil it is Find on the whole of g, with no mask to read per edge.
 func (s *Scratch) FindInGraph(g Graph, set []int32, in []bool, emit func(members []int32)) {
-	if in == nil {
+	if in == nil && set != nil {
 		panic("scc: FindInGraph without a membership mask")
 	}
 	find(s, g, set, in, emit)
@@ -81,9 +90,9 @@ func (s *Scratch) FindInGraph(g Graph, set []int32, in []bool, emit func(members
 func find[G Graph](s *Scratch, g G, roots []int32, in []bool, emit func(members []int32)) {
 	n := g.Len()
 	if len(s.index) < n {
-		s.index, s.low, s.onStack = make([]int32, n), make([]int32, n), make([]bool, n)
+		s.index, s.low = make([]int32, n), make([]int32, n)
 	}
-	index, low, onStack := s.index, s.low, s.onStack
+	index, low := s.index, s.low
 	if in == nil {
 		for v := 0; v < n; v++ {
 			index[v] = -1
@@ -101,9 +110,8 @@ func find[G Graph](s *Scratch, g G, roots []int32, in []bool, emit func(members 
 		}
 		index[v], low[v] = next, next
 		next++
-		stack = append(stack, v)
-		onStack[v] = true
-		call = append(call[:0], frame{v, 0, int32(g.Degree(v))})
+		stack = push(stack, v)
+		call = push(call[:0], frame{v, 0, int32(g.Degree(v))})
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			v := f.v
@@ -115,10 +123,9 @@ func find[G Graph](s *Scratch, g G, roots []int32, in []bool, emit func(members 
 				case index[w] < 0:
 					index[w], low[w] = next, next
 					next++
-					stack = append(stack, w)
-					onStack[w] = true
-					call = append(call, frame{w, 0, int32(g.Degree(w))})
-				case onStack[w]:
+					stack = push(stack, w)
+					call = push(call, frame{w, 0, int32(g.Degree(w))})
+				case index[w] != done: // on the stack
 					low[v] = min(low[v], index[w])
 				}
 				continue
@@ -134,7 +141,7 @@ func find[G Graph](s *Scratch, g G, roots []int32, in []bool, emit func(members 
 					top--
 				}
 				for _, w := range stack[top:] {
-					onStack[w] = false
+					index[w] = done
 				}
 				emit(stack[top:])
 				stack = stack[:top]
@@ -151,6 +158,19 @@ func find[G Graph](s *Scratch, g G, roots []int32, in []bool, emit func(members 
 		}
 	}
 	s.stack, s.call = stack, call
+}
+
+// push appends x to s, doubling its capacity when it is full. The search's
+// stacks can grow as deep as the graph is large, and append grows a large
+// slice by a quarter at a time: about five times the final stack
+// allocated over the search, where doubling allocates twice.
+func push[T any](s []T, x T) []T {
+	if len(s) == cap(s) {
+		t := make([]T, len(s), max(2*len(s), 64))
+		copy(t, s)
+		s = t
+	}
+	return append(s, x)
 }
 
 // Numbers returns the component number of every node of the whole graph,

@@ -91,8 +91,14 @@ func (e *env) ltlSystem(g *explore.Graph) *ltl.System {
 }
 
 // compareWord compares a runtime word with a constant as mathematical
-// integers (a word may hold a value past int64).
+// integers (a word may hold a value past int64). A word whose top two
+// bits agree is the integer itself (runtime's integer words) and is
+// compared as it is: the check asks once per runtime, and two big.Int a
+// call would be most of what it allocates.
 func compareWord(mc *runtime.Machine, w int64, op string, c int64) bool {
+	if w^(w<<1) >= 0 {
+		return jsonmodel.Compare(w, op, c)
+	}
 	return jsonmodel.Compare(int64(mc.Int(w).Cmp(big.NewInt(c))), op, 0)
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stateproof/stateproof/internal/gen"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
+	"github.com/stateproof/stateproof/internal/ltl"
 )
 
 // TestLTLReadsGraphEdges checks that the LTL check's view of the
@@ -76,5 +77,47 @@ func TestFairLeadsToReadsGraphEdges(t *testing.T) {
 	}
 	if out := e.decideFairLeadsTo(&m.Invariants[0], isTarget); out.violated || out.undecided {
 		t.Fatalf("outcome %+v, want the invariant to hold", out)
+	}
+}
+
+// TestLTLCompareAllocatesNothing checks that a comparison atom is decided
+// on the runtime's word itself when the word is the integer (as on every
+// toggles runtime): the check asks once per runtime, and building two
+// big.Int a time was most of what the product allocated besides its
+// arrays (issue 42 item 3). A word past the band still compares exactly.
+func TestLTLCompareAllocatesNothing(t *testing.T) {
+	src := strings.TrimSuffix(strings.TrimSpace(gen.Toggles(4)), "}") +
+		`, "invariants": [{"id": "resp", "description": "", "kind": "ltl", "formula": "G F b0"}]}`
+	res, err := jsonmodel.Decode([]byte(src))
+	if err != nil || !res.Valid() {
+		t.Fatalf("model invalid: %v %v", err, res.Errors)
+	}
+	e := newEnv(res.Model, DefaultOptions())
+	g := e.explored()
+	sys := e.ltlSystem(g)
+	atom := &ltl.Atom{Kind: ltl.Compare, Name: "b0", Cmp: "==", Value: 1, Bool: true}
+	holds := 0
+	allocs := testing.AllocsPerRun(10, func() {
+		holds = 0
+		for v := range g.Len() {
+			if sys.Holds(atom, v) {
+				holds++
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%.0f allocations deciding b0 == true at %d runtimes", allocs, g.Len())
+	}
+	if holds != g.Len()/2 {
+		t.Errorf("b0 == true at %d of %d runtimes, want half", holds, g.Len())
+	}
+	big := e.mc.IntWord(1 << 62)
+	for _, c := range []struct {
+		op   string
+		want bool
+	}{{">", true}, {"<", false}, {"==", false}, {"!=", true}} {
+		if got := compareWord(e.mc, big, c.op, 1<<53-1); got != c.want {
+			t.Errorf("2^62 %s 2^53-1: %v, want %v", c.op, got, c.want)
+		}
 	}
 }
