@@ -27,7 +27,7 @@ func (enc *Encoding) EventReads(i int) (tested, readable []*z3.Term, err error) 
 	b := &enc.b
 	sys := enc.Sys
 	n := len(sys.Events)
-	var tk, rd = make([][]*z3.Term, n), make([][]*z3.Term, n)
+	tk, rd := make([][]*z3.Term, n), make([][]*z3.Term, n)
 	for _, src := range sys.StepSources(i, enc.start) {
 		tests := sys.Tests[src]
 		if len(tests) == 0 {
