@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"hash/maphash"
+	"maps"
 	"slices"
 	"strings"
 
@@ -58,7 +59,7 @@ type Runtime struct {
 func New(m *model.Model, opts Options) (*Runtime, error) {
 	ix := newIndex(m)
 	r := &Runtime{ix: ix, handlers: opts.Handlers, errMode: opts.ErrorMode, seed: maphash.MakeSeed(), events: make([]bool, len(ix.events)), marked: make([]bool, len(ix.events))}
-	for name := range opts.InitialVars {
+	for _, name := range slices.Sorted(maps.Keys(opts.InitialVars)) { // the same one named on every run
 		if _, ok := ix.varIdx[name]; !ok {
 			return nil, errorf(ClassInit, model.Pos{}, nil, "initial_vars['%s']: the model has no variable %s", name, name)
 		}

@@ -378,3 +378,20 @@ func TestNonFiniteAndHugeShiftRollBack(t *testing.T) {
 	}
 	wantState(t, r, "R.A", map[string]int64{"n": 0})
 }
+
+// Of several unknown initial variables, New names the first by name on
+// every run.
+func TestInitUnknownVarsNamesTheFirst(t *testing.T) {
+	b := newBuilder(t, "R")
+	b.intVar("n", 0)
+	b.trans(b.m.Root, nil, b.state(b.m.Root, "A"), "", "", "")
+	vars := map[string]expr.Value{}
+	for _, name := range []string{"zz", "yy", "aa", "mm", "qq", "bb"} {
+		vars[name] = expr.IntVal(1)
+	}
+	for range 30 {
+		if _, err := New(b.m, Options{InitialVars: vars}); err == nil || !strings.Contains(err.Error(), "initial_vars['aa']") {
+			t.Fatalf("error %v, want aa named", err)
+		}
+	}
+}

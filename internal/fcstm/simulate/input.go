@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -58,7 +60,10 @@ func ParseInitVars(data []byte) (map[string]expr.Value, error) {
 		return nil, errors.New("want a JSON object of variable values, got null")
 	}
 	out := make(map[string]expr.Value, len(raw))
-	for name, x := range raw {
+	// In name order, so that of several bad values the same one is named
+	// on every run (and by every generated target's driver).
+	for _, name := range slices.Sorted(maps.Keys(raw)) {
+		x := raw[name]
 		v, err := jsonNumberValue(x)
 		if err != nil {
 			return nil, fmt.Errorf("$.%s: %v", name, err)

@@ -2,7 +2,9 @@ package simulate
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/stateproof/stateproof/internal/expr"
@@ -62,7 +64,8 @@ func (e *jsonEngine) hotStart(state string, vars map[string]expr.Value) error {
 			return initError("a hot start needs every variable; initial_vars lacks %s", strings.Join(missing, ", "))
 		}
 	}
-	for name, val := range vars {
+	for _, name := range slices.Sorted(maps.Keys(vars)) { // the same one named on every run
+		val := vars[name]
 		i := e.mc.VarIndex(name)
 		if i < 0 {
 			return initError("initial_vars['%s']: the model has no variable %s", name, name)

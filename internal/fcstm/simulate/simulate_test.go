@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/stateproof/stateproof/internal/expr"
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	goldenfile "github.com/stateproof/stateproof/internal/golden"
+	"github.com/stateproof/stateproof/internal/jsonmodel"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -310,3 +312,29 @@ func TestShellHistoryExportInit(t *testing.T) {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// Of several bad initial variables, every reader names the first by
+// name on every run (a map's order named a random one, so two runs, or
+// simulate and a generated driver, disagreed).
+func TestInitVarsErrorNamesTheFirst(t *testing.T) {
+	data, err := os.ReadFile("../../../examples/order.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := jsonmodel.Decode(data)
+	if err != nil || !res.Valid() {
+		t.Fatalf("%v %v", err, res.Errors)
+	}
+	bad := map[string]expr.Value{}
+	for _, name := range []string{"zz", "yy", "aa", "mm", "qq", "bb"} {
+		bad[name] = expr.IntVal(1)
+	}
+	for range 30 {
+		if _, err := ParseInitVars([]byte(`{"e": "x", "d": "x", "c": "x", "b": "x", "a": "x", "f": "x"}`)); err == nil || !strings.HasPrefix(err.Error(), "$.a:") {
+			t.Fatalf("ParseInitVars: %v, want $.a named", err)
+		}
+		if _, err := StartJSON(res.Model, "order.json", Options{InitialVars: bad}); err == nil || !strings.Contains(err.Error(), "initial_vars['aa']") {
+			t.Fatalf("StartJSON: %v, want aa named", err)
+		}
+	}
+}
