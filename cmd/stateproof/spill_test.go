@@ -258,9 +258,10 @@ func undecidedForMemory(want, got string) error {
 
 // TestSpillMemoryLimit: with --memory, the Go runtime's memory limit
 // leaves room under the budget + 64 MiB that docs/scale.md allows the
-// process for what the runtime does not count (the executable's resident
-// pages, about 20 MiB): at the budget + 64 MiB, gen counter 30000000
-// peaked at 225 MiB of RSS against 201. The limit is restored after.
+// process for what the runtime's heap does not hold (the executable's
+// resident pages and the runtime's own memory, 27 MiB measured): at the
+// budget + 64 MiB, gen counter 30000000 peaked at 225 MiB of RSS against
+// 201, at the budget + 40 MiB at 206 MiB. The limit is restored after.
 func TestSpillMemoryLimit(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	f := spillFlags{memory: "100MiB"}
@@ -271,7 +272,7 @@ func TestSpillMemoryLimit(t *testing.T) {
 	}
 	got := debug.SetMemoryLimit(-1)
 	undo()
-	if want := int64(100+64-16) << 20; got > want || got < 100<<20 {
+	if want := int64(100+64-28) << 20; got > want || got < 100<<20 {
 		t.Fatalf("memory limit %d MiB with --memory 100MiB, want 100 to %d MiB", got>>20, want>>20)
 	}
 	if after := debug.SetMemoryLimit(-1); after != before {

@@ -180,3 +180,24 @@ func TestSpilledEdgeSearchIsTheSame(t *testing.T) {
 		}
 	}
 }
+
+// TestChainBackEdgesSettledInMemory: a chain whose every node also steps
+// back to an old node (Ring: each node resets to the initial one) meets a
+// filter hit on a spilled node at every level. A level is settled before
+// the next can be generated, so each hit cost a run block read — one disk
+// round per state; the nodes found stored are remembered in memory, so the
+// chain reads the initial node's block about once.
+func TestChainBackEdgesSettledInMemory(t *testing.T) {
+	mc := machine(t, gen.Ring(2000)) // 20000 nodes, one per level
+	want := Search{Machine: mc, Cap: 1 << 20}.Run()
+	got := Search{Machine: mc, Cap: 1 << 20, Spill: &Spill{Memory: 1 << 30, Dir: spillDir(t, 0), MemoryNodes: 500, Now: true}}.Run()
+	sameGraph(t, want, got)
+	st := got.SpillStats()
+	if st.Spills < 10 {
+		t.Fatalf("%d spills: the chain's start did not go to disk", st.Spills)
+	}
+	t.Logf("%d run blocks read, %d spills", st.BlockReads, st.Spills)
+	if levels := got.Len(); st.BlockReads > int64(levels/100) {
+		t.Fatalf("%d run blocks read for a chain of %d levels", st.BlockReads, levels)
+	}
+}

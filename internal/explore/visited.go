@@ -49,7 +49,19 @@ type spillSet struct {
 	idx   []int64
 	table []uint32
 	runs  *spill.Runs
+	// found remembers, by hash, nodes that settling found in the runs
+	// (foundSlots of them, stride words each, and their indexes +1; 0 is
+	// an empty slot): a chain settles each level before it can generate
+	// the next, and one that keeps stepping back to a few old nodes (a
+	// reset to the initial state, an error state) read their run blocks
+	// again at every level, a disk round per state.
+	found    []int64
+	foundIdx []int64
 }
+
+// foundSlots is how many settled nodes spillSet remembers: enough for a
+// chain's few hot back edges, small enough to stay in cache.
+const foundSlots = 1 << 10
 
 func newSpillSet(d *spill.Dir, stride int) *spillSet {
 	s := &spillSet{stride: stride, table: make([]uint32, 1024)}
@@ -68,10 +80,26 @@ func (s *spillSet) Probe(words []int64, h uint64) int {
 			return int(s.idx[e])
 		}
 	}
-	if s.runs.MayHave(h) {
-		return Unknown
+	if !s.runs.MayHave(h) {
+		return -1
 	}
-	return -1
+	if s.found != nil {
+		slot := int(h) & (foundSlots - 1)
+		if i := s.foundIdx[slot]; i > 0 && slices.Equal(s.found[slot*s.stride:(slot+1)*s.stride], words) {
+			return int(i - 1)
+		}
+	}
+	return Unknown
+}
+
+// remember keeps a node settling found stored, in its hash's slot.
+func (s *spillSet) remember(words []int64, h uint64, idx int) {
+	if s.found == nil {
+		s.found, s.foundIdx = make([]int64, foundSlots*s.stride), make([]int64, foundSlots)
+	}
+	slot := int(h) & (foundSlots - 1)
+	copy(s.found[slot*s.stride:(slot+1)*s.stride], words)
+	s.foundIdx[slot] = int64(idx + 1)
 }
 
 func (s *spillSet) Settle(words []int64, hashes []uint64, idx []int) error {
@@ -96,6 +124,9 @@ func (s *spillSet) Settle(words []int64, hashes []uint64, idx []int) error {
 	}
 	for j, i := range order {
 		idx[i] = int(vals[j])
+		if vals[j] >= 0 {
+			s.remember(words[i*w:(i+1)*w], hashes[i], idx[i])
+		}
 	}
 	return nil
 }
@@ -167,7 +198,7 @@ func (s *spillSet) spill() error {
 }
 
 func (s *spillSet) MemoryBytes() int64 {
-	return int64(cap(s.keys))*8 + int64(cap(s.idx))*8 + int64(len(s.table))*4 + s.runs.MemoryBytes()
+	return int64(cap(s.keys))*8 + int64(cap(s.idx))*8 + int64(len(s.table))*4 + int64(len(s.found)+len(s.foundIdx))*8 + s.runs.MemoryBytes()
 }
 
 // memBytes is the part spill would free.

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"testing"
 )
@@ -257,5 +259,42 @@ func BenchmarkBloomRebuildOneByOne(b *testing.B) {
 		for _, h := range hs {
 			f.add(h)
 		}
+	}
+}
+
+// TestRefilterFreesTheOldFilter: a rebuild lets the old filter go before
+// it allocates the new one, so the heap does not hold both (collection
+// is off: what the rebuild leaves allocated is what it held at its peak).
+func TestRefilterFreesTheOldFilter(t *testing.T) {
+	d, err := Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	rs := d.NewRuns(1, hash1)
+	rs.freeFilter = 1 << 20
+	run := func(from, n int) ([]uint64, []int64) {
+		keys, vals := make([]uint64, n), make([]int64, n)
+		for i := range keys {
+			keys[i], vals[i] = uint64(from+i), int64(from+i)
+		}
+		return keys, vals
+	}
+	if err := rs.Add(run(0, 2_000_000)); err != nil {
+		t.Fatal(err)
+	}
+	old := rs.filter.bytes()
+	keys, vals := run(2_000_000, 1_100_000) // made before measuring
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := rs.Add(keys, vals); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	if nb := rs.filter.bytes(); nb <= old || grown > nb-old/2 {
+		t.Fatalf("filter %d -> %d bytes; the rebuild left the heap %d bytes larger", old, nb, grown)
 	}
 }
