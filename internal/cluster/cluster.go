@@ -52,6 +52,15 @@ type Config struct {
 	// each, Summary.Hits has the least state where it holds, with its
 	// words and its path. Every worker must have the same probes.
 	Probes []func(words []int64, root bool) bool
+	// Spill, when set, is this worker's memory budget: the states it owns
+	// are kept in a spilling store (explore.NewSpillingStore) that holds
+	// about Spill.Memory bytes and writes the rest to Spill.Dir, which is
+	// this worker's own. Without it a worker keeps its states in memory.
+	Spill *explore.Spill
+	// afterLevel, when set (tests), is called on every worker's goroutine
+	// once a level's candidates are all in and once they are stored: the
+	// points where a worker holds the most.
+	afterLevel func()
 }
 
 // Result is what a partitioned search produced.
@@ -129,8 +138,12 @@ func Run(ctx context.Context, cfg Config, mc concrete.Portable, cap int) (*Resul
 		}
 	}
 	sent := new(atomic.Int64)
-	w := newWorker(plan{index: cfg.Index, count: n, modelHash: cfg.ModelHash, version: cfg.Version, cap: cap, peerTimeout: cfg.PeerTimeout}, mc, sent)
-	w.probes = cfg.Probes
+	w, err := newWorker(plan{index: cfg.Index, count: n, modelHash: cfg.ModelHash, version: cfg.Version, cap: cap, peerTimeout: cfg.PeerTimeout}, mc, sent, cfg.Spill)
+	if err != nil {
+		lis.Close()
+		return nil, err
+	}
+	w.probes, w.afterLevel = cfg.Probes, cfg.afterLevel
 	// Every peer before serving: a call may come as soon as it serves.
 	for i, addr := range cfg.Peers {
 		if i == cfg.Index {
