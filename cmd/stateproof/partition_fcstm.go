@@ -16,7 +16,7 @@ import (
 // runFCSTM runs a verify of an FCSTM model that a scale flag asked for:
 // a swarm member, or a partitioned search, whose report is the
 // one-process report.
-func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, name string, opts verify.Options) error {
+func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, name string, opts verify.Options, spf *spillFlags) error {
 	if msg := s.conflict(); msg != "" {
 		return refuse(out, stdout, stderr, "BAD_OPTION", msg)
 	}
@@ -33,6 +33,14 @@ func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stder
 		}
 		return err
 	}
+	if s.part.active() {
+		// a worker keeps its states within --memory, as a JSON model's does
+		undo, err := spf.prepare(out, stdout, stderr, &opts)
+		if err != nil {
+			return err
+		}
+		defer undo()
+	}
 	if s.swarm != "" {
 		return runSwarmFCSTM(out, stdout, stderr, res, opts, s.swarm, s.seed)
 	}
@@ -48,7 +56,7 @@ func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stder
 		return s.part.runLocalOrRefuse(cmd, out, stdout, stderr, name)
 	default:
 		// the FCSTM checks read the graph (internal/fcstm/explicit): gathered
-		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, false, nil)
+		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, workerSpill(cmd, opts), false, nil)
 		if r == nil {
 			return err
 		}
