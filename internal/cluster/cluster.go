@@ -57,10 +57,6 @@ type Config struct {
 	// about Spill.Memory bytes and writes the rest to Spill.Dir, which is
 	// this worker's own. Without it a worker keeps its states in memory.
 	Spill *explore.Spill
-	// afterLevel, when set (tests), is called on every worker's goroutine
-	// once a level's candidates are all in and once they are stored: the
-	// points where a worker holds the most.
-	afterLevel func()
 }
 
 // Result is what a partitioned search produced.
@@ -143,7 +139,7 @@ func Run(ctx context.Context, cfg Config, mc concrete.Portable, cap int) (*Resul
 		lis.Close()
 		return nil, err
 	}
-	w.probes, w.afterLevel = cfg.Probes, cfg.afterLevel
+	w.probes = cfg.Probes
 	// Every peer before serving: a call may come as soon as it serves.
 	for i, addr := range cfg.Peers {
 		if i == cfg.Index {

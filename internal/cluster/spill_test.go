@@ -2,10 +2,7 @@ package cluster
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
-	goruntime "runtime"
-	"sync"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/explore"
@@ -108,57 +105,4 @@ func TestSpillFailureUndecided(t *testing.T) {
 		t.Fatalf("worker 0: %v", errs[0])
 	}
 	t.Log(ce.Reason)
-}
-
-// peakHeap runs a summarized partitioned search of src over two workers
-// in this process and returns the most live heap seen where a worker
-// holds the most (Config.afterLevel).
-func peakHeap(t *testing.T, src []byte, tweak func(i int, c *Config)) uint64 {
-	var mu sync.Mutex
-	var peak uint64
-	hook := func() {
-		mu.Lock()
-		defer mu.Unlock()
-		goruntime.GC()
-		var ms goruntime.MemStats
-		goruntime.ReadMemStats(&ms)
-		peak = max(peak, ms.HeapAlloc)
-	}
-	goruntime.GC()
-	var base goruntime.MemStats
-	goruntime.ReadMemStats(&base)
-	res, errs := cluster(t, src, 2, 10_000_000, func(i int, c *Config) {
-		if tweak != nil {
-			tweak(i, c)
-		}
-		c.Summarize, c.afterLevel = i == 0, hook
-	})
-	if res == nil {
-		t.Fatal(errs)
-	}
-	return peak - min(peak, base.HeapAlloc)
-}
-
-// TestSpillingWorkersHeapWithinBudget (issue 42 item 2): with a budget,
-// the two workers' heap stays within their budgets and a margin (the
-// level being collected, the filters, the runtime's buffers) on a model
-// whose owned states take more than that in memory: gen toggles 18, a
-// budget per worker of a third of what the in-memory run's workers take.
-func TestSpillingWorkersHeapWithinBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs partitioned searches of 262,144 states")
-	}
-	src := []byte(gen.Toggles(18))
-	inMemory := peakHeap(t, src, nil)
-	budget := int64(inMemory / 2 / 3)
-	const margin = 4 << 20
-	_, tweak := spillingWorkers(t, 2, budget, 0)
-	spilled := peakHeap(t, src, tweak)
-	t.Logf("peak live heap: %d KiB in memory, %d KiB spilling with %d KiB per worker", inMemory>>10, spilled>>10, budget>>10)
-	if inMemory <= uint64(2*budget+margin) {
-		t.Fatalf("the in-memory run (%d KiB) fits the budgets and margin: the model is too small to test them", inMemory>>10)
-	}
-	if spilled > uint64(2*budget+margin) {
-		t.Errorf("spilling workers peaked at %s of heap, over two budgets of %s and %s", fmt.Sprint(spilled>>10, " KiB"), spill.FormatSize(budget), spill.FormatSize(margin))
-	}
 }

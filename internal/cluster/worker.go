@@ -74,11 +74,8 @@ type worker struct {
 	pendUnknown []bool
 	pendMax     int // the most candidates a level had (the store keeps their room)
 	order       []int32
-	// spill is the memory budget of a spilling store (nil: in memory);
-	// afterLevel, when set, is called once a level's candidates are all
-	// in and once they are stored (Config.afterLevel)
-	spill      *explore.Spill
-	afterLevel func()
+	// spill is the memory budget of a spilling store (nil: in memory)
+	spill *explore.Spill
 	// early holds batches of the next level that came before this
 	// worker's Assign (a faster worker started expanding it): they are
 	// taken once the level's states are stored.
@@ -449,9 +446,6 @@ func (w *worker) settle(e *enc) error {
 			}
 		}
 		slices.SortFunc(w.order, func(a, b int32) int { return w.pendKey[a].cmp(w.pendKey[b]) })
-		if w.afterLevel != nil {
-			w.afterLevel()
-		}
 	}
 	e.u(uint64(len(w.order)))
 	prev := int64(0)
@@ -673,9 +667,6 @@ func (w *worker) fit() error {
 	}
 	if err := w.store.Fit(frontier, held); err != nil {
 		return fmt.Errorf("worker %d: %v", w.plan.index, err)
-	}
-	if w.afterLevel != nil {
-		w.afterLevel()
 	}
 	return nil
 }
