@@ -8,7 +8,7 @@ import (
 
 // A flag that has no effect in the mode the other flags choose is refused
 // (exit 2) instead of being accepted and ignored: a user who sets --memory
-// on a partitioned run would otherwise believe the workers spill. The
+// on a swarm member would otherwise believe it spills. The
 // refusals are listed with each command's flags (docs/cli, docs/scale.md).
 
 // setFlag returns the first of names the command line sets ("--name"), or
@@ -49,9 +49,6 @@ func verifyIgnored(cmd *cobra.Command, sc *scaleFlags, out outputFlags) string {
 	}
 	if f := setFlag(cmd, "peer-timeout", "start-timeout", "gather"); f != "" && part == "" {
 		return f + " has no effect without --partition or --local-partitions"
-	}
-	if f := setFlag(cmd, spillFlagNames...); f != "" && part != "" {
-		return f + " cannot be combined with " + part + " yet: no worker spills (docs/scale.md#many-machines)"
 	}
 	if part != "" {
 		if f := setFlag(cmd, "progress"); f != "" {

@@ -26,13 +26,6 @@ func TestIgnoredFlagsRefused(t *testing.T) {
 		args []string
 		want []string // substrings of the message: the flags it names
 	}{
-		// verify: the disk-backed search is per process
-		{with(part, "verify", model, "--memory", "1GiB"), []string{"--memory", "--partition"}},
-		{with(part, "verify", model, "--spill-dir", "/tmp"), []string{"--spill-dir", "--partition"}},
-		{with(part, "verify", model, "--max-disk", "1GiB"), []string{"--max-disk", "--partition"}},
-		{[]string{"verify", model, "--local-partitions", "2", "--memory", "1GiB"}, []string{"--memory", "--local-partitions"}},
-		{[]string{"verify", model, "--local-partitions", "2", "--max-disk", "1GiB"}, []string{"--max-disk", "--local-partitions"}},
-		{[]string{"verify", model, "--local-partitions", "2", "--spill-dir", "/tmp"}, []string{"--spill-dir", "--local-partitions"}},
 		{with(part, "verify", model, "--progress", "plain"), []string{"--progress", "--partition"}},
 		// verify: the partition's own flags
 		{[]string{"verify", model, "--peers", "a:1,b:2"}, []string{"--peers", "without --partition"}},

@@ -19,6 +19,7 @@ import (
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 	"github.com/stateproof/stateproof/internal/lineend"
 	"github.com/stateproof/stateproof/internal/runtime"
+	"github.com/stateproof/stateproof/internal/spill"
 	"github.com/stateproof/stateproof/internal/verify"
 )
 
@@ -203,7 +204,7 @@ func (p *partitionFlags) runPartition(cmd *cobra.Command, out outputFlags, stdou
 	if !p.gather {
 		probes = verify.Probes(res.Model, mc)
 	}
-	r, err := p.search(cmd, out, stdout, stderr, hash, mc, opts.MaxStates, !p.gather, probes, nil)
+	r, err := p.search(cmd, out, stdout, stderr, hash, mc, opts.MaxStates, workerSpill(cmd, opts), !p.gather, probes, nil)
 	if r == nil {
 		return err
 	}
@@ -244,13 +245,24 @@ func reached(mc *runtime.Machine, s *cluster.Summary) (*verify.Reached, error) {
 	return r, nil
 }
 
+// workerSpill is a worker's memory budget when a spill flag is set (the
+// flags' spill directory is this process's own, made fresh in
+// --spill-dir), or nil: without one a worker keeps its states in memory,
+// as it pays nothing for a budget then.
+func workerSpill(cmd *cobra.Command, opts verify.Options) *explore.Spill {
+	if setFlag(cmd, spillFlagNames...) == "" || opts.Spill == nil {
+		return nil
+	}
+	return &opts.Spill.Spill
+}
+
 // search runs this worker's part of the partitioned search of mc, whose
-// model hashes to hash; summarize makes worker 0 gather no state
-// (cluster.Config.Summarize), and every owner run probes and marks over
-// its own states. On worker 0 it returns the settled
-// exploration; otherwise (a worker done, or a failure) it returns nil and
-// what the command returns.
-func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, hash string, mc concrete.Portable, maxStates int, summarize bool, probes []func([]int64, bool) bool, marks func([]int64, bool, func(string, bool))) (*cluster.Result, error) {
+// model hashes to hash, keeping its states within sp (nil: in memory);
+// summarize makes worker 0 gather no state (cluster.Config.Summarize),
+// and every owner run probes and marks over its own states. On worker 0
+// it returns the settled exploration; otherwise (a worker done, or a
+// failure) it returns nil and what the command returns.
+func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, hash string, mc concrete.Portable, maxStates int, sp *explore.Spill, summarize bool, probes []func([]int64, bool) bool, marks func([]int64, bool, func(string, bool))) (*cluster.Result, error) {
 	var cfg cluster.Config
 	var err error
 	if p.localChild {
@@ -263,8 +275,12 @@ func (p *partitionFlags) search(cmd *cobra.Command, out outputFlags, stdout, std
 	}
 	cfg.Version = buildVersion()
 	cfg.ModelHash = hash
-	cfg.Summarize, cfg.Probes, cfg.Marks = summarize, probes, marks
+	cfg.Summarize, cfg.Probes, cfg.Marks, cfg.Spill = summarize, probes, marks, sp
 	r, err := cluster.Run(cmd.Context(), cfg, mc, maxStates)
+	if sp != nil && sp.Dir.Peak() > 0 {
+		fmt.Fprintf(stderr, "stateproof: worker %d of %d: spilled its states past --memory %s to disk (peak disk %s)\n",
+			cfg.Index, len(cfg.Peers), spill.FormatSize(sp.Memory), spill.FormatSize(sp.Dir.Peak()))
+	}
 	var ce *cluster.Error
 	switch {
 	case cmd.Context().Err() != nil:

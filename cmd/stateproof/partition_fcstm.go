@@ -18,7 +18,7 @@ import (
 // runFCSTM runs a verify of an FCSTM model that a scale flag asked for:
 // a swarm member, or a partitioned search, whose report is the
 // one-process report.
-func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, name string, opts verify.Options) error {
+func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stderr io.Writer, name string, opts verify.Options, spf *spillFlags) error {
 	if msg := s.conflict(); msg != "" {
 		return refuse(out, stdout, stderr, "BAD_OPTION", msg)
 	}
@@ -35,6 +35,14 @@ func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stder
 		}
 		return err
 	}
+	if s.part.active() {
+		// a worker keeps its states within --memory, as a JSON model's does
+		undo, err := spf.prepare(out, stdout, stderr, &opts)
+		if err != nil {
+			return err
+		}
+		defer undo()
+	}
 	if s.swarm != "" {
 		return runSwarmFCSTM(out, stdout, stderr, res, opts, s.swarm, s.seed)
 	}
@@ -49,14 +57,14 @@ func (s *scaleFlags) runFCSTM(cmd *cobra.Command, out outputFlags, stdout, stder
 	case s.part.local > 0:
 		return s.part.runLocalOrRefuse(cmd, out, stdout, stderr, name)
 	case s.part.gather:
-		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, false, nil, nil)
+		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, workerSpill(cmd, opts), false, nil, nil)
 		if r == nil {
 			return err
 		}
 		sopts.Explored = r.Graph
 	default:
 		// the owners mark what each state shows: worker 0 gathers no state
-		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, true, nil, mc.Marks())
+		r, err := s.part.search(cmd, out, stdout, stderr, res.Report.ModelHash, mc, opts.MaxStates, workerSpill(cmd, opts), true, nil, mc.Marks())
 		if r == nil {
 			return err
 		}

@@ -21,7 +21,7 @@ type spillFlags struct {
 }
 
 func (f *spillFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.memory, "memory", "", "keep at most `SIZE` of the exploration in memory (512MiB, 8GiB, 1.5GB; default half the machine's memory) and spill the rest to disk; the report is the same")
+	fs.StringVar(&f.memory, "memory", "", "keep at most `SIZE` of the exploration in memory (512MiB, 8GiB, 1.5GB; default half the machine's memory; with --partition or --local-partitions, per worker) and spill the rest to disk; the report is the same")
 	fs.StringVar(&f.dir, "spill-dir", "", "spill into a fresh directory made in `DIR` (default the system temp directory), removed at exit")
 	fs.StringVar(&f.maxDisk, "max-disk", "", "stop a spilling exploration at `SIZE` of spill files: what it leaves open is undecided (default: no limit)")
 }

@@ -144,8 +144,7 @@ workers on this host); the checks that need the whole graph are undecided
 whose reports stateproof merge combines; see docs/scale.md.
 
 A flag that would have no effect is refused (exit 2), never ignored:
---memory, --spill-dir and --max-disk with --partition or --local-partitions
-(no worker spills yet); the peer flags (--peers, --peers-file, --peers-dns,
+the peer flags (--peers, --peers-file, --peers-dns,
 --token-file, --tls-*) without --partition or with --local-partitions;
 --peer-timeout, --start-timeout and --gather without either; --progress with either;
 --seed without --swarm; --workers, --max-findings, --max-permutation-events,
@@ -189,7 +188,7 @@ carries its exit_code.`,
 			}
 			if isFCSTM(args[0]) {
 				if sc.active() {
-					return sc.runFCSTM(cmd, out, stdout, stderr, args[0], opts)
+					return sc.runFCSTM(cmd, out, stdout, stderr, args[0], opts, &spf)
 				}
 				return verifyFCSTM(cmd, out, stdout, stderr, args[0], opts, &spf, qf)
 			}

@@ -60,6 +60,11 @@ type Config struct {
 	// and reports per key the least global index that showed it. Path
 	// asks worker 0 to fetch that state's words and path too.
 	Marks func(words []int64, root bool, mark func(key string, path bool))
+	// Spill, when set, is this worker's memory budget: the states it owns
+	// are kept in a spilling store (explore.NewSpillingStore) that holds
+	// about Spill.Memory bytes and writes the rest to Spill.Dir, which is
+	// this worker's own. Without it a worker keeps its states in memory.
+	Spill *explore.Spill
 }
 
 // Result is what a partitioned search produced.
@@ -140,7 +145,11 @@ func Run(ctx context.Context, cfg Config, mc concrete.Portable, cap int) (*Resul
 		}
 	}
 	sent := new(atomic.Int64)
-	w := newWorker(plan{index: cfg.Index, count: n, modelHash: cfg.ModelHash, version: cfg.Version, cap: cap, peerTimeout: cfg.PeerTimeout}, mc, sent)
+	w, err := newWorker(plan{index: cfg.Index, count: n, modelHash: cfg.ModelHash, version: cfg.Version, cap: cap, peerTimeout: cfg.PeerTimeout}, mc, sent, cfg.Spill)
+	if err != nil {
+		lis.Close()
+		return nil, err
+	}
 	w.probes, w.marks = cfg.Probes, cfg.Marks
 	// Every peer before serving: a call may come as soon as it serves.
 	for i, addr := range cfg.Peers {

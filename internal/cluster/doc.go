@@ -17,6 +17,17 @@
 // than cap are settled (the one-process search stores cap+1, the last one
 // proving there are more), the search ends, truncated.
 //
+// With Config.Spill a worker keeps the states it owns under a memory
+// budget of its own: in the spilling search's store
+// (explore.NewSpillingStore: the visited set's sorted runs and filter,
+// node and link chunks evicted below the frontier), with each state's
+// canonical parent and transition as its link there and its global index
+// in a delta-coded list (a byte or two a state). A delivered successor
+// the store cannot place from memory is placed with the level's others
+// in one sorted pass once the level is in (delayed duplicate detection),
+// and the store is fitted to the budget after each level is stored. A
+// spill that fails (the disk budget) fails the run: undecided.
+//
 // Then worker 0 gathers every worker's states in global order into an
 // explore.Graph and the verify checks run over it on worker 0 alone; or,
 // with Config.Summarize (checks that read no more than which locations

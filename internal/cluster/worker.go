@@ -42,7 +42,10 @@ const batchSize = 4096
 const sentToMax = 1 << 20
 
 // worker is one partition: the states it owns, with their global indexes
-// and canonical parents, and the level being collected.
+// and canonical parents, and the level being collected. The owned states
+// are in a store of their own (explore.NewStore), or, under a memory
+// budget, in a spilling one (explore.NewSpillingStore): each state's
+// canonical parent (its global index) and transition are its link there.
 type worker struct {
 	plan   plan
 	mc     concrete.Portable
@@ -54,20 +57,26 @@ type worker struct {
 	// liveness of the run as this worker sees it.
 	lastWord atomic.Int64
 
-	mu       sync.Mutex
-	hello    bool
-	store    *explore.Graph // owned states, in the order they were settled
-	gidx     []int64        // per owned state: its global index
-	parent   []int64        // per owned state: its canonical parent's (-1: root)
-	via      []int32        // per owned state: the transition from it
-	frontier []int32        // owned states of the level to expand
-	level    int
+	mu    sync.Mutex
+	hello bool
+	store *explore.Graph // owned states, in the order they were settled
+	gidx  indexList      // per owned state: its global index
+	// the owned states of the level to expand: local and global indexes
+	frontier  []int32
+	frontierG []int64
+	level     int
 	// the level being collected: candidates not owned before, their least
-	// key and its transition, and (after Settle) their order
-	pend    *explore.Graph
-	pendKey []key
-	pendVia []int32
-	order   []int32
+	// key and its transition, whether the store could not yet tell they
+	// are not owned (a spilling store settles those once the level is
+	// in), and (after Settle) their order
+	pend        *explore.Graph
+	pendKey     []key
+	pendVia     []int32
+	pendUnknown []bool
+	pendMax     int // the most candidates a level had (the store keeps their room)
+	order       []int32
+	// spill is the memory budget of a spilling store (nil: in memory)
+	spill *explore.Spill
 	// early holds batches of the next level that came before this
 	// worker's Assign (a faster worker started expanding it): they are
 	// taken once the level's states are stored.
@@ -87,7 +96,8 @@ type worker struct {
 	// anyway (already stored after an earlier level, or, in this level,
 	// sent first with a smaller key: the frontier goes in global order),
 	// so it is not sent again. Exact, not a filter; emptied when large.
-	sentTo *explore.Graph
+	sentTo  *explore.Graph
+	sentMax int // how many sentTo holds before it is emptied
 
 	finish   chan error // receives the end of this worker's part once
 	finished sync.Once
@@ -102,10 +112,19 @@ type plan struct {
 	peerTimeout  time.Duration
 }
 
-func newWorker(p plan, mc concrete.Portable, sent *atomic.Int64) *worker {
-	w := &worker{plan: p, mc: mc, sent: sent, finish: make(chan error, 1)}
-	w.store = explore.NewStore(mc, 0, 1024)
-	return w
+func newWorker(p plan, mc concrete.Portable, sent *atomic.Int64, sp *explore.Spill) (*worker, error) {
+	w := &worker{plan: p, mc: mc, sent: sent, finish: make(chan error, 1), spill: sp, sentMax: sentToMax}
+	if sp == nil {
+		w.store = explore.NewStore(mc, 0, 1024)
+		return w, nil
+	}
+	var err error
+	if w.store, err = explore.NewSpillingStore(mc, *sp); err != nil {
+		return nil, fmt.Errorf("worker %d: %v", p.index, err)
+	}
+	// what was sent is a cache: it takes an eighth of the budget at most
+	w.sentMax = int(max(1024, min(sentToMax, sp.Memory/8/int64(w.store.MemoryPerNode()))))
+	return w, nil
 }
 
 // owner is the worker that owns a runtime.
@@ -186,8 +205,9 @@ func (w *worker) onHello(d *dec) error {
 	w.newLevel()
 	root := w.mc.Initial(make([]int64, w.mc.Width()))
 	if owner(w.mc, root, p.count) == p.index {
-		w.store.Intern(root, -1, -1)
-		w.gidx, w.parent, w.via, w.frontier = append(w.gidx, 0), append(w.parent, -1), append(w.via, -1), []int32{0}
+		w.store.AddNew(root, -1, -1)
+		w.gidx.add(0)
+		w.frontier, w.frontierG = []int32{0}, []int64{0}
 	}
 	return nil
 }
@@ -219,9 +239,9 @@ func (w *worker) startExpand() {
 		return // asked again (a retried call): already under way
 	}
 	w.started, w.exp, w.expErr = true, expRunning, ""
-	level, frontier := w.level, w.frontier
+	level, frontier, frontierG := w.level, w.frontier, w.frontierG
 	go func() {
-		err := w.expand(level, frontier)
+		err := w.expand(level, frontier, frontierG)
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		w.exp = expDone
@@ -286,7 +306,9 @@ func (w *worker) onStatus(d *dec) ([]byte, error) {
 	e.str(w.expErr)
 	e.u(uint64(w.sent.Load()))
 	if state == expDone {
-		w.settle(&e)
+		if err := w.settle(&e); err != nil {
+			return nil, err
+		}
 	}
 	return e.b, nil
 }
@@ -294,15 +316,15 @@ func (w *worker) onStatus(d *dec) ([]byte, error) {
 // expand steps every state of the frontier and hands each successor to
 // its owner, in batches (outbox.go). It returns when every batch was
 // taken.
-func (w *worker) expand(level int, frontier []int32) error {
+func (w *worker) expand(level int, frontier []int32, frontierG []int64) error {
 	mc := w.mc
 	out := newOutbox(w, level)
 	src := make([]int64, mc.Width())
 	var buf concrete.Buffer
-	for _, li := range frontier {
+	for k, li := range frontier {
 		w.mu.Lock()
 		w.store.Runtime(int(li), src)
-		g := w.gidx[li]
+		g := frontierG[k]
 		w.mu.Unlock()
 		// Fired, not Successors: every step has its rank, as the
 		// one-process search's edges are ranked
@@ -322,7 +344,7 @@ func (w *worker) firstSend(r []int64) bool {
 	switch {
 	case w.sentTo == nil:
 		w.sentTo = explore.NewStore(w.mc, 0, 1024)
-	case w.sentTo.Len() >= sentToMax:
+	case w.sentTo.Len() >= w.sentMax:
 		w.sentTo.Reset()
 	}
 	_, fresh := w.sentTo.Intern(r, -1, -1)
@@ -386,12 +408,14 @@ func (w *worker) take(level int, last bool, cands []cand) error {
 		if c.via < 0 || c.k.parent < 0 {
 			return fmt.Errorf("cluster: a delivered successor has no source or step")
 		}
-		if w.store.Lookup(c.words) >= 0 {
+		at := w.store.Probe(c.words)
+		if at >= 0 {
 			continue
 		}
 		p, fresh := w.pend.Intern(c.words, -1, -1)
 		if fresh {
 			w.pendKey, w.pendVia = append(w.pendKey, c.k), append(w.pendVia, c.via)
+			w.pendUnknown = append(w.pendUnknown, at == explore.Unknown)
 		} else if c.k.cmp(w.pendKey[p]) < 0 {
 			w.pendKey[p], w.pendVia[p] = c.k, c.via
 		}
@@ -406,13 +430,21 @@ type cand struct {
 	words []int64
 }
 
-// settle appends the level's candidates' keys in key order; w.mu is
-// held.
-func (w *worker) settle(e *enc) {
+// settle appends the level's new states' keys in key order; w.mu is
+// held. The candidates the store could not place as they came are
+// placed first, in one batch: those it owns are dropped.
+func (w *worker) settle(e *enc) error {
 	if w.order == nil {
-		w.order = make([]int32, len(w.pendKey))
-		for i := range w.order {
-			w.order[i] = int32(i)
+		owned, err := w.placeUnknown()
+		if err != nil {
+			return fmt.Errorf("worker %d: %v", w.plan.index, err)
+		}
+		w.pendMax = max(w.pendMax, len(w.pendKey))
+		w.order = make([]int32, 0, len(w.pendKey))
+		for i := range w.pendKey {
+			if owned == nil || !owned[i] {
+				w.order = append(w.order, int32(i))
+			}
 		}
 		slices.SortFunc(w.order, func(a, b int32) int { return w.pendKey[a].cmp(w.pendKey[b]) })
 	}
@@ -424,6 +456,36 @@ func (w *worker) settle(e *enc) {
 		e.u(uint64(k.rank))
 		prev = k.parent
 	}
+	return nil
+}
+
+// placeUnknown asks the store about the level's candidates it could not
+// place as they came, and returns which of the candidates it owns (nil:
+// none).
+func (w *worker) placeUnknown() ([]bool, error) {
+	var at []int
+	for i, u := range w.pendUnknown {
+		if u {
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 {
+		return nil, nil
+	}
+	width := w.mc.Width()
+	words := make([]int64, len(at)*width)
+	for j, i := range at {
+		w.pend.Runtime(i, words[j*width:(j+1)*width])
+	}
+	idx := make([]int, len(at))
+	if err := w.store.Place(words, idx); err != nil {
+		return nil, err
+	}
+	owned := make([]bool, len(w.pendKey))
+	for j, i := range at {
+		owned[i] = idx[j] >= 0
+	}
+	return owned, nil
 }
 
 // onAssign stores the first k candidates (in key order) with the global
@@ -449,19 +511,20 @@ func (w *worker) onAssign(d *dec) error {
 		return fmt.Errorf("cluster: worker 0 assigned %d states, worker %d has %d", k, w.plan.index, len(w.order))
 	}
 	words := make([]int64, w.mc.Width())
-	w.frontier = w.frontier[:0]
+	w.frontier, w.frontierG = w.frontier[:0], w.frontierG[:0]
 	for j, p := range w.order[:k] {
 		w.pend.Runtime(int(p), words)
-		li, _ := w.store.Intern(words, -1, -1)
-		w.gidx = append(w.gidx, idx[j])
-		w.parent = append(w.parent, w.pendKey[p].parent)
-		w.via = append(w.via, w.pendVia[p])
-		w.frontier = append(w.frontier, int32(li))
+		li := w.store.AddNew(words, int(w.pendKey[p].parent), int(w.pendVia[p]))
+		w.gidx.add(idx[j])
+		w.frontier, w.frontierG = append(w.frontier, int32(li)), append(w.frontierG, idx[j])
 	}
 	if w.pend != nil {
 		w.pend.Reset() // kept: a store a level cost a layout and a chunk each
 	}
-	w.pendKey, w.pendVia, w.order = w.pendKey[:0], w.pendVia[:0], nil
+	w.pendKey, w.pendVia, w.pendUnknown, w.order = w.pendKey[:0], w.pendVia[:0], w.pendUnknown[:0], nil
+	if err := w.fit(); err != nil {
+		return err
+	}
 	w.level++
 	w.newLevel()
 	early := w.early
@@ -495,19 +558,21 @@ func (w *worker) onGather(d *dec) ([]byte, error) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	n := len(w.gidx)
+	n := w.gidx.len()
 	from = min(from, n)
 	to := min(n, from+gatherPage)
 	var e enc
 	e.u(uint64(to - from))
 	words := make([]int64, w.mc.Width())
+	it := w.gidx.from(from)
 	for i := from; i < to; i++ {
-		e.u(uint64(w.gidx[i]))
-		e.u(uint64(w.parent[i] + 1))
-		e.label(w.mc, int(w.via[i]))
+		parent, via := w.store.Parent(i)
+		e.u(uint64(it.next()))
+		e.u(uint64(parent + 1))
+		e.label(w.mc, via)
 		e.state(w.mc, w.store.Runtime(i, words))
 	}
-	return e.b, nil
+	return e.b, w.store.Err()
 }
 
 // onFirst answers, for every location its owned states are in, the least
@@ -542,8 +607,9 @@ func (w *worker) onFirst(d *dec) ([]byte, error) {
 		}
 	}
 	words := make([]int64, w.mc.Width())
-	for i := range len(w.gidx) {
-		g = w.gidx[i]
+	it := w.gidx.from(0)
+	for i := range w.gidx.len() {
+		g = it.next()
 		if s := w.store.StateOf(i); !seen[s] {
 			seen[s] = true
 			locs, first = append(locs, s), append(first, g)
@@ -560,6 +626,9 @@ func (w *worker) onFirst(d *dec) ([]byte, error) {
 		if w.marks != nil {
 			w.marks(words, g == 0, mark)
 		}
+	}
+	if err := w.store.Err(); err != nil {
+		return nil, err
 	}
 	var e enc
 	e.u(uint64(len(locs)))
@@ -586,14 +655,40 @@ func (w *worker) onNode(d *dec) ([]byte, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var e enc
-	i, ok := slices.BinarySearch(w.gidx, g) // stored in increasing global order
+	i, ok := w.gidx.find(g) // stored in increasing global order
 	if !ok {
 		e.u(0)
 		return e.b, nil
 	}
+	parent, via := w.store.Parent(i)
 	e.u(1)
-	e.u(uint64(w.parent[i] + 1))
-	e.label(w.mc, int(w.via[i]))
+	e.u(uint64(parent + 1))
+	e.label(w.mc, via)
 	e.state(w.mc, w.store.Runtime(i, make([]int64, w.mc.Width())))
-	return e.b, nil
+	return e.b, w.store.Err()
+}
+
+// fit keeps a spilling store within the worker's budget once a level is
+// stored (explore.Graph.Fit), counting what the worker holds beside it:
+// the global indexes, the level's frontier and candidates, and what it
+// remembers sending; w.mu is held.
+func (w *worker) fit() error {
+	if w.spill == nil {
+		return nil
+	}
+	per := int64(w.store.MemoryPerNode())
+	held := w.gidx.memBytes() + int64(cap(w.frontier))*4 + int64(cap(w.frontierG))*8 +
+		int64(cap(w.pendKey))*16 + int64(cap(w.pendVia))*4 + int64(cap(w.pendUnknown))
+	held += int64(w.pendMax) * per
+	if w.sentTo != nil {
+		held += int64(w.sentTo.Len()) * per
+	}
+	frontier := w.store.Len()
+	if len(w.frontier) > 0 {
+		frontier = int(w.frontier[0])
+	}
+	if err := w.store.Fit(frontier, held); err != nil {
+		return fmt.Errorf("worker %d: %v", w.plan.index, err)
+	}
+	return nil
 }

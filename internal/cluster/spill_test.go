@@ -1,0 +1,108 @@
+package cluster
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stateproof/stateproof/internal/explore"
+	"github.com/stateproof/stateproof/internal/gen"
+	"github.com/stateproof/stateproof/internal/spill"
+)
+
+func TestIndexList(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var l indexList
+	var want []int64
+	g := int64(0)
+	for range 1000 {
+		want = append(want, g)
+		l.add(g)
+		g += 1 + r.Int64N(300) // some deltas take two bytes
+	}
+	it := l.from(0)
+	for i, w := range want {
+		if got := it.next(); got != w {
+			t.Fatalf("entry %d: %d, want %d", i, got, w)
+		}
+		if got := l.at(i); got != w {
+			t.Fatalf("at(%d): %d, want %d", i, got, w)
+		}
+		if j, ok := l.find(w); !ok || j != i {
+			t.Fatalf("find(%d): %d %v, want %d", w, j, ok, i)
+		}
+		if _, ok := l.find(w + 1); ok && (i+1 == len(want) || want[i+1] != w+1) {
+			t.Fatalf("find(%d): found, not in the list", w+1)
+		}
+	}
+	if _, ok := l.find(-1); ok {
+		t.Fatal("find(-1): found")
+	}
+	if l.memBytes() >= int64(len(want))*4 {
+		t.Errorf("%d bytes for %d entries", l.memBytes(), len(want))
+	}
+}
+
+// spillingWorkers gives every worker a budget of memory bytes (and at
+// most nodes visited entries in memory, when positive) in a spill
+// directory of its own, and returns the directories.
+func spillingWorkers(t *testing.T, n int, memory int64, nodes int) ([]*spill.Dir, func(i int, c *Config)) {
+	dirs := make([]*spill.Dir, n)
+	for i := range dirs {
+		dirs[i] = spill.New(t.TempDir(), 0)
+		t.Cleanup(func() { dirs[i].Close() })
+	}
+	return dirs, func(i int, c *Config) {
+		c.Spill = &explore.Spill{Memory: memory, MemoryNodes: nodes, Dir: dirs[i]}
+	}
+}
+
+// TestSpillingWorkersGiveTheSearchGraph (issue 42 item 2): workers whose
+// owned states spill (every level's chunks evicted, the visited table
+// written to a run every few states) settle the one-process graph node
+// for node, and summarize it as the one-process graph says.
+func TestSpillingWorkersGiveTheSearchGraph(t *testing.T) {
+	srcs := examples(t)
+	srcs["gen toggles 10"] = []byte(gen.Toggles(10))
+	srcs["gen probes 4"] = []byte(gen.Probes(4))
+	for name, src := range srcs {
+		for _, n := range []int{2, 3} {
+			cap := 500
+			want := explore.Search{Machine: machine(t, src), Cap: cap}.Run()
+			dirs, tweak := spillingWorkers(t, n, 1, 8)
+			res, errs := cluster(t, src, n, cap, tweak)
+			if res == nil {
+				t.Fatalf("%s, %d workers: %v", name, n, errs)
+			}
+			sameGraph(t, name, res.Graph, want)
+			if want.Len() > 4*n*8 && dirs[0].Peak() == 0 {
+				t.Errorf("%s, %d workers: worker 0 wrote nothing to disk", name, n)
+			}
+			_, tweak = spillingWorkers(t, n, 1, 8)
+			res, errs = cluster(t, src, n, cap, func(i int, c *Config) { tweak(i, c); c.Summarize = i == 0 })
+			if res == nil {
+				t.Fatalf("%s, %d workers, summarized: %v", name, n, errs)
+			}
+			if s := res.Summary; s.Len != want.Len() || s.Expanded != want.Expanded || s.Truncated != want.Truncated {
+				t.Errorf("%s, %d workers: summary %d states, %d expanded, truncated %v; want %d, %d, %v", name, n,
+					s.Len, s.Expanded, s.Truncated, want.Len(), want.Expanded, want.Truncated)
+			}
+		}
+	}
+}
+
+// TestSpillFailureUndecided: a worker whose spill files pass --max-disk
+// ends the run with an *Error on every worker: undecided, never a graph.
+func TestSpillFailureUndecided(t *testing.T) {
+	res, errs := cluster(t, []byte(gen.Toggles(10)), 2, 5000, func(i int, c *Config) {
+		c.Spill = &explore.Spill{Memory: 1, MemoryNodes: 8, Dir: spill.New(t.TempDir(), 64)}
+	})
+	if res != nil {
+		t.Fatal("a run whose spill failed produced a graph")
+	}
+	var ce *Error
+	if !errors.As(errs[0], &ce) {
+		t.Fatalf("worker 0: %v", errs[0])
+	}
+	t.Log(ce.Reason)
+}
