@@ -122,7 +122,6 @@ func TestGenerateToolErrors(t *testing.T) {
 		{map[string]any{"model": "state R {\n  state A\n}\n", "target": "go"}, "<inline model>:3:1: expected \";\" or \"{\" after the state name"},
 		{map[string]any{"path": "cmd/stateproof/testdata/generate/sine.fcstm", "target": "go"},
 			"cmd/stateproof/testdata/generate/sine.fcstm:5:17: sin: "},
-		{map[string]any{"path": "examples/lock.json", "target": "c"}, "unsupported by stateproof generate: json-model"},
 		{map[string]any{"path": "no/such.fcstm", "target": "go"}, "no/such.fcstm"},
 		{map[string]any{"path": "examples/fcstm/door.fcstm"}, `missing properties: ["target"]`},
 		{map[string]any{"path": "examples/fcstm/door.fcstm", "target": ""}, "target is required (targets: c, go, python, typescript)"},
