@@ -36,7 +36,7 @@ type GenerateOutput struct {
 
 var generateTool = &mcp.Tool{
 	Name:        "generate",
-	Description: "Generate code that runs a model cycle for cycle exactly as stateproof's runtime does, as `stateproof generate` (docs/generate.md): target go (one package), python (one module), typescript (one module) or c (NAME.h and NAME.c); an FCSTM model (a .fcstm path, or its source text in model) or a JSON model (a path, or the object in model; go and python only). With driver, also a driver and a run script whose output is the simulate report of a run. Returns the files by path; nothing is written unless outDir is given, a new directory under the served root. A model that does not load, or that the target cannot run exactly (e.g. a float math function: unsupported by stateproof generate: float-function), is a tool error located at file:line:col.",
+	Description: "Generate code that runs a model cycle for cycle exactly as stateproof's runtime does, as `stateproof generate` (docs/generate.md): target go (one package), python (one module), typescript (one module) or c (NAME.h and NAME.c); an FCSTM model (a .fcstm path, or its source text in model) or a JSON model (a path, or the object in model; every target). With driver, also a driver and a run script whose output is the simulate report of a run. Returns the files by path; nothing is written unless outDir is given, a new directory under the served root. A model that does not load, or that the target cannot run exactly (e.g. a float math function: unsupported by stateproof generate: float-function), is a tool error located at file:line:col.",
 	Annotations: writingAnnotations(),
 }
 
