@@ -146,10 +146,13 @@ func TestGenerateRefuses(t *testing.T) {
 	model, _ := fileURI(t, dir, "door.fcstm", doorModel)
 	bad, badPath := fileURI(t, dir, "bad.fcstm", broken)
 	sin, sinPath := fileURI(t, dir, "sine.fcstm", sine)
+	const invalid = `{"schemaVersion": 1, "states": [{"id": "A"}], "transitions": []}`
+	badJSON, badJSONPath := fileURI(t, dir, "bad.json", invalid)
 	s := startSessionAt(t, Options{}, pathURI(dir))
 	s.open(model, "fcstm", doorModel)
 	s.open(bad, "fcstm", broken)
 	s.open(sin, "fcstm", sine)
+	s.open(badJSON, "json", invalid)
 	cases := []struct {
 		uri  string
 		args generateArgs
@@ -162,6 +165,7 @@ func TestGenerateRefuses(t *testing.T) {
 		{model, generateArgs{Target: "go", OutDir: "link/z"}, "escapes"},
 		{bad, generateArgs{Target: "go"}, badPath + ":3:1"},
 		{sin, generateArgs{Target: "go"}, sinPath + ":5:17: sin: "},
+		{badJSON, generateArgs{Target: "python"}, badJSONPath + " is not a valid model: init: required field missing"},
 	}
 	for _, c := range cases {
 		err := s.call("workspace/executeCommand", executeCommandParams{Command: cmdGenerate, Arguments: generateArgsRaw(t, c.uri, c.args)}, nil)
@@ -177,7 +181,7 @@ func TestGenerateRefuses(t *testing.T) {
 	for _, d := range []string{dir, outside} {
 		entries, _ := os.ReadDir(d)
 		for _, e := range entries {
-			if !strings.HasSuffix(e.Name(), ".fcstm") && e.Name() != "link" {
+			if ext := filepath.Ext(e.Name()); ext != ".fcstm" && ext != ".json" && e.Name() != "link" {
 				t.Errorf("%s was written by a refused generation", filepath.Join(d, e.Name()))
 			}
 		}
