@@ -24,7 +24,7 @@ and construction errors, the FCSTM lints, JSON schema errors and verify
 findings, and a query's unknown names checked against its model (its
 "// model: PATH" line, or the .fcstm or .json file of the same name beside it).
 Navigation (outline, definition, references, hover, completion, rename) and
-the commands simulate, draw and check this query are described in
+the commands simulate, draw, generate and check this query are described in
 docs/lsp.md.
 
 Every document and every file read is limited to --max-input-bytes; every

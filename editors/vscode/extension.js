@@ -6,7 +6,7 @@
 
 const vscode = require('vscode');
 const { LanguageClient, TransportKind, ExecuteCommandRequest } = require('vscode-languageclient/node');
-const { SERVER_COMMANDS, DOCS_URL, resolveServer, commandArguments } = require('./server');
+const { SERVER_COMMANDS, GENERATE_TARGETS, DOCS_URL, resolveServer, commandArguments } = require('./server');
 
 let client;
 let output;
@@ -16,7 +16,8 @@ async function activate(context) {
   output = vscode.window.createOutputChannel('stateproof');
   context.subscriptions.push(output);
   for (const name of SERVER_COMMANDS) {
-    context.subscriptions.push(vscode.commands.registerCommand(name, (...args) => forward(name, args)));
+    const run = name === 'stateproof.generate' ? generate : (args) => forward(name, args);
+    context.subscriptions.push(vscode.commands.registerCommand(name, (...args) => run(args)));
   }
   context.subscriptions.push(vscode.commands.registerCommand('stateproof.restartServer', () => restart()));
   context.subscriptions.push(
@@ -130,7 +131,7 @@ function showMissing(message) {
 
 // forward runs a stateproof command on the server (workspace/executeCommand
 // with the same name) and shows what it answers.
-async function forward(name, args) {
+async function forward(name, args, { quiet = false } = {}) {
   if (!client) {
     vscode.window.showErrorMessage(`stateproof: ${name} needs the language server, which is not running (see the stateproof output).`);
     return undefined;
@@ -139,12 +140,31 @@ async function forward(name, args) {
   const params = { command: name, arguments: commandArguments(args, editor && editor.document.uri.toString()) };
   try {
     const result = await client.sendRequest(ExecuteCommandRequest.type, params);
-    await present(name, result);
+    if (!quiet) await present(name, result);
     return result;
   } catch (err) {
     vscode.window.showErrorMessage(`stateproof: ${name}: ${err && err.message ? err.message : err}`);
     return undefined;
   }
+}
+
+// generate runs stateproof.generate: the lens passes only the document's
+// URI, so the target is asked here, and the model is saved first, since
+// the server generates from the saved file (docs/lsp.md#generate). The
+// server names the files written in a message of its own.
+async function generate(args) {
+  const editor = vscode.window.activeTextEditor;
+  const [uri, options] = commandArguments(args, editor && editor.document.uri.toString());
+  if (!uri) return undefined;
+  let opts = options;
+  if (!opts || !opts.target) {
+    const target = await vscode.window.showQuickPick(GENERATE_TARGETS, { placeHolder: 'stateproof: generate code for which target?' });
+    if (!target) return undefined;
+    opts = { ...(opts || {}), target };
+  }
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+  if (doc && doc.isDirty && !(await doc.save())) return undefined;
+  return forward('stateproof.generate', [uri, opts], { quiet: true });
 }
 
 // present shows a command's answer: an SVG drawing in a panel, a file or

@@ -9,7 +9,10 @@ const path = require('path');
 
 // The commands the server runs for the editor (workspace/executeCommand),
 // contributed under the same names in package.json.
-const SERVER_COMMANDS = ['stateproof.simulate', 'stateproof.checkQuery', 'stateproof.draw'];
+const SERVER_COMMANDS = ['stateproof.simulate', 'stateproof.checkQuery', 'stateproof.draw', 'stateproof.generate'];
+
+// The targets of stateproof.generate (docs/generate.md), offered in a quick pick.
+const GENERATE_TARGETS = ['c', 'go', 'python', 'typescript'];
 
 const INSTALL_HINT =
   'Install it with `go install github.com/stateproof/stateproof/cmd/stateproof@latest` ' +
@@ -66,4 +69,4 @@ function commandArguments(args, activeUri) {
   return activeUri ? [activeUri] : [];
 }
 
-module.exports = { SERVER_COMMANDS, INSTALL_HINT, DOCS_URL, resolveServer, commandArguments };
+module.exports = { SERVER_COMMANDS, GENERATE_TARGETS, INSTALL_HINT, DOCS_URL, resolveServer, commandArguments };

@@ -43,7 +43,8 @@ func (s *server) formatting(_ context.Context, p documentParams) (any, error) {
 	return []TextEdit{{Range: d.text.rangeOf(0, len(d.text.src)), NewText: string(out)}}, nil
 }
 
-// codeLens offers "simulate" and "draw" on a model's first line and
+// codeLens offers "simulate", "draw" and "generate…" on a model's first
+// line (generate's target is the client's to ask: docs/lsp.md#generate) and
 // "check this query" on a query's check clause.
 func (s *server) codeLens(_ context.Context, p documentParams) (any, error) {
 	d := s.ws.get(p.TextDocument.URI)
@@ -61,6 +62,7 @@ func (s *server) codeLens(_ context.Context, p documentParams) (any, error) {
 		return []CodeLens{
 			{Range: r, Command: &Command{Title: "simulate", Command: cmdSimulate, Arguments: args}},
 			{Range: r, Command: &Command{Title: "draw", Command: cmdDraw, Arguments: args}},
+			{Range: r, Command: &Command{Title: "generate…", Command: cmdGenerate, Arguments: args}},
 		}, nil
 	case langFBMCQ:
 		q, err := query.Parse(d.path, d.text.src)
@@ -75,8 +77,8 @@ func (s *server) codeLens(_ context.Context, p documentParams) (any, error) {
 }
 
 // executeCommand runs a lens's command on the document named by its
-// first argument and answers with markdown (simulate, check) or the SVG
-// (draw).
+// first argument and answers with markdown (simulate, check), the SVG
+// (draw) or the files written (generate).
 func (s *server) executeCommand(ctx context.Context, p executeCommandParams) (any, error) {
 	if len(p.Arguments) == 0 {
 		return nil, errorf(codeInvalidParams, "%s takes the document URI as its first argument", p.Command)
@@ -103,6 +105,8 @@ func (s *server) executeCommand(ctx context.Context, p executeCommandParams) (an
 		return s.ws.draw(ctx, d)
 	case cmdCheck:
 		return s.ws.checkQuery(ctx, d, s.opts.timeout())
+	case cmdGenerate:
+		return s.generateCode(ctx, d, p.Arguments)
 	}
 	return nil, errorf(codeInvalidParams, "unknown command %q", p.Command)
 }

@@ -19,7 +19,7 @@ func TestCodeLensesAndCommands(t *testing.T) {
 	if err := s.call("textDocument/codeLens", documentParams{textDocumentIdentifier{model}}, &lenses); err != nil {
 		t.Fatal(err)
 	}
-	if len(lenses) != 2 || lenses[0].Command.Command != cmdSimulate || lenses[1].Command.Command != cmdDraw || lenses[0].Range.Start.Line != 1 {
+	if len(lenses) != 3 || lenses[0].Command.Command != cmdSimulate || lenses[1].Command.Command != cmdDraw || lenses[0].Range.Start.Line != 1 {
 		t.Fatalf("model lenses: %+v", lenses)
 	}
 	if err := s.call("textDocument/codeLens", documentParams{textDocumentIdentifier{query}}, &lenses); err != nil || len(lenses) != 1 || lenses[0].Command.Command != cmdCheck || lenses[0].Range.Start.Line != 1 {

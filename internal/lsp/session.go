@@ -11,6 +11,7 @@ const (
 	cmdSimulate = "stateproof.simulate"
 	cmdCheck    = "stateproof.checkQuery"
 	cmdDraw     = "stateproof.draw"
+	cmdGenerate = "stateproof.generate"
 )
 
 func (s *server) initialize(params json.RawMessage) any {
@@ -42,7 +43,7 @@ func (s *server) initialize(params json.RawMessage) any {
 			"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
 		},
 		"executeCommandProvider": map[string]any{
-			"commands": []string{cmdSimulate, cmdCheck, cmdDraw},
+			"commands": []string{cmdSimulate, cmdCheck, cmdDraw, cmdGenerate},
 		},
 	}
 	if s.opts.Format != nil {

@@ -11,12 +11,13 @@ const path = require('path');
 const Module = require('module');
 
 function fakes(settings, answer) {
-  const log = { watchers: [], errors: [], infos: [], commands: new Map(), clients: [], requests: [], documents: [], panels: [], registered: [] };
+  const log = { watchers: [], errors: [], infos: [], commands: new Map(), clients: [], requests: [], documents: [], panels: [], registered: [], picks: [], pick: undefined, saved: [] };
   const vscode = {
     window: {
       createOutputChannel: () => ({ appendLine() {}, show() {}, dispose() {} }),
       showErrorMessage: (msg, ...items) => { log.errors.push({ msg, items }); return Promise.resolve(undefined); },
       showInformationMessage: (msg) => { log.infos.push(msg); return Promise.resolve(undefined); },
+      showQuickPick: async (items) => { log.picks.push(items); return log.pick; },
       showTextDocument: async (doc) => doc,
       createWebviewPanel: (id, title) => { const p = { id, title, webview: { html: '' } }; log.panels.push(p); return p; },
       activeTextEditor: { document: { uri: { toString: () => 'file:///w/m.fcstm' } } },
@@ -33,6 +34,7 @@ function fakes(settings, answer) {
       getConfiguration: () => ({ get: (k, d) => (k in settings ? settings[k] : d) }),
       onDidChangeConfiguration: () => ({ dispose() {} }),
       workspaceFolders: undefined,
+      textDocuments: [],
       createFileSystemWatcher: (glob) => { const w = { glob, disposed: false, dispose() { w.disposed = true; } }; log.watchers.push(w); return w; },
       openTextDocument: async (d) => { log.documents.push(d); return d; },
     },
@@ -174,4 +176,28 @@ test('commands forward to workspace/executeCommand and show the answer', async (
   const html = f.log.panels[0].webview.html;
   assert.match(html, /<img [^>]*src="data:image\/svg\+xml;base64,/);
   assert.doesNotMatch(html, /<script>/, 'the SVG is an image, never inline markup');
+});
+
+test('generate asks the target, saves the model, then runs on the server', async () => {
+  const f = fakes({ path: fakeBinary() }, () => ({ dir: '/w/m-go', files: ['m.go'] }));
+  await load(f).activate({ subscriptions: [] });
+  const model = { uri: { toString: () => 'file:///w/m.fcstm' }, isDirty: true, save: async () => { f.log.saved.push('m'); model.isDirty = false; return true; } };
+  f.vscode.workspace.textDocuments.push(model);
+  const gen = f.log.commands.get('stateproof.generate');
+
+  await gen('file:///w/m.fcstm'); // the quick pick dismissed: nothing runs
+  assert.deepStrictEqual(f.log.picks, [['c', 'go', 'python', 'typescript']]);
+  assert.strictEqual(f.log.requests.length, 0);
+  assert.deepStrictEqual(f.log.saved, []);
+
+  f.log.pick = 'go';
+  await gen('file:///w/m.fcstm');
+  assert.deepStrictEqual(f.log.saved, ['m']);
+  assert.deepStrictEqual(f.log.requests[0].params, { command: 'stateproof.generate', arguments: ['file:///w/m.fcstm', { target: 'go' }] });
+  // The server's own window/showMessage names the files: no document opens.
+  assert.strictEqual(f.log.documents.length, 0);
+
+  await gen('file:///w/m.fcstm', { target: 'c', driver: true }); // a target given: no question
+  assert.strictEqual(f.log.picks.length, 2);
+  assert.deepStrictEqual(f.log.requests[1].params.arguments, ['file:///w/m.fcstm', { target: 'c', driver: true }]);
 });
