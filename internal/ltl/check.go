@@ -466,11 +466,12 @@ func (p *product) Target(x int32, i int) int32 {
 	return p.lookup(q2, w)
 }
 
-// Targets writes the product nodes slots i, i+1, … of x lead to into buf
-// (fair.Digraph), as Target does one at a time: x's automaton successors
-// and system edges are read once for the batch, and with no atom reading
-// the last event each slot is one look-up in the index. This loop runs
-// once per product edge of the SCC search.
+// Targets writes into buf the product nodes that slots i, i+1, … of x
+// lead to (fair.Digraph), as Target gives them one at a time: x's
+// automaton successors and system row are read once for the batch, and
+// with no atom reading the last event each slot is one look-up in the
+// dense index (lookup's key). This loop runs once per product edge of
+// the SCC search.
 func (p *product) Targets(x int32, i int, buf []int32) int {
 	v := int(p.node[x])
 	lo, hi := p.sys.Off[v], p.sys.Off[v+1]
