@@ -24,6 +24,11 @@ func (g *Graph) Degree(v int32) int { return g.Off[v+1] - g.Off[v] }
 // Target is where v's edge i leads.
 func (g *Graph) Target(v int32, i int) int32 { return g.To[g.Off[v]+i] }
 
+// Targets writes where v's edges from i on lead into buf (scc.Graph).
+func (g *Graph) Targets(v int32, i int, buf []int32) int {
+	return copy(buf, g.To[g.Off[v]+i:g.Off[v+1]])
+}
+
 // Label is the event of v's edge i.
 func (g *Graph) Label(v int32, i int) int32 { return g.Event[g.Off[v]+i] }
 
@@ -32,9 +37,14 @@ func (g *Graph) EdgeID(v int32, i int) int { return g.Off[v] + i }
 
 // Digraph is a graph read on demand (scc.Graph), with an event and an
 // identity per edge slot: a product with an automaton computes its edges
-// from the system's rather than storing them.
+// from the system's rather than storing them. The SCC search reads the
+// targets a batch at a time (Targets); the judgement and the lasso, which
+// mostly stop at the first edge they look for, one at a time.
 type Digraph interface {
 	scc.Graph
+	// Target is where v's slot i leads (negative: nowhere), the same as
+	// Targets writes for it.
+	Target(v int32, i int) int32
 	// Label is the event of v's slot i (a slot with a target).
 	Label(v int32, i int) int32
 	// EdgeID names v's slot i in a Lasso.

@@ -327,3 +327,48 @@ func TestTakenReadsLabelsFirst(t *testing.T) {
 		t.Errorf("%d targets asked for %d edges", c.targets, edges)
 	}
 }
+
+// calls is a Graph that counts every question asked of it per edge or
+// node.
+type calls struct {
+	*Graph
+	n int
+}
+
+func (g *calls) Degree(v int32) int          { g.n++; return g.Graph.Degree(v) }
+func (g *calls) Target(v int32, i int) int32 { g.n++; return g.Graph.Target(v, i) }
+func (g *calls) Label(v int32, i int) int32  { g.n++; return g.Graph.Label(v, i) }
+func (g *calls) Targets(v int32, i int, buf []int32) int {
+	g.n++
+	return g.Graph.Targets(v, i, buf)
+}
+
+// TestSCCSearchReadsTargetsInBatches checks that the SCC search asks a
+// graph read on demand for a node's targets a batch at a time, not one
+// call per edge: on a complete graph of 64 nodes (4096 edges) whose one
+// component misses the acceptance set, the whole search asks a few calls
+// per node. A call per edge, through the interface and decoding the node
+// each time, was most of the LTL check's time on a product (issue 42
+// item 3).
+func TestSCCSearchReadsTargetsInBatches(t *testing.T) {
+	const n = 64
+	g := &Graph{Off: make([]int, n+1)}
+	for v := range n {
+		for w := range n {
+			g.To, g.Event = append(g.To, int32(w)), append(g.Event, 0)
+		}
+		g.Off[v+1] = len(g.To)
+	}
+	parent := make([]int32, n)
+	for v := range parent {
+		parent[v] = int32(v - 1)
+	}
+	c := &calls{Graph: g}
+	p := &Problem{G: c, Starts: []int{0}, Parent: parent, NAcc: 1, Acc: func(int32) uint64 { return 0 }}
+	if _, ok := Find(p); ok {
+		t.Fatal("an accepting lasso where no node is accepting")
+	}
+	if edges := len(g.To); c.n > edges/4 {
+		t.Errorf("%d calls to the graph for %d edges", c.n, edges)
+	}
+}

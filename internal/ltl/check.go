@@ -466,6 +466,38 @@ func (p *product) Target(x int32, i int) int32 {
 	return p.lookup(q2, w)
 }
 
+// Targets writes into buf the product nodes that slots i, i+1, … of x
+// lead to (fair.Digraph), as Target gives them one at a time: x's
+// automaton successors and system row are read once for the batch, and
+// with no atom reading the last event each slot is one look-up in the
+// dense index (lookup's key). This loop runs once per product edge of
+// the SCC search.
+func (p *product) Targets(x int32, i int, buf []int32) int {
+	v := int(p.node[x])
+	lo, hi := p.sys.Off[v], p.sys.Off[v+1]
+	if lo == hi || !p.eventFree || p.dense == nil {
+		n := min(len(buf), p.Degree(x)-i)
+		for j := range n {
+			buf[j] = p.Target(x, i+j)
+		}
+		return n
+	}
+	succ := p.a.States[p.state[x]].Succ
+	m, nodes := len(succ), len(p.sys.Off)-1
+	n := 0
+	for k, r := lo+i/m, i%m; k < hi && n < len(buf); k, r = k+1, 0 {
+		w := int(p.sys.To[k])
+		for ; r < m && n < len(buf); r++ {
+			buf[n] = -1
+			if w >= 0 {
+				buf[n] = p.dense[succ[r]*nodes+w]
+			}
+			n++
+		}
+	}
+	return n
+}
+
 // Label is the event of slot i of x.
 func (p *product) Label(x int32, i int) int32 {
 	_, _, k := p.slot(x, i)

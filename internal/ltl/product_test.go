@@ -117,3 +117,57 @@ func TestProductBytesPerNode(t *testing.T) {
 	}
 	t.Logf("%.0f bytes per product node, %d product nodes", perNode, res.ProductNodes)
 }
+
+// TestTargetsAgreeWithTarget checks that the product's batched targets
+// (what the SCC search reads) are its targets one slot at a time, from
+// every slot, in batches of every size: on a hypercube with dead ends,
+// with a formula whose atoms read the node only (decoded a batch at a
+// time) and one that reads the last event, indexed densely and by map.
+func TestTargetsAgreeWithTarget(t *testing.T) {
+	voc := &Vocabulary{Vars: map[string]bool{"b": true}, Events: map[string]bool{"e1": true}}
+	for _, src := range []string{"G (!b -> F b)", "G (!b -> X (b || F @e1))"} {
+		f, err := Parse(src, voc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prop, err := Compile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys := cubeSystem(5)
+		sys.EventIndex = func(name string) int { return map[string]int{"e1": 1}[name] }
+		for _, v := range []int{3, 17} { // dead ends: a stutter step
+			for u := v + 1; u < len(sys.Off); u++ {
+				sys.Off[u] -= 5
+			}
+			sys.To = append(sys.To[:5*v], sys.To[5*v+5:]...)
+			sys.Event = append(sys.Event[:5*v], sys.Event[5*v+5:]...)
+		}
+		for _, byMap := range []bool{false, true} {
+			p := newProduct(prop.a, sys)
+			if byMap {
+				p.dense, p.index = nil, map[int64]int32{}
+			}
+			if !p.build(1 << 20) {
+				t.Fatal("capped")
+			}
+			buf := make([]int32, 40)
+			for x := int32(0); int(x) < p.Len(); x++ {
+				d := p.Degree(x)
+				for i := 0; i < d; i++ {
+					for size := 1; size <= len(buf); size += 7 {
+						n := p.Targets(x, i, buf[:size])
+						if n != min(size, d-i) {
+							t.Fatalf("%s: node %d slot %d: %d targets in a batch of %d, degree %d", src, x, i, n, size, d)
+						}
+						for j, w := range buf[:n] {
+							if want := p.Target(x, i+j); w != want {
+								t.Fatalf("%s: node %d slot %d: batch says %d, Target %d", src, x, i+j, w, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

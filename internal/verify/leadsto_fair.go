@@ -153,6 +153,17 @@ func (r *region) Target(v int32, i int) int32 {
 	return -1
 }
 
+// Targets writes where v's edges from i on lead into buf, as Target does.
+func (r *region) Targets(v int32, i int, buf []int32) int {
+	n := copy(buf, r.adj.To[r.adj.Off[v]+i:r.adj.Off[v+1]])
+	for j, w := range buf[:n] {
+		if w >= 0 && r.target[w] {
+			buf[j] = -1
+		}
+	}
+	return n
+}
+
 func (r *region) Label(v int32, i int) int32 { return r.evOf[r.adj.Via[r.adj.Off[v]+i]] }
 
 // EdgeID is the edge's index in the adjacency.

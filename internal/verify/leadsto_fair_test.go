@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stateproof/stateproof/internal/explore"
 	"github.com/stateproof/stateproof/internal/report"
 )
 
@@ -162,5 +163,29 @@ func TestFairLeadsToCounterexamplePastCap(t *testing.T) {
 	fs = a9(t, strings.Replace(src, `"weak": ["done"]`, `"weak": ["done", "up"]`, 1), 50)
 	if len(fs) != 1 || fs[0].Code != "A9_LEADS_TO_UNDECIDED" {
 		t.Fatalf("A9 with up fair = %+v", fs)
+	}
+}
+
+// TestRegionTargetsAgreeWithTarget checks that the region's batched
+// targets, which the SCC search reads, are its targets one edge at a
+// time: edges into a target runtime and unstored successors read -1.
+func TestRegionTargetsAgreeWithTarget(t *testing.T) {
+	adj := &explore.Adjacency{Off: []int{0, 3, 3, 7}, To: []int32{1, 2, -1, 0, 1, 2, 2}, Via: make([]int32, 7)}
+	r := &region{adj: adj, evOf: []int32{0}, target: []bool{false, true, false}}
+	buf := make([]int32, 8)
+	for v := int32(0); int(v) < r.Len(); v++ {
+		for i := 0; i < r.Degree(v); i++ {
+			for size := 1; size <= len(buf); size++ {
+				n := r.Targets(v, i, buf[:size])
+				if n != min(size, r.Degree(v)-i) {
+					t.Fatalf("node %d slot %d: %d targets in a batch of %d", v, i, n, size)
+				}
+				for j, w := range buf[:n] {
+					if want := r.Target(v, i+j); w != want {
+						t.Fatalf("node %d slot %d: batch says %d, Target %d", v, i+j, w, want)
+					}
+				}
+			}
+		}
 	}
 }
