@@ -6,16 +6,23 @@ import "testing"
 // --json on operations that have no value: ceil, floor, round and trunc of
 // an infinite or NaN float (which only an initial value gives) and shifts
 // and powers by counts near MaxInt64. Each fails its cycle with the same
-// message everywhere; the runtime used to fail internally on them.
+// message everywhere; the runtime used to fail internally on them. A
+// comparison with a NaN is false (!= true) everywhere, as in Python.
 //
 // The C target, whose integers have 64 bits, gives the runtime's
 // expression error too wherever the runtime's 65536-bit bound decides.
 func TestGenerateNonFinite(t *testing.T) {
 	const model = "testdata/generate/nonfinite/nonfinite.fcstm"
-	steps := [][]string{{}, {"Floor"}, {"Ceil"}, {"Round"}, {"Trunc"}, {"Sqrt"}, {"Add"}, {"Shl"}, {"Shr"}, {"Pow"}, {"Floor", "Shr"}}
+	steps := [][]string{{}, {"Floor"}, {"Ceil"}, {"Round"}, {"Trunc"}, {"Sqrt"}, {"Add"}, {"Shl"}, {"Shr"}, {"Pow"}, {"Floor", "Shr"}, {"Cmp"}, {"Guard"}}
 	c := genCase{id: "nonfinite", model: model}
 	for _, f := range []string{`"inf"`, `"-inf"`, `"nan"`, `2.5`} {
 		c.runs = append(c.runs, genRun{steps: steps, initVars: `{"f": ` + f + `}`})
+	}
+	// Initial values of the int variable that it cannot hold, or that
+	// leave 64 bits (the C target's error, or simulate's and every
+	// driver's usage error with exit 2).
+	for _, v := range []string{`"inf"`, `"nan"`, `1e300`, `2.0`, `-0.0`, `1e19`, `-9223372036854775808`, `9223372036854775808`, `1e400`} {
+		c.runs = append(c.runs, genRun{steps: [][]string{{}, {"Floor"}}, initVars: `{"n": ` + v + `}`})
 	}
 	// Past the 65536-bit bound every target fails as the runtime does; a
 	// value within it but beyond 64 bits ends a C run (cOutside), so each
