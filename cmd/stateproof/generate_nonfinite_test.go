@@ -24,6 +24,13 @@ func TestGenerateNonFinite(t *testing.T) {
 	for _, v := range []string{`"inf"`, `"nan"`, `1e300`, `2.0`, `-0.0`, `1e19`, `-9223372036854775808`, `9223372036854775808`, `1e400`} {
 		c.runs = append(c.runs, genRun{steps: [][]string{{}, {"Floor"}}, initVars: `{"n": ` + v + `}`})
 	}
+	// Initial values at the edges of JSON's number syntax and of float64:
+	// a driver reads exactly what simulate reads and refuses the rest.
+	for _, v := range []string{`{"n": 1-2}`, `{"n": 01}`, `{"n": 1.}`, `{"n": .5}`, `{"n": 1e}`, `{"f": -}`, `{"n": 0x10}`,
+		`{"n": 1e5}`, `{"n": 1E2}`, `{"n": 9.223372036854775807e18}`, `{"n": -9223372036854775809}`, `{"n": true}`,
+		`{"f": 1e-400}`, `{"f": 4.9e-324}`, `{"f": 1e308}`, `{"f": "Infinity"}`} {
+		c.runs = append(c.runs, genRun{steps: [][]string{{}, {"Floor"}, {"Cmp"}}, initVars: v})
+	}
 	// Past the 65536-bit bound every target fails as the runtime does; a
 	// value within it but beyond 64 bits ends a C run (cOutside), so each
 	// of those comes last in a run of its own.
