@@ -15,8 +15,14 @@ func TestGenerateNonFinite(t *testing.T) {
 	const model = "testdata/generate/nonfinite/nonfinite.fcstm"
 	steps := [][]string{{}, {"Floor"}, {"Ceil"}, {"Round"}, {"Trunc"}, {"Sqrt"}, {"Add"}, {"Shl"}, {"Shr"}, {"Pow"}, {"Floor", "Shr"}, {"Cmp"}, {"Guard"}}
 	c := genCase{id: "nonfinite", model: model}
-	for _, f := range []string{`"inf"`, `"-inf"`, `"nan"`, `2.5`} {
+	arith := [][]string{{"Mod"}, {"ModNeg"}, {"ModBy"}, {"PowZero"}, {"PowNeg"}, {"PowTwo"}, {"Div"}, {"Sign"}, {"Abs"}, {"Mixed"}}
+	for _, f := range []string{`"inf"`, `"-inf"`, `"nan"`, `2.5`, `-0.0`} {
 		c.runs = append(c.runs, genRun{steps: steps, initVars: `{"f": ` + f + `}`})
+		// Each arithmetic step from the initial value: a step that
+		// succeeds changes f.
+		for _, a := range arith {
+			c.runs = append(c.runs, genRun{steps: [][]string{{}, a, a}, initVars: `{"f": ` + f + `}`})
+		}
 	}
 	// Initial values of the int variable that it cannot hold, or that
 	// leave 64 bits (the C target's error, or simulate's and every
