@@ -13,7 +13,7 @@ import "testing"
 // expression error too wherever the runtime's 65536-bit bound decides.
 func TestGenerateNonFinite(t *testing.T) {
 	const model = "testdata/generate/nonfinite/nonfinite.fcstm"
-	steps := [][]string{{}, {"Floor"}, {"Ceil"}, {"Round"}, {"Trunc"}, {"Sqrt"}, {"Add"}, {"Shl"}, {"Shr"}, {"Pow"}, {"Floor", "Shr"}, {"Cmp"}, {"Guard"}}
+	steps := [][]string{{}, {"Floor"}, {"Ceil"}, {"Round"}, {"Trunc"}, {"Sqrt"}, {"Add"}, {"Shl"}, {"Shr"}, {"Pow"}, {"Floor", "Shr"}, {"Cmp"}, {"Guard"}, {"MinLit"}}
 	c := genCase{id: "nonfinite", model: model}
 	arith := [][]string{{"Mod"}, {"ModNeg"}, {"ModBy"}, {"PowZero"}, {"PowNeg"}, {"PowTwo"}, {"Div"}, {"Sign"}, {"Abs"}, {"Mixed"}}
 	for _, f := range []string{`"inf"`, `"-inf"`, `"nan"`, `2.5`, `-0.0`} {
