@@ -265,6 +265,9 @@ func apply(n *Binary, x, y Value) (Value, error) {
 		if c, ok := Compare(x, y); ok {
 			return BoolVal((c == 0) == (n.Op == Eq)), nil
 		}
+		if unordered(x, y) {
+			return BoolVal(n.Op == Ne), nil
+		}
 	case n.Op == Lxor || n.Op == Iff:
 		if x.t == Bool && y.t == Bool {
 			return BoolVal((x.i != y.i) == (n.Op == Lxor)), nil
@@ -272,6 +275,9 @@ func apply(n *Binary, x, y Value) (Value, error) {
 	case n.Op.IsComparison():
 		if c, ok := Compare(x, y); ok {
 			return BoolVal(compareHolds(n.Op, c)), nil
+		}
+		if unordered(x, y) {
+			return BoolVal(false), nil
 		}
 	case x.t == Int && y.t == Int:
 		r, cause := intArith(n.Op, x, y)
@@ -292,6 +298,13 @@ func apply(n *Binary, x, y Value) (Value, error) {
 		return RealVal(r), nil
 	}
 	return Value{}, typeErrorf(n.Loc, "operator %q is not defined on %s and %s", n.Op.String(), x.t, y.t)
+}
+
+// unordered reports whether x and y are numbers and one is a NaN (only
+// an initial value makes one). The comparisons then follow Python and
+// IEEE 754: == and every ordering are false, != is true.
+func unordered(x, y Value) bool {
+	return x.t.IsNumeric() && y.t.IsNumeric() && (x.t == Real && math.IsNaN(x.f) || y.t == Real && math.IsNaN(y.f))
 }
 
 func compareHolds(op Op, c int) bool {

@@ -71,6 +71,10 @@ func TestEvalValues(t *testing.T) {
 		{"9007199254740993 == 9007199254740992.0", BoolVal(false)}, {"9007199254740993 > 9007199254740992.0", BoolVal(true)},
 		{"big < 9223372036854775807.0", BoolVal(true)}, {"small == -9223372036854775808.0", BoolVal(true)},
 		{"-1 < -0.5", BoolVal(true)}, {"-1 > -1.5", BoolVal(true)},
+		// a NaN is unordered, as in Python: == and orderings false, != true
+		{"nan == nan", BoolVal(false)}, {"nan != nan", BoolVal(true)}, {"nan < 1", BoolVal(false)},
+		{"1 <= nan", BoolVal(false)}, {"nan > f", BoolVal(false)}, {"inf >= nan", BoolVal(false)},
+		{"x == nan", BoolVal(false)}, {"nan != 2 ** 1100", BoolVal(true)}, {"inf == inf", BoolVal(true)},
 		// boolean operators
 		{"b && c", BoolVal(false)}, {"b || c", BoolVal(true)}, {"b xor c", BoolVal(true)}, {"b xor b", BoolVal(false)},
 		{"c => c", BoolVal(true)}, {"b => c", BoolVal(false)}, {"b iff c", BoolVal(false)}, {"c iff c", BoolVal(true)},

@@ -183,6 +183,11 @@ func (f *cFunc) expr(e expr.Expr) (string, error) {
 		}
 		return fmt.Sprintf("no_such_var(e, %s)", cQuote(n.Name)), nil
 	case *expr.Unary:
+		// -9223372036854775808 is how a model writes INT64_MIN: the
+		// literal alone leaves 64 bits, its negation does not.
+		if lit, ok := n.X.(*expr.IntLit); ok && n.Op == expr.Neg && lit.Big != nil && lit.Big.IsUint64() && lit.Big.Uint64() == 1<<63 {
+			return cInt(math.MinInt64), nil
+		}
 		x, err := f.expr(n.X)
 		if err != nil {
 			return "", err
