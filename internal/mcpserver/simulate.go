@@ -139,11 +139,27 @@ func sessionReport(ctx context.Context, sess *simulate.Session) (*mcp.CallToolRe
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	out, err := exactReport(sess.Report())
-	if err == nil && ctx.Err() != nil {
+	// Encoding the report of a long run (100,000 cycles are tens of MB)
+	// takes seconds under load and reads no context: the call answers its
+	// cancellation at once, and the encoding finishes unread.
+	type encoded struct {
+		out Report
+		err error
+	}
+	done := make(chan encoded, 1) // buffered: an abandoned encoding still returns
+	go func() {
+		out, err := exactReport(sess.Report())
+		done <- encoded{out, err}
+	}()
+	select {
+	case e := <-done:
+		if e.err == nil && ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		return nil, e.out, e.err
+	case <-ctx.Done():
 		return nil, nil, ctx.Err()
 	}
-	return nil, out, err
 }
 
 // exactReport converts the report to the structured result keeping its
