@@ -27,7 +27,7 @@ var (
 // library only), and with a driver, driver.py and the run script.
 func pythonTarget(m *model.Model, opts Options) ([]File, error) {
 	opts.Name = pyModuleName(opts.Name)
-	g := &pyGen{goGen: newGoGen(m), actionFn: map[*model.Action]string{}}
+	g := &pyGen{goGen: newGoGen(m)}
 	src, err := g.module(opts)
 	if err != nil {
 		return nil, err
@@ -46,10 +46,7 @@ func pythonTarget(m *model.Model, opts Options) ([]File, error) {
 // target's numbering of states, events and variables.
 type pyGen struct {
 	*goGen
-	fns      strings.Builder // the guard, effect and action functions
-	actionFn map[*model.Action]string
-	nfn      int
-	names    idents // the module's constant names
+	names idents // the module's constant names
 	// floatAssigned: the variables assignsFloat found, once computed.
 	floatAssigned map[string]bool
 }
@@ -114,22 +111,20 @@ func (g *pyGen) module(opts Options) (string, error) {
 // evaluated by the loader, or the error a cold start gives for it.
 func (g *pyGen) initial(b *strings.Builder) error {
 	b.WriteString("def _initial_value(i):\n    \"\"\"The initial value of variable i on a cold start.\"\"\"\n")
-	for i, v := range g.m.Vars {
-		fmt.Fprintf(b, "    if i == %d:  # %s %s (%s)\n", i, v.Type, v.Name, where(v.Pos))
-		if v.InitErr != nil {
-			fmt.Fprintf(b, "        raise _error_at(\"init\", %s, %s)\n", pyPos(v.InitErr.Pos), strconv.Quote(v.InitErr.Message))
-			continue
-		}
-		var lit string
-		switch v.Init.Type() {
-		case expr.Int:
-			lit = pyInt(v.Init.String())
-		case expr.Real:
-			lit = pyFloat(v.Init.Real())
-		default:
-			return &Unsupported{Pos: v.Pos, Feature: "initial-value", Message: fmt.Sprintf("the initial value %s is not a number", v.Init)}
-		}
-		fmt.Fprintf(b, "        return %s\n", lit)
+	err := g.initCases(b, initSyntax{
+		caseLine: func(i int, v *model.Variable) string {
+			return fmt.Sprintf("    if i == %d:  # %s %s (%s)\n", i, v.Type, v.Name, where(v.Pos))
+		},
+		fail: func(v *model.Variable) string {
+			return fmt.Sprintf("        raise _error_at(\"init\", %s, %s)\n", pyPos(v.InitErr.Pos), strconv.Quote(v.InitErr.Message))
+		},
+		value: func(v *model.Variable) (string, error) {
+			lit, err := initLit(v, func(x expr.Value) string { return pyInt(x.String()) }, pyFloat)
+			return "        return " + lit + "\n", err
+		},
+	})
+	if err != nil {
+		return err
 	}
 	b.WriteString("    return None\n\n\n")
 	return nil
@@ -162,49 +157,22 @@ func (g *pyGen) machineDef() (string, error) {
 	var b strings.Builder
 	b.WriteString("_STATES = [\n")
 	for _, s := range g.states {
-		parent, depth := -1, 1
-		for p := s.Parent; p != nil; p = p.Parent {
-			depth++
-		}
-		if s.Parent != nil {
-			parent = g.stateIdx[s.Parent]
-		}
+		parent, depth := g.parentDepth(s)
 		fmt.Fprintf(&b, "    _StateDef(%s, %s, %d, %d, %s, %s, %s),  # %s\n", strconv.Quote(s.Name), strconv.Quote(s.Path),
 			parent, depth, pyBool(s.IsLeaf()), pyBool(s.Pseudo), pyPos(s.Pos), where(s.Pos))
 	}
 	b.WriteString("]\n")
-	out := make([][]*model.Transition, len(g.states))
-	inits := make([][]*model.Transition, len(g.states))
-	for i, s := range g.states {
-		for _, t := range s.Transitions {
-			if t.From == nil {
-				inits[i] = append(inits[i], t)
-			} else if j, ok := g.stateIdx[t.From]; ok {
-				out[j] = append(out[j], t)
-			}
-		}
+	syn := tableSyntax{
+		fields: [9]string{"enter", "during", "exit", "during_before", "during_after", "aspect_before", "aspect_after", "out", "inits"},
+		open:   func(i int, field string, _ bool) string { return fmt.Sprintf("_STATES[%d].%s = [\n", i, field) },
+		indent: "    ", close: "]",
 	}
-	for i, s := range g.states {
-		if err := g.state(&b, i, s, out[i], inits[i]); err != nil {
-			return "", err
-		}
+	if err := g.stateTables(&b, syn, "#", g.action, g.edge); err != nil {
+		return "", err
 	}
-	b.WriteString("\n_DEF = _MachineDef(_STATES, [")
-	for _, e := range g.events {
-		fmt.Fprintf(&b, "%s, ", strconv.Quote(e))
-	}
-	b.WriteString("], [")
-	for _, v := range g.m.Vars {
-		if v.Type == model.Float {
-			b.WriteString("_FLOAT, ")
-		} else {
-			b.WriteString("_INT, ")
-		}
-	}
-	b.WriteString("], [")
-	for _, v := range g.m.Vars {
-		b.WriteString(pyPos(v.Pos) + ", ")
-	}
+	b.WriteString("\n_DEF = _MachineDef(_STATES, [" + each(g.events, strconv.Quote, ", "))
+	b.WriteString("], [" + varKinds(g.m.Vars, "_INT", "_FLOAT", ", "))
+	b.WriteString("], [" + each(g.m.Vars, func(v *model.Variable) string { return pyPos(v.Pos) }, ", "))
 	b.WriteString("])\n")
 	return b.String(), nil
 }
@@ -216,64 +184,55 @@ func pyBool(b bool) string {
 	return "False"
 }
 
-func (g *pyGen) state(b *strings.Builder, i int, s *model.State, out, inits []*model.Transition) error {
-	return stateTables(b, tableSyntax{table: "_STATES", indent: "    ", close: "]", comment: "#", slots: [7]string{"enter", "during", "exit", "during_before", "during_after", "aspect_before", "aspect_after"}}, i, s, out, inits, g.action, g.edge)
+// stateTables writes each state's lists under a comment naming it, for
+// the Python and TypeScript modules (a state without lists is left out).
+func (g *goGen) stateTables(b *strings.Builder, syn tableSyntax, comment string,
+	action func(*model.Action) (string, error), edge func(*model.Transition) (string, error)) error {
+	out, inits := g.transitionSets()
+	for i, s := range g.states {
+		var body strings.Builder
+		if err := stateLists(&body, syn, i, s, out[i], inits[i], action, edge); err != nil {
+			return err
+		}
+		if body.Len() > 0 {
+			fmt.Fprintf(b, "\n%s %s %s (%s)\n%s", comment, stateKind(s), s.Path, where(s.Pos), body.String())
+		}
+	}
+	return nil
+}
+
+// pyLiteral is how the Python target writes a table entry: a call,
+// its leading fields positional, the others keyword arguments.
+func pyLiteral() *literal {
+	return &literal{quote: strconv.Quote, pos: pyPos, positional: true, trueLit: "True",
+		key: func(f string) string {
+			if f == "namedRef" {
+				f = "named_ref"
+			}
+			return f + "="
+		},
+		actionOpen: "_ActionDef(", edgeOpen: "_Edge(", close: "),  #"}
 }
 
 // action is the _ActionDef of one action slot.
 func (g *pyGen) action(a *model.Action) (string, error) {
-	r := a.Resolved()
-	f := []string{strconv.Quote(string(a.Role)), strconv.Quote(a.State.Path)}
-	if a.Name != "" {
-		f = append(f, "name="+strconv.Quote(a.Name))
-	}
-	if r.Kind == model.Concrete && len(r.Ops) == 0 && a.Kind != model.Ref {
-		f = append(f, "skip=True")
-	}
-	if a.Kind == model.Ref && a.Target != nil {
-		f = append(f, "ref="+strconv.Quote(r.Path))
-	}
-	if r.Kind == model.Abstract {
-		f = append(f, "abstract=True")
-		if r.Path != "" {
-			f = append(f, "action="+strconv.Quote(r.Path))
-		}
-		if a.Kind == model.Ref && a.Name != "" {
-			f = append(f, "named_ref="+strconv.Quote(a.Path))
-		}
-	}
-	if r.Kind == model.Concrete && len(r.Ops) > 0 {
-		fn, err := g.actionFunc(r)
-		if err != nil {
-			return "", err
-		}
-		f = append(f, "run="+fn)
-	}
-	what := a.Name
-	if what == "" {
-		what = "anonymous"
-	}
-	return fmt.Sprintf("_ActionDef(%s),  # %s %s action (%s)", strings.Join(f, ", "), what, a.Role, where(a.Pos)), nil
+	f, err := g.slotFacts(a, g, "_")
+	return pyLiteral().action(a, f), err
 }
 
-// actionFunc writes the function of a concrete action, once.
-func (g *pyGen) actionFunc(a *model.Action) (string, error) {
-	if fn, ok := g.actionFn[a]; ok {
-		return fn, nil
-	}
-	g.nfn++
-	fn := fmt.Sprintf("_action%d", g.nfn)
-	g.actionFn[a] = fn
-	name := a.Path
-	if name == "" {
-		name = "anonymous " + string(a.Role) + " action of " + a.State.Path
-	}
+// edge is the _Edge of a transition, with its guard and effect functions.
+func (g *pyGen) edge(t *model.Transition) (string, error) {
+	e, err := g.edgeFacts(t, g, "_")
+	return pyLiteral().edge(t, e), err
+}
+
+func (g *pyGen) writeAction(fn, name string, a *model.Action) error {
 	body, err := g.block(a.Ops, 1)
 	if err != nil {
-		return "", err
+		return err
 	}
 	fmt.Fprintf(&g.fns, "def %s(e):\n    \"\"\"Runs %s (%s).\"\"\"\n%s\n\n", fn, pyDoc(name), where(a.Pos), body)
-	return fn, nil
+	return nil
 }
 
 // pyDoc keeps text safe inside a docstring.
@@ -281,97 +240,21 @@ func pyDoc(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ").Replace(s)
 }
 
-// edge is the _Edge of a transition, with its guard and effect functions.
-func (g *pyGen) edge(t *model.Transition) (string, error) {
-	to, toName := -1, "[*]"
-	if t.To != nil {
-		to, toName = g.stateIdx[t.To], t.To.Name
+func (g *pyGen) writeGuard(fn string, t *model.Transition, e *edgeFacts) error {
+	x, err := g.expr(t.Guard, t.Pos)
+	if err != nil {
+		return err
 	}
-	from := "[*]"
-	if t.From != nil {
-		from = t.From.Name
-	}
-	event, label := -1, ""
-	if t.Event != nil {
-		event = g.eventIdx[t.Event.Path]
-		label = " : " + t.Event.Path
-	}
-	f := []string{strconv.Itoa(to), strconv.Itoa(event), strconv.Quote(t.Owner.Path), strconv.Quote(toName), pyPos(t.Pos)}
-	if t.Guard != nil {
-		g.nfn++
-		fn := fmt.Sprintf("_guard%d", g.nfn)
-		x, err := g.expr(t.Guard, t.Pos)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&g.fns, "def %s(e):\n    \"\"\"The guard of %s -> %s in %s (%s): %s\"\"\"\n    return %s\n\n\n",
-			fn, from, toName, t.Owner.Path, where(t.Pos), pyDoc(oneLine(expr.Format(t.Guard))), x)
-		f = append(f, "guard="+fn)
-	}
-	if len(t.Effect) > 0 {
-		g.nfn++
-		fn := fmt.Sprintf("_effect%d", g.nfn)
-		body, err := g.block(t.Effect, 1)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&g.fns, "def %s(e):\n    \"\"\"The effect of %s -> %s in %s (%s).\"\"\"\n%s\n\n", fn, from, toName, t.Owner.Path, where(t.Pos), body)
-		f = append(f, "effect="+fn)
-	}
-	forced := ""
-	if t.Forced {
-		forced = " (forced)"
-	}
-	return fmt.Sprintf("_Edge(%s),  # %s -> %s%s%s (%s)", strings.Join(f, ", "), from, toName, label, forced, where(t.Pos)), nil
-}
-
-// stateTables writes, for state i, one list per non-empty action slot
-// and per transition set, in a target's syntax: the Python and
-// TypeScript modules hold the model as tables that differ only in that.
-func stateTables(b *strings.Builder, syn tableSyntax, i int, s *model.State, out, inits []*model.Transition,
-	action func(*model.Action) (string, error), edge func(*model.Transition) (string, error)) error {
-	kind := "state"
-	if s.Pseudo {
-		kind = "pseudo state"
-	}
-	var body strings.Builder
-	list := func(field string, n int, item func(k int) (string, error)) error {
-		if n == 0 {
-			return nil
-		}
-		fmt.Fprintf(&body, "%s[%d].%s = [\n", syn.table, i, field)
-		for k := range n {
-			line, err := item(k)
-			if err != nil {
-				return err
-			}
-			body.WriteString(syn.indent + line + "\n")
-		}
-		body.WriteString(syn.close + "\n")
-		return nil
-	}
-	slots := [][]*model.Action{s.Enter, s.During, s.Exit, s.DuringBefore, s.DuringAfter, s.AspectBefore, s.AspectAfter}
-	for k, acts := range slots {
-		if err := list(syn.slots[k], len(acts), func(j int) (string, error) { return action(acts[j]) }); err != nil {
-			return err
-		}
-	}
-	for k, ts := range [][]*model.Transition{out, inits} {
-		if err := list([]string{"out", "inits"}[k], len(ts), func(j int) (string, error) { return edge(ts[j]) }); err != nil {
-			return err
-		}
-	}
-	if body.Len() > 0 {
-		fmt.Fprintf(b, "\n%s %s %s (%s)\n%s", syn.comment, kind, s.Path, where(s.Pos), body.String())
-	}
+	fmt.Fprintf(&g.fns, "def %s(e):\n    \"\"\"The guard of %s -> %s in %s (%s): %s\"\"\"\n    return %s\n\n\n",
+		fn, e.from, e.toName, t.Owner.Path, where(t.Pos), pyDoc(oneLine(expr.Format(t.Guard))), x)
 	return nil
 }
 
-// tableSyntax is how a target writes stateTables' lists: the table's
-// name, an item's indent, the closing line, the line comment, and the
-// fields of the action slots (enter, during, exit, during before and
-// after, aspect before and after).
-type tableSyntax struct {
-	table, indent, close, comment string
-	slots                         [7]string
+func (g *pyGen) writeEffect(fn string, t *model.Transition, e *edgeFacts) error {
+	body, err := g.block(t.Effect, 1)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(&g.fns, "def %s(e):\n    \"\"\"The effect of %s -> %s in %s (%s).\"\"\"\n%s\n\n", fn, e.from, e.toName, t.Owner.Path, where(t.Pos), body)
+	return nil
 }

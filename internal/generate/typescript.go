@@ -61,7 +61,7 @@ func typescriptTarget(m *model.Model, opts Options) ([]File, error) {
 	if opts.Name == "driver" {
 		opts.Name = "fsmdriver" // the driver's own module
 	}
-	g := &tsGen{pyGen: &pyGen{goGen: newGoGen(m), actionFn: map[*model.Action]string{}}}
+	g := &tsGen{pyGen: &pyGen{goGen: newGoGen(m)}}
 	src, err := g.module(opts)
 	if err != nil {
 		return nil, err
@@ -136,22 +136,20 @@ func (g *tsGen) module(opts Options) (string, error) {
 // evaluated by the loader, or the error a cold start gives for it.
 func (g *tsGen) initial(b *strings.Builder) error {
 	b.WriteString("/** The initial value of variable i on a cold start. */\nfunction initialValue(i: number): Value {\n  switch (i) {\n")
-	for i, v := range g.m.Vars {
-		fmt.Fprintf(b, "    case %d: // %s %s (%s)\n", i, v.Type, v.Name, where(v.Pos))
-		if v.InitErr != nil {
-			fmt.Fprintf(b, "      throw errorAt(\"init\", %s, %s);\n", tsPos(v.InitErr.Pos), tsQuote(v.InitErr.Message))
-			continue
-		}
-		var lit string
-		switch v.Init.Type() {
-		case expr.Int:
-			lit = tsInt(v.Init.String())
-		case expr.Real:
-			lit = tsFloat(v.Init.Real())
-		default:
-			return &Unsupported{Pos: v.Pos, Feature: "initial-value", Message: fmt.Sprintf("the initial value %s is not a number", v.Init)}
-		}
-		fmt.Fprintf(b, "      return %s;\n", lit)
+	err := g.initCases(b, initSyntax{
+		caseLine: func(i int, v *model.Variable) string {
+			return fmt.Sprintf("    case %d: // %s %s (%s)\n", i, v.Type, v.Name, where(v.Pos))
+		},
+		fail: func(v *model.Variable) string {
+			return fmt.Sprintf("      throw errorAt(\"init\", %s, %s);\n", tsPos(v.InitErr.Pos), tsQuote(v.InitErr.Message))
+		},
+		value: func(v *model.Variable) (string, error) {
+			lit, err := initLit(v, func(x expr.Value) string { return tsInt(x.String()) }, tsFloat)
+			return "      return " + lit + ";\n", err
+		},
+	})
+	if err != nil {
+		return err
 	}
 	b.WriteString("  }\n  throw new RangeError(\"no variable \" + i);\n}\n\n")
 	return nil
@@ -184,111 +182,52 @@ func (g *tsGen) machineDef() (string, error) {
 	var b strings.Builder
 	b.WriteString("const STATES: StateDef[] = [\n")
 	for _, s := range g.states {
-		parent, depth := -1, 1
-		for p := s.Parent; p != nil; p = p.Parent {
-			depth++
-		}
-		if s.Parent != nil {
-			parent = g.stateIdx[s.Parent]
-		}
+		parent, depth := g.parentDepth(s)
 		fmt.Fprintf(&b, "  new StateDef(%s, %s, %d, %d, %t, %t, %s), // %s\n", tsQuote(s.Name), tsQuote(s.Path),
 			parent, depth, s.IsLeaf(), s.Pseudo, tsPos(s.Pos), where(s.Pos))
 	}
 	b.WriteString("];\n")
-	out := make([][]*model.Transition, len(g.states))
-	inits := make([][]*model.Transition, len(g.states))
-	for i, s := range g.states {
-		for _, t := range s.Transitions {
-			if t.From == nil {
-				inits[i] = append(inits[i], t)
-			} else if j, ok := g.stateIdx[t.From]; ok {
-				out[j] = append(out[j], t)
-			}
-		}
+	syn := tableSyntax{
+		fields: [9]string{"enter", "during", "exit", "duringBefore", "duringAfter", "aspectBefore", "aspectAfter", "out", "inits"},
+		open:   func(i int, field string, _ bool) string { return fmt.Sprintf("STATES[%d].%s = [\n", i, field) },
+		indent: "  ", close: "];",
 	}
-	for i, s := range g.states {
-		if err := g.state(&b, i, s, out[i], inits[i]); err != nil {
-			return "", err
-		}
+	if err := g.stateTables(&b, syn, "//", g.action, g.edge); err != nil {
+		return "", err
 	}
-	b.WriteString("\nconst DEF = new MachineDef(STATES, [")
-	for _, e := range g.events {
-		fmt.Fprintf(&b, "%s, ", tsQuote(e))
-	}
-	b.WriteString("], [")
-	for _, v := range g.m.Vars {
-		if v.Type == model.Float {
-			b.WriteString("FLOAT, ")
-		} else {
-			b.WriteString("INT, ")
-		}
-	}
-	b.WriteString("], [")
-	for _, v := range g.m.Vars {
-		b.WriteString(tsPos(v.Pos) + ", ")
-	}
+	b.WriteString("\nconst DEF = new MachineDef(STATES, [" + each(g.events, tsQuote, ", "))
+	b.WriteString("], [" + varKinds(g.m.Vars, "INT", "FLOAT", ", "))
+	b.WriteString("], [" + each(g.m.Vars, func(v *model.Variable) string { return tsPos(v.Pos) }, ", "))
 	b.WriteString("]);\n")
 	return b.String(), nil
 }
 
-func (g *tsGen) state(b *strings.Builder, i int, s *model.State, out, inits []*model.Transition) error {
-	return stateTables(b, tableSyntax{table: "STATES", indent: "  ", close: "];", comment: "//", slots: [7]string{"enter", "during", "exit", "duringBefore", "duringAfter", "aspectBefore", "aspectAfter"}}, i, s, out, inits, g.action, g.edge)
+// tsLiteral is how the TypeScript target writes a table entry: an
+// object literal.
+func tsLiteral() *literal {
+	return &literal{quote: tsQuote, pos: tsPos, key: func(f string) string { return f + ": " },
+		trueLit: "true", actionOpen: "{ ", edgeOpen: "{ ", close: " }, //"}
 }
 
 // action is the ActionDef of one action slot.
 func (g *tsGen) action(a *model.Action) (string, error) {
-	r := a.Resolved()
-	f := []string{"role: " + tsQuote(string(a.Role)), "state: " + tsQuote(a.State.Path)}
-	if a.Name != "" {
-		f = append(f, "name: "+tsQuote(a.Name))
-	}
-	if r.Kind == model.Concrete && len(r.Ops) == 0 && a.Kind != model.Ref {
-		f = append(f, "skip: true")
-	}
-	if a.Kind == model.Ref && a.Target != nil {
-		f = append(f, "ref: "+tsQuote(r.Path))
-	}
-	if r.Kind == model.Abstract {
-		f = append(f, "abstract: true")
-		if r.Path != "" {
-			f = append(f, "action: "+tsQuote(r.Path))
-		}
-		if a.Kind == model.Ref && a.Name != "" {
-			f = append(f, "namedRef: "+tsQuote(a.Path))
-		}
-	}
-	if r.Kind == model.Concrete && len(r.Ops) > 0 {
-		fn, err := g.actionFunc(r)
-		if err != nil {
-			return "", err
-		}
-		f = append(f, "run: "+fn)
-	}
-	what := a.Name
-	if what == "" {
-		what = "anonymous"
-	}
-	return fmt.Sprintf("{ %s }, // %s %s action (%s)", strings.Join(f, ", "), what, a.Role, where(a.Pos)), nil
+	f, err := g.slotFacts(a, g, "")
+	return tsLiteral().action(a, f), err
 }
 
-// actionFunc writes the function of a concrete action, once.
-func (g *tsGen) actionFunc(a *model.Action) (string, error) {
-	if fn, ok := g.actionFn[a]; ok {
-		return fn, nil
-	}
-	g.nfn++
-	fn := fmt.Sprintf("action%d", g.nfn)
-	g.actionFn[a] = fn
-	name := a.Path
-	if name == "" {
-		name = "anonymous " + string(a.Role) + " action of " + a.State.Path
-	}
+// edge is the Edge of a transition, with its guard and effect functions.
+func (g *tsGen) edge(t *model.Transition) (string, error) {
+	e, err := g.edgeFacts(t, g, "")
+	return tsLiteral().edge(t, e), err
+}
+
+func (g *tsGen) writeAction(fn, name string, a *model.Action) error {
 	body, err := g.block(a.Ops, 1)
 	if err != nil {
-		return "", err
+		return err
 	}
 	fmt.Fprintf(&g.fns, "/** Runs %s (%s). */\nfunction %s(e: Env): void {\n%s}\n\n", tsDoc(name), where(a.Pos), fn, body)
-	return fn, nil
+	return nil
 }
 
 // tsDoc keeps text safe inside a comment.
@@ -296,46 +235,21 @@ func tsDoc(s string) string {
 	return strings.NewReplacer("*/", "* /", "\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ").Replace(s)
 }
 
-// edge is the Edge of a transition, with its guard and effect functions.
-func (g *tsGen) edge(t *model.Transition) (string, error) {
-	to, toName := -1, "[*]"
-	if t.To != nil {
-		to, toName = g.stateIdx[t.To], t.To.Name
+func (g *tsGen) writeGuard(fn string, t *model.Transition, e *edgeFacts) error {
+	x, err := g.expr(t.Guard, t.Pos)
+	if err != nil {
+		return err
 	}
-	from := "[*]"
-	if t.From != nil {
-		from = t.From.Name
+	fmt.Fprintf(&g.fns, "/** The guard of %s -> %s in %s (%s): %s */\nfunction %s(e: Env): Value {\n  return %s;\n}\n\n",
+		tsDoc(e.from), tsDoc(e.toName), t.Owner.Path, where(t.Pos), tsDoc(oneLine(expr.Format(t.Guard))), fn, x)
+	return nil
+}
+
+func (g *tsGen) writeEffect(fn string, t *model.Transition, e *edgeFacts) error {
+	body, err := g.block(t.Effect, 1)
+	if err != nil {
+		return err
 	}
-	event, label := -1, ""
-	if t.Event != nil {
-		event = g.eventIdx[t.Event.Path]
-		label = " : " + t.Event.Path
-	}
-	f := []string{fmt.Sprintf("to: %d", to), fmt.Sprintf("event: %d", event), "owner: " + tsQuote(t.Owner.Path), "toName: " + tsQuote(toName), "pos: " + tsPos(t.Pos)}
-	if t.Guard != nil {
-		g.nfn++
-		fn := fmt.Sprintf("guard%d", g.nfn)
-		x, err := g.expr(t.Guard, t.Pos)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&g.fns, "/** The guard of %s -> %s in %s (%s): %s */\nfunction %s(e: Env): Value {\n  return %s;\n}\n\n",
-			tsDoc(from), tsDoc(toName), t.Owner.Path, where(t.Pos), tsDoc(oneLine(expr.Format(t.Guard))), fn, x)
-		f = append(f, "guard: "+fn)
-	}
-	if len(t.Effect) > 0 {
-		g.nfn++
-		fn := fmt.Sprintf("effect%d", g.nfn)
-		body, err := g.block(t.Effect, 1)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&g.fns, "/** The effect of %s -> %s in %s (%s). */\nfunction %s(e: Env): void {\n%s}\n\n", tsDoc(from), tsDoc(toName), t.Owner.Path, where(t.Pos), fn, body)
-		f = append(f, "effect: "+fn)
-	}
-	forced := ""
-	if t.Forced {
-		forced = " (forced)"
-	}
-	return fmt.Sprintf("{ %s }, // %s -> %s%s%s (%s)", strings.Join(f, ", "), from, toName, label, forced, where(t.Pos)), nil
+	fmt.Fprintf(&g.fns, "/** The effect of %s -> %s in %s (%s). */\nfunction %s(e: Env): void {\n%s}\n\n", tsDoc(e.from), tsDoc(e.toName), t.Owner.Path, where(t.Pos), fn, body)
+	return nil
 }
