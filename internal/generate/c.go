@@ -292,13 +292,8 @@ func (g *cGen) tables(b *strings.Builder) error {
 	out, inits := g.transitionSets()
 	syn := tableSyntax{
 		fields: [9]string{"enter", "during", "exit", "during_before", "during_after", "aspect_before", "aspect_after", "out", "inits"},
-		open: func(i int, field string, edges bool) string {
-			typ := "action_def"
-			if edges {
-				typ = "edge_def"
-			}
-			return fmt.Sprintf("static const %s s%d_%s[] = {\n", typ, i, field)
-		},
+		open:   "static const %[3]s s%[1]d_%[2]s[] = {\n",
+		types:  [2]string{"action_def", "edge_def"},
 		indent: "\t", close: "};",
 	}
 	var defs strings.Builder

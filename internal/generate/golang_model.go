@@ -56,13 +56,8 @@ func (g *goGen) machineDef(b *strings.Builder) error {
 	out, inits := g.transitionSets()
 	syn := tableSyntax{
 		fields: [9]string{"enter", "during", "exit", "duringBefore", "duringAfter", "aspectBefore", "aspectAfter", "out", "inits"},
-		open: func(i int, field string, edges bool) string {
-			typ := "actionDef"
-			if edges {
-				typ = "edgeDef"
-			}
-			return fmt.Sprintf("\tm.states[%d].%s = []%s{\n", i, field, typ)
-		},
+		open:   "\tm.states[%[1]d].%[2]s = []%[3]s{\n",
+		types:  [2]string{"actionDef", "edgeDef"},
 		indent: "\t\t", close: "\t}",
 	}
 	for i, s := range g.states {

@@ -1,8 +1,12 @@
 package generate
 
 import (
+	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/fcstm/model"
@@ -57,5 +61,39 @@ func writeFiles(t *testing.T, dir string, files []File) {
 	t.Helper()
 	if err := Write(dir, files); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// powVectors is the operands of a power test in a target's syntax: per x
+// of xs, pair(x, y), y taken in turn from a list of exponents (every third
+// a random integer from r). It writes Go's math.Pow of each to want, as
+// bits, a line each ("nan" for a NaN, whose payload differs and is never
+// seen).
+func powVectors(r *rand.Rand, xs []float64, want *strings.Builder, pair func(x, y float64) string) string {
+	ys := []float64{2, 3, -1, -2, 0.5, -0.5, 10, 63, -1074, 1100, math.Inf(1), math.Inf(-1)}
+	var b strings.Builder
+	for i, x := range xs {
+		y := ys[i%len(ys)]
+		if i%3 == 0 {
+			y = float64(r.IntN(200) - 100)
+		}
+		b.WriteString(pair(x, y))
+		if p := math.Pow(x, y); math.IsNaN(p) {
+			want.WriteString("nan\n")
+		} else {
+			fmt.Fprintf(want, "%x\n", math.Float64bits(p))
+		}
+	}
+	return b.String()
+}
+
+// sameLines fails the test at the first line of want that got differs in.
+func sameLines(t *testing.T, got, want string) {
+	t.Helper()
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range w {
+		if i >= len(g) || g[i] != w[i] {
+			t.Fatalf("line %d: got %q, want %q", i+1, g[min(i, len(g)-1)], w[i])
+		}
 	}
 }

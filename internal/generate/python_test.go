@@ -158,28 +158,13 @@ func TestPythonFloats(t *testing.T) {
 		want.WriteString(expr.RealVal(x).String() + "\n")
 	}
 	prog.WriteString("]:\n    print(m._fmt_float(m._fb(b)))\n")
-	ys := []float64{2, 3, -1, -2, 0.5, -0.5, 10, 63, -1074, 1100, math.Inf(1), math.Inf(-1)}
 	prog.WriteString("for x, y in [")
-	for i, x := range xs {
-		y := ys[i%len(ys)]
-		if i%3 == 0 {
-			y = float64(r.IntN(200) - 100)
-		}
-		fmt.Fprintf(&prog, "(0x%x, 0x%x), ", math.Float64bits(x), math.Float64bits(y))
-		if p := math.Pow(x, y); math.IsNaN(p) {
-			want.WriteString("nan\n") // NaN's payload differs and is never seen
-		} else {
-			fmt.Fprintf(&want, "%x\n", math.Float64bits(p))
-		}
-	}
+	prog.WriteString(powVectors(r, xs, &want, func(x, y float64) string {
+		return fmt.Sprintf("(0x%x, 0x%x), ", math.Float64bits(x), math.Float64bits(y))
+	}))
 	prog.WriteString("]:\n    p = m._go_pow(m._fb(x), m._fb(y))\n    print('nan' if p != p else '%x' % m._bits(p))\n")
 	got := runPython(t, dir, prog.String())
-	g, w := strings.Split(got, "\n"), strings.Split(want.String(), "\n")
-	for i := range w {
-		if i >= len(g) || g[i] != w[i] {
-			t.Fatalf("line %d: got %q, want %q", i+1, g[min(i, len(g)-1)], w[i])
-		}
-	}
+	sameLines(t, got, want.String())
 }
 
 func TestPyModuleName(t *testing.T) {

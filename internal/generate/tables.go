@@ -241,10 +241,13 @@ func stateKind(s *model.State) string {
 
 // tableSyntax is how a target writes a state's lists: the lists' fields
 // (the seven action slots as slotLists orders them, then out and inits),
-// the line opening a list, an entry's indent and the closing line.
+// the line opening a list (a format of the state's index, the field and
+// the entries' type: types' first for actions, second for edges), an
+// entry's indent and the closing line.
 type tableSyntax struct {
 	fields        [9]string
-	open          func(i int, field string, edges bool) string
+	open          string
+	types         [2]string
 	indent, close string
 }
 
@@ -256,7 +259,11 @@ func stateLists(b *strings.Builder, syn tableSyntax, i int, s *model.State, out,
 		if n == 0 {
 			return nil
 		}
-		b.WriteString(syn.open(i, field, edges))
+		typ := syn.types[0]
+		if edges {
+			typ = syn.types[1]
+		}
+		fmt.Fprintf(b, syn.open, i, field, typ)
 		for k := range n {
 			line, err := item(k)
 			if err != nil {

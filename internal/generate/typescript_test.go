@@ -173,28 +173,13 @@ func TestTypeScriptFloats(t *testing.T) {
 		want.WriteString(expr.RealVal(x).String() + "\n")
 	}
 	prog.WriteString("]) {\n  console.log(m._fmtFloat(m._fromBits(b)));\n}\n")
-	ys := []float64{2, 3, -1, -2, 0.5, -0.5, 10, 63, -1074, 1100, math.Inf(1), math.Inf(-1)}
 	prog.WriteString("for (const [x, y] of [")
-	for i, x := range xs {
-		y := ys[i%len(ys)]
-		if i%3 == 0 {
-			y = float64(r.IntN(200) - 100)
-		}
-		fmt.Fprintf(&prog, "[%q, %q], ", fmt.Sprintf("%x", math.Float64bits(x)), fmt.Sprintf("%x", math.Float64bits(y)))
-		if p := math.Pow(x, y); math.IsNaN(p) {
-			want.WriteString("nan\n") // NaN's payload differs and is never seen
-		} else {
-			fmt.Fprintf(&want, "%x\n", math.Float64bits(p))
-		}
-	}
+	prog.WriteString(powVectors(r, xs, &want, func(x, y float64) string {
+		return fmt.Sprintf("[%q, %q], ", fmt.Sprintf("%x", math.Float64bits(x)), fmt.Sprintf("%x", math.Float64bits(y)))
+	}))
 	prog.WriteString("]) {\n  const p = m._goPow(m._fromBits(x), m._fromBits(y));\n  console.log(p !== p ? \"nan\" : m._bits(p));\n}\n")
 	got := runTS(t, dir, prog.String())
-	g, w := strings.Split(got, "\n"), strings.Split(want.String(), "\n")
-	for i := range w {
-		if i >= len(g) || g[i] != w[i] {
-			t.Fatalf("line %d: got %q, want %q", i+1, g[min(i, len(g)-1)], w[i])
-		}
-	}
+	sameLines(t, got, want.String())
 }
 
 // TestTypeScriptIntDivision: an int / int beyond 2^53 is rounded once,
