@@ -60,12 +60,13 @@ func (g *goGen) machineDef(b *strings.Builder) error {
 		types:  [2]string{"actionDef", "edgeDef"},
 		indent: "\t\t", close: "\t}",
 	}
+	en := literalEntries{g: g, w: g, lit: goLiteral()}
 	for i, s := range g.states {
 		parent, depth := g.parentDepth(s)
 		fmt.Fprintf(b, "\n\t// %s %s (%s)\n", stateKind(s), s.Path, where(s.Pos))
 		fmt.Fprintf(b, "\tm.states[%d] = stateDef{name: %s, path: %s, parent: %d, depth: %d, leaf: %t, pseudo: %t, pos: %s}\n",
 			i, strconv.Quote(s.Name), strconv.Quote(s.Path), parent, depth, s.IsLeaf(), s.Pseudo, goPos(s.Pos))
-		if err := stateLists(b, syn, i, s, out[i], inits[i], g.action, g.edge); err != nil {
+		if err := stateLists(b, syn, i, s, out[i], inits[i], en.action, en.edge); err != nil {
 			return err
 		}
 	}
@@ -77,19 +78,6 @@ func (g *goGen) machineDef(b *strings.Builder) error {
 func goLiteral() *literal {
 	return &literal{quote: strconv.Quote, pos: goPos, key: func(f string) string { return f + ": " },
 		trueLit: "true", actionOpen: "{", edgeOpen: "{", close: "}, //"}
-}
-
-// action is the actionDef literal of one action slot.
-func (g *goGen) action(a *model.Action) (string, error) {
-	f, err := g.slotFacts(a, g, "")
-	return goLiteral().action(a, f), err
-}
-
-// edge is the edgeDef literal of a transition, with its guard and effect
-// functions.
-func (g *goGen) edge(t *model.Transition) (string, error) {
-	e, err := g.edgeFacts(t, g, "")
-	return goLiteral().edge(t, e), err
 }
 
 func (g *goGen) writeAction(fn, name string, a *model.Action) error {

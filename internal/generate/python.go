@@ -186,7 +186,7 @@ func (g *pyGen) machineDef() (string, error) {
 		open:   "_STATES[%[1]d].%[2]s = [\n",
 		indent: "    ", close: "]",
 	}
-	if err := g.stateTables(&b, syn, "#", g.action, g.edge); err != nil {
+	if err := g.stateTables(&b, syn, "#", literalEntries{g: g.goGen, w: g, lit: pyLiteral()}); err != nil {
 		return "", err
 	}
 	b.WriteString("\n_DEF = _MachineDef(_STATES, [" + each(g.events, strconv.Quote, ", "))
@@ -205,12 +205,11 @@ func pyBool(b bool) string {
 
 // stateTables writes each state's lists under a comment naming it, for
 // the Python and TypeScript modules (a state without lists is left out).
-func (g *goGen) stateTables(b *strings.Builder, syn tableSyntax, comment string,
-	action func(*model.Action) (string, error), edge func(*model.Transition) (string, error)) error {
+func (g *goGen) stateTables(b *strings.Builder, syn tableSyntax, comment string, en literalEntries) error {
 	out, inits := g.transitionSets()
 	for i, s := range g.states {
 		var body strings.Builder
-		if err := stateLists(&body, syn, i, s, out[i], inits[i], action, edge); err != nil {
+		if err := stateLists(&body, syn, i, s, out[i], inits[i], en.action, en.edge); err != nil {
 			return err
 		}
 		if body.Len() > 0 {
@@ -230,19 +229,7 @@ func pyLiteral() *literal {
 			}
 			return f + "="
 		},
-		actionOpen: "_ActionDef(", edgeOpen: "_Edge(", close: "),  #"}
-}
-
-// action is the _ActionDef of one action slot.
-func (g *pyGen) action(a *model.Action) (string, error) {
-	f, err := g.slotFacts(a, g, "_")
-	return pyLiteral().action(a, f), err
-}
-
-// edge is the _Edge of a transition, with its guard and effect functions.
-func (g *pyGen) edge(t *model.Transition) (string, error) {
-	e, err := g.edgeFacts(t, g, "_")
-	return pyLiteral().edge(t, e), err
+		actionOpen: "_ActionDef(", edgeOpen: "_Edge(", close: "),  #", fnPrefix: "_"}
 }
 
 func (g *pyGen) writeAction(fn, name string, a *model.Action) error {

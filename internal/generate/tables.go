@@ -145,6 +145,27 @@ type literal struct {
 	trueLit    string
 	// The texts around an action slot's and an edge's fields.
 	actionOpen, edgeOpen, close string
+	fnPrefix                    string // of the guard, effect and action functions' names
+}
+
+// literalEntries writes the table entries of a Go, Python or TypeScript
+// module: the walk's facts in lit's syntax, the functions written by w.
+type literalEntries struct {
+	g   *goGen
+	w   funcWriter
+	lit *literal
+}
+
+// action is the entry of an action slot.
+func (e literalEntries) action(a *model.Action) (string, error) {
+	f, err := e.g.slotFacts(a, e.w, e.lit.fnPrefix)
+	return e.lit.action(a, f), err
+}
+
+// edge is the entry of a transition, with its guard and effect functions.
+func (e literalEntries) edge(t *model.Transition) (string, error) {
+	f, err := e.g.edgeFacts(t, e.w, e.lit.fnPrefix)
+	return e.lit.edge(t, f), err
 }
 
 // field is a keyed field, or a positional one when pos.

@@ -174,7 +174,7 @@ func (g *tsGen) machineDef() (string, error) {
 		open:   "STATES[%[1]d].%[2]s = [\n",
 		indent: "  ", close: "];",
 	}
-	if err := g.stateTables(&b, syn, "//", g.action, g.edge); err != nil {
+	if err := g.stateTables(&b, syn, "//", literalEntries{g: g.goGen, w: g, lit: tsLiteral()}); err != nil {
 		return "", err
 	}
 	b.WriteString("\nconst DEF = new MachineDef(STATES, [" + each(g.events, tsQuote, ", "))
@@ -189,18 +189,6 @@ func (g *tsGen) machineDef() (string, error) {
 func tsLiteral() *literal {
 	return &literal{quote: tsQuote, pos: tsPos, key: func(f string) string { return f + ": " },
 		trueLit: "true", actionOpen: "{ ", edgeOpen: "{ ", close: " }, //"}
-}
-
-// action is the ActionDef of one action slot.
-func (g *tsGen) action(a *model.Action) (string, error) {
-	f, err := g.slotFacts(a, g, "")
-	return tsLiteral().action(a, f), err
-}
-
-// edge is the Edge of a transition, with its guard and effect functions.
-func (g *tsGen) edge(t *model.Transition) (string, error) {
-	e, err := g.edgeFacts(t, g, "")
-	return tsLiteral().edge(t, e), err
 }
 
 func (g *tsGen) writeAction(fn, name string, a *model.Action) error {
