@@ -86,9 +86,6 @@ exec "$bin" "$@"
 // with the Go target's generator.
 type cGen struct {
 	*goGen
-	fns strings.Builder // the guard, effect and action functions
-	nfn int
-	act map[*model.Action]string
 	// macro names the states, events, variables and hooks in the header:
 	// STATE_…, EVENT_…, VAR_…, HOOK_… (after the NAME_ prefix), by kind
 	// and path.
@@ -254,46 +251,34 @@ typedef struct {
 func (g *cGen) initialC() (string, error) {
 	var b strings.Builder
 	b.WriteString("const char *const fcstmgen_var_names[FCSTMGEN_NVARS + 1] = {")
-	for _, v := range g.m.Vars {
-		b.WriteString(cQuote(v.Name) + ", ")
-	}
+	b.WriteString(each(g.m.Vars, func(v *model.Variable) string { return cQuote(v.Name) }, ", "))
 	b.WriteString("0};\n\nconst char *const fcstmgen_event_names[FCSTMGEN_NEVENTS + 1] = {")
-	for _, e := range g.events {
-		b.WriteString(cQuote(e) + ", ")
-	}
+	b.WriteString(each(g.events, cQuote, ", "))
 	b.WriteString("0};\n\nconst char *const fcstmgen_hook_names[FCSTMGEN_NHOOKS + 1] = {")
-	for _, a := range g.abstracts() {
-		b.WriteString(cQuote(a.Path) + ", ")
-	}
+	b.WriteString(each(g.abstracts(), func(a *model.Action) string { return cQuote(a.Path) }, ", "))
 	b.WriteString("0};\n\nstatic const int var_kinds[FCSTMGEN_NVARS + 1] = {")
-	for _, v := range g.m.Vars {
-		if v.Type == model.Float {
-			b.WriteString("K_FLOAT, ")
-		} else {
-			b.WriteString("K_INT, ")
-		}
-	}
+	b.WriteString(varKinds(g.m.Vars, "K_INT", "K_FLOAT", ", "))
 	b.WriteString("0};\n\nstatic const pos_t var_pos[FCSTMGEN_NVARS + 1] = {")
-	for _, v := range g.m.Vars {
-		b.WriteString(cPosInit(v.Pos) + ", ")
-	}
+	b.WriteString(each(g.m.Vars, func(v *model.Variable) string { return cPosInit(v.Pos) }, ", "))
 	b.WriteString("{0, 0, 0}};\n\n")
 	b.WriteString("static int init_fail(fcstmgen_error *err, const char *cls, pos_t at, const char *msg)\n{\n\terr->cls = cls;\n\terr->file = at.file;\n\terr->line = at.line;\n\terr->col = at.col;\n\tsnprintf(err->message, sizeof err->message, \"%s\", msg);\n\treturn -1;\n}\n\n")
 	b.WriteString("/* initial_of is the initial value of variable i on a cold start. */\nstatic int initial_of(int i, fv *out, fcstmgen_error *err)\n{\n\t(void)out;\n\t(void)err;\n\t(void)init_fail;\n\tswitch (i) {\n")
-	for i, v := range g.m.Vars {
-		fmt.Fprintf(&b, "\tcase %d: /* %s */\n", i, where(v.Pos))
-		switch {
-		case v.InitErr != nil:
-			fmt.Fprintf(&b, "\t\treturn init_fail(err, \"init\", %s, %s);\n", cPos(v.InitErr.Pos), cQuote(v.InitErr.Message))
-		case v.Init.Type() == expr.Int && !v.Init.IsInt64():
-			fmt.Fprintf(&b, "\t\treturn init_fail(err, \"target\", %s, %s);\n", cPos(v.Pos), cQuote("variable '"+v.Name+"': the initial value "+v.Init.String()+" is an "+cOverflow))
-		case v.Init.Type() == expr.Int:
-			fmt.Fprintf(&b, "\t\t*out = %s;\n\t\treturn 0;\n", cInt(v.Init.Int()))
-		case v.Init.Type() == expr.Real:
-			fmt.Fprintf(&b, "\t\t*out = %s;\n\t\treturn 0;\n", cFloatLit(v.Init.Real()))
-		default:
-			return "", &Unsupported{Pos: v.Pos, Feature: "initial-value", Message: fmt.Sprintf("the initial value %s is not a number", v.Init)}
-		}
+	err := g.initCases(&b, initSyntax{
+		caseLine: func(i int, v *model.Variable) string { return fmt.Sprintf("\tcase %d: /* %s */\n", i, where(v.Pos)) },
+		fail: func(v *model.Variable) string {
+			return fmt.Sprintf("\t\treturn init_fail(err, \"init\", %s, %s);\n", cPos(v.InitErr.Pos), cQuote(v.InitErr.Message))
+		},
+		value: func(v *model.Variable) (string, error) {
+			if v.Init.Type() == expr.Int && !v.Init.IsInt64() {
+				msg := "variable '" + v.Name + "': the initial value " + v.Init.String() + " is an " + cOverflow
+				return fmt.Sprintf("\t\treturn init_fail(err, \"target\", %s, %s);\n", cPos(v.Pos), cQuote(msg)), nil
+			}
+			lit, err := initLit(v, func(x expr.Value) string { return cInt(x.Int()) }, cFloatLit)
+			return "\t\t*out = " + lit + ";\n\t\treturn 0;\n", err
+		},
+	})
+	if err != nil {
+		return "", err
 	}
 	b.WriteString("\t}\n\treturn 0;\n}\n\n")
 	return b.String(), nil
@@ -304,88 +289,41 @@ const cOverflow = "integer overflow (the C target has 64-bit integers)"
 
 // tables writes the state table, with its transition and action tables.
 func (g *cGen) tables(b *strings.Builder) error {
-	out := make([][]*model.Transition, len(g.states))
-	inits := make([][]*model.Transition, len(g.states))
-	for i, s := range g.states {
-		for _, t := range s.Transitions {
-			if t.From == nil {
-				inits[i] = append(inits[i], t)
-			} else if j, ok := g.stateIdx[t.From]; ok {
-				out[j] = append(out[j], t)
-			}
-		}
+	out, inits := g.transitionSets()
+	syn := tableSyntax{
+		fields: [9]string{"enter", "during", "exit", "during_before", "during_after", "aspect_before", "aspect_after", "out", "inits"},
+		open:   "static const %[3]s s%[1]d_%[2]s[] = {\n",
+		types:  [2]string{"action_def", "edge_def"},
+		indent: "\t", close: "};",
 	}
-	var defs []string
+	var defs strings.Builder
 	for i, s := range g.states {
-		def, err := g.stateC(b, i, s, out[i], inits[i])
-		if err != nil {
+		fmt.Fprintf(b, "\n/* %s (%s) */\n", cComment(s.Path), where(s.Pos))
+		if err := stateLists(b, syn, i, s, out[i], inits[i], g.actionC, g.edgeC); err != nil {
 			return err
 		}
-		defs = append(defs, def)
+		// A list's descriptor: its table and length, or none.
+		desc := func(field string, n int) string {
+			if n == 0 {
+				return "{0, 0}"
+			}
+			return fmt.Sprintf("{s%d_%s, %d}", i, field, n)
+		}
+		var lists []string
+		for k, ts := range [][]*model.Transition{out[i], inits[i]} {
+			lists = append(lists, desc(syn.fields[7+k], len(ts)))
+		}
+		for k, acts := range slotLists(s) {
+			lists = append(lists, desc(syn.fields[k], len(acts)))
+		}
+		parent, depth := g.parentDepth(s)
+		fmt.Fprintf(&defs, "\t{%s, %s, %d, %d, %d, %d, %s, %s}, /* %d */\n", cQuote(s.Name), cQuote(s.Path), parent, depth, b2i(s.IsLeaf()), b2i(s.Pseudo),
+			cPosInit(s.Pos), strings.Join(lists, ", "), i)
 	}
 	b.WriteString("\nstatic const state_def states[FCSTMGEN_NSTATES] = {\n")
-	for _, d := range defs {
-		b.WriteString(d)
-	}
+	b.WriteString(defs.String())
 	b.WriteString("};\n")
 	return nil
-}
-
-// stateC writes a state's tables and returns its state_def initialiser.
-func (g *cGen) stateC(b *strings.Builder, i int, s *model.State, out, inits []*model.Transition) (string, error) {
-	parent, depth := -1, 1
-	for p := s.Parent; p != nil; p = p.Parent {
-		depth++
-	}
-	if s.Parent != nil {
-		parent = g.stateIdx[s.Parent]
-	}
-	fmt.Fprintf(b, "\n/* %s (%s) */\n", cComment(s.Path), where(s.Pos))
-	var slots []string
-	for _, sl := range []struct {
-		field string
-		list  []*model.Action
-	}{{"enter", s.Enter}, {"during", s.During}, {"exit", s.Exit}, {"during_before", s.DuringBefore},
-		{"during_after", s.DuringAfter}, {"aspect_before", s.AspectBefore}, {"aspect_after", s.AspectAfter}} {
-		if len(sl.list) == 0 {
-			slots = append(slots, "{0, 0}")
-			continue
-		}
-		name := fmt.Sprintf("s%d_%s", i, sl.field)
-		var lines []string
-		for _, a := range sl.list {
-			line, err := g.actionC(a)
-			if err != nil {
-				return "", err
-			}
-			lines = append(lines, line)
-		}
-		fmt.Fprintf(b, "static const action_def %s[] = {\n%s};\n", name, strings.Join(lines, ""))
-		slots = append(slots, fmt.Sprintf("{%s, %d}", name, len(sl.list)))
-	}
-	var edges []string
-	for _, set := range []struct {
-		field string
-		list  []*model.Transition
-	}{{"out", out}, {"inits", inits}} {
-		if len(set.list) == 0 {
-			edges = append(edges, "{0, 0}")
-			continue
-		}
-		name := fmt.Sprintf("s%d_%s", i, set.field)
-		var lines []string
-		for _, t := range set.list {
-			line, err := g.edgeC(t)
-			if err != nil {
-				return "", err
-			}
-			lines = append(lines, line)
-		}
-		fmt.Fprintf(b, "static const edge_def %s[] = {\n%s};\n", name, strings.Join(lines, ""))
-		edges = append(edges, fmt.Sprintf("{%s, %d}", name, len(set.list)))
-	}
-	return fmt.Sprintf("\t{%s, %s, %d, %d, %d, %d, %s, %s, %s}, /* %d */\n", cQuote(s.Name), cQuote(s.Path), parent, depth, b2i(s.IsLeaf()), b2i(s.Pseudo),
-		cPosInit(s.Pos), strings.Join(edges, ", "), strings.Join(slots, ", "), i), nil
 }
 
 func b2i(b bool) int {
@@ -397,111 +335,79 @@ func b2i(b bool) int {
 
 // actionC is the action_def initialiser of one action slot.
 func (g *cGen) actionC(a *model.Action) (string, error) {
-	r := a.Resolved()
-	name, ref, action, namedRef, run := "0", "0", "0", "0", "0"
-	skip, abstract, hook := 0, 0, 0
-	if a.Name != "" {
-		name = cQuote(a.Name)
-	}
-	if r.Kind == model.Concrete && len(r.Ops) == 0 && a.Kind != model.Ref {
-		skip = 1
-	}
-	if a.Kind == model.Ref && a.Target != nil {
-		ref = cQuote(r.Path)
-	}
-	if r.Kind == model.Abstract {
-		abstract = 1
-		if r.Path != "" {
-			action = cQuote(r.Path)
-			for i, x := range g.abstracts() {
-				if x.Path == r.Path {
-					hook = i
-				}
-			}
-		}
-		if a.Kind == model.Ref && a.Name != "" {
-			namedRef = cQuote(a.Path)
-		}
-	}
-	if r.Kind == model.Concrete && len(r.Ops) > 0 {
-		fn, err := g.actionFuncC(r)
-		if err != nil {
-			return "", err
-		}
-		run = fn
-	}
-	what := a.Name
-	if what == "" {
-		what = "anonymous"
-	}
-	return fmt.Sprintf("\t{%s, %s, %s, %s, %s, %s, %d, %d, %d, %s}, /* %s %s action (%s) */\n",
-		cQuote(string(a.Role)), cQuote(a.State.Path), name, ref, action, namedRef, skip, abstract, hook, run, cComment(what), a.Role, where(a.Pos)), nil
-}
-
-// actionFuncC writes the function of a concrete action, once.
-func (g *cGen) actionFuncC(a *model.Action) (string, error) {
-	if g.act == nil {
-		g.act = map[*model.Action]string{}
-	}
-	if fn, ok := g.act[a]; ok {
-		return fn, nil
-	}
-	g.nfn++
-	fn := fmt.Sprintf("action%d", g.nfn)
-	g.act[a] = fn
-	name := a.Path
-	if name == "" {
-		name = "anonymous " + string(a.Role) + " action of " + a.State.Path
-	}
-	body, err := g.blockFunc(a.Ops)
+	f, err := g.slotFacts(a, g, "")
 	if err != nil {
 		return "", err
 	}
+	name, ref, action, namedRef, run := "0", "0", "0", "0", "0"
+	hook := 0
+	if f.name != "" {
+		name = cQuote(f.name)
+	}
+	if f.hasRef {
+		ref = cQuote(f.ref)
+	}
+	if f.action != "" {
+		action = cQuote(f.action)
+		for i, x := range g.abstracts() {
+			if x.Path == f.action {
+				hook = i
+			}
+		}
+	}
+	if f.namedRef != "" {
+		namedRef = cQuote(f.namedRef)
+	}
+	if f.run != "" {
+		run = f.run
+	}
+	return fmt.Sprintf("{%s, %s, %s, %s, %s, %s, %d, %d, %d, %s}, /* %s %s action (%s) */",
+		cQuote(string(a.Role)), cQuote(a.State.Path), name, ref, action, namedRef, b2i(f.skip), b2i(f.abstract), hook, run, cComment(f.what), a.Role, where(a.Pos)), nil
+}
+
+func (g *cGen) writeAction(fn, name string, a *model.Action) error {
+	body, err := g.blockFunc(a.Ops)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(&g.fns, "/* %s runs %s (%s). */\nstatic void %s(env_t *e)\n{\n\t(void)e;\n%s}\n\n", fn, cComment(name), where(a.Pos), fn, body)
-	return fn, nil
+	return nil
 }
 
 // edgeC is the edge_def initialiser of a transition, with its guard and
 // effect functions.
 func (g *cGen) edgeC(t *model.Transition) (string, error) {
-	to, toName := -1, "[*]"
-	if t.To != nil {
-		to, toName = g.stateIdx[t.To], t.To.Name
-	}
-	from := "[*]"
-	if t.From != nil {
-		from = t.From.Name
-	}
-	event, label := -1, ""
-	if t.Event != nil {
-		event = g.eventIdx[t.Event.Path]
-		label = " : " + t.Event.Path
+	e, err := g.edgeFacts(t, g, "")
+	if err != nil {
+		return "", err
 	}
 	guard, effect := "0", "0"
-	if t.Guard != nil {
-		g.nfn++
-		guard = fmt.Sprintf("guard%d", g.nfn)
-		f := &cFunc{g: g, at: t.Pos}
-		x, err := f.expr(t.Guard)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&g.fns, "/* %s is the guard of %s -> %s in %s (%s): %s */\nstatic fv %s(env_t *e)\n{\n\t(void)e;\n%s\treturn %s;\n}\n\n",
-			guard, cComment(from), cComment(toName), cComment(t.Owner.Path), where(t.Pos), cComment(oneLine(expr.Format(t.Guard))), guard, f.b.String(), x)
+	if e.guard != "" {
+		guard = e.guard
 	}
-	if len(t.Effect) > 0 {
-		g.nfn++
-		effect = fmt.Sprintf("effect%d", g.nfn)
-		body, err := g.blockFunc(t.Effect)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&g.fns, "/* %s is the effect of %s -> %s in %s (%s). */\nstatic void %s(env_t *e)\n{\n\t(void)e;\n%s}\n\n", effect, cComment(from), cComment(toName), cComment(t.Owner.Path), where(t.Pos), effect, body)
+	if e.effect != "" {
+		effect = e.effect
 	}
-	forced := ""
-	if t.Forced {
-		forced = " (forced)"
+	return fmt.Sprintf("{%d, %d, %s, %s, %s, %s, %s}, /* %s -> %s%s%s (%s) */", e.to, e.event, guard, effect, cQuote(t.Owner.Path), cQuote(e.toName), cPosInit(t.Pos),
+		cComment(e.from), cComment(e.toName), cComment(e.label), e.forced, where(t.Pos)), nil
+}
+
+func (g *cGen) writeGuard(fn string, t *model.Transition, e *edgeFacts) error {
+	f := &cFunc{g: g, at: t.Pos}
+	x, err := f.expr(t.Guard)
+	if err != nil {
+		return err
 	}
-	return fmt.Sprintf("\t{%d, %d, %s, %s, %s, %s, %s}, /* %s -> %s%s%s (%s) */\n", to, event, guard, effect, cQuote(t.Owner.Path), cQuote(toName), cPosInit(t.Pos),
-		cComment(from), cComment(toName), cComment(label), forced, where(t.Pos)), nil
+	fmt.Fprintf(&g.fns, "/* %s is the guard of %s -> %s in %s (%s): %s */\nstatic fv %s(env_t *e)\n{\n\t(void)e;\n%s\treturn %s;\n}\n\n",
+		fn, cComment(e.from), cComment(e.toName), cComment(t.Owner.Path), where(t.Pos), cComment(oneLine(expr.Format(t.Guard))), fn, f.b.String(), x)
+	return nil
+}
+
+func (g *cGen) writeEffect(fn string, t *model.Transition, e *edgeFacts) error {
+	body, err := g.blockFunc(t.Effect)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(&g.fns, "/* %s is the effect of %s -> %s in %s (%s). */\nstatic void %s(env_t *e)\n{\n\t(void)e;\n%s}\n\n", fn, cComment(e.from), cComment(e.toName), cComment(t.Owner.Path), where(t.Pos), fn, body)
+	return nil
 }

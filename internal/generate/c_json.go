@@ -225,25 +225,9 @@ func (g *cJSONGen) functions(b *strings.Builder) {
 // cGuard is a guard as a C expression over the variables v (a boolean is
 // 0 or 1, as the runtime holds it).
 func cGuard(gd *jsonmodel.Guard, varIdx map[string]int) string {
-	var parts []string
-	for _, c := range gd.Children {
-		parts = append(parts, cGuard(c, varIdx))
-	}
-	switch gd.Kind {
-	case jsonmodel.GuardLeaf:
-		return fmt.Sprintf("v[%d] %s %s", varIdx[gd.Variable], gd.Op, cI64(gd.Value))
-	case jsonmodel.GuardAll:
-		if len(parts) == 0 {
-			return "1"
-		}
-		return "(" + strings.Join(parts, " && ") + ")"
-	case jsonmodel.GuardAny:
-		if len(parts) == 0 {
-			return "0"
-		}
-		return "(" + strings.Join(parts, " || ") + ")"
-	}
-	return "!(" + parts[0] + ")"
+	return cLikeGuard(func(g *jsonmodel.Guard) string {
+		return fmt.Sprintf("v[%d] %s %s", varIdx[g.Variable], g.Op, cI64(g.Value))
+	}, "1", "0").guard(gd)
 }
 
 // update writes the function applying a transition's updates: their net

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"path"
 	"strings"
-
-	"github.com/stateproof/stateproof/internal/fcstm/model"
 )
 
 // readmeC writes the C target's README.md: how to embed it, with a C
@@ -118,12 +116,7 @@ func (g *cGen) readmeCModel(b *strings.Builder, up string) {
 
 // readmeCInts says where integers may leave 64 bits.
 func (g *cGen) readmeCInts(b *strings.Builder) {
-	var ints []string
-	for _, v := range g.m.Vars {
-		if v.Type == model.Int {
-			ints = append(ints, "`"+v.Name+"`")
-		}
-	}
+	ints := g.intVarNames()
 	b.WriteString("## Integers\n\n")
 	b.WriteString("The runtime's integers are mathematical integers; C has none. This code computes\n")
 	b.WriteString("with `int64_t` and checks every operation: a result outside 64 bits (in a guard, an\n")

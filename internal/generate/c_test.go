@@ -81,20 +81,8 @@ int main(void)
 func TestCAPI(t *testing.T) {
 	cc := needCC(t)
 	dir := t.TempDir()
-	src := filepath.Join(dir, "api.fcstm")
-	if err := os.WriteFile(src, []byte(apiModel), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Load(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := Generate(m, "c", Options{Name: "api"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	generateAPI(t, dir, apiModel, "c", false)
 	gen := filepath.Join(dir, "gen")
-	writeFiles(t, gen, files)
 	if err := os.WriteFile(filepath.Join(gen, "main.c"), []byte(cAPIMain), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -130,14 +118,7 @@ func TestCReadme(t *testing.T) {
 	}
 	block := regexp.MustCompile("(?s)```c\n(.*?)```")
 	for _, path := range models {
-		m, err := model.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files, err := Generate(m, "c", Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, files := mustGenerate(t, path, "c", Options{})
 		dir := t.TempDir()
 		writeFiles(t, dir, files)
 		readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
@@ -174,19 +155,8 @@ func TestCReadme(t *testing.T) {
 // same identifier, get distinct macros.
 func TestCMacrosUnique(t *testing.T) {
 	dir := t.TempDir()
-	src := filepath.Join(dir, "m.fcstm")
 	text := "def int a = 0;\ndef int A = 0;\nstate Root {\n    state x;\n    state X;\n    [*] -> x;\n    x -> X : F;\n    X -> x : f;\n}\n"
-	if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Load(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := Generate(m, "c", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files := mustGenerate(t, writeModel(t, dir, "m.fcstm", text), "c", Options{})
 	var header string
 	for _, f := range files {
 		if f.Path == "m.h" {
@@ -291,18 +261,7 @@ int main(void)
 func TestCArithmetic(t *testing.T) {
 	cc := needCC(t)
 	dir := t.TempDir()
-	src := filepath.Join(dir, "arith.fcstm")
-	if err := os.WriteFile(src, []byte(arithModel), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Load(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := Generate(m, "c", Options{Name: "arith"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files := mustGenerate(t, writeModel(t, dir, "arith.fcstm", arithModel), "c", Options{Name: "arith"})
 	writeFiles(t, dir, files)
 	if err := os.WriteFile(filepath.Join(dir, "main.c"), []byte(arithMain), 0o644); err != nil {
 		t.Fatal(err)
@@ -356,18 +315,7 @@ func TestCArithmetic(t *testing.T) {
 func TestCNamesCannotClash(t *testing.T) {
 	cc := needCC(t)
 	dir := t.TempDir()
-	src := filepath.Join(dir, "api.fcstm")
-	if err := os.WriteFile(src, []byte(apiModel), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Load(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := Generate(m, "c", Options{Name: "api", Driver: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, files := mustGenerate(t, writeModel(t, dir, "api.fcstm", apiModel), "c", Options{Name: "api", Driver: true})
 	words := map[string]bool{"va": true}
 	for _, f := range files {
 		for _, w := range regexp.MustCompile(`\b([a-z][a-z0-9]*)_[a-z0-9_]*`).FindAllStringSubmatch(string(f.Data), -1) {

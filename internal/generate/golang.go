@@ -95,22 +95,22 @@ exec "$bin" "$@"
 
 // goGen writes the model file of the Go target.
 type goGen struct {
-	m        *model.Model
-	states   []*model.State
-	stateIdx map[*model.State]int
-	events   []string
-	eventIdx map[string]int
-	varIdx   map[string]int
-	fns      strings.Builder // the generated guard, effect and action functions
-	actionFn map[*model.Action]string
-	nfn      int
+	m         *model.Model
+	states    []*model.State
+	stateIdx  map[*model.State]int
+	events    []string
+	eventIdx  map[string]int
+	varIdx    map[string]int
+	fns       strings.Builder          // the generated guard, effect and action functions
+	actionFns map[*model.Action]string // the concrete actions' functions, once written
+	nfn       int
 	// The exported identifiers of states, events and variables, by path
 	// or name (the README names them too).
 	stateID, eventID, varID map[string]string
 }
 
 func newGoGen(m *model.Model) *goGen {
-	g := &goGen{m: m, stateIdx: map[*model.State]int{}, eventIdx: map[string]int{}, varIdx: map[string]int{}, actionFn: map[*model.Action]string{}}
+	g := &goGen{m: m, stateIdx: map[*model.State]int{}, eventIdx: map[string]int{}, varIdx: map[string]int{}, actionFns: map[*model.Action]string{}}
 	var walk func(s *model.State)
 	walk = func(s *model.State) {
 		g.stateIdx[s] = len(g.states)

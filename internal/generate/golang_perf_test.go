@@ -5,8 +5,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-
-	"github.com/stateproof/stateproof/internal/fcstm/model"
 )
 
 // washerTest runs in the package generated from washing_machine.fcstm,
@@ -140,14 +138,7 @@ func BenchmarkCycle(b *testing.B) {
 // records no trace, runs the same machine as Step.
 func TestGoCycleAllocatesNothing(t *testing.T) {
 	goCmd := needGo(t)
-	m, err := model.Load("../../examples/fcstm/washing_machine.fcstm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := Generate(m, "go", Options{Name: "washer"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files := mustGenerate(t, "../../examples/fcstm/washing_machine.fcstm", "go", Options{Name: "washer"})
 	dir := t.TempDir()
 	files = append(files, File{Path: "go.mod", Data: []byte("module washer\n\ngo 1.22\n")},
 		File{Path: "washer_test.go", Data: []byte(washerTest)})

@@ -266,42 +266,59 @@ func literalText(kind jsonmodel.VarKind, x int64) string {
 
 // goGuard is a guard as a Go expression over the variables v.
 func goGuard(g *jsonmodel.Guard, varIdx map[string]int) string {
-	var parts []string
-	for _, c := range g.Children {
-		parts = append(parts, goGuard(c, varIdx))
-	}
-	switch g.Kind {
-	case jsonmodel.GuardLeaf:
+	return cLikeGuard(func(g *jsonmodel.Guard) string {
 		return fmt.Sprintf("cmpLit(v[%d], %d) %s 0", varIdx[g.Variable], g.Value, g.Op)
-	case jsonmodel.GuardAll:
-		if len(parts) == 0 {
-			return "true"
-		}
-		return "(" + strings.Join(parts, " && ") + ")"
-	case jsonmodel.GuardAny:
-		if len(parts) == 0 {
-			return "false"
-		}
-		return "(" + strings.Join(parts, " || ") + ")"
-	}
-	return "!(" + parts[0] + ")"
+	}, "true", "false").guard(g)
 }
 
 // guardText is a guard as a comment shows it.
 func guardText(g *jsonmodel.Guard) string {
+	syn := guardSyntax{
+		leaf: func(g *jsonmodel.Guard) string { return fmt.Sprintf("%s %s %d", cmt(g.Variable), g.Op, g.Value) },
+		all:  [4]string{"all()", "all(", ", ", ")"},
+		any:  [4]string{"any()", "any(", ", ", ")"},
+		not:  func(x string) string { return "not(" + x + ")" },
+	}
+	return syn.guard(g)
+}
+
+// guardSyntax is how a target writes a JSON model's guard: a comparison;
+// "all" and "any", each as its text without operands, then the opening,
+// separator and closing around them; and "not". guard walks the guard
+// for every target and for the comments.
+type guardSyntax struct {
+	leaf     func(g *jsonmodel.Guard) string
+	all, any [4]string
+	not      func(x string) string
+}
+
+func (s *guardSyntax) guard(g *jsonmodel.Guard) string {
 	var parts []string
 	for _, c := range g.Children {
-		parts = append(parts, guardText(c))
+		parts = append(parts, s.guard(c))
+	}
+	join := func(j [4]string) string {
+		if len(parts) == 0 {
+			return j[0]
+		}
+		return j[1] + strings.Join(parts, j[2]) + j[3]
 	}
 	switch g.Kind {
 	case jsonmodel.GuardLeaf:
-		return fmt.Sprintf("%s %s %d", cmt(g.Variable), g.Op, g.Value)
+		return s.leaf(g)
 	case jsonmodel.GuardAll:
-		return "all(" + strings.Join(parts, ", ") + ")"
+		return join(s.all)
 	case jsonmodel.GuardAny:
-		return "any(" + strings.Join(parts, ", ") + ")"
+		return join(s.any)
 	}
-	return "not(" + parts[0] + ")"
+	return s.not(parts[0])
+}
+
+// cLikeGuard is the guard syntax of C, Go and TypeScript: &&, || and !,
+// with the given comparison and truth values.
+func cLikeGuard(leaf func(*jsonmodel.Guard) string, t, f string) *guardSyntax {
+	return &guardSyntax{leaf: leaf, all: [4]string{t, "(", " && ", ")"}, any: [4]string{f, "(", " || ", ")"},
+		not: func(x string) string { return "!(" + x + ")" }}
 }
 
 func goStrings(list []string) string {

@@ -19,20 +19,7 @@ func goJSONReadme(m *jsonmodel.Model, file string, opts Options) []byte {
 	b.WriteString("- Integers are mathematical integers (`int64`, `math/big` beyond it): an\n  update never wraps and is never clamped to the declared range.\n")
 	b.WriteString("- `Options.Hooks` maps an entry or exit action's name to a `Hook`, called\n  with a read-only `*Call` after the step is computed; its error fails the\n  step (class `handler`) and the machine stays unchanged.\n")
 	b.WriteString("- `Options.InitialState` and `Options.InitialVars` start hot (every\n  variable is then needed).\n\n")
-	b.WriteString("## States\n\n| state | Go name | JSON path |\n|---|---|---|\n")
-	for i, s := range m.States {
-		fmt.Fprintf(&b, "| `%s` | `%s` | `$.states[%d]` |\n", mdCode(s.ID), ids.state[i], i)
-	}
-	b.WriteString("\n## Events\n\n| event | Go name |\n|---|---|\n")
-	for i, e := range m.Alphabet() {
-		fmt.Fprintf(&b, "| `%s` | `%s` |\n", mdCode(e), ids.event[i])
-	}
-	if len(m.Variables) > 0 {
-		b.WriteString("\n## Variables\n\n| variable | kind | accessor | JSON path |\n|---|---|---|---|\n")
-		for i, v := range m.Variables {
-			fmt.Fprintf(&b, "| `%s` | %s | `%s()` | `$.variables[%d]` |\n", mdCode(v.Name), v.Kind, ids.vars[i], i)
-		}
-	}
+	jsonNameTables(&b, m, "Go", ids.state, ids.event, ids.vars)
 	if opts.Driver {
 		b.WriteString("\n## Driver\n\n`./run --steps STEPS.json [--init-state S --init-vars JSON]` builds and runs\nthe driver: it prints the `stateproof/simulate/v1` document that\n`stateproof simulate MODEL.json --steps STEPS.json --json` prints.\n")
 	}
@@ -49,4 +36,33 @@ func firstOr(list []string, def string) string {
 // mdCode keeps a name inside a Markdown code span of one backtick.
 func mdCode(s string) string {
 	return strings.NewReplacer("`", "'", "|", "\\|", "\n", " ").Replace(s)
+}
+
+// jsonNameTables writes the README's tables of a JSON model's states and
+// events, with their names in the target language lang, and of its
+// variables, with their accessors when the target has them.
+func jsonNameTables(b *strings.Builder, m *jsonmodel.Model, lang string, states, events, accessors []string) {
+	fmt.Fprintf(b, "## States\n\n| state | %s name | JSON path |\n|---|---|---|\n", lang)
+	for i, s := range m.States {
+		fmt.Fprintf(b, "| `%s` | `%s` | `$.states[%d]` |\n", mdCode(s.ID), states[i], i)
+	}
+	fmt.Fprintf(b, "\n## Events\n\n| event | %s name |\n|---|---|\n", lang)
+	for i, e := range m.Alphabet() {
+		fmt.Fprintf(b, "| `%s` | `%s` |\n", mdCode(e), events[i])
+	}
+	if len(m.Variables) == 0 {
+		return
+	}
+	if accessors == nil {
+		b.WriteString("\n## Variables\n\n| variable | kind | JSON path |\n|---|---|---|\n")
+	} else {
+		b.WriteString("\n## Variables\n\n| variable | kind | accessor | JSON path |\n|---|---|---|---|\n")
+	}
+	for i, v := range m.Variables {
+		accessor := ""
+		if accessors != nil {
+			accessor = " `" + accessors[i] + "()` |"
+		}
+		fmt.Fprintf(b, "| `%s` | %s |%s `$.variables[%d]` |\n", mdCode(v.Name), v.Kind, accessor, i)
+	}
 }

@@ -247,3 +247,27 @@ init a hot start needs every variable; initial_vars lacks ok
 		t.Errorf("README.md lacks the state table:\n%s", files[0].Data)
 	}
 }
+
+// TestJSONGuardEveryTarget pins the one guard walk (guardSyntax) in each
+// target's syntax on a guard with every kind: an empty all and any, a
+// nested not, a comparison; the texts are worked out by hand from the
+// targets' operators.
+func TestJSONGuardEveryTarget(t *testing.T) {
+	leaf := &jsonmodel.Guard{Kind: jsonmodel.GuardLeaf, Variable: "x", Op: "==", Value: -2}
+	g := &jsonmodel.Guard{Kind: jsonmodel.GuardAny, Children: []*jsonmodel.Guard{
+		{Kind: jsonmodel.GuardNot, Children: []*jsonmodel.Guard{{Kind: jsonmodel.GuardAll}}},
+		{Kind: jsonmodel.GuardAll, Children: []*jsonmodel.Guard{leaf, {Kind: jsonmodel.GuardAny}}},
+	}}
+	idx := map[string]int{"x": 1}
+	for _, tc := range []struct{ target, got, want string }{
+		{"go", goGuard(g, idx), "(!(true) || (cmpLit(v[1], -2) == 0 && false))"},
+		{"python", pyGuard(g, idx), "((not True) or (v[1] == -2 and False))"},
+		{"typescript", tsGuard(g, idx), "(!(true) || (jnum(v[1]) === -2n && false))"},
+		{"c", cGuard(g, idx), "(!(1) || (v[1] == " + cI64(-2) + " && 0))"},
+		{"comment", guardText(g), "any(not(all()), all(x == -2, any()))"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.target, tc.got, tc.want)
+		}
+	}
+}

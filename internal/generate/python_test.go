@@ -12,7 +12,6 @@ import (
 
 	"github.com/stateproof/stateproof/internal/browsertest"
 	"github.com/stateproof/stateproof/internal/expr"
-	"github.com/stateproof/stateproof/internal/fcstm/model"
 )
 
 // needPython returns the python3 command, skipping the test without one
@@ -24,28 +23,6 @@ func needPython(t *testing.T) string {
 		browsertest.Unavailable(t, "python3 is not installed: the generated Python code cannot run")
 	}
 	return py
-}
-
-// generatePython generates src (an FCSTM model) for the Python target
-// into dir/gen.
-func generatePython(t *testing.T, dir, src string, driver bool) []File {
-	t.Helper()
-	path := filepath.Join(dir, "api.fcstm")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := Generate(m, "python", Options{Name: "api", Driver: driver})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Write(filepath.Join(dir, "gen"), files); err != nil {
-		t.Fatal(err)
-	}
-	return files
 }
 
 // runPython runs a Python program next to the generated module.
@@ -104,7 +81,7 @@ for bad in ({"n": True}, {"n": 1.5}, {"x": 1}):
 // errors of bad initial variables.
 func TestPythonAPI(t *testing.T) {
 	dir := t.TempDir()
-	generatePython(t, dir, apiModel, false)
+	generateAPI(t, dir, apiModel, "python", false)
 	got := runPython(t, dir, apiPython)
 	want := `Root.A 2 ['Root.A.Hello enter Root.A n=0', 'read-only']
 Root.B {'n': 2} False
@@ -124,7 +101,7 @@ init initial_vars['x']: the model has no variable x
 // fails internally there).
 func TestPythonRoundNonFinite(t *testing.T) {
 	dir := t.TempDir()
-	generatePython(t, dir, "def float f = 0.0;\ndef int n = 0;\nstate Root { state A { during { n = floor(f); } } [*] -> A; }\n", false)
+	generateAPI(t, dir, "def float f = 0.0;\ndef int n = 0;\nstate Root { state A { during { n = floor(f); } } [*] -> A; }\n", "python", false)
 	got := runPython(t, dir, `import api as m
 r = m.Machine(initial_state="Root.A", initial_vars={"f": float("inf"), "n": 3})
 try:
@@ -143,7 +120,7 @@ except m.Error as e:
 func TestPythonRunScript(t *testing.T) {
 	needPython(t)
 	dir := t.TempDir()
-	generatePython(t, dir, apiModel, true)
+	generateAPI(t, dir, apiModel, "python", true)
 	steps := filepath.Join(dir, "steps.json")
 	if err := os.WriteFile(steps, []byte(`[[], ["Root.Go"]]`), 0o644); err != nil {
 		t.Fatal(err)
@@ -168,7 +145,7 @@ func TestPythonRunScript(t *testing.T) {
 // and special values.
 func TestPythonFloats(t *testing.T) {
 	dir := t.TempDir()
-	generatePython(t, dir, "def int n = 0;\nstate Root;\n", false)
+	generateAPI(t, dir, "def int n = 0;\nstate Root;\n", "python", false)
 	r := rand.New(rand.NewPCG(1, 2))
 	xs := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 1e-4, 9.999e-5, 1e16, 9999999999999998, 5e-324, math.MaxFloat64, 1e21, 0.5, 100, math.Inf(1), math.Inf(-1), math.NaN()}
 	for range 300 {
@@ -181,28 +158,13 @@ func TestPythonFloats(t *testing.T) {
 		want.WriteString(expr.RealVal(x).String() + "\n")
 	}
 	prog.WriteString("]:\n    print(m._fmt_float(m._fb(b)))\n")
-	ys := []float64{2, 3, -1, -2, 0.5, -0.5, 10, 63, -1074, 1100, math.Inf(1), math.Inf(-1)}
 	prog.WriteString("for x, y in [")
-	for i, x := range xs {
-		y := ys[i%len(ys)]
-		if i%3 == 0 {
-			y = float64(r.IntN(200) - 100)
-		}
-		fmt.Fprintf(&prog, "(0x%x, 0x%x), ", math.Float64bits(x), math.Float64bits(y))
-		if p := math.Pow(x, y); math.IsNaN(p) {
-			want.WriteString("nan\n") // NaN's payload differs and is never seen
-		} else {
-			fmt.Fprintf(&want, "%x\n", math.Float64bits(p))
-		}
-	}
+	prog.WriteString(powVectors(r, xs, &want, func(x, y float64) string {
+		return fmt.Sprintf("(0x%x, 0x%x), ", math.Float64bits(x), math.Float64bits(y))
+	}))
 	prog.WriteString("]:\n    p = m._go_pow(m._fb(x), m._fb(y))\n    print('nan' if p != p else '%x' % m._bits(p))\n")
 	got := runPython(t, dir, prog.String())
-	g, w := strings.Split(got, "\n"), strings.Split(want.String(), "\n")
-	for i := range w {
-		if i >= len(g) || g[i] != w[i] {
-			t.Fatalf("line %d: got %q, want %q", i+1, g[min(i, len(g)-1)], w[i])
-		}
-	}
+	sameLines(t, got, want.String())
 }
 
 func TestPyModuleName(t *testing.T) {
@@ -223,15 +185,7 @@ func TestPythonRefusesFractionalPower(t *testing.T) {
 		"def float f = 2.0;\ndef int n = 3;\nstate Root { during { f = 2 ** f; } }\n":             true,
 		"def float f = 2.0;\ndef int n = 3;\nstate Root { during { n = f; f = f ** n; } }\n":      true,
 	} {
-		path := filepath.Join(t.TempDir(), "pow.fcstm")
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		m, err := model.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = Generate(m, "python", Options{})
+		_, _, err := generatePath(t, writeModel(t, t.TempDir(), "pow.fcstm", src), "python", Options{})
 		u, ok := err.(*Unsupported)
 		switch {
 		case refused && (!ok || u.Feature != "float-power" || u.Pos.Line != 3):
@@ -248,18 +202,9 @@ func TestPythonRefusesFractionalPower(t *testing.T) {
 // does not define).
 func TestPythonReadmeProgram(t *testing.T) {
 	py := needPython(t)
-	m, err := model.Load("../../examples/fcstm/washing_machine.fcstm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := Generate(m, "python", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files := mustGenerate(t, "../../examples/fcstm/washing_machine.fcstm", "python", Options{})
 	dir := t.TempDir()
-	if err := Write(dir, files); err != nil {
-		t.Fatal(err)
-	}
+	writeFiles(t, dir, files)
 	var readme string
 	for _, f := range files {
 		if f.Path == "README.md" {

@@ -178,12 +178,7 @@ func (g *goGen) readmeModel(b *strings.Builder) {
 // readmeInts says which variables may leave int64 and fall back to
 // math/big.
 func (g *goGen) readmeInts(b *strings.Builder) {
-	var ints []string
-	for _, v := range g.m.Vars {
-		if v.Type == model.Int {
-			ints = append(ints, "`"+v.Name+"`")
-		}
-	}
+	ints := g.intVarNames()
 	b.WriteString("## Integers\n\n")
 	b.WriteString("Integers are mathematical integers, as in the runtime: a `Value` holds an `int64`\n")
 	b.WriteString("while the value fits, and a `math/big` integer once a result leaves the `int64`\n")
@@ -232,3 +227,14 @@ const readmeDriver = "## The driver\n\n" +
 	"byte, and exits as `simulate` does: 0, 1 when a cycle raised, 2 when the machine does\n" +
 	"not start, 3 at the 100,000-cycle cap. stateproof's tests use it to check this\n" +
 	"package against the runtime.\n"
+
+// intVarNames are the model's integer variables, as code in a README.
+func (g *goGen) intVarNames() []string {
+	var ints []string
+	for _, v := range g.m.Vars {
+		if v.Type == model.Int {
+			ints = append(ints, "`"+v.Name+"`")
+		}
+	}
+	return ints
+}

@@ -23,28 +23,6 @@ import (
 // code must not need.
 var tsFlags = []string{"--strict", "--skipLibCheck", "--target", "ES2020", "--lib", "es2020", "--module", "commonjs"}
 
-// generateTS generates src (an FCSTM model) for the TypeScript target
-// into dir/gen.
-func generateTS(t *testing.T, dir, src string, driver bool) []File {
-	t.Helper()
-	path := filepath.Join(dir, "api.fcstm")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := Generate(m, "typescript", Options{Name: "api", Driver: driver})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Write(filepath.Join(dir, "gen"), files); err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
 // runTS compiles a TypeScript program next to the generated module with
 // the module (tsc --strict: an error fails the test) and runs it with node.
 func runTS(t *testing.T, dir, prog string) string {
@@ -121,7 +99,7 @@ for (const bad of [{ n: true }, { n: 1.5 }, { x: 1n }]) {
 // of bad initial variables.
 func TestTypeScriptAPI(t *testing.T) {
 	dir := t.TempDir()
-	generateTS(t, dir, apiModel, false)
+	generateAPI(t, dir, apiModel, "typescript", false)
 	got := runTS(t, dir, apiTS)
 	want := `Root.A 2 ["Root.A.Hello enter Root.A n=0","read-only"]
 Root.B {"n":"2n"} false
@@ -141,7 +119,7 @@ init initial_vars['x']: the model has no variable x
 func TestTypeScriptRunScript(t *testing.T) {
 	tsc := browsertest.TypeScriptCompiler(t)
 	dir := t.TempDir()
-	generateTS(t, dir, apiModel, true)
+	generateAPI(t, dir, apiModel, "typescript", true)
 	steps := filepath.Join(dir, "steps.json")
 	if err := os.WriteFile(steps, []byte(`[[], ["Root.Go"]]`), 0o644); err != nil {
 		t.Fatal(err)
@@ -181,7 +159,7 @@ func TestTypeScriptRunScript(t *testing.T) {
 // and special values.
 func TestTypeScriptFloats(t *testing.T) {
 	dir := t.TempDir()
-	generateTS(t, dir, "def int n = 0;\nstate Root;\n", false)
+	generateAPI(t, dir, "def int n = 0;\nstate Root;\n", "typescript", false)
 	r := rand.New(rand.NewPCG(1, 2))
 	xs := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 1e-4, 9.999e-5, 1e-5, 1e16, 9999999999999998, 1e20, 1e21, 1e22, 123456789012345680000,
 		5e-324, math.MaxFloat64, 0.5, 100, 1e-7, 1.5e300, math.Inf(1), math.Inf(-1), math.NaN()}
@@ -195,28 +173,13 @@ func TestTypeScriptFloats(t *testing.T) {
 		want.WriteString(expr.RealVal(x).String() + "\n")
 	}
 	prog.WriteString("]) {\n  console.log(m._fmtFloat(m._fromBits(b)));\n}\n")
-	ys := []float64{2, 3, -1, -2, 0.5, -0.5, 10, 63, -1074, 1100, math.Inf(1), math.Inf(-1)}
 	prog.WriteString("for (const [x, y] of [")
-	for i, x := range xs {
-		y := ys[i%len(ys)]
-		if i%3 == 0 {
-			y = float64(r.IntN(200) - 100)
-		}
-		fmt.Fprintf(&prog, "[%q, %q], ", fmt.Sprintf("%x", math.Float64bits(x)), fmt.Sprintf("%x", math.Float64bits(y)))
-		if p := math.Pow(x, y); math.IsNaN(p) {
-			want.WriteString("nan\n") // NaN's payload differs and is never seen
-		} else {
-			fmt.Fprintf(&want, "%x\n", math.Float64bits(p))
-		}
-	}
+	prog.WriteString(powVectors(r, xs, &want, func(x, y float64) string {
+		return fmt.Sprintf("[%q, %q], ", fmt.Sprintf("%x", math.Float64bits(x)), fmt.Sprintf("%x", math.Float64bits(y)))
+	}))
 	prog.WriteString("]) {\n  const p = m._goPow(m._fromBits(x), m._fromBits(y));\n  console.log(p !== p ? \"nan\" : m._bits(p));\n}\n")
 	got := runTS(t, dir, prog.String())
-	g, w := strings.Split(got, "\n"), strings.Split(want.String(), "\n")
-	for i := range w {
-		if i >= len(g) || g[i] != w[i] {
-			t.Fatalf("line %d: got %q, want %q", i+1, g[min(i, len(g)-1)], w[i])
-		}
-	}
+	sameLines(t, got, want.String())
 }
 
 // TestTypeScriptIntDivision: an int / int beyond 2^53 is rounded once,
@@ -224,7 +187,7 @@ func TestTypeScriptFloats(t *testing.T) {
 // (big.Rat's nearest float here), subnormal and overflowing results too.
 func TestTypeScriptIntDivision(t *testing.T) {
 	dir := t.TempDir()
-	generateTS(t, dir, "def int a = 1;\ndef int b = 1;\ndef float f = 0.0;\nstate Root { state A { during { f = a / b; } } [*] -> A; }\n", false)
+	generateAPI(t, dir, "def int a = 1;\ndef int b = 1;\ndef float f = 0.0;\nstate Root { state A { during { f = a / b; } } [*] -> A; }\n", "typescript", false)
 	r := rand.New(rand.NewPCG(3, 4))
 	randInt := func(bits int) *big.Int {
 		x := new(big.Int)
@@ -290,15 +253,7 @@ func TestTypeScriptRefusesFractionalPower(t *testing.T) {
 		"def float f = 2.0;\ndef int n = 3;\nstate Root { during { f = 2 ** f; } }\n":             true,
 		"def float f = 2.0;\ndef int n = 3;\nstate Root { during { f = sin(f); } }\n":             true,
 	} {
-		path := filepath.Join(t.TempDir(), "pow.fcstm")
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		m, err := model.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = Generate(m, "typescript", Options{})
+		_, _, err := generatePath(t, writeModel(t, t.TempDir(), "pow.fcstm", src), "typescript", Options{})
 		u, ok := err.(*Unsupported)
 		switch {
 		case refused && (!ok || (u.Feature != "float-power" && u.Feature != "float-function") || u.Pos.Line != 3):
@@ -322,20 +277,14 @@ func TestTypeScriptReadme(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"--strict", "--noEmit", "--target", "ES2020", "--module", "commonjs"}
 	for i, path := range paths {
-		m, err := model.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files, err := Generate(m, "typescript", Options{})
+		m, files, err := generatePath(t, path, "typescript", Options{})
 		if _, ok := err.(*Unsupported); ok {
 			continue
 		} else if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		sub := filepath.Join(dir, fmt.Sprint(i))
-		if err := Write(sub, files); err != nil {
-			t.Fatal(err)
-		}
+		writeFiles(t, sub, files)
 		var readme string
 		for _, f := range files {
 			if f.Path == "README.md" {
