@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stateproof/stateproof/internal/explore"
@@ -105,4 +106,36 @@ func TestSpillFailureUndecided(t *testing.T) {
 		t.Fatalf("worker 0: %v", errs[0])
 	}
 	t.Log(ce.Reason)
+}
+
+// TestTakeDropsOwnedCandidates: a spilling worker that is delivered
+// states it already owns, on disk (its filter cannot rule them out),
+// places them once it holds more than pruneAt, and keeps none: held to
+// the end of the level, they took a worker on gen toggles 20 with
+// --memory 16MiB to 75 MiB of RSS instead of 68.
+func TestTakeDropsOwnedCandidates(t *testing.T) {
+	src := []byte(gen.Toggles(12))
+	mc := machine(t, src)
+	sp := &explore.Spill{Memory: 1, MemoryNodes: 8, Dir: spill.New(t.TempDir(), 0)}
+	defer sp.Dir.Close()
+	w, err := newWorker(plan{index: 0, count: 1}, mc, new(atomic.Int64), sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := explore.Search{Machine: machine(t, src), Cap: 5000}.Run()
+	var cands []cand
+	for i := range g.Len() {
+		w.store.AddNew(g.Runtime(i, nil), -1, -1)
+		cands = append(cands, cand{k: key{int64(i), 0}, via: 0, words: g.Runtime(i, nil)})
+	}
+	if err := w.store.Fit(g.Len(), 0); err != nil {
+		t.Fatal(err)
+	}
+	w.hello = true
+	if err := w.take(0, false, cands); err != nil {
+		t.Fatal(err)
+	}
+	if w.pend.Len() > w.pruneAt() || len(w.pendKey) > w.pruneAt() {
+		t.Errorf("%d owned states delivered: %d candidates kept (%d keys), at most %d expected", len(cands), w.pend.Len(), len(w.pendKey), w.pruneAt())
+	}
 }

@@ -73,6 +73,7 @@ type worker struct {
 	pendKey     []key
 	pendVia     []int32
 	pendUnknown []bool
+	unknowns    int // how many pendUnknown are set
 	pendMax     int // the most candidates a level had (the store keeps their room)
 	order       []int32
 	// spill is the memory budget of a spilling store (nil: in memory)
@@ -416,10 +417,54 @@ func (w *worker) take(level int, last bool, cands []cand) error {
 		if fresh {
 			w.pendKey, w.pendVia = append(w.pendKey, c.k), append(w.pendVia, c.via)
 			w.pendUnknown = append(w.pendUnknown, at == explore.Unknown)
+			if at == explore.Unknown {
+				w.unknowns++
+			}
 		} else if c.k.cmp(w.pendKey[p]) < 0 {
 			w.pendKey[p], w.pendVia[p] = c.k, c.via
 		}
 	}
+	if w.spill != nil && w.unknowns > w.pruneAt() {
+		return w.prune()
+	}
+	return nil
+}
+
+// pruneAt is how many candidates the store could not place a spilling
+// worker holds before it places them: a level's successors lead back to
+// stored states as often as to new ones (toggling back, on gen toggles),
+// and held to the end of the level those took a worker past its budget
+// by twice the widest level.
+func (w *worker) pruneAt() int {
+	if w.spill.MemoryNodes > 0 {
+		return w.spill.MemoryNodes
+	}
+	return int(max(1<<12, w.spill.Memory/4/64))
+}
+
+// prune places the candidates the store could not place as they came and
+// drops those it owns, keeping the others (their keys and transitions)
+// in a fresh store; w.mu is held.
+func (w *worker) prune() error {
+	owned, err := w.placeUnknown()
+	if err != nil || owned == nil {
+		return err
+	}
+	next := explore.NewStore(w.mc, 0, 1024)
+	words := make([]int64, w.mc.Width())
+	j := 0
+	for i := range w.pendKey {
+		if owned[i] {
+			continue
+		}
+		next.Intern(w.pend.Runtime(i, words), -1, -1)
+		w.pendKey[j], w.pendVia[j] = w.pendKey[i], w.pendVia[i]
+		j++
+	}
+	w.pend = next
+	w.pendKey, w.pendVia = w.pendKey[:j], w.pendVia[:j]
+	w.pendUnknown = make([]bool, j)
+	w.unknowns = 0
 	return nil
 }
 
@@ -522,6 +567,7 @@ func (w *worker) onAssign(d *dec) error {
 		w.pend.Reset() // kept: a store a level cost a layout and a chunk each
 	}
 	w.pendKey, w.pendVia, w.pendUnknown, w.order = w.pendKey[:0], w.pendVia[:0], w.pendUnknown[:0], nil
+	w.unknowns = 0
 	if err := w.fit(); err != nil {
 		return err
 	}
