@@ -26,7 +26,9 @@
 // the store cannot place from memory are placed in sorted batches
 // (delayed duplicate detection): whenever a quarter of the budget's worth
 // of them is held, and once the level is in; those it owns are dropped.
-// The store is fitted to the budget after each level is stored. A
+// A level wider than a quarter of the budget goes to sorted chunks on
+// disk and is merged, deduplicated and put in key order there
+// (levelchunk.go). The store is fitted to the budget after each level is stored. A
 // spill that fails (the disk budget) fails the run: undecided.
 //
 // Then worker 0 gathers every worker's states in global order into an

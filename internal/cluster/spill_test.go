@@ -3,6 +3,8 @@ package cluster
 import (
 	"errors"
 	"math/rand/v2"
+	goruntime "runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -137,5 +139,96 @@ func TestTakeDropsOwnedCandidates(t *testing.T) {
 	}
 	if w.pend.Len() > w.pruneAt() || len(w.pendKey) > w.pruneAt() {
 		t.Errorf("%d owned states delivered: %d candidates kept (%d keys), at most %d expected", len(cands), w.pend.Len(), len(w.pendKey), w.pruneAt())
+	}
+}
+
+// TestWideLevelHeapWithinBudget (issue 42 item 2): a spilling worker
+// delivered a level of many times its budget in new states keeps its
+// live heap within three budgets, where it once held the whole level
+// until it was numbered. One worker, driven call by call, and measured
+// after a collection where it holds the most (worker.atPeak): no
+// interleaving of workers, no timing. Worker 0 assigns only the first
+// few states (a truncated search), so that what is measured is the level
+// collected, not the states stored from it.
+func TestWideLevelHeapWithinBudget(t *testing.T) {
+	src := []byte(gen.Toggles(18))
+	mc := machine(t, src)
+	g := explore.Search{Machine: machine(t, src), Cap: 1 << 20}.Run()
+	const budget = 1 << 20
+	peak := func(sp *explore.Spill) uint64 {
+		w, err := newWorker(plan{index: 0, count: 1}, mc, new(atomic.Int64), sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.hello = true
+		var base, ms goruntime.MemStats
+		goruntime.GC()
+		goruntime.ReadMemStats(&base)
+		var most uint64
+		w.atPeak = func() {
+			goruntime.GC()
+			goruntime.ReadMemStats(&ms)
+			most = max(most, ms.HeapAlloc-min(ms.HeapAlloc, base.HeapAlloc))
+		}
+		// every state, then every other again by a greater key (to be
+		// merged out), in batches as peers deliver them
+		const batch = 1024
+		n := g.Len()
+		for from := 0; from < n+n/2; from += batch {
+			cands := make([]cand, 0, batch)
+			for i := from; i < min(from+batch, n+n/2); i++ {
+				s := i
+				if i >= n {
+					s = 2 * (i - n)
+				}
+				cands = append(cands, cand{k: key{int64(i), 1}, via: 0, words: g.Runtime(s, nil)})
+			}
+			if err := w.take(0, false, cands); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var e enc
+		if err := w.settle(&e); err != nil {
+			t.Fatal(err)
+		}
+		d := &dec{b: e.b}
+		if got := d.n(); got != n {
+			t.Fatalf("%d new states settled, %d delivered", got, n)
+		}
+		for i, prev := 0, int64(0); i < n; i++ {
+			prev += int64(d.u())
+			if r := d.u(); prev != int64(i) || r != 1 {
+				t.Fatalf("key %d: (%d, %d), want (%d, 1)", i, prev, r, i)
+			}
+		}
+		const k = 10
+		var a enc
+		a.u(0)
+		a.u(0) // no more: the search is truncated
+		a.u(k)
+		for range k {
+			a.u(1)
+		}
+		if err := w.onAssign(&dec{b: a.b}); err != nil {
+			t.Fatal(err)
+		}
+		got, want := make([]int64, mc.Width()), make([]int64, mc.Width())
+		for i := range k {
+			if w.store.Runtime(i, got); !slices.Equal(got, g.Runtime(i, want)) {
+				t.Fatalf("stored state %d is not the level's %d", i, i)
+			}
+		}
+		return most
+	}
+	dir := spill.New(t.TempDir(), 0)
+	defer dir.Close()
+	spilled := peak(&explore.Spill{Memory: budget, Dir: dir})
+	inMemory := peak(&explore.Spill{Memory: 1 << 40, Dir: dir})
+	t.Logf("peak live heap of a worker collecting %d states: %d KiB with a budget of %d KiB, %d KiB without", g.Len(), spilled>>10, budget>>10, inMemory>>10)
+	if inMemory <= 3*budget {
+		t.Fatalf("the level in memory (%d KiB) fits three budgets: the model is too small to test them", inMemory>>10)
+	}
+	if spilled > 3*budget {
+		t.Errorf("a worker collecting a level peaked at %d KiB of live heap, over three budgets of %d KiB", spilled>>10, budget>>10)
 	}
 }

@@ -78,6 +78,12 @@ type worker struct {
 	order       []int32
 	// spill is the memory budget of a spilling store (nil: in memory)
 	spill *explore.Spill
+	// lvl holds a spilling worker's level once it passes its share of
+	// the budget (levelchunk.go)
+	lvl *chunkedLevel
+	// atPeak, a test hook, is called where the worker holds the most of
+	// a level
+	atPeak func()
 	// early holds batches of the next level that came before this
 	// worker's Assign (a faster worker started expanding it): they are
 	// taken once the level's states are stored.
@@ -425,7 +431,13 @@ func (w *worker) take(level int, last bool, cands []cand) error {
 		}
 	}
 	if w.spill != nil && w.unknowns > w.pruneAt() {
-		return w.prune()
+		if err := w.prune(); err != nil {
+			return err
+		}
+	}
+	w.checkpoint()
+	if w.spill != nil && len(w.pendKey) > w.levelAt() {
+		return w.toChunks()
 	}
 	return nil
 }
@@ -479,6 +491,16 @@ type cand struct {
 // held. The candidates the store could not place as they came are
 // placed first, in one batch: those it owns are dropped.
 func (w *worker) settle(e *enc) error {
+	if w.lvl != nil && w.lvl.active {
+		if !w.lvl.settled {
+			if err := w.settleChunks(); err != nil {
+				return err
+			}
+		}
+		e.u(uint64(w.lvl.n))
+		e.b = append(e.b, w.lvl.keys...)
+		return nil
+	}
 	if w.order == nil {
 		owned, err := w.placeUnknown()
 		if err != nil {
@@ -552,16 +574,23 @@ func (w *worker) onAssign(d *dec) error {
 	if err := w.checkLevel(level); err != nil {
 		return err
 	}
-	if k > len(w.order) {
-		return fmt.Errorf("cluster: worker 0 assigned %d states, worker %d has %d", k, w.plan.index, len(w.order))
-	}
-	words := make([]int64, w.mc.Width())
 	w.frontier, w.frontierG = w.frontier[:0], w.frontierG[:0]
-	for j, p := range w.order[:k] {
-		w.pend.Runtime(int(p), words)
-		li := w.store.AddNew(words, int(w.pendKey[p].parent), int(w.pendVia[p]))
-		w.gidx.add(idx[j])
-		w.frontier, w.frontierG = append(w.frontier, int32(li)), append(w.frontierG, idx[j])
+	if w.lvl != nil && w.lvl.active {
+		if err := w.assignChunks(idx); err != nil {
+			return err
+		}
+	} else {
+		if k > len(w.order) {
+			return fmt.Errorf("cluster: worker 0 assigned %d states, worker %d has %d", k, w.plan.index, len(w.order))
+		}
+		words := make([]int64, w.mc.Width())
+		for j, p := range w.order[:k] {
+			w.pend.Runtime(int(p), words)
+			li := w.store.AddNew(words, int(w.pendKey[p].parent), int(w.pendVia[p]))
+			w.gidx.add(idx[j])
+			w.frontier, w.frontierG = append(w.frontier, int32(li)), append(w.frontierG, idx[j])
+		}
+		w.checkpoint()
 	}
 	if w.pend != nil {
 		w.pend.Reset() // kept: a store a level cost a layout and a chunk each
@@ -728,6 +757,9 @@ func (w *worker) fit() error {
 	held += int64(w.pendMax) * per
 	if w.sentTo != nil {
 		held += int64(w.sentTo.Len()) * per
+	}
+	if w.lvl != nil {
+		held += 2 * w.lvl.mem // the sorters a wide level fills, two at a time
 	}
 	frontier := w.store.Len()
 	if len(w.frontier) > 0 {
