@@ -37,7 +37,7 @@ func (w *worker) levelAt() int {
 		return n // tests: chunks of a few states
 	}
 	per := int64(w.store.MemoryPerNode()) + 16 + 4 + 1 // the state, its key, transition, flag
-	return int(max(1<<10, w.spill.Memory/4/per))
+	return int(max(64, w.spill.Memory/4/per))
 }
 
 // toChunks moves the candidates held to byState, emptying the level's
@@ -101,6 +101,7 @@ func (w *worker) settleChunks() error {
 		if err := w.store.Place(qwords, idx); err != nil {
 			return err
 		}
+		w.checkpoint()
 		for i, at := range idx {
 			if at < 0 {
 				if err := toKey(qrecs[i*(st+2) : (i+1)*(st+2)]); err != nil {
