@@ -84,12 +84,6 @@ func (c *coordinator) hello(ctx context.Context) error {
 	return nil
 }
 
-// entry is one new state of a level as worker 0 merges them.
-type entry struct {
-	k      key
-	worker int32
-}
-
 // heartbeat pings the other workers until stop is closed, so that they
 // hear from worker 0 while it works alone (merging, gathering another
 // worker's states).
@@ -131,44 +125,33 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		merged, err := mergeKeys(keys)
+		nb, err := number(keys, total, c.cap)
 		if err != nil {
-			return nil, err
+			return nil, &Error{fmt.Sprintf("level %d: %v", l+1, err)}
 		}
 		res.Levels = l + 1
-		if len(merged) == 0 {
+		if nb.kept == 0 {
 			expanded = total
 			break
 		}
-		// A search stores at most cap+1 states: the last one proves
-		// there are more (explore.Search).
-		kept := min(len(merged), c.cap+1-total)
+		kept := nb.kept
 		more := uint64(0)
 		if total+kept <= c.cap {
 			more = 1 // not truncated: expand the next level at once
-		}
-		idx := make([]enc, len(c.w.peers))
-		counts := make([]int, len(c.w.peers))
-		prev := make([]int64, len(c.w.peers))
-		for j, en := range merged[:kept] {
-			g := int64(total + j)
-			idx[en.worker].u(uint64(g - prev[en.worker]))
-			prev[en.worker] = g
-			counts[en.worker]++
 		}
 		if _, err := c.each(ctx, mAssign, func(i int) []byte {
 			var e enc
 			e.u(uint64(l))
 			e.u(more)
-			e.u(uint64(counts[i]))
-			return append(e.b, idx[i].b...)
+			e.u(uint64(nb.counts[i]))
+			return append(e.b, nb.idx[i].b...)
 		}); err != nil {
 			return nil, err
 		}
 		total += kept
 		if total > c.cap {
 			truncated = true
-			expanded = int(merged[kept-1].k.parent)
+			expanded = int(nb.last.parent)
 			break
 		}
 		c.logf("level %d settled: %d new states, %d in all", l+1, kept, total)
@@ -246,26 +229,6 @@ func (c *coordinator) await(ctx context.Context, l int) ([][]byte, error) {
 			return keys, nil
 		}
 	}
-}
-
-// mergeKeys merges the workers' sorted key lists into the level's global
-// order.
-func mergeKeys(lists [][]byte) ([]entry, error) {
-	var all []entry
-	for i, b := range lists {
-		d := &dec{b: b}
-		n := d.n()
-		prev := int64(0)
-		for range n {
-			prev += int64(d.u())
-			all = append(all, entry{key{prev, int32(d.u())}, int32(i)})
-		}
-		if err := d.done(); err != nil {
-			return nil, err
-		}
-	}
-	slices.SortFunc(all, func(a, b entry) int { return a.k.cmp(b.k) })
-	return all, nil
 }
 
 // cursor reads one worker's states page by page: in its own order, which

@@ -22,10 +22,13 @@
 // (explore.NewSpillingStore: the visited set's sorted runs and filter,
 // node and link chunks evicted below the frontier), with each state's
 // canonical parent and transition as its link there and its global index
-// in a delta-coded list (a byte or two a state). A delivered successor
-// the store cannot place from memory is placed with the level's others
-// in one sorted pass once the level is in (delayed duplicate detection),
-// and the store is fitted to the budget after each level is stored. A
+// in a delta-coded list (a byte or two a state). Delivered successors
+// the store cannot place from memory are placed in sorted batches
+// (delayed duplicate detection): whenever a quarter of the budget's worth
+// of them is held, and once the level is in; those it owns are dropped.
+// A level wider than a quarter of the budget goes to sorted chunks on
+// disk and is merged, deduplicated and put in key order there
+// (levelchunk.go). The store is fitted to the budget after each level is stored. A
 // spill that fails (the disk budget) fails the run: undecided.
 //
 // Then worker 0 gathers every worker's states in global order into an

@@ -73,10 +73,17 @@ type worker struct {
 	pendKey     []key
 	pendVia     []int32
 	pendUnknown []bool
+	unknowns    int // how many pendUnknown are set
 	pendMax     int // the most candidates a level had (the store keeps their room)
 	order       []int32
 	// spill is the memory budget of a spilling store (nil: in memory)
 	spill *explore.Spill
+	// lvl holds a spilling worker's level once it passes its share of
+	// the budget (levelchunk.go)
+	lvl *chunkedLevel
+	// atPeak, a test hook, is called where the worker holds the most of
+	// a level
+	atPeak func()
 	// early holds batches of the next level that came before this
 	// worker's Assign (a faster worker started expanding it): they are
 	// taken once the level's states are stored.
@@ -416,10 +423,64 @@ func (w *worker) take(level int, last bool, cands []cand) error {
 		if fresh {
 			w.pendKey, w.pendVia = append(w.pendKey, c.k), append(w.pendVia, c.via)
 			w.pendUnknown = append(w.pendUnknown, at == explore.Unknown)
+			if at == explore.Unknown {
+				w.unknowns++
+			}
 		} else if c.k.cmp(w.pendKey[p]) < 0 {
 			w.pendKey[p], w.pendVia[p] = c.k, c.via
 		}
 	}
+	if w.spill != nil && w.unknowns > w.pruneAt() {
+		if err := w.prune(); err != nil {
+			return err
+		}
+	}
+	w.checkpoint()
+	if w.spill != nil && len(w.pendKey) > w.levelAt() {
+		return w.toChunks()
+	}
+	return nil
+}
+
+// pruneAt is how many candidates the store could not place a spilling
+// worker holds before it places them: a level's successors lead back to
+// stored states as often as to new ones (toggling back, on gen toggles),
+// and held to the end of the level those took a worker past its budget
+// by twice the widest level. A batch placed is unpacked (a word a
+// variable, for Place): it takes an eighth of the budget at most, where
+// counted at 64 bytes a candidate it once took a worker on gen toggles 21
+// with a 24 MiB budget to 54 MiB of batch.
+func (w *worker) pruneAt() int {
+	if w.spill.MemoryNodes > 0 {
+		return w.spill.MemoryNodes
+	}
+	per := int64(8*w.mc.Width() + 8*w.store.Stride() + 64) // its words, packed copy, record and index
+	return int(max(64, w.spill.Memory/8/per))
+}
+
+// prune places the candidates the store could not place as they came and
+// drops those it owns, keeping the others (their keys and transitions)
+// in a fresh store; w.mu is held.
+func (w *worker) prune() error {
+	owned, err := w.placeUnknown()
+	if err != nil || owned == nil {
+		return err
+	}
+	next := explore.NewStore(w.mc, 0, 1024)
+	words := make([]int64, w.mc.Width())
+	j := 0
+	for i := range w.pendKey {
+		if owned[i] {
+			continue
+		}
+		next.Intern(w.pend.Runtime(i, words), -1, -1)
+		w.pendKey[j], w.pendVia[j] = w.pendKey[i], w.pendVia[i]
+		j++
+	}
+	w.pend = next
+	w.pendKey, w.pendVia = w.pendKey[:j], w.pendVia[:j]
+	w.pendUnknown = make([]bool, j)
+	w.unknowns = 0
 	return nil
 }
 
@@ -434,6 +495,16 @@ type cand struct {
 // held. The candidates the store could not place as they came are
 // placed first, in one batch: those it owns are dropped.
 func (w *worker) settle(e *enc) error {
+	if w.lvl != nil && w.lvl.active {
+		if !w.lvl.settled {
+			if err := w.settleChunks(); err != nil {
+				return err
+			}
+		}
+		e.u(uint64(w.lvl.n))
+		e.b = append(e.b, w.lvl.keys...)
+		return nil
+	}
 	if w.order == nil {
 		owned, err := w.placeUnknown()
 		if err != nil {
@@ -481,6 +552,7 @@ func (w *worker) placeUnknown() ([]bool, error) {
 	if err := w.store.Place(words, idx); err != nil {
 		return nil, err
 	}
+	w.checkpoint()
 	owned := make([]bool, len(w.pendKey))
 	for j, i := range at {
 		owned[i] = idx[j] >= 0
@@ -507,21 +579,29 @@ func (w *worker) onAssign(d *dec) error {
 	if err := w.checkLevel(level); err != nil {
 		return err
 	}
-	if k > len(w.order) {
-		return fmt.Errorf("cluster: worker 0 assigned %d states, worker %d has %d", k, w.plan.index, len(w.order))
-	}
-	words := make([]int64, w.mc.Width())
 	w.frontier, w.frontierG = w.frontier[:0], w.frontierG[:0]
-	for j, p := range w.order[:k] {
-		w.pend.Runtime(int(p), words)
-		li := w.store.AddNew(words, int(w.pendKey[p].parent), int(w.pendVia[p]))
-		w.gidx.add(idx[j])
-		w.frontier, w.frontierG = append(w.frontier, int32(li)), append(w.frontierG, idx[j])
+	if w.lvl != nil && w.lvl.active {
+		if err := w.assignChunks(idx); err != nil {
+			return err
+		}
+	} else {
+		if k > len(w.order) {
+			return fmt.Errorf("cluster: worker 0 assigned %d states, worker %d has %d", k, w.plan.index, len(w.order))
+		}
+		words := make([]int64, w.mc.Width())
+		for j, p := range w.order[:k] {
+			w.pend.Runtime(int(p), words)
+			li := w.store.AddNew(words, int(w.pendKey[p].parent), int(w.pendVia[p]))
+			w.gidx.add(idx[j])
+			w.frontier, w.frontierG = append(w.frontier, int32(li)), append(w.frontierG, idx[j])
+		}
+		w.checkpoint()
 	}
 	if w.pend != nil {
 		w.pend.Reset() // kept: a store a level cost a layout and a chunk each
 	}
 	w.pendKey, w.pendVia, w.pendUnknown, w.order = w.pendKey[:0], w.pendVia[:0], w.pendUnknown[:0], nil
+	w.unknowns = 0
 	if err := w.fit(); err != nil {
 		return err
 	}
@@ -682,6 +762,9 @@ func (w *worker) fit() error {
 	held += int64(w.pendMax) * per
 	if w.sentTo != nil {
 		held += int64(w.sentTo.Len()) * per
+	}
+	if w.lvl != nil {
+		held += 2 * w.lvl.mem // the sorters a wide level fills, two at a time
 	}
 	frontier := w.store.Len()
 	if len(w.frontier) > 0 {

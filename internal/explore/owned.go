@@ -157,3 +157,15 @@ func (g *Graph) Fit(frontier int, other int64) error {
 	}
 	return nil
 }
+
+// Stride is how many words a node takes packed (Pack): a worker writes a
+// level too wide for its budget to sorted chunks in that form, a word or
+// two a node where the unpacked runtime takes one a variable.
+func (g *Graph) Stride() int { return g.stride }
+
+// Pack writes the packed form of node, given by its Width() unpacked
+// words, to dst (Stride() words); Unpack undoes it.
+func (g *Graph) Pack(dst, node []int64) { g.lay.pack(dst, node) }
+
+// Unpack writes the unpacked words of a packed node to dst.
+func (g *Graph) Unpack(dst, packed []int64) { g.lay.unpack(dst, packed) }
