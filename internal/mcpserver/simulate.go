@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stateproof/stateproof/internal/fcstm/model"
 	"github.com/stateproof/stateproof/internal/fcstm/simulate"
+	"github.com/stateproof/stateproof/internal/frontend"
 	"github.com/stateproof/stateproof/internal/jsonmodel"
 )
 
@@ -141,25 +143,15 @@ func sessionReport(ctx context.Context, sess *simulate.Session) (*mcp.CallToolRe
 	}
 	// Encoding the report of a long run (100,000 cycles are tens of MB)
 	// takes seconds under load and reads no context: the call answers its
-	// cancellation at once, and the encoding finishes unread.
-	type encoded struct {
-		out Report
-		err error
-	}
-	done := make(chan encoded, 1) // buffered: an abandoned encoding still returns
-	go func() {
-		out, err := exactReport(sess.Report())
-		done <- encoded{out, err}
-	}()
-	select {
-	case e := <-done:
-		if e.err == nil && ctx.Err() != nil {
-			return nil, nil, ctx.Err()
-		}
-		return nil, e.out, e.err
-	case <-ctx.Done():
+	// cancellation at once (no deadline: the zero time), and the encoding
+	// finishes unread.
+	out, err := frontend.WithinBudget(ctx, time.Time{}, 0, "encoding the report", func() (Report, error) {
+		return exactReport(sess.Report())
+	})
+	if err == nil && ctx.Err() != nil {
 		return nil, nil, ctx.Err()
 	}
+	return nil, out, err
 }
 
 // exactReport converts the report to the structured result keeping its
