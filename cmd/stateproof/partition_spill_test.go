@@ -31,7 +31,9 @@ func TestLocalPartitionsSpill(t *testing.T) {
 		// a cap: a level costs round trips, and counters have one a state
 		// (the partitioned report, whose whole-graph checks are undecided,
 		// is the one-process report elsewhere: TestLocalPartitionsSameReport)
-		base := []string{"verify", model, "--json", "--max-states", "5000", "--local-partitions", "2"}
+		// (at a 1 KiB budget every level goes to disk: a loaded machine
+		// may take past the default 5 s peer timeout to answer a call)
+		base := []string{"verify", model, "--json", "--max-states", "5000", "--local-partitions", "2", "--peer-timeout", "60s"}
 		want, _, wantCode := runBin(t, time.Minute, base...)
 		spillDir := t.TempDir()
 		got, errs, code := runBin(t, time.Minute, append(base, "--memory", "1KiB", "--spill-dir", spillDir)...)
