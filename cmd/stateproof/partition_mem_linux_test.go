@@ -35,7 +35,7 @@ func partitionPeakRSS(t *testing.T, model, dir string) (rss [2]int64, stderr0 st
 	if err := os.WriteFile(token, []byte("the-shared-token-0123"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var cmds [2]*exec.Cmd
 	var errs [2]bytes.Buffer
@@ -66,25 +66,27 @@ func partitionPeakRSS(t *testing.T, model, dir string) (rss [2]int64, stderr0 st
 // TestPartitionWorker0HoldsNoGraph: for a model whose checks read only the
 // reached declared states, worker 0's peak RSS beyond worker 1's (both
 // hold their own half of the states) does not grow with the state space
-// (issue 42 item 2): gen toggles 12 and 18 (4,096 and 262,144 states).
-// When worker 0 gathered the graph, it grew by about 10 MiB from one to
-// the other.
+// (issue 42 item 2): gen toggles 12 and 20 (4,096 and 1,048,576 states).
+// When worker 0 gathered the graph, it grew by about 10 MiB from toggles 12
+// to 18 (about 40 B a state): 40 MiB to toggles 20, over 3× the 12 MiB
+// allowed, which is over 2× the most noise seen (5.4 MiB under load).
 func TestPartitionWorker0HoldsNoGraph(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs a partitioned search of 262,144 states")
+		t.Skip("runs a partitioned search of 1,048,576 states")
 	}
-	worker0Flat(t, "json", 12, 18, gen.Toggles)
+	worker0Flat(t, "json", 12, 20, gen.Toggles)
 }
 
 // TestPartitionWorker0HoldsNoGraphFCSTM: the same for an FCSTM model: the
 // owners mark what each state shows (leaf reached, dead end, raise) and
-// worker 0 gathers none (gen toggles --format fcstm 12 and 17). When
-// worker 0 gathered the graph, it grew by about 9 MiB from one to the other.
+// worker 0 gathers none (gen toggles --format fcstm 12 and 19). When
+// worker 0 gathered the graph, it grew by about 9 MiB from toggles 12 to 17
+// (about 70 B a state): 36 MiB to toggles 19.
 func TestPartitionWorker0HoldsNoGraphFCSTM(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs a partitioned search of 131,072 states")
+		t.Skip("runs a partitioned search of 524,288 states")
 	}
-	worker0Flat(t, "fcstm", 12, 17, gen.TogglesFCSTM)
+	worker0Flat(t, "fcstm", 12, 19, gen.TogglesFCSTM)
 }
 
 // TestPartitionWorker0HoldsNoGraphWholeGraphChecks: the same for a model
@@ -94,9 +96,9 @@ func TestPartitionWorker0HoldsNoGraphFCSTM(t *testing.T) {
 // graph, it grew by 60 MiB from toggles 12 to 18.
 func TestPartitionWorker0HoldsNoGraphWholeGraphChecks(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs a partitioned search of 262,144 states")
+		t.Skip("runs a partitioned search of 1,048,576 states")
 	}
-	worker0Flat(t, "json", 12, 18, togglesWithGraphChecks)
+	worker0Flat(t, "json", 12, 20, togglesWithGraphChecks)
 }
 
 // togglesWithGraphChecks is gen toggles with invariants that need the
@@ -120,7 +122,7 @@ func togglesWithGraphChecks(bits int) string {
 }
 
 // worker0Flat checks that worker 0's peak RSS beyond worker 1's grows by
-// less than 5 MiB from model(small) to model(large).
+// less than 12 MiB from model(small) to model(large).
 func worker0Flat(t *testing.T, ext string, small, large int, model func(int) string) {
 	dir := t.TempDir()
 	var extra [2]int64
@@ -133,7 +135,7 @@ func worker0Flat(t *testing.T, ext string, small, large int, model func(int) str
 		extra[k] = rss[0] - rss[1]
 		t.Logf("toggles %d: peak RSS worker 0 %d KiB, worker 1 %d KiB\n%s", bits, rss[0], rss[1], stderr0)
 	}
-	if grew := extra[1] - extra[0]; grew > 5<<10 {
+	if grew := extra[1] - extra[0]; grew > 12<<10 {
 		t.Errorf("worker 0's peak RSS beyond worker 1's grew by %d KiB from toggles %d to toggles %d (%d KiB, then %d KiB)", grew, small, large, extra[0], extra[1])
 	}
 }
