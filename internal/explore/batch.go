@@ -684,8 +684,4 @@ func (r *runner) countLive(segs []*segment, stored int) {
 }
 
 // stopAt marks where the search stopped early, for the monitors.
-func (r *runner) stopAt(k Key) {
-	for _, res := range r.g.Monitors {
-		res.Horizon = k
-	}
-}
+func (r *runner) stopAt(k Key) { r.g.monitorsStopAt(k) }

@@ -27,9 +27,8 @@ import (
 // scans after the search).
 
 // Spill lets a search keep what passes Memory bytes on disk, in Dir (a
-// search with OnEdge only with Now set). Monitors ride only while the search fits
-// in memory: a spilled graph has none (its Monitors is empty), and the
-// caller decides their properties with their own searches.
+// search with OnEdge only with Now set). Monitors ride on a spilled search
+// as on one in memory, with the same results (see levelmon.go).
 type Spill struct {
 	Memory int64
 	Dir    *spill.Dir
@@ -99,6 +98,11 @@ func (g *Graph) Err() error {
 	if err := g.arena.disk.readErr(); err != nil {
 		return err
 	}
+	for k := range g.mon {
+		if err := g.mon[k].readErr(); err != nil {
+			return err
+		}
+	}
 	return g.links.disk.readErr()
 }
 
@@ -130,8 +134,12 @@ func (s *Search) runLevels() *Graph {
 	g.Cap = s.Cap
 	g.spill = &spilled{sp: *s.Spill}
 	var err error
+	g.startMonitors(s.Monitors)
 	if g.arena.disk, err = newChunkDisk[int64](s.Spill.Dir, "nodes", g.stride<<g.bits); err == nil {
 		g.links.disk, err = newChunkDisk[link](s.Spill.Dir, "links", 1<<g.bits)
+	}
+	if err == nil {
+		err = g.monitorsOnDisk(s.Spill.Dir)
 	}
 	set := newSpillSet(s.Spill.Dir, g.stride)
 	g.spill.set, g.spill.vis = set, set
@@ -149,6 +157,7 @@ func (s *Search) runLevels() *Graph {
 	g.n = 1
 	copy(g.packedNode(0), packed)
 	*g.link(0) = link{-1, -1}
+	g.rootMonitors(s.Monitors)
 	if err := g.spill.vis.Add(packed, []uint64{h}, 0); err != nil {
 		g.fail(err)
 		return g
@@ -184,6 +193,9 @@ type level struct {
 	s     *Search
 	words []int64 // stride per candidate
 	cands []levelCand
+	// the monitors' values: per candidate (len(Monitors) each), of the
+	// source being expanded, and of the edge being generated
+	monv, cur, vals []int64
 	// dedup is an open-addressed table of candidate+1 for the current
 	// level, stamped with gen so that it need not be cleared per level.
 	dedup []uint64
@@ -192,7 +204,7 @@ type level struct {
 	qwords  []int64
 	qhashes []uint64
 	qidx    []int
-	qrecs   []uint64 // storeSorted's: the order and transition of each query
+	qrecs   []uint64 // storeSorted's: the order, transition and monitor values of each query
 	evicted int      // the chunks before it are on disk
 	unknown int      // candidates of the level not settled yet
 	// scratch, kept across levels: a chain has one node per level
@@ -218,7 +230,7 @@ type level struct {
 // them.
 func (lv *level) expand(lo, hi int) bool {
 	g, m, s := lv.g, lv.s.Machine, lv.s
-	lv.words, lv.cands = lv.words[:0], lv.cands[:0]
+	lv.words, lv.cands, lv.monv = lv.words[:0], lv.cands[:0], lv.monv[:0]
 	lv.unknown = 0
 	lv.gen++
 	lv.chunked, lv.cut = false, math.MaxInt
@@ -226,17 +238,23 @@ func (lv *level) expand(lo, hi int) bool {
 	if lv.src == nil {
 		lv.src, lv.srcPacked, lv.cand = make([]int64, g.lay.width), make([]int64, g.stride), make([]int64, g.stride)
 		lv.node = make([]int64, g.lay.width)
+		lv.cur = make([]int64, len(s.Monitors))
 	}
+	nmon := len(s.Monitors)
 	bare := s.Extra == 0
 	src, srcPacked, cand, buf := lv.src, lv.srcPacked, lv.cand, &lv.buf
 	for i := lo; i < hi; i++ {
 		if s.Done != nil && (i-lo)%cancelPoll == 0 && s.cancelled() {
 			g.Truncated = true
 			g.Expanded = i
+			g.monitorsStopAt(edgeKey(i, 0, false))
 			return false
 		}
 		copy(srcPacked, g.packedNode(i))
 		g.lay.unpack(src, srcPacked)
+		if nmon > 0 {
+			lv.sourceValues(i)
+		}
 		for e, o := range m.Successors(src[:w], buf) {
 			node := o.Next
 			if !bare {
@@ -252,20 +270,31 @@ func (lv *level) expand(lo, hi int) bool {
 					for k > 0 && int(lv.cands[k-1].from) == i {
 						k--
 					}
-					lv.cands, lv.words = lv.cands[:k], lv.words[:k*g.stride]
+					lv.cands, lv.words, lv.monv = lv.cands[:k], lv.words[:k*g.stride], lv.monv[:k*nmon]
 					return false
 				}
 			}
 			copy(cand, srcPacked)
 			g.lay.patch(cand, node, o.Changed)
 			h := HashWords(cand)
-			if lv.seen(cand, h) {
+			var vals []int64
+			if nmon > 0 {
+				vals = lv.edgeValues(i, e, o.Label, node)
+			}
+			if k := lv.seen(cand, h); k >= 0 {
+				if nmon > 0 {
+					lv.clash(vals, i, e, lv.monv[k*nmon:(k+1)*nmon], -1)
+				}
 				continue
 			}
 			at := g.spill.vis.Probe(cand, h)
 			if at >= 0 {
+				if nmon > 0 {
+					lv.clash(vals, i, e, nil, at)
+				}
 				continue
 			}
+			lv.monv = append(lv.monv, vals...)
 			lv.add(cand, levelCand{h: h, from: int32(i), via: int32(o.Label), edge: int32(e), unknown: at == Unknown})
 			if at == Unknown {
 				lv.unknown++
@@ -278,21 +307,21 @@ func (lv *level) expand(lo, hi int) bool {
 	return true
 }
 
-// seen reports whether cand is an earlier successor of the level.
-func (lv *level) seen(cand []int64, h uint64) bool {
+// seen returns the index of the level's earlier successor cand, or -1.
+func (lv *level) seen(cand []int64, h uint64) int {
 	mask := len(lv.dedup) - 1
 	if mask < 0 {
-		return false
+		return -1
 	}
 	st := lv.g.stride
 	for p := int(h>>32) & mask; ; p = (p + 1) & mask {
 		e := lv.dedup[p]
 		if e>>32 != lv.gen&(1<<32-1) || uint32(e) == 0 {
-			return false
+			return -1
 		}
 		k := int(uint32(e)) - 1
 		if lv.cands[k].h == h && slices.Equal(lv.words[k*st:(k+1)*st], cand) {
-			return true
+			return k
 		}
 	}
 }
@@ -356,10 +385,15 @@ func (lv *level) settle() bool {
 			g.fail(err)
 			return false
 		}
+		nmon := len(lv.s.Monitors)
 		for k := range lv.cands {
 			if c := &lv.cands[k]; c.unknown {
 				c.unknown = false
-				c.old = lv.qidx[c.settleAt] >= 0
+				idx := lv.qidx[c.settleAt]
+				c.old = idx >= 0
+				if c.old && nmon > 0 {
+					lv.clash(lv.monv[k*nmon:(k+1)*nmon], int(c.from), int(c.edge), nil, idx)
+				}
 			}
 		}
 	}
@@ -377,8 +411,9 @@ func (lv *level) store() bool {
 	if lv.chunked {
 		return lv.storeSorted()
 	}
+	nmon := len(lv.s.Monitors)
 	for k, c := range lv.cands {
-		if !c.old && !lv.keep(lv.words[k*st:(k+1)*st], c.h, link{c.from, c.via}) {
+		if !c.old && !lv.keep(lv.words[k*st:(k+1)*st], c.h, link{c.from, c.via}, int(c.edge), lv.monv[k*nmon:(k+1)*nmon]) {
 			break
 		}
 	}
@@ -390,19 +425,24 @@ func (lv *level) store() bool {
 // otherwise all be held in the set's table before it could spill.
 const keepBatch = 1 << 12
 
-// keep stores a new node of the level, and returns false when the cap
-// stopped the search (Truncated set) or the store failed.
-func (lv *level) keep(packed []int64, h uint64, l link) bool {
+// keep stores a new node of the level, reached by the edge-th edge of its
+// parent, with its monitor values, and returns false when the cap stopped
+// the search (Truncated set) or the store failed.
+func (lv *level) keep(packed []int64, h uint64, l link, edge int, vals []int64) bool {
 	g := lv.g
 	idx := g.n
 	g.grow(idx + 1)
 	g.n++
 	g.store(idx, packed, l)
+	if len(vals) > 0 {
+		lv.keepValues(idx, vals, int(l.parent), edge)
+	}
 	lv.newWords = append(lv.newWords, packed...)
 	lv.newHashes = append(lv.newHashes, h)
 	if g.n > g.Cap {
 		g.Truncated = true
 		g.Expanded = int(l.parent)
+		g.monitorsStopAt(edgeKey(int(l.parent), edge, true))
 		return false
 	}
 	if len(lv.newHashes) >= keepBatch {
@@ -440,7 +480,7 @@ func (lv *level) kept() bool {
 func (lv *level) budget(frontier int) error {
 	g, sp := lv.g, &lv.g.spill.sp
 	set := g.spill.set
-	chunkBytes := int64(g.stride*8+8) << g.bits
+	chunkBytes := g.nodeBytes() << g.bits
 	table := 2 * set.memBytes() // its sorted copy is made when it spills
 	held := table + set.runs.MemoryBytes() + int64(g.arena.n-lv.evicted)*chunkBytes + lv.bytes()
 	over := held > sp.Memory && table >= sp.Memory/4
@@ -449,11 +489,7 @@ func (lv *level) budget(frontier int) error {
 	}
 	if held > sp.Memory || over {
 		for ; lv.evicted < frontier>>g.bits; lv.evicted++ {
-			k := lv.evicted
-			if err := g.arena.evict(k); err != nil {
-				return err
-			}
-			if err := g.links.evict(k); err != nil {
+			if err := g.evictChunk(lv.evicted); err != nil {
 				return err
 			}
 		}
@@ -536,9 +572,7 @@ func (g *Graph) Shrink() int64 {
 		}
 	}
 	for k := 0; k < g.n>>g.bits && g.spill.err == nil; k++ {
-		if err := g.arena.evict(k); err != nil {
-			g.fail(err)
-		} else if err := g.links.evict(k); err != nil {
+		if err := g.evictChunk(k); err != nil {
 			g.fail(err)
 		}
 	}

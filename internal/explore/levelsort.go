@@ -25,14 +25,14 @@ func (lv *level) sortShare() int64  { return max(1<<16, lv.free()/8) }
 
 func (lv *level) free() int64 {
 	g := lv.g
-	chunkBytes := int64(g.stride*8+8) << g.bits
+	chunkBytes := g.nodeBytes() << g.bits
 	return g.spill.sp.Memory - g.spill.set.runs.MemoryBytes() - int64(g.arena.n-lv.evicted)*chunkBytes
 }
 
 // candBytes is what a candidate costs the level: its words, its record,
 // and its share of the dedup table (sized four times the candidates).
 func (lv *level) candBytes() int64 {
-	return int64(lv.g.stride)*8 + int64(unsafe.Sizeof(levelCand{})) + 4*8
+	return int64(lv.g.stride+len(lv.s.Monitors))*8 + int64(unsafe.Sizeof(levelCand{})) + 4*8
 }
 
 // full reports whether the level's candidates have reached their share
@@ -46,7 +46,7 @@ func (lv *level) full() bool {
 
 // bytes is what the level holds in memory.
 func (lv *level) bytes() int64 {
-	b := int64(cap(lv.words))*8 + int64(cap(lv.cands))*int64(unsafe.Sizeof(levelCand{})) + int64(len(lv.dedup))*8
+	b := int64(cap(lv.words)+cap(lv.monv))*8 + int64(cap(lv.cands))*int64(unsafe.Sizeof(levelCand{})) + int64(len(lv.dedup))*8
 	if lv.byKey != nil {
 		b += lv.byKey.MemoryBytes() + lv.bySeq.MemoryBytes()
 	}
@@ -54,32 +54,34 @@ func (lv *level) bytes() int64 {
 }
 
 // toChunk moves the level's candidates to byKey, unsettled: they are
-// settled after their duplicates are merged out.
+// settled after their duplicates are merged out. A record is the key, the
+// order (source, edge), the transition, then the monitor values.
 func (lv *level) toChunk() bool {
 	g := lv.g
+	st, nmon := g.stride, len(lv.s.Monitors)
 	if !lv.chunked {
 		// sorters sized for this level's share
 		mem := lv.sortShare()
 		if n := g.spill.sp.MemoryNodes; n > 0 {
-			mem = int64(n) * int64(8*g.stride+16) // tests: chunks of a few nodes
+			mem = int64(n) * int64(8*(st+nmon)+16) // tests: chunks of a few nodes
 		}
-		lv.byKey = g.spill.sp.Dir.NewSorter(g.stride+2, mem)
-		lv.bySeq = g.spill.sp.Dir.NewSorter(g.stride+2, mem)
-		lv.rec = make([]uint64, g.stride+2)
+		lv.byKey = g.spill.sp.Dir.NewSorter(st+2+nmon, mem)
+		lv.bySeq = g.spill.sp.Dir.NewSorter(st+2+nmon, mem)
+		lv.rec = make([]uint64, st+2+nmon)
 	}
-	st := g.stride
 	for k, c := range lv.cands {
 		rec := lv.rec
 		copy(rec, asUint64s(lv.words[k*st:(k+1)*st]))
 		rec[st] = uint64(c.from)<<32 | uint64(uint32(c.edge))
 		rec[st+1] = uint64(uint32(c.via))
+		copy(rec[st+2:], asUint64s(lv.monv[k*nmon:(k+1)*nmon]))
 		if err := lv.byKey.Add(rec); err != nil {
 			g.fail(err)
 			return false
 		}
 	}
 	lv.chunked = true
-	lv.words, lv.cands = lv.words[:0], lv.cands[:0]
+	lv.words, lv.cands, lv.monv = lv.words[:0], lv.cands[:0], lv.monv[:0]
 	lv.unknown = 0
 	lv.gen++ // empties the dedup table
 	return true
@@ -101,11 +103,11 @@ func asInt64s(w []uint64) []int64 {
 // order the in-memory search stores them.
 func (lv *level) storeSorted() bool {
 	g := lv.g
-	st := g.stride
+	st, nmon := g.stride, len(lv.s.Monitors)
 	if !lv.toChunk() {
 		return false
 	}
-	prev, have := make([]uint64, st), false
+	prev, have := make([]uint64, st+nmon), false
 	var err error
 	lv.qwords, lv.qhashes, lv.qrecs = lv.qwords[:0], lv.qhashes[:0], lv.qrecs[:0]
 	batch := int(max(1<<10, lv.sortShare()/int64(8*st+64)))
@@ -113,25 +115,36 @@ func (lv *level) storeSorted() bool {
 		batch = n
 	}
 	if e := lv.byKey.Each(func(rec []uint64) bool {
-		key := rec[:st]
-		if int(rec[st]>>32) >= lv.cut || have && slices.Equal(prev, key) {
+		key, vals := rec[:st], asInt64s(rec[st+2:])
+		from, edge := int(rec[st]>>32), int(uint32(rec[st]))
+		if from >= lv.cut {
+			return true
+		}
+		if have && slices.Equal(prev[:st], key) {
+			if nmon > 0 {
+				lv.clash(vals, from, edge, asInt64s(prev[st:]), -1)
+			}
 			return true
 		}
 		copy(prev, key)
+		copy(prev[st:], rec[st+2:])
 		have = true
 		h := HashWords(asInt64s(key))
 		switch at := g.spill.vis.Probe(asInt64s(key), h); {
 		case at >= 0:
+			if nmon > 0 {
+				lv.clash(vals, from, edge, nil, at)
+			}
 			return true
 		case at == Unknown:
 			lv.qwords = append(lv.qwords, asInt64s(key)...)
 			lv.qhashes = append(lv.qhashes, h)
-			lv.qrecs = append(lv.qrecs, rec[st], rec[st+1])
+			lv.qrecs = append(lv.qrecs, rec[st:]...)
 			if len(lv.qhashes) >= batch {
 				err = lv.settleSorted()
 			}
 		default:
-			err = lv.toSeq(rec[st], rec[st+1], key)
+			err = lv.toSeq(rec[st:], key)
 		}
 		return err == nil
 	}); e != nil {
@@ -148,8 +161,8 @@ func (lv *level) storeSorted() bool {
 		return false
 	}
 	if e := lv.bySeq.Each(func(rec []uint64) bool {
-		packed := asInt64s(rec[2:])
-		return lv.keep(packed, HashWords(packed), link{int32(rec[0] >> 32), int32(rec[1])})
+		packed := asInt64s(rec[2 : 2+st])
+		return lv.keep(packed, HashWords(packed), link{int32(rec[0] >> 32), int32(rec[1])}, int(uint32(rec[0])), asInt64s(rec[2+st:]))
 	}); e != nil {
 		g.fail(e)
 		return false
@@ -158,11 +171,12 @@ func (lv *level) storeSorted() bool {
 	return lv.kept()
 }
 
-// toSeq hands a new node of the level to bySeq: its order, transition
-// and key.
-func (lv *level) toSeq(seq, via uint64, key []uint64) error {
-	out := append(lv.rec[:0], seq, via)
-	lv.rec = append(out, key...)
+// toSeq hands a new node of the level to bySeq: its order and
+// transition (head), key, and monitor values (the rest of head).
+func (lv *level) toSeq(head, key []uint64) error {
+	out := append(lv.rec[:0], head[:2]...)
+	out = append(out, key...)
+	lv.rec = append(out, head[2:]...)
 	return lv.bySeq.Add(lv.rec)
 }
 
@@ -173,16 +187,20 @@ func (lv *level) settleSorted() error {
 	if n == 0 {
 		return nil
 	}
-	st := lv.g.stride
+	st, hw := lv.g.stride, 2+len(lv.s.Monitors)
 	lv.qidx = slices.Grow(lv.qidx[:0], n)[:n]
 	if err := lv.g.spill.vis.Settle(lv.qwords, lv.qhashes, lv.qidx); err != nil {
 		return err
 	}
 	for i, at := range lv.qidx {
+		head := lv.qrecs[i*hw : (i+1)*hw]
 		if at >= 0 {
+			if hw > 2 {
+				lv.clash(asInt64s(head[2:]), int(head[0]>>32), int(uint32(head[0])), nil, at)
+			}
 			continue
 		}
-		if err := lv.toSeq(lv.qrecs[2*i], lv.qrecs[2*i+1], asUint64s(lv.qwords[i*st:(i+1)*st])); err != nil {
+		if err := lv.toSeq(head, asUint64s(lv.qwords[i*st:(i+1)*st])); err != nil {
 			return err
 		}
 	}

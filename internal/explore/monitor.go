@@ -3,6 +3,8 @@ package explore
 import (
 	"math"
 	"slices"
+
+	"github.com/stateproof/stateproof/internal/spill"
 )
 
 // A Monitor rides on a search over runtimes: it follows one path property
@@ -183,6 +185,32 @@ func (c *column) fill(lo, hi int, v int64) {
 		v = 255
 	}
 	c.small.fill(lo, hi, uint8(v))
+}
+
+// evict writes chunk k to the column's disk (see onDisk) and drops it.
+func (c *column) evict(k int) error {
+	if c.isSmall {
+		return c.small.evict(k)
+	}
+	return c.wide.evict(k)
+}
+
+// onDisk gives a spilling search's column a file for its evicted chunks.
+func (c *column) onDisk(d *spill.Dir) (err error) {
+	if c.isSmall {
+		c.small.disk, err = newChunkDisk[uint8](d, "monitor", 1<<c.bits)
+	} else {
+		c.wide.disk, err = newChunkDisk[int64](d, "monitor", 1<<c.bits)
+	}
+	return err
+}
+
+// readErr is the first error reading an evicted chunk back, or nil.
+func (c *column) readErr() error {
+	if c.isSmall {
+		return c.small.disk.readErr()
+	}
+	return c.wide.disk.readErr()
 }
 
 func newColumn(m Monitor, bits int) column {

@@ -110,10 +110,7 @@ func (s Search) Run() *Graph {
 	if s.keepsEdges() {
 		g.kept = &keptEdges{}
 	}
-	for _, mon := range s.Monitors {
-		g.mon = append(g.mon, newColumn(mon, g.bits))
-		g.Monitors = append(g.Monitors, &MonitorResult{Conflict: NoKey, Overflow: NoKey, Horizon: NoKey})
-	}
+	g.startMonitors(s.Monitors)
 	w := m.Width()
 	node := make([]int64, g.lay.width)
 	packed := make([]int64, g.stride)
@@ -121,12 +118,7 @@ func (s Search) Run() *Graph {
 	copy(node[w:], s.InitExtra)
 	g.lay.pack(packed, node)
 	g.intern(packed, HashWords(packed), -1, -1)
-	for k, mon := range s.Monitors {
-		g.mon[k].set(0, mon.Init)
-		if mon.Init != mon.Done {
-			g.Monitors[k].Live = 1
-		}
-	}
+	g.rootMonitors(s.Monitors)
 	r := newRunner(&s, g)
 	polled := 0
 	for g.Expanded < g.Len() {

@@ -60,12 +60,10 @@ func (e *env) initialIn(state string) bool {
 }
 
 // ridden returns the plain exploration's result for monitor k, or nil
-// when the invariant has no monitor there.
-//
-// A spilled exploration carries no monitors: each invariant then runs its
-// own search, which gives the same report.
+// when the invariant has no monitor there (a search that carries none,
+// such as a partitioned one's, has no Monitors).
 func (e *env) ridden(k int, ok bool) *explore.MonitorResult {
-	if !ok || k < 0 || e.explored().IsSpilled() {
+	if !ok || k < 0 || k >= len(e.explored().Monitors) {
 		return nil
 	}
 	return e.explored().Monitors[k]

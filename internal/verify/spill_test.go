@@ -176,3 +176,22 @@ func TestDiskBudgetNamedInHeaderAndNextSteps(t *testing.T) {
 		t.Errorf("next steps do not name --max-disk alone:\n%s", steps)
 	}
 }
+
+// The path invariants' monitors ride on a spilled exploration as on one
+// in memory: gen probes' invariants of every path kind are decided by the
+// one spilling search, with no search of their own (there was one per
+// invariant: half of the CPU of gen counter's spilling run).
+func TestSpilledExplorationCarriesMonitors(t *testing.T) {
+	for name, src := range map[string]string{"probes": gen.Probes(20)} {
+		res, err := jsonmodel.Decode([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := DefaultOptions()
+		opts.Spill = spilling(t, 1<<30, 4, 0)
+		_, e := runEnv(res, opts)
+		if len(e.spilled) != 1 || opts.Spill.Stats.SpilledNodes == 0 {
+			t.Errorf("%s: %d spilling searches, %d nodes spilled; want the exploration's alone", name, len(e.spilled), opts.Spill.Stats.SpilledNodes)
+		}
+	}
+}
