@@ -55,7 +55,9 @@ func (lv *level) bytes() int64 {
 
 // toChunk moves the level's candidates to byKey, unsettled: they are
 // settled after their duplicates are merged out. A record is the key, the
-// order (source, edge), the transition, then the monitor values.
+// order (source, edge), the transition (with unsettled set for a
+// candidate the visited set could not place), then the monitor values.
+// Candidates settling found stored are left out.
 func (lv *level) toChunk() bool {
 	g := lv.g
 	st, nmon := g.stride, len(lv.s.Monitors)
@@ -70,10 +72,16 @@ func (lv *level) toChunk() bool {
 		lv.rec = make([]uint64, st+2+nmon)
 	}
 	for k, c := range lv.cands {
+		if c.old {
+			continue
+		}
 		rec := lv.rec
 		copy(rec, asUint64s(lv.words[k*st:(k+1)*st]))
 		rec[st] = uint64(c.from)<<32 | uint64(uint32(c.edge))
 		rec[st+1] = uint64(uint32(c.via))
+		if c.unknown {
+			rec[st+1] |= unsettled
+		}
 		copy(rec[st+2:], asUint64s(lv.monv[k*nmon:(k+1)*nmon]))
 		if err := lv.byKey.Add(rec); err != nil {
 			g.fail(err)
@@ -86,6 +94,12 @@ func (lv *level) toChunk() bool {
 	lv.gen++ // empties the dedup table
 	return true
 }
+
+// unsettled marks, in a record's transition word, a candidate the visited
+// set could not place when it was generated: the set answers the others
+// the same way until the level is stored (it learns nothing new before),
+// so only these are asked again.
+const unsettled = 1 << 32
 
 func asUint64s(w []int64) []uint64 {
 	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(w))), len(w))
@@ -129,6 +143,10 @@ func (lv *level) storeSorted() bool {
 		copy(prev, key)
 		copy(prev[st:], rec[st+2:])
 		have = true
+		if rec[st+1]&unsettled == 0 {
+			err = lv.toSeq(rec[st:], key)
+			return err == nil
+		}
 		h := HashWords(asInt64s(key))
 		switch at := g.spill.vis.Probe(asInt64s(key), h); {
 		case at >= 0:
