@@ -172,29 +172,54 @@ func (s *spillSet) grow() {
 	}
 }
 
-// spill writes the in-memory part as one sorted run and empties it.
+// spill writes the in-memory part as one sorted run and empties it. It
+// sorts the part in place, so spilling needs beside the table only the
+// order (4 bytes a node), not a sorted copy (8 bytes a word): level.budget
+// lets the table use the rest, and the runs are half as many.
 func (s *spillSet) spill() error {
 	n := len(s.idx)
 	if n == 0 {
 		return nil
 	}
-	w := s.stride
 	order := make([]int32, n)
 	for i := range order {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int { return cmpWords(s.key(int(a)), s.key(int(b))) })
-	keys := make([]uint64, 0, n*w)
-	vals := make([]int64, 0, n)
-	for _, e := range order {
-		for _, x := range s.key(int(e)) {
-			keys = append(keys, uint64(x))
-		}
-		vals = append(vals, s.idx[e])
-	}
+	s.permute(order)
+	keys := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(s.keys))), len(s.keys))
+	idx := s.idx
 	s.keys, s.idx = nil, nil
 	s.table = make([]uint32, 1024)
-	return s.runs.Add(keys, vals)
+	return s.runs.Add(keys, idx)
+}
+
+// permute moves entry order[j] to j, for every j, following each cycle of
+// the permutation once; it marks the entries it placed by complementing
+// their order.
+func (s *spillSet) permute(order []int32) {
+	w := s.stride
+	tmp := make([]int64, w)
+	for j := range order {
+		if order[j] < 0 || int(order[j]) == j {
+			continue
+		}
+		copy(tmp, s.key(j))
+		tv := s.idx[j]
+		k := j
+		for {
+			src := int(order[k])
+			order[k] = ^order[k]
+			if src == j {
+				copy(s.key(k), tmp)
+				s.idx[k] = tv
+				break
+			}
+			copy(s.key(k), s.key(src))
+			s.idx[k] = s.idx[src]
+			k = src
+		}
+	}
 }
 
 func (s *spillSet) MemoryBytes() int64 {
