@@ -38,6 +38,9 @@ type run struct {
 	last  []uint64   // the run's last key
 	first []uint64   // the first key of each block, w words each
 	idx   [][]uint64 // first, one key per block
+	// start is each block's first record: blocks are blockRecords long
+	// but where concat joined two runs
+	start []int
 }
 
 // blockRecords is the records per block: 8 KiB for one-word keys.
@@ -75,7 +78,7 @@ func (rs *Runs) MemoryBytes() int64 {
 		b = rs.filter.bytes()
 	}
 	for _, r := range rs.runs {
-		b += int64(len(r.first))*8 + int64(len(r.idx))*24
+		b += int64(len(r.first))*8 + int64(len(r.idx))*24 + int64(len(r.start))*8
 	}
 	return b
 }
@@ -190,6 +193,9 @@ const mergeFan = 4
 // merge replaces the runs from index from on by one, in one forward pass
 // over each.
 func (rs *Runs) merge(from int) error {
+	if ok, err := rs.concat(from); ok || err != nil {
+		return err
+	}
 	n := 0
 	cur := make([]*runReader, 0, len(rs.runs)-from)
 	for _, r := range rs.runs[from:] {
@@ -259,8 +265,12 @@ func (rs *Runs) Lookup(queries []uint64, hashes []uint64, vals []int64) error {
 				continue
 			}
 			if b != loaded {
-				nrec = min(blockRecords, r.n-b*blockRecords)
-				off := int64(b) * blockRecords * int64(rs.recBytes())
+				end := r.n
+				if b+1 < len(r.start) {
+					end = r.start[b+1]
+				}
+				nrec = end - r.start[b]
+				off := int64(r.start[b]) * int64(rs.recBytes())
 				if _, err := r.f.ReadAt(buf[:nrec*rs.recBytes()], off); err != nil {
 					return fmt.Errorf("spill: reading %s: %w", r.f.Name(), err)
 				}

@@ -3,6 +3,7 @@ package spill
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"slices"
 )
 
@@ -50,6 +51,7 @@ func (w *runWriter) put(key []uint64, v int64) error {
 	}
 	if w.k%blockRecords == 0 {
 		w.r.first = append(w.r.first, key...)
+		w.r.start = append(w.r.start, w.k)
 	}
 	if w.k++; w.k == w.r.n {
 		w.r.last = slices.Clone(key)
@@ -129,5 +131,62 @@ func (c *runReader) next() (bool, error) {
 	}
 	c.val = int64(binary.LittleEndian.Uint64(b[8*len(c.key):]))
 	c.pos += rb
+	return true, nil
+}
+
+// concat merges the runs from index from on, when their keys do not
+// interleave, by copying their files one after the other in key order
+// (in the kernel, where it can) and joining their block indexes, neither
+// decoding nor comparing a record: a chain's states, spilled level by
+// level, often come in key order (gen counter's do), and merging their
+// runs record by record cost a sixth of its spilling search. It reports
+// false, having done nothing, when the runs interleave.
+func (rs *Runs) concat(from int) (bool, error) {
+	parts := slices.Clone(rs.runs[from:])
+	slices.SortFunc(parts, func(a, b *run) int { return slices.Compare(a.idx[0], b.idx[0]) })
+	var n int
+	var size int64
+	for i, r := range parts {
+		if i > 0 && slices.Compare(parts[i-1].last, r.idx[0]) >= 0 {
+			return false, nil
+		}
+		n, size = n+r.n, size+r.size
+	}
+	if err := rs.d.reserve(size); err != nil {
+		return false, err
+	}
+	f, err := rs.d.create("run")
+	if err != nil {
+		rs.d.reserve(-size)
+		return false, err
+	}
+	out := &run{f: f, n: n, size: size, last: parts[len(parts)-1].last}
+	base := 0 // the records before part r
+	for _, r := range parts {
+		var copied int64
+		_, err := r.f.Seek(0, io.SeekStart)
+		if err == nil {
+			copied, err = f.ReadFrom(&io.LimitedReader{R: r.f, N: r.size})
+		}
+		if err == nil && copied != r.size {
+			err = fmt.Errorf("%d bytes of %d copied", copied, r.size)
+		}
+		if err != nil {
+			rs.d.remove(f, size)
+			return false, fmt.Errorf("spill: writing %s: %w", f.Name(), err)
+		}
+		for _, s := range r.start {
+			out.start = append(out.start, base+s)
+		}
+		base += r.n
+		out.first = append(out.first, r.first...)
+	}
+	for i := 0; i < len(out.first); i += rs.w {
+		out.idx = append(out.idx, out.first[i:i+rs.w])
+	}
+	for _, old := range rs.runs[from:] {
+		rs.d.remove(old.f, old.size)
+	}
+	rs.runs = append(rs.runs[:from], out)
 	return true, nil
 }
