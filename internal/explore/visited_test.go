@@ -56,3 +56,34 @@ func TestSpillSortsInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestSpillSetProbe: the in-memory table finds every node at its index
+// through its growths, and a node that is not stored is not found even
+// when probed with a stored node's hash (the bits a slot keeps of the hash
+// agree: the key decides).
+func TestSpillSetProbe(t *testing.T) {
+	d, err := spill.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	const n = 5000
+	s := newSpillSet(d, 2)
+	words := make([]int64, 2*n)
+	hs := make([]uint64, n)
+	for i := range hs {
+		words[2*i], words[2*i+1] = int64(i), -int64(i)
+		hs[i] = HashWords(words[2*i : 2*i+2])
+		if err := s.Add(words[2*i:2*i+2], hs[i:i+1], 100+i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range hs {
+		if got := s.Probe(words[2*i:2*i+2], hs[i]); got != 100+i {
+			t.Fatalf("node %d probed at %d", i, got)
+		}
+		if absent := []int64{int64(i), int64(i) + 1}; s.Probe(absent, hs[i]) >= 0 {
+			t.Fatalf("absent %v found with node %d's hash", absent, i)
+		}
+	}
+}
