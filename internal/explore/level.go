@@ -481,7 +481,7 @@ func (lv *level) budget(frontier int) error {
 	g, sp := lv.g, &lv.g.spill.sp
 	set := g.spill.set
 	chunkBytes := g.nodeBytes() << g.bits
-	table := 2 * set.memBytes() // its sorted copy is made when it spills
+	table := set.memBytes() + 4*int64(len(set.idx)) // and its order, when it spills
 	held := table + set.runs.MemoryBytes() + int64(g.arena.n-lv.evicted)*chunkBytes + lv.bytes()
 	over := held > sp.Memory && table >= sp.Memory/4
 	if sp.MemoryNodes > 0 {

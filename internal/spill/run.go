@@ -1,10 +1,8 @@
 package spill
 
 import (
-	"bufio"
 	"encoding/binary"
 	"fmt"
-	"io"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -40,6 +38,9 @@ type run struct {
 	last  []uint64   // the run's last key
 	first []uint64   // the first key of each block, w words each
 	idx   [][]uint64 // first, one key per block
+	// start is each block's first record: blocks are blockRecords long
+	// but where concat joined two runs
+	start []int
 }
 
 // blockRecords is the records per block: 8 KiB for one-word keys.
@@ -77,7 +78,7 @@ func (rs *Runs) MemoryBytes() int64 {
 		b = rs.filter.bytes()
 	}
 	for _, r := range rs.runs {
-		b += int64(len(r.first))*8 + int64(len(r.idx))*24
+		b += int64(len(r.first))*8 + int64(len(r.idx))*24 + int64(len(r.start))*8
 	}
 	return b
 }
@@ -92,14 +93,16 @@ func (rs *Runs) Add(keys []uint64, vals []int64) error {
 	if n == 0 {
 		return nil
 	}
-	i := 0
-	r, err := rs.write(n, func() ([]uint64, int64, bool) {
-		if i == n {
-			return nil, 0, false
+	wr, err := rs.newWriter(n)
+	if err != nil {
+		return err
+	}
+	for i := range n {
+		if err = wr.put(keys[i*rs.w:(i+1)*rs.w], vals[i]); err != nil {
+			break
 		}
-		i++
-		return keys[(i-1)*rs.w : i*rs.w], vals[i-1], true
-	})
+	}
+	r, err := wr.finish(err)
 	if err != nil {
 		return err
 	}
@@ -158,19 +161,18 @@ func (rs *Runs) refilter() error {
 		debug.FreeOSMemory()
 	}
 	rs.filter = newBloom(rs.capacity)
-	rec := make([]byte, rs.recBytes())
-	key := make([]uint64, rs.w)
 	hs := make([]uint64, 0, 1<<12)
 	for _, r := range rs.runs {
-		br := bufio.NewReaderSize(io.NewSectionReader(r.f, 0, r.size), 1<<16)
-		for range r.n {
-			if _, err := io.ReadFull(br, rec); err != nil {
-				return fmt.Errorf("spill: reading %s: %w", r.f.Name(), err)
+		rd := rs.newReader(r)
+		for {
+			ok, err := rd.next()
+			if err != nil {
+				return err
 			}
-			for j := range key {
-				key[j] = binary.LittleEndian.Uint64(rec[8*j:])
+			if !ok {
+				break
 			}
-			if hs = append(hs, rs.hash(key)); len(hs) == cap(hs) {
+			if hs = append(hs, rs.hash(rd.key)); len(hs) == cap(hs) {
 				rs.filter.addAll(hs)
 				hs = hs[:0]
 			}
@@ -188,105 +190,46 @@ const freeFilterBytes = 8 << 20
 // mergeFan is how many runs of one tier are merged at once.
 const mergeFan = 4
 
-// write writes a run of n records that next yields in key order.
-func (rs *Runs) write(n int, next func() ([]uint64, int64, bool)) (*run, error) {
-	size := int64(n) * int64(rs.recBytes())
-	if err := rs.d.reserve(size); err != nil {
-		return nil, err
-	}
-	f, err := rs.d.create("run")
-	if err != nil {
-		rs.d.reserve(-size)
-		return nil, err
-	}
-	r := &run{f: f, n: n, size: size}
-	bw := bufio.NewWriterSize(f, 1<<16)
-	rec := make([]byte, rs.recBytes())
-	for k := 0; ; k++ {
-		key, v, ok := next()
-		if !ok {
-			break
-		}
-		if k%blockRecords == 0 {
-			r.first = append(r.first, key...)
-		}
-		if k == n-1 {
-			r.last = slices.Clone(key)
-		}
-		for j, x := range key {
-			binary.LittleEndian.PutUint64(rec[8*j:], x)
-		}
-		binary.LittleEndian.PutUint64(rec[8*rs.w:], uint64(v))
-		if _, err := bw.Write(rec); err != nil {
-			rs.d.remove(f, size)
-			return nil, fmt.Errorf("spill: writing %s: %w", f.Name(), err)
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		rs.d.remove(f, size)
-		return nil, fmt.Errorf("spill: writing %s: %w", f.Name(), err)
-	}
-	for i := 0; i < len(r.first); i += rs.w {
-		r.idx = append(r.idx, r.first[i:i+rs.w])
-	}
-	return r, nil
-}
-
 // merge replaces the runs from index from on by one, in one forward pass
 // over each.
 func (rs *Runs) merge(from int) error {
-	type cursor struct {
-		br  *bufio.Reader
-		key []uint64
-		val int64
-		ok  bool
+	if ok, err := rs.concat(from); ok || err != nil {
+		return err
 	}
 	n := 0
-	cur := make([]*cursor, len(rs.runs)-from)
-	rec := make([]byte, rs.recBytes())
-	read := func(c *cursor) error {
-		if _, err := io.ReadFull(c.br, rec); err != nil {
-			if err == io.EOF {
-				c.ok = false
-				return nil
-			}
-			return fmt.Errorf("spill: reading a run: %w", err)
-		}
-		for j := range c.key {
-			c.key[j] = binary.LittleEndian.Uint64(rec[8*j:])
-		}
-		c.val = int64(binary.LittleEndian.Uint64(rec[8*rs.w:]))
-		c.ok = true
-		return nil
-	}
-	for i, r := range rs.runs[from:] {
+	cur := make([]*runReader, 0, len(rs.runs)-from)
+	for _, r := range rs.runs[from:] {
 		n += r.n
-		cur[i] = &cursor{br: bufio.NewReaderSize(io.NewSectionReader(r.f, 0, r.size), 1<<16), key: make([]uint64, rs.w)}
-		if err := read(cur[i]); err != nil {
+		c := rs.newReader(r)
+		ok, err := c.next()
+		if err != nil {
 			return err
 		}
+		if ok {
+			cur = append(cur, c)
+		}
 	}
-	var ferr error
-	out := make([]uint64, rs.w)
-	r, err := rs.write(n, func() ([]uint64, int64, bool) {
-		var best *cursor
-		for _, c := range cur {
-			if c.ok && (best == nil || slices.Compare(c.key, best.key) < 0) {
-				best = c
+	wr, err := rs.newWriter(n)
+	if err != nil {
+		return err
+	}
+	for len(cur) > 0 && err == nil {
+		best := 0
+		for i, c := range cur[1:] {
+			if slices.Compare(c.key, cur[best].key) < 0 {
+				best = i + 1
 			}
 		}
-		if best == nil || ferr != nil {
-			return nil, 0, false
+		c := cur[best]
+		if err = wr.put(c.key, c.val); err != nil {
+			break
 		}
-		copy(out, best.key)
-		v := best.val
-		ferr = read(best)
-		return out, v, true
-	})
-	if err == nil && ferr != nil {
-		rs.d.remove(r.f, r.size)
-		err = ferr
+		var ok bool
+		if ok, err = c.next(); !ok && err == nil {
+			cur = slices.Delete(cur, best, best+1)
+		}
 	}
+	r, err := wr.finish(err)
 	if err != nil {
 		return err
 	}
@@ -322,8 +265,12 @@ func (rs *Runs) Lookup(queries []uint64, hashes []uint64, vals []int64) error {
 				continue
 			}
 			if b != loaded {
-				nrec = min(blockRecords, r.n-b*blockRecords)
-				off := int64(b) * blockRecords * int64(rs.recBytes())
+				end := r.n
+				if b+1 < len(r.start) {
+					end = r.start[b+1]
+				}
+				nrec = end - r.start[b]
+				off := int64(r.start[b]) * int64(rs.recBytes())
 				if _, err := r.f.ReadAt(buf[:nrec*rs.recBytes()], off); err != nil {
 					return fmt.Errorf("spill: reading %s: %w", r.f.Name(), err)
 				}

@@ -151,7 +151,7 @@ func (s *Sorter) flush() error {
 		s.d.reserve(-size)
 		return err
 	}
-	cw := s.newChunkWriter(f, sortIOBytes)
+	cw := s.newChunkWriter(f, ioBytes)
 	for _, it := range s.order {
 		cw.put(s.buf[it.i*s.w : (it.i+1)*s.w])
 	}
@@ -172,10 +172,6 @@ type chunkWriter struct {
 	buf []byte
 	err error
 }
-
-// sortIOBytes is about how many bytes a chunk writer moves per system
-// call.
-const sortIOBytes = 1 << 16
 
 func (s *Sorter) newChunkWriter(f *os.File, size int) *chunkWriter {
 	rb := 8 * s.w

@@ -298,3 +298,123 @@ func TestRefilterFreesTheOldFilter(t *testing.T) {
 		t.Fatalf("filter %d -> %d bytes; the rebuild left the heap %d bytes larger", old, nb, grown)
 	}
 }
+
+// TestRunsWideKeys stores keys of three words in runs larger than a
+// writer's or reader's buffer (ioBytes), merged into one, and reads them
+// back in order and by lookup: records cross the buffers' edges.
+func TestRunsWideKeys(t *testing.T) {
+	d, err := Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	const w = 3
+	hash := func(k []uint64) uint64 { return hash1(k[:1]) ^ k[1]*0x9E3779B97F4A7C15 ^ k[2] }
+	rs := d.NewRuns(w, hash)
+	rng := rand.New(rand.NewPCG(3, 4))
+	per := ioBytes/rs.recBytes() + 777
+	var all [][]uint64
+	for run := range mergeFan {
+		keys := make([][]uint64, per)
+		for i := range keys {
+			keys[i] = []uint64{rng.Uint64() % 4, rng.Uint64(), uint64(run)}
+		}
+		slices.SortFunc(keys, slices.Compare)
+		flat, vals := make([]uint64, 0, per*w), make([]int64, per)
+		for i, k := range keys {
+			flat = append(flat, k...)
+			vals[i] = int64(len(all) + i)
+		}
+		all = append(all, keys...)
+		if err := rs.Add(flat, vals); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(rs.runs) != 1 || rs.runs[0].n != len(all) {
+		t.Fatalf("%d runs; want the %d records merged into one", len(rs.runs), len(all))
+	}
+	want := make([]int, len(all))
+	for i := range want {
+		want[i] = i
+	}
+	slices.SortFunc(want, func(a, b int) int { return slices.Compare(all[a], all[b]) })
+	rd := rs.newReader(rs.runs[0])
+	for i, v := range want {
+		ok, err := rd.next()
+		if err != nil || !ok || !slices.Equal(rd.key, all[v]) || rd.val != int64(v) {
+			t.Fatalf("record %d: %v %d %v %v; want %v %d", i, rd.key, rd.val, ok, err, all[v], v)
+		}
+	}
+	if ok, err := rd.next(); ok || err != nil {
+		t.Fatalf("a record past the run's end: %v %v", ok, err)
+	}
+	q, hs, vals := make([]uint64, 0, len(all)*w), make([]uint64, len(all)), make([]int64, len(all))
+	for i, v := range want {
+		q = append(q, all[v]...)
+		hs[i], vals[i] = hash(all[v]), -1
+	}
+	if err := rs.Lookup(q, hs, vals); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range want {
+		if vals[i] != int64(v) {
+			t.Fatalf("lookup of %v: %d, want %d", all[v], vals[i], v)
+		}
+	}
+}
+
+// TestRunsConcat: runs whose keys do not interleave (a chain's, spilled
+// level by level) are merged by joining their files and block indexes,
+// whatever order they came in, so the joined run's blocks start at the
+// parts' seams; every key is found, and none around the seams that was
+// not stored.
+func TestRunsConcat(t *testing.T) {
+	d, err := Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	rs := d.NewRuns(1, hash1)
+	sizes := []int{700, 1300, 5, blockRecords} // added in this order
+	from := []uint64{5000, 100, 3000, 2000}    // key ranges, with gaps
+	for i, n := range sizes {
+		keys, vals := make([]uint64, n), make([]int64, n)
+		for j := range keys {
+			keys[j], vals[j] = from[i]+uint64(j), int64(from[i])+int64(j)
+		}
+		if err := rs.Add(keys, vals); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(rs.runs) != 1 {
+		t.Fatalf("%d runs after %d of one tier; want them merged", len(rs.runs), mergeFan)
+	}
+	r := rs.runs[0]
+	// in key order: 1300 records from 100, 512 from 2000, 5 from 3000, 700 from 5000
+	want := []int{0, 512, 1024, 1300, 1300 + 512, 1300 + 512 + 5, 1300 + 512 + 5 + 512}
+	if !slices.Equal(r.start, want) {
+		t.Fatalf("blocks start at %v; want %v (the parts joined, not rewritten)", r.start, want)
+	}
+	var q []uint64
+	for k := uint64(0); k < 6000; k++ {
+		q = append(q, k)
+	}
+	hs, vals := make([]uint64, len(q)), make([]int64, len(q))
+	for i := range q {
+		hs[i], vals[i] = hash1(q[i:i+1]), -1
+	}
+	if err := rs.Lookup(q, hs, vals); err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range q {
+		want := int64(-1)
+		for p, n := range sizes {
+			if k >= from[p] && k < from[p]+uint64(n) {
+				want = int64(k)
+			}
+		}
+		if vals[i] != want {
+			t.Fatalf("key %d: got %d, want %d", k, vals[i], want)
+		}
+	}
+}
