@@ -176,6 +176,9 @@ func (s *Search) runLevels() *Graph {
 			return g
 		}
 		g.Expanded = hi
+		if !lv.budgetDue() {
+			continue
+		}
 		if err := lv.budget(hi); err != nil {
 			g.fail(err)
 			return g
@@ -201,12 +204,13 @@ type level struct {
 	dedup []uint64
 	gen   uint64
 	// what settling asks
-	qwords  []int64
-	qhashes []uint64
-	qidx    []int
-	qrecs   []uint64 // storeSorted's: the order, transition and monitor values of each query
-	evicted int      // the chunks before it are on disk
-	unknown int      // candidates of the level not settled yet
+	qwords   []int64
+	qhashes  []uint64
+	qidx     []int
+	qrecs    []uint64 // storeSorted's: the order, transition and monitor values of each query
+	evicted  int      // the chunks before it are on disk
+	budgetAt int      // the nodes stored when the budget was last looked at
+	unknown  int      // candidates of the level not settled yet
 	// scratch, kept across levels: a chain has one node per level
 	src, srcPacked, cand, newWords, node []int64
 	stopped                              int // the source OnEdge stopped at
@@ -469,6 +473,23 @@ func (lv *level) kept() bool {
 		return false
 	}
 	return !g.Truncated && g.spill.err == nil
+}
+
+// budgetEvery is how many nodes a search stores between two looks at
+// its budget after a level: a chain stores one node a level, and totalling
+// what it held after each took a twentieth of its time; a few thousand
+// nodes more than the budget are a few hundred KiB.
+const budgetEvery = 1 << 12
+
+// budgetDue reports whether the budget is to be looked at after this
+// level: every level of a test's budget in nodes (MemoryNodes), else once
+// budgetEvery nodes were stored since the last look.
+func (lv *level) budgetDue() bool {
+	if lv.g.spill.sp.MemoryNodes > 0 || lv.g.n-lv.budgetAt >= budgetEvery {
+		lv.budgetAt = lv.g.n
+		return true
+	}
+	return false
 }
 
 // budget spills when what the search holds in memory passes the budget;
