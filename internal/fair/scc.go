@@ -1,5 +1,7 @@
 package fair
 
+import "github.com/stateproof/stateproof/internal/scc"
+
 // components calls judge with each strongly connected component of the
 // subgraph induced by set, in completion order; its argument is valid
 // only during the call. The scratch arrays live in the search so each
@@ -51,10 +53,30 @@ func (s *search) renumbered(r *Renumbering, set []int32, judge func(c []int32)) 
 	}
 	// the keys are turned back in place, as a copy of a component as
 	// large as the graph would grow by append to about five times its size
+	var buf [32]int32
 	s.tarjan.FindAmong(r.G, roots, func(c []int32) {
+		if len(c) == 1 && !loops(r.G, c[0], buf[:]) {
+			return // no cycle: judge would look up every slot's target to see it
+		}
 		for i, k := range c {
 			c[i] = r.Node(k)
 		}
 		judge(c)
 	})
+}
+
+// loops reports whether an edge slot of v leads to v itself: a component
+// of one node is a cycle only then. Under keys that is a comparison per
+// slot, with no look-up of the target's node.
+func loops(g scc.Graph, v int32, buf []int32) bool {
+	for i, d := 0, g.Degree(v); i < d; {
+		n := g.Targets(v, i, buf)
+		for _, w := range buf[:n] {
+			if w == v {
+				return true
+			}
+		}
+		i += n
+	}
+	return false
 }
