@@ -383,9 +383,41 @@ func (p *product) build(cap int) bool {
 			p.starts = append(p.starts, int(i))
 		}
 	}
+	var buf [32]int32
 	for x := int32(0); int(x) < len(p.node); x++ {
+		if p.eventFree && p.dense != nil {
+			if !p.expandKeys(x, buf[:], cap) {
+				return false
+			}
+			continue
+		}
 		for i, d := 0, p.Degree(x); i < d; i++ {
 			if q2, w, k := p.slot(x, i); w >= 0 && p.fits(q2, w, p.posEvent(k)) {
+				if _, ok := p.intern(q2, w, x, cap); !ok {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// expandKeys is build's step from x when the dense index answers for a
+// pair whatever the edge taken (no atom reads the last event): the
+// slots' keys a batch at a time, as the SCC search reads them, a pair
+// already interned settled by its key alone, one not yet checked for its
+// fit and interned; no slot is decoded one at a time.
+func (p *product) expandKeys(x int32, buf []int32, cap int) bool {
+	q, v := int(p.state[x]), int(p.node[x])
+	states := int32(len(p.a.States))
+	for i, d := 0, p.degree(q, v); i < d; {
+		n := p.keys(q, v, i, buf)
+		i += n
+		for _, k := range buf[:n] {
+			if k < 0 || p.dense[k] >= 0 {
+				continue
+			}
+			if q2, w := int(k%states), int(k/states); p.fits(q2, w, -1) {
 				if _, ok := p.intern(q2, w, x, cap); !ok {
 					return false
 				}

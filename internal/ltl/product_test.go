@@ -2,6 +2,7 @@ package ltl
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -281,5 +282,40 @@ func TestUnreachedPairsAreNotSearched(t *testing.T) {
 	sys.Init = 16
 	if res, err := prop.Check(sys, 1<<20); err != nil || res.Holds {
 		t.Fatalf("from node 16, Check: %+v, %v; want a violation", res, err)
+	}
+}
+
+// TestBuildByKeysAgrees checks the build's step by keys (expandKeys)
+// against its step slot by slot, which it skips for a product with a
+// dense index and no atom reading the last event: the same product
+// nodes, numbered in the same breadth-first order with the same parents,
+// on a hypercube with a dead end and an unexpanded node, and the same
+// cap.
+func TestBuildByKeysAgrees(t *testing.T) {
+	voc := &Vocabulary{Vars: map[string]bool{"b": true}}
+	for _, src := range []string{"G (!b -> F b)", "G F b", "F G b || G (b -> X !b)"} {
+		f, err := Parse(src, voc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prop, err := Compile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys := cubeSystem(6)
+		for u := 4; u < len(sys.Off); u++ { // node 3 a dead end: a stutter step
+			sys.Off[u] -= 6
+		}
+		sys.To, sys.Event = append(sys.To[:18], sys.To[24:]...), append(sys.Event[:18], sys.Event[24:]...)
+		sys.Unexpanded = func(v int) bool { return v == 40 }
+		for _, limit := range []int{1 << 20, 50} {
+			keyed, slots := newProduct(prop.a, sys), newProduct(prop.a, sys)
+			slots.eventFree = false // the slot by slot step
+			okK, okS := keyed.build(limit), slots.build(limit)
+			if okK != okS || !slices.Equal(keyed.state, slots.state) || !slices.Equal(keyed.node, slots.node) ||
+				!slices.Equal(keyed.parent, slots.parent) || !slices.Equal(keyed.starts, slots.starts) {
+				t.Fatalf("%s, cap %d: by keys %v %d nodes, slot by slot %v %d nodes", src, limit, okK, len(keyed.node), okS, len(slots.node))
+			}
+		}
 	}
 }
