@@ -79,6 +79,22 @@ type Problem struct {
 	// node: Parent[v] is the node that first reached v, -1 at a start.
 	// Find then skips its own search, one pass over every edge.
 	Parent []int32
+	// Renumbered, when set, is G under other node numbers, which the SCC
+	// search of every node reads instead of G (see Renumbering).
+	Renumbered *Renumbering
+}
+
+// Renumbering is a graph under other node numbers: node v of Problem.G
+// is Key(v) in G, and Node is the inverse. G's slots are Problem.G's in
+// the same order, each leading to the key of the same target; a slot
+// with no target leads to a negative number or to a key of no node. A
+// product with an automaton numbered by its (state, node) pairs computes
+// its targets' keys with no look-up per edge, where Problem.G's numbers
+// need one (docs/liveness.md#performance).
+type Renumbering struct {
+	G    scc.Graph
+	Key  func(v int32) int32
+	Node func(k int32) int32
 }
 
 // Lasso is an infinite path: from Start along the Prefix edges to the

@@ -372,3 +372,86 @@ func TestSCCSearchReadsTargetsInBatches(t *testing.T) {
 		t.Errorf("%d calls to the graph for %d edges", c.n, edges)
 	}
 }
+
+// reversed is a Graph numbered from the other end, node v as key
+// 2(n-1-v)+1: even keys are no node's, as in a product numbered by pairs
+// some of which are not reached (Renumbering).
+type reversed struct{ g *Graph }
+
+func (r reversed) key(v int32) int32  { return 2*(int32(r.g.Len())-1-v) + 1 }
+func (r reversed) node(k int32) int32 { return int32(r.g.Len()) - 1 - k/2 }
+func (r reversed) Len() int           { return 2*r.g.Len() + 1 }
+func (r reversed) Degree(k int32) int { return r.g.Degree(r.node(k)) }
+func (r reversed) Targets(k int32, i int, buf []int32) int {
+	n := r.g.Targets(r.node(k), i, buf)
+	for j, w := range buf[:n] {
+		if w >= 0 {
+			buf[j] = r.key(w)
+		}
+	}
+	return n
+}
+
+func renumbering(g *Graph) *Renumbering {
+	r := reversed{g}
+	return &Renumbering{G: r, Key: r.key, Node: r.node}
+}
+
+// TestRenumberedAgrees: the SCC search under other numbers (Problem.
+// Renumbered) gives the lasso the search of G gives, on random graphs
+// whose nodes are all reachable from the start.
+func TestRenumberedAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 1))
+	tried, found := 0, 0
+	for i := range 20000 {
+		p := randomProblem(r)
+		s := newSearch(p)
+		s.reach()
+		if slices.Contains(s.seen, false) {
+			continue
+		}
+		tried++
+		p.Parent = s.parent
+		want, wantOK := Find(p)
+		q := *p
+		q.Renumbered = renumbering(p.G.(*Graph))
+		got, ok := Find(&q)
+		if ok != wantOK || !reflect.DeepEqual(got, want) {
+			t.Fatalf("graph %d: renumbered %v %+v, not %v %+v", i, ok, got, wantOK, want)
+		}
+		if ok {
+			found++
+		}
+	}
+	if tried < 1000 || found < 100 {
+		t.Fatalf("only %d graphs reach every node, %d with a lasso", tried, found)
+	}
+}
+
+// TestRenumberedSkipsTrivialComponents checks that a component of one
+// node with no edge to itself is dismissed under the other numbers, by
+// comparing its slots' keys with its own, without asking G for a target:
+// a product's single-node components (a transient automaton state's)
+// cost a look-up per slot otherwise (issue 42 item 3). A chain: every
+// component is such a node.
+func TestRenumberedSkipsTrivialComponents(t *testing.T) {
+	const n = 64
+	g := &Graph{Off: make([]int, n+1), To: make([]int32, n-1), Event: make([]int32, n-1)}
+	for v := range n - 1 {
+		g.To[v] = int32(v + 1)
+		g.Off[v+1] = v + 1
+	}
+	g.Off[n] = n - 1
+	parent := make([]int32, n)
+	for v := range parent {
+		parent[v] = int32(v - 1)
+	}
+	c := &counting{Graph: g}
+	p := &Problem{G: c, Starts: []int{0}, Parent: parent, Renumbered: renumbering(g)}
+	if l, ok := Find(p); ok {
+		t.Fatalf("a lasso %+v in a chain", l)
+	}
+	if c.targets > 0 {
+		t.Errorf("%d targets asked of G for %d single-node components", c.targets, n)
+	}
+}

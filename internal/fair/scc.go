@@ -1,11 +1,18 @@
 package fair
 
+import "github.com/stateproof/stateproof/internal/scc"
+
 // components calls judge with each strongly connected component of the
 // subgraph induced by set, in completion order; its argument is valid
 // only during the call. The scratch arrays live in the search so each
-// refinement round costs in proportion to its set.
+// refinement round costs in proportion to its set. set is not read
+// after the call, and may be overwritten.
 func (s *search) components(set []int32, judge func(c []int32)) {
 	if s.whole(set) {
+		if r := s.p.Renumbered; r != nil {
+			s.renumbered(r, set, judge)
+			return
+		}
 		s.tarjan.FindInGraph(s.g, nil, nil, judge)
 		return
 	}
@@ -31,4 +38,45 @@ func (s *search) whole(set []int32) bool {
 		}
 	}
 	return true
+}
+
+// renumbered is components of the whole set searched under r's numbers:
+// the same roots in the same order, so the same components in the same
+// order, each turned back into G's numbers for judge. Only the keys of
+// set are roots: a key of no node must never be searched, as a cycle
+// there is no run of the product. set is overwritten with the keys: it
+// is the whole graph's, as large as the graph and read no more.
+func (s *search) renumbered(r *Renumbering, set []int32, judge func(c []int32)) {
+	roots := set
+	for i, v := range set {
+		roots[i] = r.Key(v)
+	}
+	// the keys are turned back in place, as a copy of a component as
+	// large as the graph would grow by append to about five times its size
+	var buf [32]int32
+	s.tarjan.FindAmong(r.G, roots, func(c []int32) {
+		if len(c) == 1 && !loops(r.G, c[0], buf[:]) {
+			return // no cycle: judge would look up every slot's target to see it
+		}
+		for i, k := range c {
+			c[i] = r.Node(k)
+		}
+		judge(c)
+	})
+}
+
+// loops reports whether an edge slot of v leads to v itself: a component
+// of one node is a cycle only then. Under keys that is a comparison per
+// slot, with no look-up of the target's node.
+func loops(g scc.Graph, v int32, buf []int32) bool {
+	for i, d := 0, g.Degree(v); i < d; {
+		n := g.Targets(v, i, buf)
+		for _, w := range buf[:n] {
+			if w == v {
+				return true
+			}
+		}
+		i += n
+	}
+	return false
 }

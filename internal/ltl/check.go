@@ -115,7 +115,7 @@ func (prop *Property) Check(sys *System, maxProduct int) (Result, error) {
 	}
 	// the product was built breadth-first from the starts: its tree is
 	// the one Find would search for again
-	prob := &fair.Problem{G: p, NAcc: a.NAcc, Starts: p.starts, Parent: p.parent}
+	prob := &fair.Problem{G: p, NAcc: a.NAcc, Starts: p.starts, Parent: p.parent, Renumbered: p.renumbering()}
 	if a.NAcc > 0 {
 		prob.Acc = func(x int32) uint64 { return a.States[p.state[x]].Acc }
 	}
@@ -315,9 +315,17 @@ func (p *product) fits(q, node, event int) bool {
 	return true
 }
 
+// key is the pair (q, v)'s key in the index: the pairs of one system
+// node are next to each other, so that the slots of an edge to it, one
+// per automaton successor, read one cache line of the dense index (and
+// of the SCC search's arrays, which keyed reads at the keys).
+func (p *product) key(q, v int) int64 {
+	return int64(v)*int64(len(p.a.States)) + int64(q)
+}
+
 // lookup returns the product node (q, v), -1 when there is none.
 func (p *product) lookup(q, v int) int32 {
-	key := int64(q)*int64(len(p.sys.Off)-1) + int64(v)
+	key := p.key(q, v)
 	if p.dense != nil {
 		return p.dense[key]
 	}
@@ -337,7 +345,7 @@ func (p *product) intern(q, v int, from int32, limit int) (int32, bool) {
 		return -1, false
 	}
 	i := int32(len(p.node))
-	key := int64(q)*int64(len(p.sys.Off)-1) + int64(v)
+	key := p.key(q, v)
 	if p.dense != nil {
 		p.dense[key] = i
 	} else {
@@ -375,9 +383,41 @@ func (p *product) build(cap int) bool {
 			p.starts = append(p.starts, int(i))
 		}
 	}
+	var buf [32]int32
 	for x := int32(0); int(x) < len(p.node); x++ {
+		if p.eventFree && p.dense != nil {
+			if !p.expandKeys(x, buf[:], cap) {
+				return false
+			}
+			continue
+		}
 		for i, d := 0, p.Degree(x); i < d; i++ {
 			if q2, w, k := p.slot(x, i); w >= 0 && p.fits(q2, w, p.posEvent(k)) {
+				if _, ok := p.intern(q2, w, x, cap); !ok {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// expandKeys is build's step from x when the dense index answers for a
+// pair whatever the edge taken (no atom reads the last event): the
+// slots' keys a batch at a time, as the SCC search reads them, a pair
+// already interned settled by its key alone, one not yet checked for its
+// fit and interned; no slot is decoded one at a time.
+func (p *product) expandKeys(x int32, buf []int32, cap int) bool {
+	q, v := int(p.state[x]), int(p.node[x])
+	states := int32(len(p.a.States))
+	for i, d := 0, p.degree(q, v); i < d; {
+		n := p.keys(q, v, i, buf)
+		i += n
+		for _, k := range buf[:n] {
+			if k < 0 || p.dense[k] >= 0 {
+				continue
+			}
+			if q2, w := int(k%states), int(k/states); p.fits(q2, w, -1) {
 				if _, ok := p.intern(q2, w, x, cap); !ok {
 					return false
 				}
@@ -393,12 +433,14 @@ func (p *product) Len() int { return len(p.node) }
 // Degree is the number of edge slots of product node x: one per system
 // edge and automaton successor, or per successor for the stutter step of
 // a dead end, none at a node whose edges are unknown.
-func (p *product) Degree(x int32) int {
-	v := int(p.node[x])
+func (p *product) Degree(x int32) int { return p.degree(int(p.state[x]), int(p.node[x])) }
+
+// degree is Degree of the pair (q, v).
+func (p *product) degree(q, v int) int {
 	if p.sys.Unexpanded != nil && p.sys.Unexpanded(v) {
 		return 0
 	}
-	n := len(p.a.States[p.state[x]].Succ)
+	n := len(p.a.States[q].Succ)
 	if d := p.sys.Off[v+1] - p.sys.Off[v]; d > 0 {
 		return d * n
 	}
@@ -470,32 +512,88 @@ func (p *product) Target(x int32, i int) int32 {
 // lead to (fair.Digraph), as Target gives them one at a time: x's
 // automaton successors and system row are read once for the batch, and
 // with no atom reading the last event each slot is one look-up in the
-// dense index (lookup's key). This loop runs once per product edge of
-// the SCC search.
+// dense index (keys).
 func (p *product) Targets(x int32, i int, buf []int32) int {
-	v := int(p.node[x])
-	lo, hi := p.sys.Off[v], p.sys.Off[v+1]
-	if lo == hi || !p.eventFree || p.dense == nil {
+	if !p.eventFree || p.dense == nil {
 		n := min(len(buf), p.Degree(x)-i)
 		for j := range n {
 			buf[j] = p.Target(x, i+j)
 		}
 		return n
 	}
-	succ := p.a.States[p.state[x]].Succ
-	m, nodes := len(succ), len(p.sys.Off)-1
-	n := 0
+	n := p.keys(int(p.state[x]), int(p.node[x]), i, buf)
+	for j, k := range buf[:n] {
+		if k >= 0 {
+			buf[j] = p.dense[k]
+		}
+	}
+	return n
+}
+
+// keys writes into buf the keys in the dense index (lookup's) of the
+// pairs slots i, i+1, … of the pair (q, v) lead to, whether or not they
+// fit (-1 for a successor never stored). This loop runs once per product
+// edge of the SCC search.
+func (p *product) keys(q, v, i int, buf []int32) int {
+	succ := p.a.States[q].Succ
+	states := len(p.a.States)
+	lo, hi := p.sys.Off[v], p.sys.Off[v+1]
+	if lo == hi {
+		n := min(len(buf), p.degree(q, v)-i)
+		for j := range n {
+			buf[j] = int32(v*states + succ[i+j])
+		}
+		return n
+	}
+	m, n := len(succ), 0
 	for k, r := lo+i/m, i%m; k < hi && n < len(buf); k, r = k+1, 0 {
 		w := int(p.sys.To[k])
 		for ; r < m && n < len(buf); r++ {
 			buf[n] = -1
 			if w >= 0 {
-				buf[n] = p.dense[succ[r]*nodes+w]
+				buf[n] = int32(w*states + succ[r])
 			}
 			n++
 		}
 	}
 	return n
+}
+
+// keyed is the product numbered by the keys of its dense index
+// (fair.Renumbering): the SCC search reads its index and lowlink at a
+// slot's key, computed from the automaton and system rows, instead of
+// first reading the product node at the key: one random access per
+// product edge rather than two. A slot leads to a product node's key or
+// to the key of a pair that does not fit, which is no node's: the build
+// interned every pair that fits and that a product node's slot reaches.
+type keyed struct{ p *product }
+
+func (g keyed) Len() int { return len(g.p.dense) }
+
+func (g keyed) Degree(k int32) int {
+	states := int32(len(g.p.a.States))
+	return g.p.degree(int(k%states), int(k/states))
+}
+
+func (g keyed) Targets(k int32, i int, buf []int32) int {
+	states := int32(len(g.p.a.States))
+	return g.p.keys(int(k%states), int(k/states), i, buf)
+}
+
+// renumbering is the product as keyed for fair.Find, nil where keys are
+// not enough: with atoms reading the last event (a pair's fit then
+// depends on the edge taken), with no dense index, or with more than
+// twice as many pairs as product nodes (the search's arrays grow from
+// product nodes to pairs).
+func (p *product) renumbering() *fair.Renumbering {
+	if !p.eventFree || p.dense == nil || len(p.dense) > 2*len(p.node) {
+		return nil
+	}
+	return &fair.Renumbering{
+		G:    keyed{p},
+		Key:  func(x int32) int32 { return int32(p.key(int(p.state[x]), int(p.node[x]))) },
+		Node: func(k int32) int32 { return p.dense[k] },
+	}
 }
 
 // Label is the event of slot i of x.

@@ -2,6 +2,7 @@ package ltl
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -167,6 +168,153 @@ func TestTargetsAgreeWithTarget(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestKeyedAgreesWithProduct checks the product numbered by its index's
+// keys, which the SCC search reads instead of the product (issue 42
+// item 3): from every node's key, every slot in batches of every size
+// leads to the key of the product's target for that slot, or, where the
+// product has none, to a number of no product node. With an atom reading
+// the last event a key's pair may fit on one edge and not on another, so
+// that product is not renumbered.
+func TestKeyedAgreesWithProduct(t *testing.T) {
+	voc := &Vocabulary{Vars: map[string]bool{"b": true}, Events: map[string]bool{"e1": true}}
+	for _, src := range []string{"G (!b -> F b)", "G (!b -> X (b || F @e1))"} {
+		f, err := Parse(src, voc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prop, err := Compile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys := cubeSystem(5)
+		sys.EventIndex = func(name string) int { return map[string]int{"e1": 1}[name] }
+		for u := 4; u < len(sys.Off); u++ { // node 3 a dead end: a stutter step
+			sys.Off[u] -= 5
+		}
+		sys.To, sys.Event = append(sys.To[:15], sys.To[20:]...), append(sys.Event[:15], sys.Event[20:]...)
+		p := newProduct(prop.a, sys)
+		if !p.build(1 << 20) {
+			t.Fatal("capped")
+		}
+		r := p.renumbering()
+		if r == nil {
+			if p.eventFree {
+				t.Fatalf("%s: no renumbering of an event-free product", src)
+			}
+			continue
+		}
+		if !p.eventFree {
+			t.Fatalf("%s: a product whose atoms read the event renumbered", src)
+		}
+		buf := make([]int32, 40)
+		for x := int32(0); int(x) < p.Len(); x++ {
+			k := r.Key(x)
+			if r.Node(k) != x {
+				t.Fatalf("%s: node %d has key %d, which is node %d's", src, x, k, r.Node(k))
+			}
+			d := p.Degree(x)
+			if kd := r.G.Degree(k); kd != d {
+				t.Fatalf("%s: node %d: degree %d, %d by its key", src, x, d, kd)
+			}
+			for i := 0; i < d; i++ {
+				for size := 1; size <= len(buf); size += 7 {
+					n := r.G.Targets(k, i, buf[:size])
+					if n != min(size, d-i) {
+						t.Fatalf("%s: key %d slot %d: %d targets in a batch of %d, degree %d", src, k, i, n, size, d)
+					}
+					for j, w := range buf[:n] {
+						got := int32(-1)
+						if w >= 0 && int(w) < r.G.Len() {
+							got = r.Node(w)
+						}
+						if want := p.Target(x, i+j); got != want {
+							t.Fatalf("%s: node %d slot %d: key %d is node %d, Target %d", src, x, i+j, w, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestUnreachedPairsAreNotSearched checks that the search by keys starts
+// only from product nodes: a system node no run reaches, where b is
+// false forever on a fair cycle, makes pairs that fit and form an
+// accepting fair cycle of !(G (!b -> F b)), but no run passes them, so
+// the property holds. Every key of the dense index a root would search
+// them (and find a component of no product node).
+func TestUnreachedPairsAreNotSearched(t *testing.T) {
+	voc := &Vocabulary{Vars: map[string]bool{"b": true}}
+	f, err := Parse("G (!b -> F b)", voc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prop, err := Compile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := cubeSystem(4)
+	// node 16: b false (bit 0 clear), its one edge a loop by event 4,
+	// the only event it enables, weakly fair; no edge leads to it
+	sys.To, sys.Event = append(sys.To, 16), append(sys.Event, 4)
+	sys.Off = append(sys.Off, len(sys.To))
+	sys.NumEvents, sys.Weak = 5, append(sys.Weak, true)
+	cube := sys.Enabled
+	sys.Enabled = func(v int) []int32 {
+		if v == 16 {
+			return []int32{4}
+		}
+		return cube(v)
+	}
+	p := newProduct(prop.a, sys)
+	if !p.build(1<<20) || p.renumbering() == nil {
+		t.Fatal("the product is not searched by keys")
+	}
+	res, err := prop.Check(sys, 1<<20)
+	if err != nil || !res.Holds || res.Capped {
+		t.Fatalf("Check: %+v, %v; want the property to hold", res, err)
+	}
+	sys.Init = 16
+	if res, err := prop.Check(sys, 1<<20); err != nil || res.Holds {
+		t.Fatalf("from node 16, Check: %+v, %v; want a violation", res, err)
+	}
+}
+
+// TestBuildByKeysAgrees checks the build's step by keys (expandKeys)
+// against its step slot by slot, which it skips for a product with a
+// dense index and no atom reading the last event: the same product
+// nodes, numbered in the same breadth-first order with the same parents,
+// on a hypercube with a dead end and an unexpanded node, and the same
+// cap.
+func TestBuildByKeysAgrees(t *testing.T) {
+	voc := &Vocabulary{Vars: map[string]bool{"b": true}}
+	for _, src := range []string{"G (!b -> F b)", "G F b", "F G b || G (b -> X !b)"} {
+		f, err := Parse(src, voc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prop, err := Compile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys := cubeSystem(6)
+		for u := 4; u < len(sys.Off); u++ { // node 3 a dead end: a stutter step
+			sys.Off[u] -= 6
+		}
+		sys.To, sys.Event = append(sys.To[:18], sys.To[24:]...), append(sys.Event[:18], sys.Event[24:]...)
+		sys.Unexpanded = func(v int) bool { return v == 40 }
+		for _, limit := range []int{1 << 20, 50} {
+			keyed, slots := newProduct(prop.a, sys), newProduct(prop.a, sys)
+			slots.eventFree = false // the slot by slot step
+			okK, okS := keyed.build(limit), slots.build(limit)
+			if okK != okS || !slices.Equal(keyed.state, slots.state) || !slices.Equal(keyed.node, slots.node) ||
+				!slices.Equal(keyed.parent, slots.parent) || !slices.Equal(keyed.starts, slots.starts) {
+				t.Fatalf("%s, cap %d: by keys %v %d nodes, slot by slot %v %d nodes", src, limit, okK, len(keyed.node), okS, len(slots.node))
 			}
 		}
 	}

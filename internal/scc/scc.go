@@ -85,7 +85,8 @@ func (g csr) Targets(v int32, i int, buf []int32) int {
 //
 // emit is called once per component in completion order, which is a
 // reverse topological order: every edge leaving a component enters one
-// emitted earlier. Its argument is valid only during the call.
+// emitted earlier. Its argument is valid only during the call, and emit
+// may overwrite it: the search reads none of it after the call.
 func (s *Scratch) Find(off []int, to []int32, sink []bool, emit func(members []int32)) {
 	s.find(csr{off, to, sink}, nil, nil, emit)
 }
@@ -112,8 +113,26 @@ func (s *Scratch) FindInGraph(g Graph, set []int32, in []bool, emit func(members
 	s.find(g, set, in, emit)
 }
 
-// find searches the whole graph when in is nil, else the subgraph of roots.
+// FindAmong is FindInGraph on the subgraph induced by set with no
+// membership mask: every node of g outside set is marked as in a
+// component already emitted, so the search skips edges to it as it skips
+// edges into finished components, with no second array read per edge.
+// Marking costs g.Len(), whatever the size of set: it is for a set that
+// is most of g, or a graph numbered so that its edges need no look-up
+// but whose numbers include nodes that are not there. emit may overwrite
+// its argument, as with Find.
+func (s *Scratch) FindAmong(g Graph, set []int32, emit func(members []int32)) {
+	if set == nil {
+		set = []int32{}
+	}
+	s.find(g, set, nil, emit)
+}
+
+// find searches the whole graph when roots and in are nil, else the
+// subgraph of roots: masked by in, or with in nil by marking the other
+// nodes done.
 func (s *Scratch) find(g Graph, roots []int32, in []bool, emit func(members []int32)) {
+	whole := roots == nil && in == nil
 	n := g.Len()
 	if len(s.index) < n {
 		s.index, s.low = make([]int32, n), make([]int32, n)
@@ -121,17 +140,23 @@ func (s *Scratch) find(g Graph, roots []int32, in []bool, emit func(members []in
 	if s.batch == nil {
 		s.batch = make([]int32, batchLen)
 	}
-	if in == nil {
+	switch {
+	case whole:
 		for v := 0; v < n; v++ {
 			s.index[v] = -1
 		}
-	} else {
+	case in == nil:
+		for v := 0; v < n; v++ {
+			s.index[v] = done
+		}
+		fallthrough
+	default:
 		for _, v := range roots {
 			s.index[v] = -1
 		}
 	}
 	w := walk{Scratch: s, g: g, in: in, emit: emit}
-	if in == nil {
+	if whole {
 		for v := 0; v < n; v++ {
 			if s.index[v] < 0 {
 				w.from(int32(v))

@@ -196,6 +196,46 @@ func TestFindInGraphAgreesWithReachability(t *testing.T) {
 	}
 }
 
+// TestFindAmongAgreesWithFindIn checks the search that marks the nodes
+// outside its set instead of reading a mask: the same components in the
+// same order as FindIn, on a scratch whose arrays an earlier search of
+// another set left behind (an index it did not reset would let the walk
+// into a node outside the set, or skip one inside), with an emit that
+// overwrites each component it is given.
+func TestFindAmongAgreesWithFindIn(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for i := 0; i < 200; i++ {
+		n := 1 + r.Intn(12)
+		off, to := graph(r, n)
+		var s, direct Scratch
+		for round := 0; round < 4; round++ {
+			in := make([]bool, n)
+			var set []int32
+			for _, v := range r.Perm(n) {
+				if round < 3 && r.Intn(3) > 0 {
+					in[v] = true
+					set = append(set, int32(v))
+				}
+			}
+			out, emit := collect()
+			s.FindAmong(&rows{off, to}, set, func(c []int32) {
+				emit(c)
+				for i := range c { // emit may overwrite its argument
+					c[i] = int32(n)
+				}
+			})
+			check(t, off, to, in, nil, *out)
+			want, emitWant := collect()
+			direct.FindIn(off, to, set, in, nil, emitWant)
+			if fmt.Sprint(*out) != fmt.Sprint(*want) {
+				t.Fatalf("graph %d: FindAmong %v, FindIn %v", i, *out, *want)
+			}
+			// leave stale indices for the next round's FindAmong
+			s.FindInGraph(&rows{off, to}, nil, nil, func([]int32) {})
+		}
+	}
+}
+
 // TestDeepStacksGrowByDoubling checks what the search allocates on a path
 // as deep as the graph (every node on both stacks at once): its three
 // arrays (9 bytes a node) and stacks grown by doubling (16 bytes a node
