@@ -502,16 +502,11 @@ func (lv *level) budget(frontier int) error {
 	g, sp := lv.g, &lv.g.spill.sp
 	set := g.spill.set
 	chunkBytes := g.nodeBytes() << g.bits
-	// The table counts twice, and its order when it spills: its slices
-	// grow by doubling, the old array live while the new one fills, and
-	// counted once the live heap of gen counter 30000000 at 155 MiB
-	// passed the budget by 21 MB (peak RSS 230 MiB, bound 216; twice:
-	// 212, and no more CPU); half again was not enough (227).
-	table := set.memBytes()*2 + 4*int64(len(set.idx))
+	table := set.peakBytes()
 	held := table + set.runs.MemoryBytes() + int64(g.arena.n-lv.evicted)*chunkBytes + lv.bytes()
 	over := held > sp.Memory && table >= sp.Memory/4
 	if sp.MemoryNodes > 0 {
-		over = len(set.idx) > sp.MemoryNodes
+		over = set.entries() > sp.MemoryNodes
 	}
 	if held > sp.Memory || over {
 		for ; lv.evicted < frontier>>g.bits; lv.evicted++ {
@@ -523,7 +518,7 @@ func (lv *level) budget(frontier int) error {
 	if !over {
 		return nil
 	}
-	g.spill.stats.SpilledNodes += len(set.idx)
+	g.spill.stats.SpilledNodes += set.entries()
 	g.spill.stats.Spills++
 	return set.spill()
 }
@@ -590,13 +585,14 @@ func (g *Graph) Shrink() int64 {
 		return 0
 	}
 	set := g.spill.set
-	if len(set.idx) > 0 && g.spill.err == nil {
-		g.spill.stats.SpilledNodes += len(set.idx)
+	if set.entries() > 0 && g.spill.err == nil {
+		g.spill.stats.SpilledNodes += set.entries()
 		g.spill.stats.Spills++
 		if err := set.spill(); err != nil {
 			g.fail(err)
 		}
 	}
+	set.table = make([]uint32, 1024) // the graph takes no more nodes
 	for k := 0; k < g.n>>g.bits && g.spill.err == nil; k++ {
 		if err := g.evictChunk(k); err != nil {
 			g.fail(err)

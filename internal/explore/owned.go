@@ -128,11 +128,11 @@ func (g *Graph) Fit(frontier int, other int64) error {
 	}
 	set := sp.set
 	chunkBytes := int64(g.stride*8+8) << g.bits
-	table := 2 * set.memBytes() // its sorted copy is made when it spills
+	table := set.peakBytes()
 	held := table + set.runs.MemoryBytes() + int64(g.arena.resident())*chunkBytes + other
 	over := held > sp.sp.Memory && table >= sp.sp.Memory/4
 	if sp.sp.MemoryNodes > 0 {
-		over = len(set.idx) > sp.sp.MemoryNodes
+		over = set.entries() > sp.sp.MemoryNodes
 	}
 	if held > sp.sp.Memory || over {
 		for k := range frontier >> g.bits {
@@ -149,7 +149,7 @@ func (g *Graph) Fit(frontier int, other int64) error {
 	if !over {
 		return nil
 	}
-	sp.stats.SpilledNodes += len(set.idx)
+	sp.stats.SpilledNodes += set.entries()
 	sp.stats.Spills++
 	if err := set.spill(); err != nil {
 		g.fail(err)

@@ -50,8 +50,17 @@ type spillSet struct {
 	// hash: a probe compares a key only when these match, where on a
 	// chain comparing every key it passed, a cache miss each, was two
 	// fifths of Probe
-	keys  []int64
-	idx   []int64
+	//
+	// The keys and indexes are chunks of 1<<bits entries, allocated as
+	// the part fills and dropped when it spills. Grown by append, a
+	// slice's old array stayed live while the new one filled, and its
+	// spans, of ever larger sizes, could not be reused: counted once,
+	// the table passed the budget by a fifth (gen counter 30000000), so
+	// it counted twice and held half the entries, twice the runs.
+	keys  [][]int64
+	idx   [][]int64
+	n     int // entries
+	bits  int
 	table []uint32
 	runs  *spill.Runs
 	// found remembers, by hash, nodes that settling found in the runs
@@ -70,20 +79,30 @@ const foundSlots = 1 << 10
 
 func newSpillSet(d *spill.Dir, stride int) *spillSet {
 	s := &spillSet{stride: stride, table: make([]uint32, 1024)}
+	for s.bits = 13; s.bits > 4 && stride<<s.bits > entryChunkWords; s.bits-- {
+	}
 	s.runs = d.NewRuns(stride, func(k []uint64) uint64 {
 		return HashWords(unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(k))), len(k)))
 	})
 	return s
 }
 
-func (s *spillSet) key(e int) []int64 { return s.keys[e*s.stride : (e+1)*s.stride] }
+// entryChunkWords is the most words of keys a chunk holds (64 KiB).
+const entryChunkWords = 1 << 13
+
+func (s *spillSet) key(e int) []int64 {
+	o := (e & (1<<s.bits - 1)) * s.stride
+	return s.keys[e>>s.bits][o : o+s.stride : o+s.stride]
+}
+
+func (s *spillSet) index(e int) *int64 { return &s.idx[e>>s.bits][e&(1<<s.bits-1)] }
 
 func (s *spillSet) Probe(words []int64, h uint64) int {
 	mask := len(s.table) - 1
 	for p := int(h>>32) & mask; s.table[p] != 0; p = (p + 1) & mask {
 		if t := s.table[p]; (t^uint32(h))&^uint32(mask) == 0 {
 			if e := int(t&uint32(mask)) - 1; slices.Equal(s.key(e), words) {
-				return int(s.idx[e])
+				return int(*s.index(e))
 			}
 		}
 	}
@@ -153,12 +172,17 @@ func cmpWords(a, b []int64) int {
 
 func (s *spillSet) Add(words []int64, hashes []uint64, first int) error {
 	for i, h := range hashes {
-		if 2*(len(s.idx)+1) > len(s.table) {
+		if 2*(s.n+1) > len(s.table) {
 			s.grow()
 		}
-		s.keys = append(s.keys, words[i*s.stride:(i+1)*s.stride]...)
-		s.idx = append(s.idx, int64(first+i))
-		s.put(len(s.idx)-1, h)
+		if s.n>>s.bits == len(s.idx) {
+			s.keys = append(s.keys, make([]int64, s.stride<<s.bits))
+			s.idx = append(s.idx, make([]int64, 1<<s.bits))
+		}
+		copy(s.key(s.n), words[i*s.stride:(i+1)*s.stride])
+		*s.index(s.n) = int64(first + i)
+		s.put(s.n, h)
+		s.n++
 	}
 	return nil
 }
@@ -174,17 +198,19 @@ func (s *spillSet) put(e int, h uint64) {
 
 func (s *spillSet) grow() {
 	s.table = make([]uint32, 2*len(s.table))
-	for e := range s.idx {
+	for e := range s.n {
 		s.put(e, HashWords(s.key(e)))
 	}
 }
 
 // spill writes the in-memory part as one sorted run and empties it. It
 // sorts the part in place, so spilling needs beside the table only the
-// order (4 bytes a node), not a sorted copy (8 bytes a word): level.budget
-// lets the table use the rest, and the runs are half as many.
+// order (4 bytes a node), not a sorted copy (8 bytes a word). The slots
+// are cleared, not allocated again from 1024: the part fills up to about
+// the same size between spills, and regrowing the slots by doubling,
+// rehashing every entry each time, took a twentieth of a chain's time.
 func (s *spillSet) spill() error {
-	n := len(s.idx)
+	n := s.n
 	if n == 0 {
 		return nil
 	}
@@ -194,11 +220,14 @@ func (s *spillSet) spill() error {
 	}
 	slices.SortFunc(order, func(a, b int32) int { return cmpWords(s.key(int(a)), s.key(int(b))) })
 	s.permute(order)
-	keys := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(s.keys))), len(s.keys))
-	idx := s.idx
-	s.keys, s.idx = nil, nil
-	s.table = make([]uint32, 1024)
-	return s.runs.Add(keys, idx)
+	keys, idx, bits, w := s.keys, s.idx, s.bits, s.stride
+	s.keys, s.idx, s.n = nil, nil, 0
+	clear(s.table)
+	return s.runs.AddFunc(n, func(e int) ([]uint64, int64) {
+		o := (e & (1<<bits - 1)) * w
+		k := keys[e>>bits][o : o+w : o+w]
+		return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(k))), w), idx[e>>bits][e&(1<<bits-1)]
+	})
 }
 
 // permute moves entry order[j] to j, for every j, following each cycle of
@@ -212,28 +241,38 @@ func (s *spillSet) permute(order []int32) {
 			continue
 		}
 		copy(tmp, s.key(j))
-		tv := s.idx[j]
+		tv := *s.index(j)
 		k := j
 		for {
 			src := int(order[k])
 			order[k] = ^order[k]
 			if src == j {
 				copy(s.key(k), tmp)
-				s.idx[k] = tv
+				*s.index(k) = tv
 				break
 			}
 			copy(s.key(k), s.key(src))
-			s.idx[k] = s.idx[src]
+			*s.index(k) = *s.index(src)
 			k = src
 		}
 	}
 }
 
 func (s *spillSet) MemoryBytes() int64 {
-	return int64(cap(s.keys))*8 + int64(cap(s.idx))*8 + int64(len(s.table))*4 + int64(len(s.found)+len(s.foundIdx))*8 + s.runs.MemoryBytes()
+	return s.memBytes() + int64(len(s.found)+len(s.foundIdx))*8 + s.runs.MemoryBytes()
 }
 
 // memBytes is the part spill would free.
 func (s *spillSet) memBytes() int64 {
-	return int64(cap(s.keys))*8 + int64(cap(s.idx))*8 + int64(len(s.table))*4
+	return int64(len(s.idx)*(s.stride+1))<<s.bits*8 + int64(len(s.table))*4
 }
+
+// peakBytes is the most the in-memory part holds before it is written
+// out: its chunks, its slots, and the order spill sorts it by. (The slots
+// grow by doubling only until the first spill: spill clears them.)
+func (s *spillSet) peakBytes() int64 {
+	return s.memBytes() + 4*int64(s.n)
+}
+
+// entries is how many nodes the in-memory part holds.
+func (s *spillSet) entries() int { return s.n }

@@ -89,7 +89,12 @@ func (rs *Runs) recBytes() int { return 8 * (rs.w + 1) }
 // stored before) and their values, and merges the runs when there are too
 // many.
 func (rs *Runs) Add(keys []uint64, vals []int64) error {
-	n := len(vals)
+	return rs.AddFunc(len(vals), func(i int) ([]uint64, int64) { return keys[i*rs.w : (i+1)*rs.w], vals[i] })
+}
+
+// AddFunc is Add with the records given by rec, record i (in key order) at
+// a time; the key it returns is read before the next call.
+func (rs *Runs) AddFunc(n int, rec func(i int) (key []uint64, val int64)) error {
 	if n == 0 {
 		return nil
 	}
@@ -98,7 +103,7 @@ func (rs *Runs) Add(keys []uint64, vals []int64) error {
 		return err
 	}
 	for i := range n {
-		if err = wr.put(keys[i*rs.w:(i+1)*rs.w], vals[i]); err != nil {
+		if err = wr.put(rec(i)); err != nil {
 			break
 		}
 	}
@@ -108,13 +113,17 @@ func (rs *Runs) Add(keys []uint64, vals []int64) error {
 	}
 	rs.runs = append(rs.runs, r)
 	if rs.Len() > rs.capacity {
+		// the caller's records are not needed any more: unreferenced,
+		// refilter can free them before it allocates the new filter
+		rec = nil
 		if err := rs.refilter(); err != nil {
 			return err
 		}
 	} else {
 		hs := make([]uint64, 0, min(n, 1<<12))
 		for i := range n {
-			if hs = append(hs, rs.hash(keys[i*rs.w:(i+1)*rs.w])); len(hs) == cap(hs) {
+			key, _ := rec(i)
+			if hs = append(hs, rs.hash(key)); len(hs) == cap(hs) {
 				rs.filter.addAll(hs)
 				hs = hs[:0]
 			}
