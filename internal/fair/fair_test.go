@@ -263,12 +263,8 @@ func TestTakesSets(t *testing.T) {
 	}
 }
 
-// TestComponentsNotCopied checks that the components are judged as the
-// SCC search completes them, not copied out first: on a chain of n
-// single-node components the search allocates a fixed number of arrays,
-// not one per component (issue 42 item 3).
-func TestComponentsNotCopied(t *testing.T) {
-	const n = 1 << 14
+// chain is the graph 0 → 1 → … → n-1 by event 0, and its search tree.
+func chain(n int) (*Graph, []int32) {
 	g := &Graph{Off: make([]int, n+1), To: make([]int32, n-1), Event: make([]int32, n-1)}
 	for v := range n - 1 {
 		g.To[v] = int32(v + 1)
@@ -279,6 +275,16 @@ func TestComponentsNotCopied(t *testing.T) {
 	for v := range parent {
 		parent[v] = int32(v - 1)
 	}
+	return g, parent
+}
+
+// TestComponentsNotCopied checks that the components are judged as the
+// SCC search completes them, not copied out first: on a chain of n
+// single-node components the search allocates a fixed number of arrays,
+// not one per component (issue 42 item 3).
+func TestComponentsNotCopied(t *testing.T) {
+	const n = 1 << 14
+	g, parent := chain(n)
 	p := &Problem{G: g, Starts: []int{0}, Parent: parent, Weak: []bool{true}, Enabled: func(int) []int32 { return nil }}
 	allocs := testing.AllocsPerRun(3, func() {
 		if _, ok := Find(p); ok {
@@ -436,16 +442,7 @@ func TestRenumberedAgrees(t *testing.T) {
 // component is such a node.
 func TestRenumberedSkipsTrivialComponents(t *testing.T) {
 	const n = 64
-	g := &Graph{Off: make([]int, n+1), To: make([]int32, n-1), Event: make([]int32, n-1)}
-	for v := range n - 1 {
-		g.To[v] = int32(v + 1)
-		g.Off[v+1] = v + 1
-	}
-	g.Off[n] = n - 1
-	parent := make([]int32, n)
-	for v := range parent {
-		parent[v] = int32(v - 1)
-	}
+	g, parent := chain(n)
 	c := &counting{Graph: g}
 	p := &Problem{G: c, Starts: []int{0}, Parent: parent, Renumbered: renumbering(g)}
 	if l, ok := Find(p); ok {

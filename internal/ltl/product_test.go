@@ -38,14 +38,7 @@ func denseSystem(n, k int) *System {
 // stored 12 bytes per product edge would allocate over 6 KiB per node.
 func TestProductStoresNoEdges(t *testing.T) {
 	voc := &Vocabulary{Vars: map[string]bool{"b": true}}
-	f, err := Parse("G (!b -> F b)", voc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prop, err := Compile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prop := compiled(t, "G (!b -> F b)", voc)
 	sys := denseSystem(512, 4)
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -85,6 +78,31 @@ func cubeSystem(k int) *System {
 	return sys
 }
 
+// compiled parses and compiles a formula over voc, failing the test on an
+// error.
+func compiled(t *testing.T, src string, voc *Vocabulary) *Property {
+	t.Helper()
+	f, err := Parse(src, voc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prop, err := Compile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prop
+}
+
+// deadEnd removes every edge of node v, whose runs then stutter there.
+func deadEnd(sys *System, v int) {
+	lo, hi := sys.Off[v], sys.Off[v+1]
+	for u := v + 1; u < len(sys.Off); u++ {
+		sys.Off[u] -= hi - lo
+	}
+	sys.To = append(sys.To[:lo], sys.To[hi:]...)
+	sys.Event = append(sys.Event[:lo], sys.Event[hi:]...)
+}
+
 // TestProductBytesPerNode checks what deciding a response property under
 // weak fairness allocates per product node on a graph whose search goes
 // as deep as the product is large: three int32 per product node (its
@@ -95,14 +113,7 @@ func cubeSystem(k int) *System {
 // growing the arrays and stacks by append, allocated about 180.
 func TestProductBytesPerNode(t *testing.T) {
 	voc := &Vocabulary{Vars: map[string]bool{"b": true}}
-	f, err := Parse("G (!b -> F b)", voc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prop, err := Compile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prop := compiled(t, "G (!b -> F b)", voc)
 	sys := cubeSystem(14)
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -127,23 +138,11 @@ func TestProductBytesPerNode(t *testing.T) {
 func TestTargetsAgreeWithTarget(t *testing.T) {
 	voc := &Vocabulary{Vars: map[string]bool{"b": true}, Events: map[string]bool{"e1": true}}
 	for _, src := range []string{"G (!b -> F b)", "G (!b -> X (b || F @e1))"} {
-		f, err := Parse(src, voc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		prop, err := Compile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prop := compiled(t, src, voc)
 		sys := cubeSystem(5)
 		sys.EventIndex = func(name string) int { return map[string]int{"e1": 1}[name] }
-		for _, v := range []int{3, 17} { // dead ends: a stutter step
-			for u := v + 1; u < len(sys.Off); u++ {
-				sys.Off[u] -= 5
-			}
-			sys.To = append(sys.To[:5*v], sys.To[5*v+5:]...)
-			sys.Event = append(sys.Event[:5*v], sys.Event[5*v+5:]...)
-		}
+		deadEnd(sys, 3) // dead ends: a stutter step
+		deadEnd(sys, 17)
 		for _, byMap := range []bool{false, true} {
 			p := newProduct(prop.a, sys)
 			if byMap {
@@ -183,20 +182,10 @@ func TestTargetsAgreeWithTarget(t *testing.T) {
 func TestKeyedAgreesWithProduct(t *testing.T) {
 	voc := &Vocabulary{Vars: map[string]bool{"b": true}, Events: map[string]bool{"e1": true}}
 	for _, src := range []string{"G (!b -> F b)", "G (!b -> X (b || F @e1))"} {
-		f, err := Parse(src, voc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		prop, err := Compile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prop := compiled(t, src, voc)
 		sys := cubeSystem(5)
 		sys.EventIndex = func(name string) int { return map[string]int{"e1": 1}[name] }
-		for u := 4; u < len(sys.Off); u++ { // node 3 a dead end: a stutter step
-			sys.Off[u] -= 5
-		}
-		sys.To, sys.Event = append(sys.To[:15], sys.To[20:]...), append(sys.Event[:15], sys.Event[20:]...)
+		deadEnd(sys, 3) // a stutter step
 		p := newProduct(prop.a, sys)
 		if !p.build(1 << 20) {
 			t.Fatal("capped")
@@ -250,14 +239,7 @@ func TestKeyedAgreesWithProduct(t *testing.T) {
 // them (and find a component of no product node).
 func TestUnreachedPairsAreNotSearched(t *testing.T) {
 	voc := &Vocabulary{Vars: map[string]bool{"b": true}}
-	f, err := Parse("G (!b -> F b)", voc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prop, err := Compile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prop := compiled(t, "G (!b -> F b)", voc)
 	sys := cubeSystem(4)
 	// node 16: b false (bit 0 clear), its one edge a loop by event 4,
 	// the only event it enables, weakly fair; no edge leads to it
@@ -294,19 +276,9 @@ func TestUnreachedPairsAreNotSearched(t *testing.T) {
 func TestBuildByKeysAgrees(t *testing.T) {
 	voc := &Vocabulary{Vars: map[string]bool{"b": true}}
 	for _, src := range []string{"G (!b -> F b)", "G F b", "F G b || G (b -> X !b)"} {
-		f, err := Parse(src, voc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		prop, err := Compile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prop := compiled(t, src, voc)
 		sys := cubeSystem(6)
-		for u := 4; u < len(sys.Off); u++ { // node 3 a dead end: a stutter step
-			sys.Off[u] -= 6
-		}
-		sys.To, sys.Event = append(sys.To[:18], sys.To[24:]...), append(sys.Event[:18], sys.Event[24:]...)
+		deadEnd(sys, 3) // a stutter step
 		sys.Unexpanded = func(v int) bool { return v == 40 }
 		for _, limit := range []int{1 << 20, 50} {
 			keyed, slots := newProduct(prop.a, sys), newProduct(prop.a, sys)

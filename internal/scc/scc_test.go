@@ -169,6 +169,19 @@ func (g *rows) Targets(v int32, i int, buf []int32) int {
 	return copy(buf, g.to[g.off[v]+i:g.off[v+1]])
 }
 
+// subset draws about two thirds of nodes 0 … n-1 in random order (none
+// unless some), as a mask and a list.
+func subset(r *rand.Rand, n int, some bool) (in []bool, set []int32) {
+	in = make([]bool, n)
+	for _, v := range r.Perm(n) {
+		if some && r.Intn(3) > 0 {
+			in[v] = true
+			set = append(set, int32(v))
+		}
+	}
+	return in, set
+}
+
 func TestFindInGraphAgreesWithReachability(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	for i := 0; i < 200; i++ {
@@ -176,14 +189,7 @@ func TestFindInGraphAgreesWithReachability(t *testing.T) {
 		off, to := graph(r, n)
 		var s, direct Scratch
 		for round := 0; round < 4; round++ {
-			in := make([]bool, n)
-			var set []int32
-			for _, v := range r.Perm(n) {
-				if round < 3 && r.Intn(3) > 0 {
-					in[v] = true
-					set = append(set, int32(v))
-				}
-			}
+			in, set := subset(r, n, round < 3)
 			out, emit := collect()
 			s.FindInGraph(&rows{off, to}, set, in, emit)
 			check(t, off, to, in, nil, *out)
@@ -209,14 +215,7 @@ func TestFindAmongAgreesWithFindIn(t *testing.T) {
 		off, to := graph(r, n)
 		var s, direct Scratch
 		for round := 0; round < 4; round++ {
-			in := make([]bool, n)
-			var set []int32
-			for _, v := range r.Perm(n) {
-				if round < 3 && r.Intn(3) > 0 {
-					in[v] = true
-					set = append(set, int32(v))
-				}
-			}
+			in, set := subset(r, n, round < 3)
 			out, emit := collect()
 			s.FindAmong(&rows{off, to}, set, func(c []int32) {
 				emit(c)
