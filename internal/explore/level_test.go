@@ -201,3 +201,25 @@ func TestChainBackEdgesSettledInMemory(t *testing.T) {
 		t.Fatalf("%d run blocks read for a chain of %d levels", st.BlockReads, levels)
 	}
 }
+
+// TestLevelDedupStampsWrap: the level's dedup table is emptied by a new
+// 16-bit stamp per level; when the stamps wrap round (a chain of 65,536
+// levels), the table is cleared, so a candidate of a level 65,536 levels
+// back is not taken for one of this level.
+func TestLevelDedupStampsWrap(t *testing.T) {
+	lv := &level{g: &Graph{stride: 1}}
+	lv.add([]int64{7}, levelCand{h: 0xabcdef12345})
+	if k := lv.seen([]int64{7}, 0xabcdef12345); k != 0 {
+		t.Fatalf("the candidate just added: seen %d", k)
+	}
+	lv.nextGen()
+	if k := lv.seen([]int64{7}, 0xabcdef12345); k != -1 {
+		t.Fatalf("the next level: seen %d", k)
+	}
+	for range 1<<16 - 1 {
+		lv.nextGen()
+	}
+	if k := lv.seen([]int64{7}, 0xabcdef12345); k != -1 {
+		t.Fatalf("65,536 levels on, stamped the same: seen %d", k)
+	}
+}

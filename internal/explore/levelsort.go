@@ -91,7 +91,7 @@ func (lv *level) toChunk() bool {
 	lv.chunked = true
 	lv.words, lv.cands, lv.monv = lv.words[:0], lv.cands[:0], lv.monv[:0]
 	lv.unknown = 0
-	lv.gen++ // empties the dedup table
+	lv.nextGen() // empties the dedup table
 	return true
 }
 
