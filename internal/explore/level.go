@@ -216,7 +216,12 @@ type level struct {
 	budgetAt int      // the nodes stored when the budget was last looked at
 	unknown  int      // candidates of the level not settled yet
 	// scratch, kept across levels: a chain has one node per level
-	src, srcPacked, cand, newWords, node []int64
+	src, srcPacked, newWords, node []int64
+	// a source's packed successors and their hashes (see prepare), and
+	// the sum of the words prepare touched, kept so that its loads stay
+	pre     []int64
+	preHash []uint64
+	sink    uint64
 	stopped                              int // the source OnEdge stopped at
 	newHashes                            []uint64
 	buf                                  concrete.Buffer
@@ -244,13 +249,13 @@ func (lv *level) expand(lo, hi int) bool {
 	lv.chunked, lv.cut = false, math.MaxInt
 	w := m.Width()
 	if lv.src == nil {
-		lv.src, lv.srcPacked, lv.cand = make([]int64, g.lay.width), make([]int64, g.stride), make([]int64, g.stride)
+		lv.src, lv.srcPacked = make([]int64, g.lay.width), make([]int64, g.stride)
 		lv.node = make([]int64, g.lay.width)
 		lv.cur = make([]int64, len(s.Monitors))
 	}
 	nmon := len(s.Monitors)
 	bare := s.Extra == 0
-	src, srcPacked, cand, buf := lv.src, lv.srcPacked, lv.cand, &lv.buf
+	src, srcPacked, buf, st := lv.src, lv.srcPacked, &lv.buf, g.stride
 	for i := lo; i < hi; i++ {
 		if s.Done != nil && (i-lo)%cancelPoll == 0 && s.cancelled() {
 			g.Truncated = true
@@ -263,7 +268,9 @@ func (lv *level) expand(lo, hi int) bool {
 		if nmon > 0 {
 			lv.sourceValues(i)
 		}
-		for e, o := range m.Successors(src[:w], buf) {
+		outs := m.Successors(src[:w], buf)
+		lv.prepare(outs, bare)
+		for e, o := range outs {
 			node := o.Next
 			if !bare {
 				node = successor(lv.node, o.Next, src)
@@ -282,9 +289,7 @@ func (lv *level) expand(lo, hi int) bool {
 					return false
 				}
 			}
-			copy(cand, srcPacked)
-			g.lay.patch(cand, node, o.Changed)
-			h := HashWords(cand)
+			cand, h := lv.pre[e*st:(e+1)*st], lv.preHash[e]
 			var vals []int64
 			if nmon > 0 {
 				vals = lv.edgeValues(i, e, o.Label, node)
@@ -313,6 +318,42 @@ func (lv *level) expand(lo, hi int) bool {
 		}
 	}
 	return true
+}
+
+// prepare builds the packed successors of the source in lv.src by outs,
+// with their hashes, in lv.pre and lv.preHash, and touches what probing
+// them will read: the level's dedup slot, the visited set's slot and its
+// filter's block. The loads of a source's successors are independent, so
+// the processor overlaps their cache misses, where probing one successor
+// after the other waited them out one at a time (on gen toggles 24, a
+// dedup slot, a table slot and a filter block per edge were half of the
+// spilling search).
+func (lv *level) prepare(outs []concrete.Outcome, bare bool) {
+	g := lv.g
+	st := g.stride
+	lv.pre, lv.preHash = slices.Grow(lv.pre[:0], len(outs)*st)[:len(outs)*st], lv.preHash[:0]
+	for e := range outs {
+		o := &outs[e]
+		node := o.Next
+		if !bare {
+			node = successor(lv.node, o.Next, lv.src)
+		}
+		cand := lv.pre[e*st : (e+1)*st]
+		copy(cand, lv.srcPacked)
+		g.lay.patch(cand, node, o.Changed)
+		lv.preHash = append(lv.preHash, HashWords(cand))
+	}
+	if len(outs) < 4 {
+		return // a chain's one or two successors: no misses to overlap
+	}
+	set, mask := g.spill.set, len(lv.dedup)-1
+	for _, h := range lv.preHash {
+		if mask >= 0 {
+			lv.sink += lv.dedup[int(h>>32)&mask]
+		}
+		lv.sink += uint64(set.table[int(h>>32)&(len(set.table)-1)])
+		lv.sink += set.runs.Touch(h)
+	}
 }
 
 // seen returns the index of the level's earlier successor cand, or -1.

@@ -71,6 +71,17 @@ func (rs *Runs) MayHave(h uint64) bool {
 	return rs.filter != nil && rs.filter.has(h)
 }
 
+// Touch reads the filter block MayHave(h) will read and returns a word of
+// it: a caller that touches the blocks of several hashes before it asks
+// about them has their cache misses overlap.
+func (rs *Runs) Touch(h uint64) uint64 {
+	if rs.filter == nil {
+		return 0
+	}
+	blk, _ := rs.filter.block(h)
+	return blk[0]
+}
+
 // MemoryBytes is what the filters and block indexes hold in memory.
 func (rs *Runs) MemoryBytes() int64 {
 	var b int64
