@@ -289,7 +289,14 @@ func (lv *level) expand(lo, hi int) bool {
 					return false
 				}
 			}
-			cand, h := lv.pre[e*st:(e+1)*st], lv.preHash[e]
+			cand, h := lv.pre[e*st:(e+1)*st], uint64(0)
+			if s.OnEdge != nil { // built here: OnEdge may set node's extra words
+				copy(cand, srcPacked)
+				g.lay.patch(cand, node, o.Changed)
+				h = HashWords(cand)
+			} else {
+				h = lv.preHash[e]
+			}
 			var vals []int64
 			if nmon > 0 {
 				vals = lv.edgeValues(i, e, o.Label, node)
@@ -321,7 +328,8 @@ func (lv *level) expand(lo, hi int) bool {
 }
 
 // prepare builds the packed successors of the source in lv.src by outs,
-// with their hashes, in lv.pre and lv.preHash, and touches what probing
+// with their hashes, in lv.pre and lv.preHash (only makes room for them
+// under OnEdge), and touches what probing
 // them will read: the level's dedup slot, the visited set's slot and its
 // filter's block. The loads of a source's successors are independent, so
 // the processor overlaps their cache misses, where probing one successor
@@ -332,6 +340,9 @@ func (lv *level) prepare(outs []concrete.Outcome, bare bool) {
 	g := lv.g
 	st := g.stride
 	lv.pre, lv.preHash = slices.Grow(lv.pre[:0], len(outs)*st)[:len(outs)*st], lv.preHash[:0]
+	if lv.s.OnEdge != nil {
+		return // expand builds them after OnEdge, which may change them
+	}
 	for e := range outs {
 		o := &outs[e]
 		node := o.Next
