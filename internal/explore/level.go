@@ -219,12 +219,12 @@ type level struct {
 	src, srcPacked, newWords, node []int64
 	// a source's packed successors and their hashes (see prepare), and
 	// the sum of the words prepare touched, kept so that its loads stay
-	pre     []int64
-	preHash []uint64
-	sink    uint64
-	stopped                              int // the source OnEdge stopped at
-	newHashes                            []uint64
-	buf                                  concrete.Buffer
+	pre       []int64
+	preHash   []uint64
+	sink      uint64
+	stopped   int // the source OnEdge stopped at
+	newHashes []uint64
+	buf       concrete.Buffer
 	// A level too wide for its share of the budget goes, as it is
 	// generated, to byKey (key, order, transition), which merges out its
 	// duplicates, and its new nodes to bySeq (order, transition, key),
