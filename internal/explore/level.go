@@ -280,12 +280,7 @@ func (lv *level) expand(lo, hi int) bool {
 				case Prune:
 					continue
 				case Stop:
-					lv.stopped, lv.cut = i, i
-					k := len(lv.cands)
-					for k > 0 && int(lv.cands[k-1].from) == i {
-						k--
-					}
-					lv.cands, lv.words, lv.monv = lv.cands[:k], lv.words[:k*g.stride], lv.monv[:k*nmon]
+					lv.stopAt(i)
 					return false
 				}
 			}
@@ -301,25 +296,7 @@ func (lv *level) expand(lo, hi int) bool {
 			if nmon > 0 {
 				vals = lv.edgeValues(i, e, o.Label, node)
 			}
-			if k := lv.seen(cand, h); k >= 0 {
-				if nmon > 0 {
-					lv.clash(vals, i, e, lv.monv[k*nmon:(k+1)*nmon], -1)
-				}
-				continue
-			}
-			at := g.spill.vis.Probe(cand, h)
-			if at >= 0 {
-				if nmon > 0 {
-					lv.clash(vals, i, e, nil, at)
-				}
-				continue
-			}
-			lv.monv = append(lv.monv, vals...)
-			lv.add(cand, levelCand{h: h, from: int32(i), via: int32(o.Label), edge: int32(e), unknown: at == Unknown})
-			if at == Unknown {
-				lv.unknown++
-			}
-			if (lv.full() || lv.unknown > lv.flushAt()) && !lv.toChunk() {
+			if !lv.probe(i, e, o.Label, cand, h, vals) {
 				return false
 			}
 		}
@@ -327,11 +304,49 @@ func (lv *level) expand(lo, hi int) bool {
 	return true
 }
 
+// stopAt drops the candidates of source i, at which OnEdge said Stop.
+func (lv *level) stopAt(i int) {
+	lv.stopped, lv.cut = i, i
+	k := len(lv.cands)
+	for k > 0 && int(lv.cands[k-1].from) == i {
+		k--
+	}
+	nmon := len(lv.s.Monitors)
+	lv.cands, lv.words, lv.monv = lv.cands[:k], lv.words[:k*lv.g.stride], lv.monv[:k*nmon]
+}
+
+// probe places the edge-th successor cand (hash h, monitor values vals)
+// of source i by transition t: an earlier successor of the level or a
+// stored node (whose monitor values it is compared with), else a new
+// candidate of the level, which goes to sorted chunks when the level
+// passes its share. It returns false when writing them failed.
+func (lv *level) probe(i, e, t int, cand []int64, h uint64, vals []int64) bool {
+	nmon := len(vals)
+	if k := lv.seen(cand, h); k >= 0 {
+		if nmon > 0 {
+			lv.clash(vals, i, e, lv.monv[k*nmon:(k+1)*nmon], -1)
+		}
+		return true
+	}
+	at := lv.g.spill.vis.Probe(cand, h)
+	if at >= 0 {
+		if nmon > 0 {
+			lv.clash(vals, i, e, nil, at)
+		}
+		return true
+	}
+	lv.monv = append(lv.monv, vals...)
+	lv.add(cand, levelCand{h: h, from: int32(i), via: int32(t), edge: int32(e), unknown: at == Unknown})
+	if at == Unknown {
+		lv.unknown++
+	}
+	return !(lv.full() || lv.unknown > lv.flushAt()) || lv.toChunk()
+}
+
 // prepare builds the packed successors of the source in lv.src by outs,
 // with their hashes, in lv.pre and lv.preHash (only makes room for them
-// under OnEdge), and touches what probing
-// them will read: the level's dedup slot, the visited set's slot and its
-// filter's block. The loads of a source's successors are independent, so
+// under OnEdge), and touches what probing them will read: the level's
+// dedup slot, the visited set's slot and its filter's block. The loads of a source's successors are independent, so
 // the processor overlaps their cache misses, where probing one successor
 // after the other waited them out one at a time (on gen toggles 24, a
 // dedup slot, a table slot and a filter block per edge were half of the
