@@ -105,6 +105,9 @@ func rawModel(src string) any {
 // A call with a progress token gets notifications/progress with that
 // token while it runs, their progress growing, their message what the
 // engine is at; a call without one gets none.
+// Each call runs for tens of milliseconds at least, many of the 1 ms
+// ticks: simulate's 3,000 cycles once ended before the first notification
+// on a loaded CI run, and now runs 30,000 (compose: 700 × 700 states).
 func TestProgressNotifications(t *testing.T) {
 	cs, n, _ := connectTracked(t, time.Millisecond)
 	calls := map[string]struct {
@@ -112,10 +115,10 @@ func TestProgressNotifications(t *testing.T) {
 		says string
 	}{
 		"verify":   {map[string]any{"model": rawModel(gen.Counter(300_000)), "maxStates": 1_000_000}, "states stored"},
-		"compose":  {map[string]any{"machines": []any{map[string]any{"model": rawModel(gen.Counter(300))}, map[string]any{"model": rawModel(gen.Counter(300))}}, "maxStates": 1_000_000}, "states stored"},
+		"compose":  {map[string]any{"machines": []any{map[string]any{"model": rawModel(gen.Counter(700))}, map[string]any{"model": rawModel(gen.Counter(700))}}, "maxStates": 1_000_000}, "states stored"},
 		"bmc":      {map[string]any{"path": "examples/order.json", "query": `check reach <= 40: active("DONE") && retry == 99;`}, "bound"},
 		"prove":    {map[string]any{"path": "bench/retry-unbounded.json", "rsc": `rsc "WAIT": retry <= 100000 || backoff != 2 * retry;`, "timeoutMs": 500}, "layer"},
-		"simulate": {map[string]any{"path": "examples/fcstm/door.fcstm", "cycles": emptyCycles(3000)}, "cycle"},
+		"simulate": {map[string]any{"path": "examples/fcstm/door.fcstm", "cycles": emptyCycles(30000)}, "cycle"},
 	}
 	for tool, c := range calls {
 		p := &mcp.CallToolParams{Name: tool, Arguments: c.args}
