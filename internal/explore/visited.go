@@ -58,9 +58,9 @@ type spillSet struct {
 	// the live heap passed the budget by 21 MB (gen counter 30000000 at
 	// 155,224 KiB), so the table counted twice: half the entries, twice
 	// the runs.
-	keys  [][]int64
-	idx   [][]int64
-	n     int // entries
+	keys  chunks[int64] // stride<<bits words a chunk
+	idx   chunks[int64] // 1<<bits a chunk
+	n     int           // entries
 	bits  int
 	table []uint32
 	runs  *spill.Runs
@@ -82,6 +82,7 @@ func newSpillSet(d *spill.Dir, stride int) *spillSet {
 	s := &spillSet{stride: stride, table: make([]uint32, 1024)}
 	for s.bits = 13; s.bits > 4 && stride<<s.bits > entryChunkWords; s.bits-- {
 	}
+	s.empty()
 	s.runs = d.NewRuns(stride, func(k []uint64) uint64 {
 		return HashWords(unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(k))), len(k)))
 	})
@@ -93,10 +94,15 @@ const entryChunkWords = 1 << 13
 
 func (s *spillSet) key(e int) []int64 {
 	o := (e & (1<<s.bits - 1)) * s.stride
-	return s.keys[e>>s.bits][o : o+s.stride : o+s.stride]
+	return s.keys.fresh(e >> s.bits)[o : o+s.stride : o+s.stride]
 }
 
-func (s *spillSet) index(e int) *int64 { return &s.idx[e>>s.bits][e&(1<<s.bits-1)] }
+func (s *spillSet) index(e int) *int64 { return &s.idx.fresh(e >> s.bits)[e&(1<<s.bits-1)] }
+
+// empty drops the in-memory part's keys and indexes.
+func (s *spillSet) empty() {
+	s.keys, s.idx, s.n = newChunks[int64](s.stride<<s.bits), newChunks[int64](1<<s.bits), 0
+}
 
 func (s *spillSet) Probe(words []int64, h uint64) int {
 	mask := len(s.table) - 1
@@ -176,9 +182,9 @@ func (s *spillSet) Add(words []int64, hashes []uint64, first int) error {
 		if 2*(s.n+1) > len(s.table) {
 			s.grow()
 		}
-		if s.n>>s.bits == len(s.idx) {
-			s.keys = append(s.keys, make([]int64, s.stride<<s.bits))
-			s.idx = append(s.idx, make([]int64, 1<<s.bits))
+		if s.n>>s.bits == s.idx.n {
+			s.keys.add()
+			s.idx.add()
 		}
 		copy(s.key(s.n), words[i*s.stride:(i+1)*s.stride])
 		*s.index(s.n) = int64(first + i)
@@ -221,14 +227,10 @@ func (s *spillSet) spill() error {
 	}
 	slices.SortFunc(order, func(a, b int32) int { return cmpWords(s.key(int(a)), s.key(int(b))) })
 	s.permute(order)
-	keys, idx, bits, w := s.keys, s.idx, s.bits, s.stride
-	s.keys, s.idx, s.n = nil, nil, 0
+	part := spillSet{stride: s.stride, bits: s.bits, keys: s.keys, idx: s.idx}
+	s.empty()
 	clear(s.table)
-	return s.runs.AddFunc(n, func(e int) ([]uint64, int64) {
-		o := (e & (1<<bits - 1)) * w
-		k := keys[e>>bits][o : o+w : o+w]
-		return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(k))), w), idx[e>>bits][e&(1<<bits-1)]
-	})
+	return s.runs.AddFunc(n, func(e int) ([]uint64, int64) { return asUint64s(part.key(e)), *part.index(e) })
 }
 
 // permute moves entry order[j] to j, for every j, following each cycle of
@@ -265,7 +267,7 @@ func (s *spillSet) MemoryBytes() int64 {
 
 // memBytes is the part spill would free.
 func (s *spillSet) memBytes() int64 {
-	return int64(len(s.idx)*(s.stride+1))<<s.bits*8 + int64(len(s.table))*4
+	return int64(s.idx.n*(s.stride+1))<<s.bits*8 + int64(len(s.table))*4
 }
 
 // peakBytes is the most the in-memory part holds before it is written
