@@ -161,15 +161,7 @@ func TestWideLevelHeapWithinBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 		w.hello = true
-		var base, ms goruntime.MemStats
-		goruntime.GC()
-		goruntime.ReadMemStats(&base)
-		var most uint64
-		w.atPeak = func() {
-			goruntime.GC()
-			goruntime.ReadMemStats(&ms)
-			most = max(most, ms.HeapAlloc-min(ms.HeapAlloc, base.HeapAlloc))
-		}
+		most := livePeak(w)
 		// every state, then every other again by a greater key (to be
 		// merged out), in batches as peers deliver them
 		const batch = 1024
@@ -218,7 +210,7 @@ func TestWideLevelHeapWithinBudget(t *testing.T) {
 				t.Fatalf("stored state %d is not the level's %d", i, i)
 			}
 		}
-		return most
+		return *most
 	}
 	dir := spill.New(t.TempDir(), 0)
 	defer dir.Close()
@@ -262,15 +254,7 @@ func TestPlaceBatchWithinBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.hello = true
-	var base, ms goruntime.MemStats
-	goruntime.GC()
-	goruntime.ReadMemStats(&base)
-	var most uint64
-	w.atPeak = func() {
-		goruntime.GC()
-		goruntime.ReadMemStats(&ms)
-		most = max(most, ms.HeapAlloc-min(ms.HeapAlloc, base.HeapAlloc))
-	}
+	most := livePeak(w)
 	for from := 0; from < g.Len(); from += 64 {
 		var cands []cand
 		for i := from; i < min(from+64, g.Len()); i++ {
@@ -287,8 +271,23 @@ func TestPlaceBatchWithinBudget(t *testing.T) {
 	if d := (&dec{b: e.b}); d.n() != 0 {
 		t.Fatalf("owned states settled as new")
 	}
-	t.Logf("peak live heap %d KiB, budget %d KiB", most>>10, budget>>10)
-	if most > 3*budget {
-		t.Errorf("a worker placing its owned states again peaked at %d KiB of live heap, over three budgets of %d KiB", most>>10, budget>>10)
+	t.Logf("peak live heap %d KiB, budget %d KiB", *most>>10, budget>>10)
+	if *most > 3*budget {
+		t.Errorf("a worker placing its owned states again peaked at %d KiB of live heap, over three budgets of %d KiB", *most>>10, budget>>10)
 	}
+}
+
+// livePeak has w note, at each of its peaks, the live heap beyond what
+// was live when it was called, and returns where the most is kept.
+func livePeak(w *worker) *uint64 {
+	var base, ms goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&base)
+	most := new(uint64)
+	w.atPeak = func() {
+		goruntime.GC()
+		goruntime.ReadMemStats(&ms)
+		*most = max(*most, ms.HeapAlloc-min(ms.HeapAlloc, base.HeapAlloc))
+	}
+	return most
 }

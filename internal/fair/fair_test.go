@@ -307,6 +307,19 @@ func (g *counting) Target(v int32, i int) int32 {
 	return g.Graph.Target(v, i)
 }
 
+// complete is the complete graph on n nodes (loops included), every edge
+// by event 0.
+func complete(n int) *Graph {
+	g := &Graph{Off: make([]int, n+1)}
+	for v := range n {
+		for w := range n {
+			g.To, g.Event = append(g.To, int32(w)), append(g.Event, 0)
+		}
+		g.Off[v+1] = len(g.To)
+	}
+	return g
+}
+
 // TestTakenReadsLabelsFirst checks that judging a component looks an
 // edge's target up only when its label takes a fair event not yet seen
 // inside: on a complete graph whose edges all take event 0, with weakly
@@ -315,13 +328,7 @@ func (g *counting) Target(v int32, i int) int32 {
 // not once per edge again (issue 42 item 3).
 func TestTakenReadsLabelsFirst(t *testing.T) {
 	const n = 64
-	g := &Graph{Off: make([]int, n+1)}
-	for v := range n {
-		for w := range n {
-			g.To, g.Event = append(g.To, int32(w)), append(g.Event, 0)
-		}
-		g.Off[v+1] = len(g.To)
-	}
+	g := complete(n)
 	c := &counting{Graph: g}
 	both := []int32{0, 1}
 	p := &Problem{G: c, Starts: []int{0}, Weak: []bool{true, true}, Enabled: func(int) []int32 { return both }}
@@ -358,13 +365,7 @@ func (g *calls) Targets(v int32, i int, buf []int32) int {
 // item 3).
 func TestSCCSearchReadsTargetsInBatches(t *testing.T) {
 	const n = 64
-	g := &Graph{Off: make([]int, n+1)}
-	for v := range n {
-		for w := range n {
-			g.To, g.Event = append(g.To, int32(w)), append(g.Event, 0)
-		}
-		g.Off[v+1] = len(g.To)
-	}
+	g := complete(n)
 	parent := make([]int32, n)
 	for v := range parent {
 		parent[v] = int32(v - 1)
