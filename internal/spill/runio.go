@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 )
 
@@ -11,15 +12,61 @@ import (
 // reader moves per system call.
 const ioBytes = 1 << 16
 
-// runWriter writes a run's records, given in key order, encoding them
-// straight into a buffer of whole records that goes to the file in one
-// write: through a bufio.Writer each record cost a call and a copy, a
-// fifth of a chain's spilling search (gen counter).
+// recordWriter writes records of fixed width to a file (a run, a sorted
+// chunk), encoding them straight into a buffer of whole records that goes
+// to the file in one write: through a bufio.Writer each record cost a call
+// and a copy, a fifth of a chain's spilling search (gen counter).
+type recordWriter struct {
+	f   *os.File
+	buf []byte
+	err error
+}
+
+// newRecordWriter writes records of w words with a buffer of about size
+// bytes (one record at least).
+func newRecordWriter(f *os.File, w, size int) *recordWriter {
+	rb := 8 * w
+	return &recordWriter{f: f, buf: make([]byte, 0, max(1, size/rb)*rb)}
+}
+
+// put appends a record; a write error is kept for flush.
+func (cw *recordWriter) put(rec []uint64) {
+	rb := 8 * len(rec)
+	if len(cw.buf)+rb > cap(cw.buf) {
+		cw.write()
+	}
+	b := cw.buf[len(cw.buf) : len(cw.buf)+rb]
+	for j, x := range rec {
+		binary.LittleEndian.PutUint64(b[8*j:], x)
+	}
+	cw.buf = cw.buf[:len(cw.buf)+rb]
+}
+
+func (cw *recordWriter) write() {
+	if cw.err == nil {
+		if _, err := cw.f.Write(cw.buf); err != nil {
+			cw.err = fmt.Errorf("spill: writing %s: %w", cw.f.Name(), err)
+		}
+	}
+	cw.buf = cw.buf[:0]
+}
+
+// flush writes what is buffered and returns the first write error.
+func (cw *recordWriter) flush() error {
+	if len(cw.buf) > 0 {
+		cw.write()
+	}
+	return cw.err
+}
+
+// runWriter writes a run's records, given in key order, and notes its
+// block index as they pass.
 type runWriter struct {
 	rs  *Runs
 	r   *run
-	buf []byte
-	k   int // records put
+	out *recordWriter
+	rec []uint64 // a record: the key, then the value
+	k   int      // records put
 }
 
 // newWriter reserves and creates a run for n records.
@@ -37,18 +84,13 @@ func (rs *Runs) newWriter(n int) (*runWriter, error) {
 	return &runWriter{
 		rs:  rs,
 		r:   &run{f: f, n: n, size: size},
-		buf: make([]byte, 0, max(1, min(n, ioBytes/rb))*rb),
+		out: newRecordWriter(f, rs.w+1, min(n*rb, ioBytes)),
+		rec: make([]uint64, rs.w+1),
 	}, nil
 }
 
 // put appends the next record.
 func (w *runWriter) put(key []uint64, v int64) error {
-	rb := w.rs.recBytes()
-	if len(w.buf)+rb > cap(w.buf) {
-		if err := w.flush(); err != nil {
-			return err
-		}
-	}
 	if w.k%blockRecords == 0 {
 		w.r.first = append(w.r.first, key...)
 		w.r.start = append(w.r.start, w.k)
@@ -56,21 +98,10 @@ func (w *runWriter) put(key []uint64, v int64) error {
 	if w.k++; w.k == w.r.n {
 		w.r.last = slices.Clone(key)
 	}
-	b := w.buf[len(w.buf) : len(w.buf)+rb]
-	for j, x := range key {
-		binary.LittleEndian.PutUint64(b[8*j:], x)
-	}
-	binary.LittleEndian.PutUint64(b[8*len(key):], uint64(v))
-	w.buf = w.buf[:len(w.buf)+rb]
-	return nil
-}
-
-func (w *runWriter) flush() error {
-	if _, err := w.r.f.Write(w.buf); err != nil {
-		return fmt.Errorf("spill: writing %s: %w", w.r.f.Name(), err)
-	}
-	w.buf = w.buf[:0]
-	return nil
+	copy(w.rec, key)
+	w.rec[len(key)] = uint64(v)
+	w.out.put(w.rec)
+	return w.out.err
 }
 
 // finish writes what is buffered and returns the run; on an error the
@@ -79,8 +110,8 @@ func (w *runWriter) finish(err error) (*run, error) {
 	if err == nil && w.k != w.r.n {
 		err = fmt.Errorf("spill: %s: %d records written of %d", w.r.f.Name(), w.k, w.r.n)
 	}
-	if err == nil && len(w.buf) > 0 {
-		err = w.flush()
+	if err == nil {
+		err = w.out.flush()
 	}
 	if err != nil {
 		w.rs.d.remove(w.r.f, w.r.size)

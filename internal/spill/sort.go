@@ -151,7 +151,7 @@ func (s *Sorter) flush() error {
 		s.d.reserve(-size)
 		return err
 	}
-	cw := s.newChunkWriter(f, ioBytes)
+	cw := newRecordWriter(f, s.w, ioBytes)
 	for _, it := range s.order {
 		cw.put(s.buf[it.i*s.w : (it.i+1)*s.w])
 	}
@@ -164,49 +164,6 @@ func (s *Sorter) flush() error {
 	return nil
 }
 
-// chunkWriter writes a chunk's records, encoding them into a buffer of
-// whole records that goes to the file in one write: through a
-// bufio.Writer each record cost a call and a copy.
-type chunkWriter struct {
-	f   *os.File
-	buf []byte
-	err error
-}
-
-func (s *Sorter) newChunkWriter(f *os.File, size int) *chunkWriter {
-	rb := 8 * s.w
-	return &chunkWriter{f: f, buf: make([]byte, 0, max(1, size/rb)*rb)}
-}
-
-// put appends a record; a write error is kept for flush.
-func (cw *chunkWriter) put(rec []uint64) {
-	rb := 8 * len(rec)
-	if len(cw.buf)+rb > cap(cw.buf) {
-		cw.write()
-	}
-	b := cw.buf[len(cw.buf) : len(cw.buf)+rb]
-	for j, x := range rec {
-		binary.LittleEndian.PutUint64(b[8*j:], x)
-	}
-	cw.buf = cw.buf[:len(cw.buf)+rb]
-}
-
-func (cw *chunkWriter) write() {
-	if cw.err == nil {
-		if _, err := cw.f.Write(cw.buf); err != nil {
-			cw.err = fmt.Errorf("spill: writing %s: %w", cw.f.Name(), err)
-		}
-	}
-	cw.buf = cw.buf[:0]
-}
-
-// flush writes what is buffered and returns the first write error.
-func (cw *chunkWriter) flush() error {
-	if len(cw.buf) > 0 {
-		cw.write()
-	}
-	return cw.err
-}
 
 // Each calls f with every record added, in order, until f returns false,
 // and empties the sorter (its chunk files are removed). f must not keep
@@ -250,7 +207,7 @@ func (s *Sorter) mergeGroup(fan int) error {
 		s.d.reserve(-size)
 		return err
 	}
-	cw := s.newChunkWriter(f, maxReadBuf)
+	cw := newRecordWriter(f, s.w, maxReadBuf)
 	werr := s.merge(group, func(rec []uint64) bool {
 		cw.put(rec)
 		return cw.err == nil
