@@ -164,7 +164,6 @@ func (s *Sorter) flush() error {
 	return nil
 }
 
-
 // Each calls f with every record added, in order, until f returns false,
 // and empties the sorter (its chunk files are removed). f must not keep
 // the slice it is given.
