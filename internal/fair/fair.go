@@ -79,6 +79,11 @@ type Problem struct {
 	// node: Parent[v] is the node that first reached v, -1 at a start.
 	// Find then skips its own search, one pass over every edge.
 	Parent []int32
+	// Cycles, when set, is false at the nodes known to lie on no
+	// accepting cycle (a product's nodes whose automaton state can visit
+	// no acceptance set infinitely often): the cycle search leaves them
+	// out, though paths to a cycle may pass them.
+	Cycles func(v int32) bool
 	// Renumbered, when set, is G under other node numbers, which the SCC
 	// search of every node reads instead of G (see Renumbering).
 	Renumbered *Renumbering
@@ -127,12 +132,15 @@ func Find(p *Problem) (Lasso, bool) {
 			}
 		}
 	}
+	if p.Cycles != nil {
+		all = slices.DeleteFunc(all, func(v int32) bool { return !p.Cycles(v) })
+	}
 	work := [][]int32{all}
 	var found []int32
-	for len(work) > 0 && found == nil {
+	for round := 0; len(work) > 0 && found == nil; round++ {
 		set := work[len(work)-1]
 		work = work[:len(work)-1]
-		s.components(set, func(c []int32) {
+		s.components(set, round == 0, func(c []int32) {
 			if found != nil {
 				return
 			}

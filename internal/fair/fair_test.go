@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/stateproof/stateproof/internal/scc"
 )
 
 // randomProblem is a graph of up to 5 nodes and 8 edges over 3 events,
@@ -451,5 +453,130 @@ func TestRenumberedSkipsTrivialComponents(t *testing.T) {
 	}
 	if c.targets > 0 {
 		t.Errorf("%d targets asked of G for %d single-node components", c.targets, n)
+	}
+}
+
+// acyclicOrUnaccepting is a sound Problem.Cycles for p: false at the
+// nodes of G's components that have no cycle or whose nodes together miss
+// an acceptance set, where no accepting cycle can pass.
+func acyclicOrUnaccepting(p *Problem) func(v int32) bool {
+	g := p.G.(*Graph)
+	comp := scc.Numbers(g.Off, g.To, nil)
+	cyclic, acc := map[int32]bool{}, map[int32]uint64{}
+	for v := range g.Len() {
+		if p.Acc != nil {
+			acc[comp[v]] |= p.Acc(int32(v))
+		}
+		for _, w := range g.To[g.Off[v]:g.Off[v+1]] {
+			cyclic[comp[v]] = cyclic[comp[v]] || comp[w] == comp[v]
+		}
+	}
+	all := allSets(p.NAcc)
+	return func(v int32) bool { return cyclic[comp[v]] && acc[comp[v]]&all == all }
+}
+
+// TestCyclesAgrees: leaving out the nodes Problem.Cycles rules out gives
+// the same answer, and a lasso that closes and is fair, on random graphs
+// whose nodes are all reachable, searched under G's numbers and under
+// other numbers (the first round of each reads only the nodes kept).
+func TestCyclesAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 1))
+	tried, pruned := 0, 0
+	for i := range 20000 {
+		p := randomProblem(r)
+		s := newSearch(p)
+		s.reach()
+		if slices.Contains(s.seen, false) {
+			continue
+		}
+		tried++
+		p.Parent = s.parent
+		_, want := Find(p)
+		q := *p
+		q.Cycles = acyclicOrUnaccepting(p)
+		for v := range p.G.Len() {
+			if !q.Cycles(int32(v)) {
+				pruned++
+				break
+			}
+		}
+		for _, renumber := range []bool{false, true} {
+			if renumber {
+				q.Renumbered = renumbering(p.G.(*Graph))
+			}
+			l, ok := Find(&q)
+			if ok != want {
+				t.Fatalf("graph %d (renumbered %v): with Cycles %v, without %v: %+v", i, renumber, ok, want, p.G)
+			}
+			if ok && !fairInfSet(p, l.Cycle) {
+				t.Fatalf("graph %d (renumbered %v): cycle %+v is unfair", i, renumber, l)
+			}
+		}
+	}
+	if tried < 1000 || pruned < 500 {
+		t.Fatalf("only %d graphs reach every node, %d with a node left out", tried, pruned)
+	}
+}
+
+// asked records the nodes whose slots are read.
+type asked struct {
+	*Graph
+	at map[int32]bool
+}
+
+func (g *asked) Target(v int32, i int) int32 {
+	g.at[v] = true
+	return g.Graph.Target(v, i)
+}
+
+func (g *asked) Targets(v int32, i int, buf []int32) int {
+	g.at[v] = true
+	return g.Graph.Targets(v, i, buf)
+}
+
+// TestCyclesAreNotSearched: the nodes Problem.Cycles rules out are not
+// searched for components. Nodes 0–31 are a complete graph with no
+// acceptance set, with an edge on to nodes 32–63, a complete graph in the
+// acceptance set, but unfair: every edge takes event 0, and event 1, weakly
+// fair, is enabled throughout. Without Cycles, the search reads nodes 0–31
+// too (issue 42 item 3: a product's part in a transient automaton state
+// was 80% of a response property's cycle search).
+func TestCyclesAreNotSearched(t *testing.T) {
+	g := complete(64)
+	for k := range g.To {
+		if v := int32(k / 64); (v < 32) != (g.To[k] < 32) && !(v == 31 && g.To[k] == 32) {
+			g.To[k] = -1
+		}
+	}
+	parent := make([]int32, 64) // breadth-first from 0: 0 reaches 1–31, 31 reaches 32, which reaches 33–63
+	for v := range parent {
+		switch {
+		case v == 0:
+			parent[v] = -1
+		case v < 32:
+			parent[v] = 0
+		case v == 32:
+			parent[v] = 31
+		default:
+			parent[v] = 32
+		}
+	}
+	for _, cycles := range []bool{true, false} {
+		a := &asked{Graph: g, at: map[int32]bool{}}
+		p := &Problem{G: a, Starts: []int{0}, Parent: parent, NAcc: 1,
+			Acc:     func(v int32) uint64 { return uint64(v>>5) & 1 },
+			Weak:    []bool{false, true},
+			Enabled: func(int) []int32 { return []int32{0, 1} }}
+		if cycles {
+			p.Cycles = func(v int32) bool { return v >= 32 }
+		}
+		if l, ok := Find(p); ok {
+			t.Fatalf("Cycles %v: a fair lasso %+v, but event 1 is never taken", cycles, l)
+		}
+		for v := range int32(32) {
+			if a.at[v] == cycles {
+				t.Fatalf("Cycles %v: node %d read %v", cycles, v, a.at[v])
+			}
+		}
 	}
 }

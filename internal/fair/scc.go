@@ -5,14 +5,15 @@ import "github.com/stateproof/stateproof/internal/scc"
 // components calls judge with each strongly connected component of the
 // subgraph induced by set, in completion order; its argument is valid
 // only during the call. The scratch arrays live in the search so each
-// refinement round costs in proportion to its set. set is not read
-// after the call, and may be overwritten.
-func (s *search) components(set []int32, judge func(c []int32)) {
+// refinement round costs in proportion to its set, but the first, whose
+// set is most of the graph, reads the renumbered graph when there is one.
+// set is not read after the call, and may be overwritten.
+func (s *search) components(set []int32, first bool, judge func(c []int32)) {
+	if r := s.p.Renumbered; first && r != nil {
+		s.renumbered(r, set, judge)
+		return
+	}
 	if s.whole(set) {
-		if r := s.p.Renumbered; r != nil {
-			s.renumbered(r, set, judge)
-			return
-		}
 		s.tarjan.FindInGraph(s.g, nil, nil, judge)
 		return
 	}
@@ -40,12 +41,13 @@ func (s *search) whole(set []int32) bool {
 	return true
 }
 
-// renumbered is components of the whole set searched under r's numbers:
-// the same roots in the same order, so the same components in the same
-// order, each turned back into G's numbers for judge. Only the keys of
-// set are roots: a key of no node must never be searched, as a cycle
-// there is no run of the product. set is overwritten with the keys: it
-// is the whole graph's, as large as the graph and read no more.
+// renumbered is components of set searched under r's numbers: the same
+// roots in the same order, so the same components in the same order,
+// each turned back into G's numbers for judge. Only the keys of set are
+// roots, and the other keys count as searched already: a key of no node
+// must never be searched, as a cycle there is no run of the product.
+// set is overwritten with the keys: it is the first round's, most of the
+// graph, and read no more.
 func (s *search) renumbered(r *Renumbering, set []int32, judge func(c []int32)) {
 	roots := set
 	for i, v := range set {

@@ -78,6 +78,9 @@ func (s *System) stutter() int32 { return int32(s.NumEvents) }
 type Property struct {
 	f *Formula
 	a *Automaton
+	// cyclic is a.Cyclic(): the automaton states an accepting cycle of a
+	// product can pass.
+	cyclic []bool
 }
 
 // MaxAutomaton is the cap on the states of a formula's automaton.
@@ -89,7 +92,7 @@ func Compile(f *Formula) (*Property, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Property{f: f, a: a}, nil
+	return &Property{f: f, a: a, cyclic: a.Cyclic()}, nil
 }
 
 // Check decides f on every fair run of sys (see Property.Check).
@@ -116,6 +119,9 @@ func (prop *Property) Check(sys *System, maxProduct int) (Result, error) {
 	// the product was built breadth-first from the starts: its tree is
 	// the one Find would search for again
 	prob := &fair.Problem{G: p, NAcc: a.NAcc, Starts: p.starts, Parent: p.parent, Renumbered: p.renumbering()}
+	if cyclic := prop.cyclic; slices.Contains(cyclic, false) {
+		prob.Cycles = func(x int32) bool { return cyclic[p.state[x]] }
+	}
 	if a.NAcc > 0 {
 		prob.Acc = func(x int32) uint64 { return a.States[p.state[x]].Acc }
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"slices"
+
+	"github.com/stateproof/stateproof/internal/scc"
 )
 
 // set is a set of formula ids as a bit vector.
@@ -206,4 +208,40 @@ func (t *table) automaton(done []*tnode) (*Automaton, error) {
 	slices.Sort(a.Initial)
 	a.Initial = slices.Compact(a.Initial)
 	return a, nil
+}
+
+// Cyclic flags the states an accepting run can visit infinitely often:
+// those of a strongly connected part of the automaton that has a cycle
+// and whose states together belong to every acceptance set. A cycle of
+// a product with a system projects onto a cycle of the automaton within
+// one such part, so the product's other nodes lie on no accepting cycle
+// and its cycle search need not visit them (docs/liveness.md#performance).
+func (a *Automaton) Cyclic() []bool {
+	off := make([]int, len(a.States)+1)
+	var to []int32
+	for q, st := range a.States {
+		for _, r := range st.Succ {
+			to = append(to, int32(r))
+		}
+		off[q+1] = len(to)
+	}
+	comp := scc.Numbers(off, to, nil)
+	size := map[int32]int{}
+	acc := map[int32]uint64{}
+	loop := map[int32]bool{}
+	for q, st := range a.States {
+		c := comp[q]
+		size[c]++
+		acc[c] |= st.Acc
+		for _, r := range st.Succ {
+			loop[c] = loop[c] || r == q
+		}
+	}
+	all := uint64(1)<<uint(a.NAcc) - 1
+	cyclic := make([]bool, len(a.States))
+	for q := range a.States {
+		c := comp[q]
+		cyclic[q] = (size[c] > 1 || loop[c]) && acc[c]&all == all
+	}
+	return cyclic
 }

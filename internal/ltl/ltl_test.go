@@ -332,3 +332,60 @@ func TestAgreesWithBruteForce(t *testing.T) {
 		t.Errorf("%d violated, %d held: the generator is lopsided", violated, held)
 	}
 }
+
+// TestCyclicAgreesWithReachability: on the automata of 300 random
+// formulas, Automaton.Cyclic flags exactly the states q that reach
+// themselves by one step or more through states that together belong to
+// every acceptance set (those that reach q and that q reaches), as found
+// by searching from each state in turn.
+func TestCyclicAgreesWithReachability(t *testing.T) {
+	r := rand.New(rand.NewPCG(28, 3))
+	flagged, dropped := 0, 0
+	for range 300 {
+		src := randomFormula(r, 4)
+		a := compiled(t, src, testVoc).a
+		reach := func(q int) []bool { // reached by one step or more
+			seen := make([]bool, len(a.States))
+			queue := slices.Clone(a.States[q].Succ)
+			for _, x := range queue {
+				seen[x] = true
+			}
+			for len(queue) > 0 {
+				x := queue[0]
+				queue = queue[1:]
+				for _, y := range a.States[x].Succ {
+					if !seen[y] {
+						seen[y] = true
+						queue = append(queue, y)
+					}
+				}
+			}
+			return seen
+		}
+		reached := make([][]bool, len(a.States))
+		for q := range a.States {
+			reached[q] = reach(q)
+		}
+		cyclic := a.Cyclic()
+		for q := range a.States {
+			var acc uint64
+			for x := range a.States {
+				if reached[q][x] && reached[x][q] {
+					acc |= a.States[x].Acc
+				}
+			}
+			want := reached[q][q] && acc == uint64(1)<<a.NAcc-1
+			if cyclic[q] != want {
+				t.Fatalf("%s: state %d cyclic %v, by reachability %v", src, q, cyclic[q], want)
+			}
+			if want {
+				flagged++
+			} else {
+				dropped++
+			}
+		}
+	}
+	if flagged < 300 || dropped < 300 {
+		t.Errorf("%d states flagged, %d not: the formulas do not test both", flagged, dropped)
+	}
+}
