@@ -241,7 +241,10 @@ func (r *runner) batch(lo, hi int) bool {
 	}
 	if r.nseg == 1 {
 		if hi-lo <= lookSources && r.s.OnEdge == nil {
-			r.sink += r.look.ahead(r.g, r.s.Machine, segs[0].words)
+			hashes := r.look.ahead(r.g, r.s.Machine, segs[0].words)
+			for i := 0; i < len(hashes); i += prefetchGroup {
+				r.sink += r.g.prefetch(hashes[i:min(len(hashes), i+prefetchGroup)])
+			}
 		}
 		return r.internInOrder(segs[0], hi)
 	}

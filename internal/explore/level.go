@@ -219,10 +219,14 @@ type level struct {
 	src, srcPacked, newWords, node []int64
 	// a source's packed successors and their hashes (see prepare), and
 	// the sum of the words prepare touched, kept so that its loads stay
-	pre       []int64
-	preHash   []uint64
-	sink      uint64
-	stopped   int // the source OnEdge stopped at
+	pre     []int64
+	preHash []uint64
+	sink    uint64
+	stopped int // the source OnEdge stopped at
+	// the guesses of the levels after a narrow one, and its sources'
+	// words (see lookAhead)
+	look      lookahead
+	narrow    []int64
 	newHashes []uint64
 	buf       concrete.Buffer
 	// A level too wide for its share of the budget goes, as it is
@@ -256,6 +260,9 @@ func (lv *level) expand(lo, hi int) bool {
 	nmon := len(s.Monitors)
 	bare := s.Extra == 0
 	src, srcPacked, buf, st := lv.src, lv.srcPacked, &lv.buf, g.stride
+	if hi-lo <= lookSources && s.OnEdge == nil {
+		lv.lookAhead(lo, hi)
+	}
 	for i := lo; i < hi; i++ {
 		if s.Done != nil && (i-lo)%cancelPoll == 0 && s.cancelled() {
 			g.Truncated = true
@@ -302,6 +309,26 @@ func (lv *level) expand(lo, hi int) bool {
 		}
 	}
 	return true
+}
+
+// lookAhead touches the visited set's slots and filter blocks of the
+// nodes guessed for the levels after the narrow one lo..hi-1 (see
+// lookahead.go): a chain's probes then find them in cache, where each
+// waited out a miss in the table and one in the filter, which were half
+// of its spilling search.
+func (lv *level) lookAhead(lo, hi int) {
+	g := lv.g
+	if lv.look.node == nil {
+		lv.look = newLookahead(g)
+	}
+	lv.narrow = lv.narrow[:0]
+	for i := lo; i < hi; i++ {
+		lv.narrow = append(lv.narrow, g.packedNode(i)...)
+	}
+	set := g.spill.set
+	for _, h := range lv.look.ahead(g, lv.s.Machine, lv.narrow) {
+		lv.sink += set.touch(h)
+	}
 }
 
 // stopAt drops the candidates of source i, at which OnEdge said Stop.
@@ -377,8 +404,7 @@ func (lv *level) prepare(outs []concrete.Outcome, bare bool) {
 		if mask >= 0 {
 			lv.sink += lv.dedup[int(h>>32)&mask]
 		}
-		lv.sink += uint64(set.table[int(h>>32)&(len(set.table)-1)])
-		lv.sink += set.runs.Touch(h)
+		lv.sink += set.touch(h)
 	}
 }
 

@@ -33,11 +33,11 @@ func newLookahead(g *Graph) lookahead {
 }
 
 // ahead guesses, every lookDepth calls, the lookDepth levels after the
-// packed candidates words, and touches their slots; it returns the sum
-// of the loads.
-func (la *lookahead) ahead(g *Graph, m concrete.Machine, words []int64) uint64 {
+// packed candidates words, and returns the hashes of the guesses for the
+// caller to touch its visited set's slots with (nil when not due).
+func (la *lookahead) ahead(g *Graph, m concrete.Machine, words []int64) []uint64 {
 	if la.due--; la.due > 0 {
-		return 0
+		return nil
 	}
 	la.due = lookDepth
 	la.cur = append(la.cur[:0], words...)
@@ -49,11 +49,7 @@ func (la *lookahead) ahead(g *Graph, m concrete.Machine, words []int64) uint64 {
 		}
 		la.cur, la.next = la.next, la.cur
 	}
-	var sink uint64
-	for i := 0; i < len(la.hashes); i += prefetchGroup {
-		sink += g.prefetch(la.hashes[i:min(len(la.hashes), i+prefetchGroup)])
-	}
-	return sink
+	return la.hashes
 }
 
 // guess steps one packed guess and keeps its successors (up to lookNodes

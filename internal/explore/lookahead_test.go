@@ -45,3 +45,28 @@ func TestLookaheadBounded(t *testing.T) {
 		t.Fatalf("%d guesses, want %d", len(la.hashes), lookNodes)
 	}
 }
+
+// A spilling search guesses ahead of a chain too: from level i of a
+// counter searched to disk, the level's lookAhead guesses the nodes the
+// next lookDepth levels store, read from the spilled graph's own words,
+// and touches their slots in the visited set (issue 42 item 1: a chain's
+// probes waited out two cache misses a level).
+func TestSpilledChainLooksAhead(t *testing.T) {
+	mc := machine(t, gen.Counter(3000))
+	s := &Search{Machine: mc, Cap: 1 << 20, Spill: &Spill{Memory: 1 << 30, Dir: spillDir(t, 0), MemoryNodes: 300, Now: true}}
+	g := s.Run()
+	if g.SpillStats().Spills == 0 {
+		t.Fatal("the search did not spill")
+	}
+	for _, i := range []int{1, 1000, 2500} {
+		lv := &level{g: g, s: s}
+		lv.lookAhead(i, i+1)
+		var want []uint64
+		for j := i + 1; j <= i+lookDepth; j++ {
+			want = append(want, HashWords(g.packedNode(j)))
+		}
+		if !slices.Equal(lv.look.hashes, want) {
+			t.Fatalf("from level %d: guessed %x, want the hashes of nodes %d..%d: %x", i, lv.look.hashes, i+1, i+lookDepth, want)
+		}
+	}
+}
