@@ -4,8 +4,10 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/stateproof/stateproof/internal/frontend/concrete"
+	"github.com/stateproof/stateproof/internal/prefetch"
 	"github.com/stateproof/stateproof/internal/spill"
 )
 
@@ -217,11 +219,9 @@ type level struct {
 	unknown  int      // candidates of the level not settled yet
 	// scratch, kept across levels: a chain has one node per level
 	src, srcPacked, newWords, node []int64
-	// a source's packed successors and their hashes (see prepare), and
-	// the sum of the words prepare touched, kept so that its loads stay
+	// a source's packed successors and their hashes (see prepare)
 	pre     []int64
 	preHash []uint64
-	sink    uint64
 	stopped int // the source OnEdge stopped at
 	// the guesses of the levels after a narrow one, and its sources'
 	// words (see lookAhead)
@@ -311,7 +311,7 @@ func (lv *level) expand(lo, hi int) bool {
 	return true
 }
 
-// lookAhead touches the visited set's slots and filter blocks of the
+// lookAhead prefetches the visited set's slots and filter blocks of the
 // nodes guessed for the levels after the narrow one lo..hi-1 (see
 // lookahead.go): a chain's probes then find them in cache, where each
 // waited out a miss in the table and one in the filter, which were half
@@ -327,7 +327,7 @@ func (lv *level) lookAhead(lo, hi int) {
 	}
 	set := g.spill.set
 	for _, h := range lv.look.ahead(g, lv.s.Machine, lv.narrow) {
-		lv.sink += set.touch(h)
+		set.prefetch(h)
 	}
 }
 
@@ -372,7 +372,7 @@ func (lv *level) probe(i, e, t int, cand []int64, h uint64, vals []int64) bool {
 
 // prepare builds the packed successors of the source in lv.src by outs,
 // with their hashes, in lv.pre and lv.preHash (only makes room for them
-// under OnEdge), and touches what probing them will read: the level's
+// under OnEdge), and prefetches what probing them will read: the level's
 // dedup slot, the visited set's slot and its filter's block. The loads of a source's successors are independent, so
 // the processor overlaps their cache misses, where probing one successor
 // after the other waited them out one at a time (on gen toggles 24, a
@@ -402,9 +402,9 @@ func (lv *level) prepare(outs []concrete.Outcome, bare bool) {
 	set, mask := g.spill.set, len(lv.dedup)-1
 	for _, h := range lv.preHash {
 		if mask >= 0 {
-			lv.sink += lv.dedup[int(h>>32)&mask]
+			prefetch.Line(unsafe.Pointer(&lv.dedup[int(h>>32)&mask]))
 		}
-		lv.sink += set.touch(h)
+		set.prefetch(h)
 	}
 }
 

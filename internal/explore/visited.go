@@ -4,6 +4,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/stateproof/stateproof/internal/prefetch"
 	"github.com/stateproof/stateproof/internal/spill"
 )
 
@@ -104,11 +105,12 @@ func (s *spillSet) empty() {
 	s.keys, s.idx, s.n = newChunks[int64](s.stride<<s.bits), newChunks[int64](1<<s.bits), 0
 }
 
-// touch reads what Probe(_, h) reads first, the table slot and the
-// filter block, and returns a word of each: touching the hashes of
-// several nodes before probing them has their cache misses overlap.
-func (s *spillSet) touch(h uint64) uint64 {
-	return uint64(s.table[int(h>>32)&(len(s.table)-1)]) + s.runs.Touch(h)
+// prefetch starts loading what Probe(_, h) reads first, the table slot
+// and the filter block: prefetching the hashes of several nodes before
+// probing them has their cache misses overlap.
+func (s *spillSet) prefetch(h uint64) {
+	prefetch.Line(unsafe.Pointer(&s.table[int(h>>32)&(len(s.table)-1)]))
+	s.runs.Prefetch(h)
 }
 
 func (s *spillSet) Probe(words []int64, h uint64) int {

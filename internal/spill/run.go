@@ -6,6 +6,9 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"unsafe"
+
+	"github.com/stateproof/stateproof/internal/prefetch"
 )
 
 // Runs is a set of (key, value) records on disk in sorted runs: keys are
@@ -71,15 +74,14 @@ func (rs *Runs) MayHave(h uint64) bool {
 	return rs.filter != nil && rs.filter.has(h)
 }
 
-// Touch reads the filter block MayHave(h) will read and returns a word of
-// it: a caller that touches the blocks of several hashes before it asks
+// Prefetch starts loading the filter block MayHave(h) will read: a
+// caller that prefetches the blocks of several hashes before it asks
 // about them has their cache misses overlap.
-func (rs *Runs) Touch(h uint64) uint64 {
-	if rs.filter == nil {
-		return 0
+func (rs *Runs) Prefetch(h uint64) {
+	if rs.filter != nil {
+		blk, _ := rs.filter.block(h)
+		prefetch.Line(unsafe.Pointer(&blk[0]))
 	}
-	blk, _ := rs.filter.block(h)
-	return blk[0]
 }
 
 // MemoryBytes is what the filters and block indexes hold in memory.
