@@ -24,8 +24,10 @@ func TestLineLeavesMemory(t *testing.T) {
 // benchGroups probes a 256 MiB table at random slots, 16 at a time, each
 // probe's next slot depending on what it read (as a chain's next node
 // depends on the last); with ahead set, each group's lines are prefetched
-// first. Compare BenchmarkGroupsPrefetched with BenchmarkGroupsLoaded.
-func benchGroups(b *testing.B, ahead bool) {
+// first, with touch set, loaded first and summed (what the searches did
+// before). On this project's 2-core machine: 335 ns prefetched, 366 ns
+// touched, 2,960 ns loaded in turn.
+func benchGroups(b *testing.B, ahead, touch bool) {
 	table := make([]uint64, 32<<20)
 	for i := range table {
 		table[i] = uint64(i) & 1
@@ -45,6 +47,13 @@ func benchGroups(b *testing.B, ahead bool) {
 				Line(unsafe.Pointer(&table[s]))
 			}
 		}
+		if touch {
+			var t uint64
+			for _, s := range group {
+				t += table[s]
+			}
+			sum += t & 2
+		}
 		for _, s := range group {
 			sum += table[s^int(sum&1)] // the same line, after the last probe
 		}
@@ -52,5 +61,6 @@ func benchGroups(b *testing.B, ahead bool) {
 	b.ReportMetric(float64(sum&1), "sink")
 }
 
-func BenchmarkGroupsPrefetched(b *testing.B) { benchGroups(b, true) }
-func BenchmarkGroupsLoaded(b *testing.B)     { benchGroups(b, false) }
+func BenchmarkGroupsPrefetched(b *testing.B) { benchGroups(b, true, false) }
+func BenchmarkGroupsTouched(b *testing.B)    { benchGroups(b, false, true) }
+func BenchmarkGroupsLoaded(b *testing.B)     { benchGroups(b, false, false) }
