@@ -165,3 +165,43 @@ func TestSorterMergeMemory(t *testing.T) {
 	}
 	t.Logf("merge holds %d KiB", held>>10)
 }
+
+// TestSorterMergesAnyNumberOfChunks merges 1 to 40 chunks of random
+// lengths (some empty of records after the first) at once, whose records
+// interleave, tie on their first word and run out at different times:
+// the tournament gives them back in order, each once.
+func TestSorterMergesAnyNumberOfChunks(t *testing.T) {
+	d, err := Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	r := rand.New(rand.NewPCG(7, 8))
+	for k := 1; k <= 40; k++ {
+		s := d.NewSorter(2, 1<<30)
+		var want [][]uint64
+		for range k {
+			for range r.IntN(60) {
+				rec := []uint64{r.Uint64N(16), uint64(len(want))}
+				want = append(want, rec)
+				if err := s.Add(rec); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(want) > 0 && s.Chunks() < 2 && k > 2 {
+			t.Fatalf("%d chunks wanted, %d written", k, s.Chunks())
+		}
+		slices.SortFunc(want, slices.Compare)
+		var got [][]uint64
+		if err := s.Each(func(rec []uint64) bool { got = append(got, slices.Clone(rec)); return true }); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("%d chunks: %d records back of %d, or out of order", k, len(got), len(want))
+		}
+	}
+}
