@@ -260,7 +260,8 @@ func (lv *level) expand(lo, hi int) bool {
 	nmon := len(s.Monitors)
 	bare := s.Extra == 0
 	src, srcPacked, buf, st := lv.src, lv.srcPacked, &lv.buf, g.stride
-	if hi-lo <= lookSources && s.OnEdge == nil {
+	narrow := hi-lo <= lookSources && s.OnEdge == nil
+	if narrow {
 		lv.lookAhead(lo, hi)
 	}
 	for i := lo; i < hi; i++ {
@@ -275,8 +276,15 @@ func (lv *level) expand(lo, hi int) bool {
 		if nmon > 0 {
 			lv.sourceValues(i)
 		}
-		outs := m.Successors(src[:w], buf)
-		lv.prepare(outs, bare)
+		outs, pre, preHash, ok := []concrete.Outcome(nil), []int64(nil), []uint64(nil), false
+		if narrow {
+			outs, pre, preHash, ok = lv.look.recall(srcPacked)
+		}
+		if !ok {
+			outs = m.Successors(src[:w], buf)
+			lv.prepare(outs, bare)
+			pre, preHash = lv.pre, lv.preHash
+		}
 		for e, o := range outs {
 			node := o.Next
 			if !bare {
@@ -291,13 +299,13 @@ func (lv *level) expand(lo, hi int) bool {
 					return false
 				}
 			}
-			cand, h := lv.pre[e*st:(e+1)*st], uint64(0)
+			cand, h := pre[e*st:(e+1)*st], uint64(0)
 			if s.OnEdge != nil { // built here: OnEdge may set node's extra words
 				copy(cand, srcPacked)
 				g.lay.patch(cand, node, o.Changed)
 				h = HashWords(cand)
 			} else {
-				h = lv.preHash[e]
+				h = preHash[e]
 			}
 			var vals []int64
 			if nmon > 0 {
@@ -320,6 +328,7 @@ func (lv *level) lookAhead(lo, hi int) {
 	g := lv.g
 	if lv.look.node == nil {
 		lv.look = newLookahead(g)
+		lv.look.memo = true
 	}
 	lv.narrow = lv.narrow[:0]
 	for i := lo; i < hi; i++ {

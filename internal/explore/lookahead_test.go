@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stateproof/stateproof/internal/frontend/concrete"
 	"github.com/stateproof/stateproof/internal/gen"
 )
 
@@ -67,6 +68,55 @@ func TestSpilledChainLooksAhead(t *testing.T) {
 		}
 		if !slices.Equal(lv.look.hashes, want) {
 			t.Fatalf("from level %d: guessed %x, want the hashes of nodes %d..%d: %x", i, lv.look.hashes, i+1, i+lookDepth, want)
+		}
+	}
+}
+
+// The guesses keep each source's expansion for the spilling search to
+// recall: the outcomes, packed successors and hashes stepping the source
+// gives, for every source stepped in full; none for a source the guess
+// cap cut short, or one not guessed.
+func TestLookaheadRecallsExpansions(t *testing.T) {
+	for _, src := range []string{gen.Counter(100), gen.Toggles(12)} {
+		mc := machine(t, src)
+		g := Explore(mc, 1<<20)
+		la := newLookahead(g)
+		la.memo = true
+		la.ahead(g, mc, g.packedNode(1))
+		node, succ, packed := make([]int64, g.lay.width), make([]int64, g.lay.width), make([]int64, g.stride)
+		var buf concrete.Buffer
+		recalled, partial := 0, 0
+		for i := range g.Len() {
+			words := g.packedNode(i)
+			outs, pre, hashes, ok := la.recall(words)
+			stepped := slices.ContainsFunc(slices.Collect(slices.Chunk(la.srcs, g.stride)), func(s []int64) bool { return slices.Equal(s, words) })
+			if ok != stepped {
+				t.Fatalf("node %d: recalled %v, stepped in full %v", i, ok, stepped)
+			}
+			if !ok {
+				continue
+			}
+			recalled++
+			g.lay.unpack(node, words)
+			want := mc.Successors(node[:mc.Width()], &buf)
+			if len(outs) != len(want) || len(pre) != len(want)*g.stride || len(hashes) != len(want) {
+				t.Fatalf("node %d: %d outcomes recalled, %d stepped", i, len(outs), len(want))
+			}
+			for e, o := range want {
+				successor(succ, o.Next, node)
+				copy(packed, words)
+				g.lay.patch(packed, succ, o.Changed)
+				if outs[e].Label != o.Label || !slices.Equal(outs[e].Next, succ) ||
+					!slices.Equal(pre[e*g.stride:(e+1)*g.stride], packed) || hashes[e] != HashWords(packed) {
+					t.Fatalf("node %d, outcome %d: recalled %+v, stepped %+v", i, e, outs[e], o)
+				}
+			}
+		}
+		if len(la.hashes) == lookNodes {
+			partial++
+		}
+		if recalled < 2 || (src == gen.Toggles(12)) != (partial == 1) {
+			t.Fatalf("%d sources recalled, guess cap reached %d", recalled, partial)
 		}
 	}
 }
