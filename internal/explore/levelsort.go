@@ -17,18 +17,19 @@ import (
 // the graph, of the in-memory search.
 
 // levelShare is the part of the budget a level's candidates may hold,
-// and sortShare each sorter's: a quarter each of what the filters and
-// the node chunks in memory leave (the filters grow with the states
+// and sortShare each sorter's: a quarter and a third of what the filters
+// and the node chunks in memory leave (the filters grow with the states
 // spilled, so the level's share shrinks as the search goes on). The two
 // sorters do not hold records at once: byKey's go before bySeq fills. An
 // eighth made chunks of 20,000 records on gen toggles 22 at a tenth of
 // its memory, 260 of them a wide level, each a file created, written,
-// read and removed: a third took 0.94× the CPU (farm-bench -n 3), a half
-// no less again, but a third raised gen toggles 24's peak RSS at a tenth
-// of its memory from 113 to 119 MiB, 5 MiB under its bound (the budget +
-// 64 MiB); a quarter peaked at 113 MiB.
+// read and removed, and settled the unknown candidates in batches as
+// small: a third takes 0.94× the CPU there (farm-bench -n 3) and 0.88×
+// a quarter's on toggles 23 (-n 2, the same peak RSS); a half gains
+// nothing more. The peak RSS stays under the runtime's memory limit
+// (the budget + 40 MiB, cmd/stateproof), within the bound on toggles 24.
 func (lv *level) levelShare() int64 { return max(1<<16, lv.free()/4) }
-func (lv *level) sortShare() int64  { return max(1<<16, lv.free()/4) }
+func (lv *level) sortShare() int64  { return max(1<<16, lv.free()/3) }
 
 func (lv *level) free() int64 {
 	g := lv.g
