@@ -321,9 +321,9 @@ func (lv *level) expand(lo, hi int) bool {
 
 // lookAhead prefetches the visited set's slots and filter blocks of the
 // nodes guessed for the levels after the narrow one lo..hi-1 (see
-// lookahead.go): a chain's probes then find them in cache, where each
-// waited out a miss in the table and one in the filter, which were half
-// of its spilling search.
+// lookahead.go), and keeps the guesses' expansions for expand to recall:
+// a chain's probes then find their slots in cache, where each waited out
+// a miss in the table, over a quarter of its spilling search.
 func (lv *level) lookAhead(lo, hi int) {
 	g := lv.g
 	if lv.look.node == nil {
