@@ -217,9 +217,26 @@ func TestDeepGraph(t *testing.T) {
 // the lasso Find gives when it searches itself, on random graphs whose
 // nodes are all reachable from the start.
 func TestParentGiven(t *testing.T) {
-	r := rand.New(rand.NewPCG(29, 1))
+	tried := reachableProblems(rand.New(rand.NewPCG(29, 1)), 20000, func(i int, p *Problem) {
+		q := *p
+		q.Parent = nil
+		want, wantOK := Find(&q)
+		got, ok := Find(p)
+		if ok != wantOK || !reflect.DeepEqual(got, want) {
+			t.Fatalf("graph %d: with Parent %v %+v, without %v %+v", i, ok, got, wantOK, want)
+		}
+	})
+	if tried < 1000 {
+		t.Fatalf("only %d graphs reach every node", tried)
+	}
+}
+
+// reachableProblems calls f with those of n random problems whose nodes
+// are all reachable from the start, their Parent set to the tree of the
+// search from it, and returns how many there were.
+func reachableProblems(r *rand.Rand, n int, f func(i int, p *Problem)) int {
 	tried := 0
-	for i := range 20000 {
+	for i := range n {
 		p := randomProblem(r)
 		s := newSearch(p)
 		s.reach()
@@ -227,17 +244,10 @@ func TestParentGiven(t *testing.T) {
 			continue
 		}
 		tried++
-		want, wantOK := Find(p)
-		q := *p
-		q.Parent = s.parent
-		got, ok := Find(&q)
-		if ok != wantOK || !reflect.DeepEqual(got, want) {
-			t.Fatalf("graph %d: with Parent %v %+v, without %v %+v", i, ok, got, wantOK, want)
-		}
+		p.Parent = s.parent
+		f(i, p)
 	}
-	if tried < 1000 {
-		t.Fatalf("only %d graphs reach every node", tried)
-	}
+	return tried
 }
 
 // An edge whose label stands for several events (Problem.Takes) takes
@@ -410,17 +420,8 @@ func renumbering(g *Graph) *Renumbering {
 // Renumbered) gives the lasso the search of G gives, on random graphs
 // whose nodes are all reachable from the start.
 func TestRenumberedAgrees(t *testing.T) {
-	r := rand.New(rand.NewPCG(30, 1))
-	tried, found := 0, 0
-	for i := range 20000 {
-		p := randomProblem(r)
-		s := newSearch(p)
-		s.reach()
-		if slices.Contains(s.seen, false) {
-			continue
-		}
-		tried++
-		p.Parent = s.parent
+	found := 0
+	tried := reachableProblems(rand.New(rand.NewPCG(30, 1)), 20000, func(i int, p *Problem) {
 		want, wantOK := Find(p)
 		q := *p
 		q.Renumbered = renumbering(p.G.(*Graph))
@@ -431,7 +432,7 @@ func TestRenumberedAgrees(t *testing.T) {
 		if ok {
 			found++
 		}
-	}
+	})
 	if tried < 1000 || found < 100 {
 		t.Fatalf("only %d graphs reach every node, %d with a lasso", tried, found)
 	}
@@ -480,17 +481,8 @@ func acyclicOrUnaccepting(p *Problem) func(v int32) bool {
 // whose nodes are all reachable, searched under G's numbers and under
 // other numbers (the first round of each reads only the nodes kept).
 func TestCyclesAgrees(t *testing.T) {
-	r := rand.New(rand.NewPCG(31, 1))
-	tried, pruned := 0, 0
-	for i := range 20000 {
-		p := randomProblem(r)
-		s := newSearch(p)
-		s.reach()
-		if slices.Contains(s.seen, false) {
-			continue
-		}
-		tried++
-		p.Parent = s.parent
+	pruned := 0
+	tried := reachableProblems(rand.New(rand.NewPCG(31, 1)), 20000, func(i int, p *Problem) {
 		_, want := Find(p)
 		q := *p
 		q.Cycles = acyclicOrUnaccepting(p)
@@ -512,7 +504,7 @@ func TestCyclesAgrees(t *testing.T) {
 				t.Fatalf("graph %d (renumbered %v): cycle %+v is unfair", i, renumber, l)
 			}
 		}
-	}
+	})
 	if tried < 1000 || pruned < 500 {
 		t.Fatalf("only %d graphs reach every node, %d with a node left out", tried, pruned)
 	}
