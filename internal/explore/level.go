@@ -246,12 +246,11 @@ type level struct {
 // successors before it expands the next under OnEdge, would have stored
 // them.
 func (lv *level) expand(lo, hi int) bool {
-	g, m, s := lv.g, lv.s.Machine, lv.s
+	g, s := lv.g, lv.s
 	lv.words, lv.cands, lv.monv = lv.words[:0], lv.cands[:0], lv.monv[:0]
 	lv.unknown = 0
 	lv.nextGen()
 	lv.chunked, lv.cut = false, math.MaxInt
-	w := m.Width()
 	if lv.src == nil {
 		lv.src, lv.srcPacked = make([]int64, g.lay.width), make([]int64, g.stride)
 		lv.node = make([]int64, g.lay.width)
@@ -259,7 +258,7 @@ func (lv *level) expand(lo, hi int) bool {
 	}
 	nmon := len(s.Monitors)
 	bare := s.Extra == 0
-	src, srcPacked, buf, st := lv.src, lv.srcPacked, &lv.buf, g.stride
+	src, srcPacked, st := lv.src, lv.srcPacked, g.stride
 	narrow := hi-lo <= lookSources && s.OnEdge == nil
 	if narrow {
 		lv.lookAhead(lo, hi)
@@ -276,15 +275,7 @@ func (lv *level) expand(lo, hi int) bool {
 		if nmon > 0 {
 			lv.sourceValues(i)
 		}
-		outs, pre, preHash, ok := []concrete.Outcome(nil), []int64(nil), []uint64(nil), false
-		if narrow {
-			outs, pre, preHash, ok = lv.look.recall(srcPacked)
-		}
-		if !ok {
-			outs = m.Successors(src[:w], buf)
-			lv.prepare(outs, bare)
-			pre, preHash = lv.pre, lv.preHash
-		}
+		outs, pre, preHash := lv.expansion(narrow, bare)
 		for e, o := range outs {
 			node := o.Next
 			if !bare {
@@ -317,6 +308,20 @@ func (lv *level) expand(lo, hi int) bool {
 		}
 	}
 	return true
+}
+
+// expansion steps the source in lv.src (lv.srcPacked packed): its
+// outcomes, packed successors and their hashes, recalled from the
+// guesses when the level is narrow and they stepped it.
+func (lv *level) expansion(narrow, bare bool) ([]concrete.Outcome, []int64, []uint64) {
+	if narrow {
+		if outs, pre, preHash, ok := lv.look.recall(lv.srcPacked); ok {
+			return outs, pre, preHash
+		}
+	}
+	outs := lv.s.Machine.Successors(lv.src[:lv.s.Machine.Width()], &lv.buf)
+	lv.prepare(outs, bare)
+	return outs, lv.pre, lv.preHash
 }
 
 // lookAhead prefetches the visited set's slots and filter blocks of the
